@@ -1,0 +1,84 @@
+/// Ordered header fields with case-insensitive name lookup (RFC 9110 §5.1).
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    public typealias Field = (name: String, value: String)
+    public private(set) var fields: [Field]
+
+    public init() { fields = [] }
+    public init(_ fields: [Field]) { self.fields = fields }
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    public var count: Int { fields.count }
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// The first value of the named field, or nil.
+    public subscript(name: String) -> String? {
+        for field in fields where field.name.equalsIgnoringASCIICase(name) { return field.value }
+        return nil
+    }
+
+    /// Every value of the named field, in order.
+    public func values(_ name: String) -> [String] {
+        fields.compactMap { $0.name.equalsIgnoringASCIICase(name) ? $0.value : nil }
+    }
+
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Replaces every field of that name with one field, or adds it.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        fields.append((name: name, value: value))
+    }
+
+    public mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
+    /// True when a comma-separated field (such as `Connection`) lists the token, any case.
+    public func hasToken(_ token: String, in name: String) -> Bool {
+        for value in values(name) {
+            for part in value.split(separator: ",") {
+                if part.trimmingASCIISpaces().equalsIgnoringASCIICase(token) { return true }
+            }
+        }
+        return false
+    }
+}
+
+extension StringProtocol {
+    /// ASCII case-insensitive equality without allocating lowercased copies.
+    @inlinable
+    public func equalsIgnoringASCIICase<S: StringProtocol>(_ other: S) -> Bool {
+        let a = utf8, b = other.utf8
+        guard a.count == b.count else { return false }
+        var i = b.startIndex
+        for x in a {
+            let y = b[i]
+            if x != y {
+                let lx = (x >= 65 && x <= 90) ? x | 0x20 : x
+                let ly = (y >= 65 && y <= 90) ? y | 0x20 : y
+                if lx != ly { return false }
+            }
+            i = b.index(after: i)
+        }
+        return true
+    }
+
+    /// The text without leading and trailing spaces and tabs.
+    public func trimmingASCIISpaces() -> Substring {
+        let s = Substring(self)
+        var start = s.startIndex, end = s.endIndex
+        while start < end, s[start] == " " || s[start] == "\t" { start = s.index(after: start) }
+        while end > start {
+            let prev = s.index(before: end)
+            guard s[prev] == " " || s[prev] == "\t" else { break }
+            end = prev
+        }
+        return s[start..<end]
+    }
+}

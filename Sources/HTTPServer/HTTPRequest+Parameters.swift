@@ -1,0 +1,48 @@
+import Foundation
+
+extension HTTPRequest {
+    /// The query string's parameters, decoded (`+` is a space, escapes are UTF-8).
+    public var queryParameters: Parameters { FormDecoding.parseForm(query) }
+
+    /// The media type of the body, lowercased, without parameters (`application/json`).
+    public var mediaType: String {
+        guard let ct = headers["Content-Type"] else { return "" }
+        let type = ct.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIISpaces() } ?? ""
+        return type.lowercased()
+    }
+
+    /// Parameters carried by the body: url-encoded form, multipart form or a flat JSON object
+    /// (non-string JSON values are given as their JSON text, `true`, `12`). Empty for other bodies.
+    public var bodyParameters: Parameters {
+        if body.isEmpty { return Parameters() }
+        let type = mediaType
+        if type == "multipart/form-data", let ct = headers["Content-Type"], let boundary = Multipart.boundary(fromContentType: ct) {
+            return Multipart.parse(body: body, boundary: boundary) ?? Parameters()
+        }
+        if type == "application/json" || (type.isEmpty && body.first == UInt8(ascii: "{")) {
+            guard let object = JSON.parseObject(body) else { return Parameters() }
+            var result = Parameters()
+            for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+                switch value {
+                case let s as String: result.append(key, s)
+                case is NSNull: continue
+                case let n as NSNumber:
+                    // Booleans arrive as NSNumber; keep them readable.
+                    if JSON.isBool(n) { result.append(key, n.boolValue ? "true" : "false") }
+                    else { result.append(key, n.stringValue) }
+                default: result.append(key, String(decoding: JSON.serialize(value), as: UTF8.self))
+                }
+            }
+            return result
+        }
+        // application/x-www-form-urlencoded, or a form posted without a content type.
+        return FormDecoding.parseForm(bodyText)
+    }
+
+    /// Query parameters followed by body parameters, so a lookup finds the query's value first.
+    public var allParameters: Parameters {
+        var p = queryParameters
+        p.append(contentsOf: bodyParameters)
+        return p
+    }
+}

@@ -1,0 +1,51 @@
+/// One parsed HTTP/1.x request, body complete (chunked bodies already decoded).
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The request target exactly as sent (`/rows/1?x=y`).
+    public var target: String
+    /// The path part of the target, still percent-encoded.
+    public var path: String
+    /// The query part of the target without `?`, still encoded; empty when absent.
+    public var query: String
+    public var version: HTTPVersion
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// The peer's IP address as text (`127.0.0.1`, `::1`); empty when unknown.
+    public var remoteAddress: String
+    /// Values of `:name` segments of the matched route pattern, percent-decoded.
+    public var pathParameters: [String: String]
+
+    public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
+                headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], remoteAddress: String = "127.0.0.1") {
+        self.method = method
+        self.target = target
+        if let q = target.firstIndex(of: "?") {
+            path = String(target[..<q])
+            query = String(target[target.index(after: q)...])
+        } else {
+            path = target
+            query = ""
+        }
+        self.version = version
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.pathParameters = [:]
+    }
+
+    /// True when the peer is on the loopback interface (127.0.0.0/8 or ::1).
+    public var isFromLoopback: Bool {
+        remoteAddress.hasPrefix("127.") || remoteAddress == "::1" || remoteAddress.hasPrefix("::ffff:127.")
+    }
+
+    /// The body as UTF-8 text (invalid sequences repaired).
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// Whether the client asked to keep the connection open after this request.
+    public var wantsKeepAlive: Bool {
+        if version.major == 1 && version.minor == 0 {
+            return headers.hasToken("keep-alive", in: "Connection")
+        }
+        return !headers.hasToken("close", in: "Connection")
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A response to encode: status, extra headers and the full body.
+///
+/// `Date`, `Server`, `Content-Length` and `Connection` are added by the encoder.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public static let jsonContentType = "application/json; charset=utf-8"
+    public static let textContentType = "text/plain; charset=utf-8"
+
+    /// A JSON body already encoded (for pages built once and served many times).
+    public static func json(_ status: HTTPStatus = .ok, bytes: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": jsonContentType], body: bytes)
+    }
+
+    /// A JSON body from an `Encodable` value; keys keep their declared names.
+    public static func json<T: Encodable>(_ status: HTTPStatus = .ok, _ value: T) -> HTTPResponse {
+        json(status, bytes: JSON.encode(value))
+    }
+
+    /// A JSON body from Foundation objects (`[String: Any]`, arrays, strings, numbers, `NSNull`).
+    public static func json(_ status: HTTPStatus = .ok, object: Any) -> HTTPResponse {
+        json(status, bytes: JSON.serialize(object))
+    }
+
+    /// A plain UTF-8 text body.
+    public static func text(_ status: HTTPStatus = .ok, _ text: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": textContentType], body: Array(text.utf8))
+    }
+
+    /// No body at all.
+    public static func empty(_ status: HTTPStatus = .noContent) -> HTTPResponse {
+        HTTPResponse(status: status)
+    }
+}

@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value guarded by a mutex: the only way to reach it is `withLock`, so access is safe by construction.
+public final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    public init(_ value: Value) {
+        self.value = value
+        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    @inline(__always)
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,85 @@
+/// Named text parameters from a query string or a form, in order; lookup ignores ASCII case.
+public struct Parameters: Sendable, Sequence {
+    public typealias Item = (name: String, value: String)
+    public private(set) var items: [Item]
+
+    public init(_ items: [Item] = []) { self.items = items }
+
+    public func makeIterator() -> IndexingIterator<[Item]> { items.makeIterator() }
+    public var isEmpty: Bool { items.isEmpty }
+
+    /// The first value for the name (any case), or nil.
+    public subscript(name: String) -> String? {
+        for item in items where item.name.equalsIgnoringASCIICase(name) { return item.value }
+        return nil
+    }
+
+    /// The first value found under any of the names, tried in order.
+    public func first(_ names: String...) -> String? {
+        for name in names { if let v = self[name] { return v } }
+        return nil
+    }
+
+    public mutating func append(_ name: String, _ value: String) { items.append((name: name, value: value)) }
+    public mutating func append(contentsOf other: Parameters) { items.append(contentsOf: other.items) }
+}
+
+/// Decoding of `application/x-www-form-urlencoded` text and percent-escapes (as UTF-8).
+public enum FormDecoding {
+    /// Decodes `%XX` escapes as UTF-8 and, when `plusIsSpace`, `+` as a space.
+    /// Malformed escapes are kept literally; invalid UTF-8 is repaired, so this never fails.
+    public static func percentDecode<S: StringProtocol>(_ text: S, plusIsSpace: Bool) -> String {
+        let utf8 = text.utf8
+        // Fast path: nothing to decode.
+        if !utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(text)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
+        var i = utf8.startIndex
+        while i != utf8.endIndex {
+            let c = utf8[i]
+            if c == UInt8(ascii: "+") && plusIsSpace {
+                out.append(UInt8(ascii: " "))
+            } else if c == UInt8(ascii: "%") {
+                let h1 = utf8.index(after: i)
+                if h1 != utf8.endIndex {
+                    let h2 = utf8.index(after: h1)
+                    if h2 != utf8.endIndex, let hi = hexValue(utf8[h1]), let lo = hexValue(utf8[h2]) {
+                        out.append(hi << 4 | lo)
+                        i = utf8.index(after: h2)
+                        continue
+                    }
+                }
+                out.append(c)
+            } else {
+                out.append(c)
+            }
+            i = utf8.index(after: i)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Parses `a=1&b=x+y&c` into ordered parameters (`c` gets an empty value).
+    public static func parseForm<S: StringProtocol>(_ text: S) -> Parameters {
+        var result = Parameters()
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            if let eq = pair.firstIndex(of: "=") {
+                result.append(percentDecode(pair[..<eq], plusIsSpace: true),
+                              percentDecode(pair[pair.index(after: eq)...], plusIsSpace: true))
+            } else {
+                result.append(percentDecode(pair, plusIsSpace: true), "")
+            }
+        }
+        return result
+    }
+
+    static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 65...70: return c - 55
+        case 97...102: return c - 87
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,138 @@
+/// Answers one complete request; runs on an event-loop thread, so it must not block.
+public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+/// Answers one WebSocket message with zero or more messages, in order.
+public typealias WebSocketMessageHandler = @Sendable (WebSocketMessage) -> [WebSocketMessage]
+
+/// One application-level WebSocket message (the codec has already joined its fragments).
+public enum WebSocketMessage: Sendable, Equatable {
+    case text(String)
+    case binary([UInt8])
+}
+
+/// What the router found for a request.
+public enum RouteMatch: Sendable {
+    case http(HTTPHandler)
+    case webSocket(WebSocketMessageHandler)
+    case methodNotAllowed(allowed: [HTTPMethod])
+    case notFound
+}
+
+/// Maps method + path pattern (`/rows/:page`, trailing slash optional) to handlers.
+public struct Router: Sendable {
+    private enum Segment: Sendable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    private struct Route: Sendable {
+        let method: HTTPMethod
+        let segments: [Segment]
+        let handler: HTTPHandler
+    }
+
+    private struct SocketRoute: Sendable {
+        let segments: [Segment]
+        let handler: WebSocketMessageHandler
+    }
+
+    private var routes: [Route] = []
+    private var socketRoutes: [SocketRoute] = []
+
+    /// The answer for paths no route knows; replace it to give a system-specific body.
+    public var notFoundHandler: HTTPHandler = { request in
+        .json(.notFound, object: ["error": true, "reason": "Not Found: \(request.path)"])
+    }
+
+    public init() {}
+
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+        routes.append(Route(method: method, segments: Router.compile(pattern), handler: handler))
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.get, pattern, handler) }
+    public mutating func post(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.post, pattern, handler) }
+    public mutating func put(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.put, pattern, handler) }
+    public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.delete, pattern, handler) }
+
+    /// A WebSocket endpoint: a GET with a valid upgrade handshake on this path is handed to `handler`.
+    public mutating func webSocket(_ pattern: String, _ handler: @escaping WebSocketMessageHandler) {
+        socketRoutes.append(SocketRoute(segments: Router.compile(pattern), handler: handler))
+    }
+
+    /// Finds the handler for a request and fills in its path parameters.
+    /// `HEAD` falls back to the `GET` route; WebSocket routes match only upgrade requests.
+    public func match(_ request: inout HTTPRequest, isUpgrade: Bool = false) -> RouteMatch {
+        let parts = Router.split(request.path)
+        if isUpgrade && request.method == .get {
+            for route in socketRoutes {
+                if let params = Router.bind(route.segments, parts) {
+                    request.pathParameters = params
+                    return .webSocket(route.handler)
+                }
+            }
+        }
+        var allowed: [HTTPMethod] = []
+        var headFallback: (HTTPHandler, [String: String])?
+        for route in routes {
+            guard let params = Router.bind(route.segments, parts) else { continue }
+            if route.method == request.method {
+                request.pathParameters = params
+                return .http(route.handler)
+            }
+            if request.method == .head && route.method == .get && headFallback == nil {
+                headFallback = (route.handler, params)
+            }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if let (handler, params) = headFallback {
+            request.pathParameters = params
+            return .http(handler)
+        }
+        for route in socketRoutes where Router.bind(route.segments, parts) != nil {
+            if !allowed.contains(.get) { allowed.append(.get) }
+        }
+        if allowed.isEmpty { return .notFound }
+        if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+        allowed.append(.options)
+        return .methodNotAllowed(allowed: allowed)
+    }
+
+    /// The methods a path accepts (for `OPTIONS` and CORS preflight); empty for unknown paths.
+    public func allowedMethods(forPath path: String) -> [HTTPMethod] {
+        let parts = Router.split(path)
+        var allowed: [HTTPMethod] = []
+        for route in routes where Router.bind(route.segments, parts) != nil {
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if socketRoutes.contains(where: { Router.bind($0.segments, parts) != nil }), !allowed.contains(.get) {
+            allowed.append(.get)
+        }
+        if allowed.isEmpty { return [] }
+        if allowed.contains(.get) { allowed.append(.head) }
+        allowed.append(.options)
+        return allowed
+    }
+
+    private static func compile(_ pattern: String) -> [Segment] {
+        split(pattern).map { $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(String($0)) }
+    }
+
+    private static func split(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    private static func bind(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
+        guard segments.count == parts.count else { return nil }
+        var params: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            switch segment {
+            case .literal(let text):
+                guard part == text else { return nil }
+            case .parameter(let name):
+                params[name] = FormDecoding.percentDecode(part, plusIsSpace: false)
+            }
+        }
+        return params
+    }
+}

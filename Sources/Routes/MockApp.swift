@@ -1,0 +1,37 @@
+import HTTPServer
+
+/// All five emulated systems plus the `/__mock` admin routes, over one seed and environment.
+public final class MockApp: Sendable {
+    public let environment: MockEnvironment
+    public let systems: [any EmulatedSystem]
+    private let admin: MockAdmin
+
+    /// Builds every system from the seed. `adminToken`, when set, lets non-loopback clients
+    /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`.
+    public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil) {
+        self.environment = environment
+        let systems: [any EmulatedSystem] = [
+            RowsApp(seed: seed.rows, environment: environment),
+            CustomerGateway(seed: seed.customerGateway, environment: environment),
+            SkyZone(seed: seed.skyzone, environment: environment),
+            Musbooking(seed: seed.musbooking, environment: environment),
+            RSSchool(seed: seed.rsschool, environment: environment),
+        ]
+        self.systems = systems
+        admin = MockAdmin(environment: environment, adminToken: adminToken, resetAll: {
+            for system in systems { system.reset() }
+            environment.outbox.reset()
+        })
+    }
+
+    /// A router with every route of every system.
+    public func makeRouter() -> Router {
+        var router = Router()
+        for system in systems { system.register(in: &router) }
+        admin.register(in: &router)
+        return router
+    }
+
+    /// Puts every system back to the seed and empties the outbox.
+    public func reset() { admin.resetAll() }
+}

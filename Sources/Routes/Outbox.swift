@@ -1,0 +1,79 @@
+import Foundation
+import HTTPServer
+
+/// An SMS the mock "sent": what a real backend would have delivered to a phone.
+public struct SentSMS: Codable, Sendable, Equatable {
+    public var phone: String
+    public var text: String
+    public var code: String?
+    public var sentAt: String
+}
+
+/// An e-mail the mock "sent": what a real backend would have delivered to a mailbox.
+public struct SentEmail: Codable, Sendable, Equatable {
+    public var to: String
+    public var subject: String
+    public var body: String
+    public var link: String?
+    public var sentAt: String
+}
+
+/// Every simulated SMS and e-mail, oldest first; each is also one log line.
+public final class Outbox: Sendable {
+    private struct Messages {
+        var sms: [SentSMS] = []
+        var emails: [SentEmail] = []
+    }
+
+    private let messages = Locked(Messages())
+    private let clock: any Clock
+    private let logger: Logger
+
+    public init(clock: any Clock, logger: Logger) {
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Records an SMS to a (normalised) phone; `code` is the code or password it carries.
+    public func sendSMS(to phone: String, text: String, code: String? = nil) {
+        let sms = SentSMS(phone: PhoneNumber.normalize(phone), text: text, code: code, sentAt: ISO8601.string(clock.now()))
+        messages.withLock { $0.sms.append(sms) }
+        logger.info("SMS to \(sms.phone): \(text)")
+    }
+
+    /// Records an e-mail; `link` is the confirmation link it carries, if any.
+    public func sendEmail(to address: String, subject: String, body: String, link: String? = nil) {
+        let mail = SentEmail(to: address, subject: subject, body: body, link: link, sentAt: ISO8601.string(clock.now()))
+        messages.withLock { $0.emails.append(mail) }
+        logger.info("E-mail to \(address): \(subject)\(link.map { " — \($0)" } ?? "")")
+    }
+
+    /// SMS oldest first; with a phone, only those to that number written in any form.
+    public func sms(phone: String? = nil) -> [SentSMS] {
+        let all = messages.withLock { $0.sms }
+        guard let phone, !phone.isEmpty else { return all }
+        let wanted = PhoneNumber.normalize(phone)
+        return all.filter { $0.phone == wanted }
+    }
+
+    /// E-mails oldest first; with an address, only those to it (any case).
+    public func emails(to address: String? = nil) -> [SentEmail] {
+        let all = messages.withLock { $0.emails }
+        guard let address, !address.isEmpty else { return all }
+        return all.filter { $0.to.lowercased() == address.lowercased() }
+    }
+
+    /// Forgets every message.
+    public func reset() { messages.withLock { $0 = Messages() } }
+}
+
+/// ISO 8601 UTC timestamps without fraction (`2026-11-22T11:14:30Z`), as clients parse them strictly.
+public enum ISO8601 {
+    public static func string(_ date: Date) -> String {
+        var t = time_t(floor(date.timeIntervalSince1970))
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+}

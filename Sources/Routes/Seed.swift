@@ -1,0 +1,74 @@
+import Foundation
+
+/// The initial data of every emulated system: the contents of `seed.json`.
+public struct Seed: Decodable, Sendable {
+    public var rows: RowsSeed
+    public var customerGateway: CustomerGatewaySeed
+    public var skyzone: SkyZoneSeed
+    public var musbooking: MusbookingSeed
+    public var rsschool: RSSchoolSeed
+}
+
+/// Why `seed.json` could not be used: names the file, the place and what is wrong.
+public struct SeedError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+extension Seed {
+    /// Reads and decodes a seed file; every failure becomes one readable `SeedError`.
+    public static func load(path: String) throws -> Seed {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw SeedError(description: "\(path): cannot read the seed file (\(error.localizedDescription))")
+        }
+        return try decode(data, source: path)
+    }
+
+    /// Decodes seed JSON; `source` names it in error messages.
+    public static func decode(_ data: Data, source: String) throws -> Seed {
+        do {
+            return try JSONDecoder().decode(Seed.self, from: data)
+        } catch let error as DecodingError {
+            throw SeedError(description: "\(source): \(describe(error, data: data))")
+        } catch let error as SeedError {
+            throw SeedError(description: "\(source): \(error.description)")
+        } catch {
+            throw SeedError(description: "\(source): \(error)")
+        }
+    }
+
+    private static func describe(_ error: DecodingError, data: Data) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            let p = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return p.isEmpty ? "the top level" : String(p.drop(while: { $0 == "." }))
+        }
+        switch error {
+        case .dataCorrupted(let ctx):
+            if let underlying = ctx.underlyingError as NSError?,
+               let index = underlying.userInfo["NSJSONSerializationErrorIndex"] as? Int {
+                let (line, column) = lineAndColumn(of: index, in: data)
+                return "not valid JSON at line \(line), column \(column)"
+            }
+            if ctx.codingPath.isEmpty { return "not valid JSON (\(ctx.debugDescription))" }
+            return "at \(path(ctx.codingPath)): \(ctx.debugDescription)"
+        case .keyNotFound(let key, let ctx):
+            return "at \(path(ctx.codingPath)): missing key \"\(key.stringValue)\""
+        case .typeMismatch(let type, let ctx):
+            return "at \(path(ctx.codingPath)): expected \(type)"
+        case .valueNotFound(let type, let ctx):
+            return "at \(path(ctx.codingPath)): expected \(type), found null"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func lineAndColumn(of index: Int, in data: Data) -> (Int, Int) {
+        var line = 1, column = 1
+        for byte in data.prefix(index) {
+            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+        }
+        return (line, column)
+    }
+}
