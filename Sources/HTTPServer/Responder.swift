@@ -1,0 +1,73 @@
+/// Turns a routed request into its final response: 404, 405 with `Allow`, `HEAD`, `OPTIONS`,
+/// CORS preflight and CORS headers. Pure, so it is tested without sockets.
+public struct Responder: Sendable {
+    public let router: Router
+
+    public init(router: Router) { self.router = router }
+
+    /// Answers a plain (non-upgrade) HTTP request.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        var request = request
+        var response: HTTPResponse
+        if request.method == .options {
+            response = options(request)
+        } else {
+            switch router.match(&request) {
+            case .http(let handler):
+                response = handler(request)
+            case .webSocket:
+                // Only reachable with isUpgrade; kept for exhaustiveness.
+                response = .text(.upgradeRequired, "This endpoint speaks WebSocket only.\n")
+            case .methodNotAllowed(let allowed):
+                if allowed.contains(.get) && request.method == .get {
+                    // A WebSocket-only path asked with a plain GET.
+                    response = .text(.upgradeRequired, "This endpoint speaks WebSocket only; send an Upgrade: websocket handshake.\n")
+                    response.headers.set("Upgrade", "websocket")
+                } else {
+                    response = .json(.methodNotAllowed, object: ["error": true, "reason": "Method \(request.method) not allowed on \(request.path)"])
+                }
+                response.headers.set("Allow", Responder.allowHeader(allowed))
+            case .notFound:
+                response = router.notFoundHandler(request)
+            }
+        }
+        Responder.addCORS(to: &response, for: request)
+        return response
+    }
+
+    private func options(_ request: HTTPRequest) -> HTTPResponse {
+        if request.target == "*" {
+            var r = HTTPResponse.empty(.noContent)
+            r.headers.set("Allow", "GET, HEAD, POST, PUT, DELETE, OPTIONS")
+            return r
+        }
+        let allowed = router.allowedMethods(forPath: request.path)
+        guard !allowed.isEmpty else { return router.notFoundHandler(request) }
+        var r = HTTPResponse.empty(.noContent)
+        r.headers.set("Allow", Responder.allowHeader(allowed))
+        if request.headers.contains("Access-Control-Request-Method") {
+            // Preflight: allow what was asked for, so browsers may go on with the real request.
+            let asked = request.headers["Access-Control-Request-Method"] ?? ""
+            r.headers.set("Access-Control-Allow-Methods", asked.isEmpty ? Responder.allowHeader(allowed) : asked)
+            if let askedHeaders = request.headers["Access-Control-Request-Headers"], !askedHeaders.isEmpty {
+                r.headers.set("Access-Control-Allow-Headers", askedHeaders)
+            }
+            r.headers.set("Access-Control-Max-Age", "600")
+        }
+        return r
+    }
+
+    static func addCORS(to response: inout HTTPResponse, for request: HTTPRequest) {
+        guard let origin = request.headers["Origin"] else { return }
+        response.headers.set("Access-Control-Allow-Origin", origin)
+        response.headers.set("Access-Control-Allow-Credentials", "true")
+        response.headers.add("Vary", "Origin")
+        if request.method != .options {
+            response.headers.set("Access-Control-Expose-Headers", "*")
+        }
+    }
+
+    static func allowHeader(_ methods: [HTTPMethod]) -> String {
+        methods.map(\.rawValue).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,29 @@
+/// Every setting of the server, each with the default the command line documents.
+public struct ServerConfiguration: Sendable {
+    /// Address to bind (`127.0.0.1`, `0.0.0.0`, `::1`, `localhost`).
+    public var host = "127.0.0.1"
+    /// Port to bind; 0 picks a free one (read it back from `Server.port`).
+    public var port = 8080
+    /// Request line plus headers, in bytes, before the answer is 431 (414 for the request line alone).
+    public var maxHeaderBytes = 16 * 1024
+    /// Request line alone, in bytes, before the answer is 414.
+    public var maxRequestLineBytes = 8 * 1024
+    /// Request body, in bytes, before the answer is 413.
+    public var maxBodyBytes = 1024 * 1024
+    /// Seconds a client may take to send a complete request head before it gets 408.
+    public var headerTimeout = 10.0
+    /// Seconds an idle keep-alive connection stays open.
+    public var idleTimeout = 60.0
+    /// Largest WebSocket message (after joining fragments), in bytes, before close 1009.
+    public var maxWebSocketMessageBytes = 1024 * 1024
+    /// Open connections at most; past it new clients get 503 and are closed.
+    public var maxConnections = 10_000
+    /// Event-loop threads; 0 means one per CPU core.
+    public var eventLoops = 0
+    /// Seconds given to requests in flight when stopping.
+    public var shutdownGrace = 5.0
+    /// Seconds between pings on an idle WebSocket; 0 disables them.
+    public var webSocketPingInterval = 0.0
+
+    public init() {}
+}
