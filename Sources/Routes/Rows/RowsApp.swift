@@ -18,15 +18,9 @@ public struct RowsSeed: Decodable, Sendable {
 
 /// The "rows" app (document 004): JSON login and a paged, cacheable list of lorem-ipsum rows.
 public final class RowsApp: EmulatedSystem {
-    /// Logins issue a token each and the original never expires them; remembering only the most
-    /// recent ones keeps memory bounded under a login benchmark.
-    static let maximumTokens = 100_000
-
     private struct State {
-        var tokens: Set<String> = []
-        /// Issue order, a ring over `maximumTokens` slots, to forget the oldest token first.
-        var order: [String] = []
-        var nextSlot = 0
+        /// Every login issues a token; the original never expires them.
+        var tokens = TokenStore<Bool>()
     }
 
     private let accounts: [String: String]
@@ -83,22 +77,13 @@ public final class RowsApp: EmulatedSystem {
             return .json(.unauthorized, bytes: RowsApp.invalidCredentials)
         }
         let token = environment.random.token()
-        state.withLock { state in
-            if state.order.count < RowsApp.maximumTokens {
-                state.order.append(token)
-            } else {
-                state.tokens.remove(state.order[state.nextSlot])
-                state.order[state.nextSlot] = token
-                state.nextSlot = (state.nextSlot + 1) % RowsApp.maximumTokens
-            }
-            state.tokens.insert(token)
-        }
+        state.withLock { $0.tokens.insert(token, true) }
         return .json(.ok, bytes: Array("{\"token\":\"\(token)\"}".utf8))
     }
 
     private func rows(_ request: HTTPRequest) -> HTTPResponse {
         // The original checks the token in middleware, before it looks at the page.
-        guard let token = request.headers["authorization"], state.withLock({ $0.tokens.contains(token) }) else {
+        guard let token = request.headers["authorization"], state.withLock({ $0.tokens[token] != nil }) else {
             return .json(.forbidden, bytes: RowsApp.invalidToken)
         }
         switch RowsApp.pageNumber(request.pathParameters["page"] ?? "") {

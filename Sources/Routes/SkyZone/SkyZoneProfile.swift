@@ -1,0 +1,131 @@
+/// A SkyZone customer's profile exactly as `/customer` and `/tokens` return it.
+public struct SkyZoneProfile: Codable, Sendable, Equatable {
+    /// The nested postal address; every field is present, empty when unknown.
+    public struct Address: Codable, Sendable, Equatable {
+        public var street = ""
+        public var city = ""
+        public var countryCode = ""
+        public var stateCode = ""
+        public var postalCode = ""
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            street = try c.decodeIfPresent(String.self, forKey: .street) ?? ""
+            city = try c.decodeIfPresent(String.self, forKey: .city) ?? ""
+            countryCode = try c.decodeIfPresent(String.self, forKey: .countryCode) ?? ""
+            stateCode = try c.decodeIfPresent(String.self, forKey: .stateCode) ?? ""
+            postalCode = try c.decodeIfPresent(String.self, forKey: .postalCode) ?? ""
+        }
+    }
+
+    public var id: Int
+    /// The username of an e-mail account; empty for a social one.
+    public var email = ""
+    public var firstName = ""
+    public var lastName = ""
+    public var birthday = ""
+    public var lastVisitLocationName = ""
+    public var lastVisitDate = ""
+    public var loyaltyStatusBanner = ""
+    public var address = Address()
+    public var phoneNumber = ""
+    public var mobilePhoneNumber = ""
+    public var gender = ""
+    public var photo = ""
+    public var skySockSize = ""
+    public var emergencyContactName = ""
+    public var emergencyContactNumber = ""
+    /// Present only for social sign-ups (nil values are left out of the JSON).
+    public var externalToken: String?
+    public var externalType: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, firstName, lastName, birthday, lastVisitLocationName, lastVisitDate, loyaltyStatusBanner
+        case address, phoneNumber, mobilePhoneNumber, gender, photo, skySockSize
+        case emergencyContactName, emergencyContactNumber
+        case externalToken = "external-token"
+        case externalType = "external-type"
+    }
+
+    public init(id: Int) {
+        self.id = id
+    }
+
+    /// Decodes a seed record: every field but `id` may be left out.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func text(_ key: CodingKeys) throws -> String { try c.decodeIfPresent(String.self, forKey: key) ?? "" }
+        id = try c.decode(Int.self, forKey: .id)
+        email = try text(.email)
+        firstName = try text(.firstName)
+        lastName = try text(.lastName)
+        birthday = try text(.birthday)
+        lastVisitLocationName = try text(.lastVisitLocationName)
+        lastVisitDate = try text(.lastVisitDate)
+        loyaltyStatusBanner = try text(.loyaltyStatusBanner)
+        address = try c.decodeIfPresent(Address.self, forKey: .address) ?? Address()
+        phoneNumber = try text(.phoneNumber)
+        mobilePhoneNumber = try text(.mobilePhoneNumber)
+        gender = try text(.gender)
+        photo = try text(.photo)
+        skySockSize = try text(.skySockSize)
+        emergencyContactName = try text(.emergencyContactName)
+        emergencyContactNumber = try text(.emergencyContactNumber)
+        externalToken = try c.decodeIfPresent(String.self, forKey: .externalToken)
+        externalType = try c.decodeIfPresent(String.self, forKey: .externalType)
+    }
+}
+
+/// The social networks SkyZone signs in with.
+enum SkyZoneSocialType: String, CaseIterable, Sendable {
+    case facebook, twitter, instagram
+}
+
+/// What a `/customer` or `/tokens` body asks for: one of the document's two forms.
+enum SkyZoneCredentials: Sendable {
+    case password(username: String, password: String)
+    case social(type: SkyZoneSocialType, token: String)
+
+    /// Reads either form from a JSON object (or form fields); a failure carries the 400 message.
+    static func parse(_ fields: [String: Any]) -> Result<SkyZoneCredentials, SkyZoneBadRequest> {
+        let hasPassword = fields["username"] != nil || fields["password"] != nil
+        let hasSocial = fields["external-token"] != nil || fields["external-type"] != nil
+        if hasPassword && hasSocial {
+            return .failure(SkyZoneBadRequest("Send either \"username\" and \"password\" or \"external-token\" and \"external-type\", not both"))
+        }
+        if hasSocial {
+            let token: String, typeName: String
+            switch (string("external-token", in: fields), string("external-type", in: fields)) {
+            case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
+            case (.success(let t), .success(let n)): (token, typeName) = (t, n)
+            }
+            guard let type = SkyZoneSocialType(rawValue: typeName) else {
+                let valid = SkyZoneSocialType.allCases.map(\.rawValue).joined(separator: ", ")
+                return .failure(SkyZoneBadRequest("\"external-type\" must be one of \(valid)"))
+            }
+            return .success(.social(type: type, token: token))
+        }
+        if hasPassword {
+            switch (string("username", in: fields), string("password", in: fields)) {
+            case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
+            case (.success(let u), .success(let p)): return .success(.password(username: u, password: p))
+            }
+        }
+        return .failure(SkyZoneBadRequest("Expected {\"username\", \"password\"} or {\"external-token\", \"external-type\"}"))
+    }
+
+    private static func string(_ key: String, in fields: [String: Any]) -> Result<String, SkyZoneBadRequest> {
+        guard let value = fields[key] else { return .failure(SkyZoneBadRequest("Missing field \"\(key)\"")) }
+        guard let text = value as? String else { return .failure(SkyZoneBadRequest("Field \"\(key)\" must be a string")) }
+        guard !text.allSatisfy(\.isWhitespace) else { return .failure(SkyZoneBadRequest("Field \"\(key)\" must not be empty")) }
+        return .success(text)
+    }
+}
+
+/// Why a SkyZone request is malformed: the message of its 400 `{"error": "..."}`.
+struct SkyZoneBadRequest: Error, Sendable {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

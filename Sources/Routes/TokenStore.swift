@@ -1,0 +1,37 @@
+/// Issued tokens and what each stands for, forgetting the oldest past a bound.
+///
+/// The emulated servers never revoke tokens, so a login benchmark would otherwise grow memory
+/// without end; only tokens far older than any client keeps are forgotten. Not thread-safe:
+/// it lives inside a system's `Locked` state.
+struct TokenStore<Value> {
+    private(set) var values: [String: Value] = [:]
+    /// Issue order as a ring of `capacity` slots, so eviction is O(1).
+    private var order: [String] = []
+    private var nextSlot = 0
+    let capacity: Int
+
+    init(capacity: Int = 100_000) {
+        self.capacity = max(1, capacity)
+    }
+
+    subscript(token: String) -> Value? { values[token] }
+
+    var count: Int { values.count }
+
+    mutating func insert(_ token: String, _ value: Value) {
+        if values.updateValue(value, forKey: token) != nil { return }
+        if order.count < capacity {
+            order.append(token)
+        } else {
+            values.removeValue(forKey: order[nextSlot])
+            order[nextSlot] = token
+            nextSlot = (nextSlot + 1) % capacity
+        }
+    }
+
+    mutating func remove(_ token: String) {
+        values.removeValue(forKey: token)
+    }
+}
+
+extension TokenStore: Sendable where Value: Sendable {}
