@@ -1,0 +1,156 @@
+import Foundation
+import HTTPServer
+
+/// The customer gateway's seed: its accounts and how long an API token lives.
+public struct CustomerGatewaySeed: Decodable, Sendable {
+    /// One customer that may log in.
+    public struct Account: Decodable, Sendable {
+        public var customerId: String
+        public var email: String
+        public var password: String
+    }
+
+    public var accounts: [Account]
+    public var tokenLifetimeSeconds: Int
+}
+
+/// The customer gateway (document 000): JSON messages over a WebSocket, `LOGIN_CUSTOMER`
+/// answered with an API token or a `CUSTOMER_ERROR`.
+public final class CustomerGateway: EmulatedSystem {
+    /// The WebSocket path clients connect to.
+    public static let path = "/customer-gateway/customer"
+
+    private struct State: Sendable {
+        /// Issued API tokens and their expiry.
+        var tokens = TokenStore<Date>()
+    }
+
+    /// Keyed by the lowercased e-mail: addresses are case-insensitive in practice, and clients
+    /// (and their users) capitalise them freely.
+    private let accounts: [String: CustomerGatewaySeed.Account]
+    private let tokenLifetime: TimeInterval
+    private let state = Locked(State())
+    private let environment: MockEnvironment
+
+    public init(seed: CustomerGatewaySeed, environment: MockEnvironment) {
+        self.environment = environment
+        var accounts: [String: CustomerGatewaySeed.Account] = [:]
+        for account in seed.accounts { accounts[account.email.lowercased()] = account }
+        self.accounts = accounts
+        tokenLifetime = TimeInterval(max(0, seed.tokenLifetimeSeconds))
+    }
+
+    public func register(in router: inout Router) {
+        router.webSocket(CustomerGateway.path) { [self] message in [reply(to: message)] }
+    }
+
+    public func reset() {
+        state.withLock { $0 = State() }
+    }
+
+    /// The number of API tokens issued since the last reset (diagnostics and tests).
+    public var issuedTokenCount: Int { state.withLock { $0.tokens.count } }
+
+    /// When an issued API token expires, or nil for a token never issued (or issued before a reset).
+    public func expiration(ofToken token: String) -> Date? {
+        state.withLock { $0.tokens[token] }
+    }
+
+    /// Answers one message: JSON in a text or a binary frame; the reply is always text.
+    public func reply(to message: WebSocketMessage) -> WebSocketMessage {
+        switch message {
+        case .text(let text): return .text(replyText(to: Data(text.utf8)))
+        case .binary(let bytes): return .text(replyText(to: Data(bytes)))
+        }
+    }
+
+    /// Answers one message given as JSON text.
+    public func replyText(to text: String) -> String {
+        replyText(to: Data(text.utf8))
+    }
+
+    /// Answers one message given as JSON bytes (UTF-8, pretty-printed or not); the reply's JSON text.
+    public func replyText(to data: Data) -> String {
+        let random = environment.random
+        guard let parsed = try? JSONSerialization.jsonObject(with: data) else {
+            return GatewayReply.error(sequenceId: random.token(), code: "message.invalid",
+                                      description: "Message is not valid JSON", event: .empty, random: random)
+        }
+        guard let message = parsed as? [String: Any] else {
+            return GatewayReply.error(sequenceId: random.token(), code: "message.invalid",
+                                      description: "Message must be a JSON object {\"type\", \"sequence_id\", \"data\"}",
+                                      event: .empty, random: random)
+        }
+        // A client matches replies by sequence_id: keep it verbatim; without one, still answer.
+        let sequenceId = message["sequence_id"] as? String ?? random.token()
+        guard let type = message["type"] as? String, !type.isEmpty else {
+            return GatewayReply.error(sequenceId: sequenceId, code: "message.typeMissing",
+                                      description: "Message has no \"type\" string", event: .empty, random: random)
+        }
+        switch type {
+        case "LOGIN_CUSTOMER":
+            return loginCustomer(message["data"], sequenceId: sequenceId)
+        default:
+            // The document itself prints "LOGIN CUSTOMER"; point copy-pasting clients at the real name.
+            let hint = type.uppercased().replacingOccurrences(of: " ", with: "_") == "LOGIN_CUSTOMER" && type != "LOGIN_CUSTOMER"
+                ? "; did you mean \"LOGIN_CUSTOMER\"?" : ""
+            var event = GatewayReply.Event.empty
+            event.type = type
+            return GatewayReply.error(sequenceId: sequenceId, code: "message.unknownType",
+                                      description: "Unknown message type \(JSONText.quoted(type))\(hint)", event: event, random: random)
+        }
+    }
+
+    // MARK: - LOGIN_CUSTOMER
+
+    private func loginCustomer(_ data: Any?, sequenceId: String) -> String {
+        let random = environment.random
+        var event = GatewayReply.Event.empty
+        event.type = "LOGIN_CUSTOMER"
+        let fields: [String: Any]
+        switch data {
+        case nil, is NSNull: fields = [:]
+        case let object as [String: Any]: fields = object
+        default:
+            return GatewayReply.error(sequenceId: sequenceId, code: "message.invalid",
+                                      description: "\"data\" must be a JSON object {\"email\", \"password\"}", event: event, random: random)
+        }
+        let email = fields["email"] as? String
+        let password = fields["password"] as? String
+        event.email = email ?? ""
+        // Never echo a password, nor its length.
+        event.password = (password?.isEmpty ?? true) ? "" : "******"
+
+        var errors: [GatewayReply.FieldError] = []
+        switch fields["email"] {
+        case nil, is NSNull: errors.append(.init(field: "email", message: "Email is required"))
+        case let text as String where text.isEmpty: errors.append(.init(field: "email", message: "Email is required"))
+        case let text as String where !EmailAddress.isValid(text):
+            errors.append(.init(field: "email", message: "Email is not a valid e-mail address"))
+        case is String: break
+        default: errors.append(.init(field: "email", message: "Email must be a string"))
+        }
+        switch fields["password"] {
+        case nil, is NSNull: errors.append(.init(field: "password", message: "Password is required"))
+        case let text as String where text.isEmpty: errors.append(.init(field: "password", message: "Password is required"))
+        case is String: break
+        default: errors.append(.init(field: "password", message: "Password must be a string"))
+        }
+        guard errors.isEmpty, let email, let password else {
+            return GatewayReply.validationError(sequenceId: sequenceId, errors: errors, event: event, random: random)
+        }
+
+        // The same answer for an unknown e-mail and a wrong password; `customer_id` is the
+        // account's when the e-mail is known (as the original's sample shows), else a fresh UUID.
+        let account = accounts[email.lowercased()]
+        guard let account, account.password == password else {
+            return GatewayReply.error(sequenceId: sequenceId, code: "customer.notFound", description: "Customer not found",
+                                      event: event, customerId: account?.customerId, random: random)
+        }
+        let token = random.token()
+        let expiry = environment.clock.now().addingTimeInterval(tokenLifetime)
+        state.withLock { $0.tokens.insert(token, expiry) }
+        environment.logger.debug("customer gateway: \(account.customerId) logged in")
+        return GatewayReply.apiToken(sequenceId: sequenceId, token: token, expiration: ISO8601.string(expiry))
+    }
+}

@@ -1,0 +1,97 @@
+/// Builds gateway replies as JSON text directly: this is a benchmark path, and the key order
+/// (`type`, `sequence_id`, `data`) stays the document's.
+enum GatewayReply {
+    /// The request as `CUSTOMER_ERROR` echoes it in `in_event`; every key is always a string.
+    struct Event {
+        var type = ""
+        var email = ""
+        /// Already masked.
+        var password = ""
+
+        static let empty = Event()
+    }
+
+    /// One entry of a validation error's `errors`.
+    struct FieldError {
+        var field: String
+        var message: String
+    }
+
+    static func apiToken(sequenceId: String, token: String, expiration: String) -> String {
+        var out = header(type: "CUSTOMER_API_TOKEN", sequenceId: sequenceId)
+        append("{\"api_token\":", to: &out)
+        JSONText.appendQuoted(token, to: &out)
+        append(",\"api_token_expiration_date\":", to: &out)
+        JSONText.appendQuoted(expiration, to: &out)
+        append("}}", to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func error(sequenceId: String, code: String, description: String, event: Event,
+                      customerId: String? = nil, random: any RandomSource) -> String {
+        var out = header(type: "CUSTOMER_ERROR", sequenceId: sequenceId)
+        appendErrorBody(code: code, description: description, sequenceId: sequenceId, event: event,
+                        customerId: customerId, random: random, to: &out)
+        append("}}", to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func validationError(sequenceId: String, errors: [FieldError], event: Event, random: any RandomSource) -> String {
+        var out = header(type: "CUSTOMER_VALIDATION_ERROR", sequenceId: sequenceId)
+        appendErrorBody(code: "customer.validation", description: "Validation failed", sequenceId: sequenceId, event: event,
+                        customerId: nil, random: random, to: &out)
+        append(",\"errors\":[", to: &out)
+        for (index, error) in errors.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            append("{\"field\":", to: &out)
+            JSONText.appendQuoted(error.field, to: &out)
+            append(",\"message\":", to: &out)
+            JSONText.appendQuoted(error.message, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        append("]}}", to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: - Pieces
+
+    private static func header(type: String, sequenceId: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        append("{\"type\":", to: &out)
+        JSONText.appendQuoted(type, to: &out)
+        append(",\"sequence_id\":", to: &out)
+        JSONText.appendQuoted(sequenceId, to: &out)
+        append(",\"data\":", to: &out)
+        return out
+    }
+
+    /// `{"error_description", "error_code", "in_event": {...}, "error_uuid"` without the closing brace.
+    private static func appendErrorBody(code: String, description: String, sequenceId: String, event: Event,
+                                        customerId: String?, random: any RandomSource, to out: inout [UInt8]) {
+        append("{\"error_description\":", to: &out)
+        JSONText.appendQuoted(description, to: &out)
+        append(",\"error_code\":", to: &out)
+        JSONText.appendQuoted(code, to: &out)
+        append(",\"in_event\":{\"type\":", to: &out)
+        JSONText.appendQuoted(event.type, to: &out)
+        append(",\"event_id\":", to: &out)
+        JSONText.appendQuoted(random.token(), to: &out)
+        append(",\"sequence_id\":", to: &out)
+        JSONText.appendQuoted(sequenceId, to: &out)
+        // A UUID even for an unknown customer, as the original answers.
+        append(",\"customer_id\":", to: &out)
+        JSONText.appendQuoted(customerId ?? random.token(), to: &out)
+        append(",\"email\":", to: &out)
+        JSONText.appendQuoted(event.email, to: &out)
+        append(",\"password\":", to: &out)
+        JSONText.appendQuoted(event.password, to: &out)
+        append("},\"error_uuid\":", to: &out)
+        JSONText.appendQuoted(random.token(), to: &out)
+    }
+
+    @inline(__always)
+    private static func append(_ literal: StaticString, to out: inout [UInt8]) {
+        literal.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+}
