@@ -30,6 +30,13 @@ public final class Server: @unchecked Sendable {
         var fds: [Int32] = []
         do {
             var port = configuration.port
+            if count > 1 {
+                // SO_REUSEPORT sockets share a port with any other such socket of this user, so a second
+                // mock-server would silently join ours; a plain bind first fails on a busy port as it should.
+                let probe = try Socket.listen(host: configuration.host, port: port, backlog: 1, reusePort: false)
+                close(probe.fd)
+                port = probe.port
+            }
             for _ in 0..<count {
                 let (fd, bound) = try Socket.listen(host: configuration.host, port: port, backlog: 4096, reusePort: count > 1)
                 fds.append(fd)
