@@ -103,7 +103,7 @@ struct MusbookingParameters {
         return value.isEmpty ? nil : value
     }
 
-    /// The first value under any of the names exactly as sent (passwords keep their spaces), nil when empty.
+    /// The value exactly as sent (passwords keep their spaces), nil when absent or empty.
     func raw(_ name: String) -> String? {
         guard let value = parameters[name], !value.isEmpty else { return nil }
         return value
