@@ -272,7 +272,8 @@ final class EventLoop: @unchecked Sendable {
                                    requestVersion: request.version, date: date, into: &conn.outbound)
         if !keepAlive { conn.closeAfterWrite = true }
         if shared.logger.isEnabled(.debug) {
-            shared.logger.debug("\(request.method) \(request.target) → \(response.status.code) (\(response.body.count) bytes) for \(conn.remoteAddress)")
+            // The path only: query strings may carry passwords (musbooking accepts them there).
+            shared.logger.debug("\(request.method) \(request.path) → \(response.status.code) (\(response.body.count) bytes) for \(conn.remoteAddress)")
         }
     }
 

@@ -260,8 +260,12 @@ struct HTTPRequestParser {
             }
             headers.add(String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
         }
-        if version == .http1_1 && !headers.contains("Host") {
+        let hostCount = headers.values("Host").count
+        if version == .http1_1 && hostCount == 0 {
             return .failure(Failure(status: .badRequest, reason: "HTTP/1.1 request without a Host header"))
+        }
+        if hostCount > 1 {
+            return .failure(Failure(status: .badRequest, reason: "more than one Host header"))
         }
 
         var request = HTTPRequest(method: HTTPMethod(String(decoding: parts[0], as: UTF8.self)), target: target,

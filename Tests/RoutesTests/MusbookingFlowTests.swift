@@ -58,8 +58,8 @@ final class MusbookingFlowTests: XCTestCase {
         XCTAssertEqual(send.header("Content-Type"), "application/json; charset=utf-8")
         let mail = try XCTUnwrap(server.outbox.emails(to: "petr@example.ru").last)
         let link = try XCTUnwrap(mail.link)
-        // The test client sends `Host: 127.0.0.1`; the link names the host the app reached.
-        XCTAssertEqual(link, "http://127.0.0.1/api/users/confirm?id=\(id)")
+        // The link names the host and port the app reached (the Host header).
+        XCTAssertEqual(link, "http://127.0.0.1:\(server.port)/api/users/confirm?id=\(id)")
         XCTAssertTrue(mail.body.contains(link))
         let url = try XCTUnwrap(URL(string: link))
         let confirm = try server.request("GET", "\(url.path)?\(url.query ?? "")")

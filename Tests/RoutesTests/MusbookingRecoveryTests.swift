@@ -73,7 +73,7 @@ final class MusbookingRecoveryTests: XCTestCase {
             "http://127.0.0.1:8080/api/users/confirm?id=\(Seed.id)",
             "http://192.168.1.20:9090/api/users/confirm?id=\(Seed.id)",
             "http://127.0.0.1:8080/api/users/confirm?id=\(Seed.id)",
-            "http://127.0.0.1/api/users/confirm?id=\(Seed.id)",
+            "http://127.0.0.1:\(server.port)/api/users/confirm?id=\(Seed.id)",
         ])
         XCTAssertEqual(server.outbox.emails().first?.subject, "Подтверждение почты")
     }
