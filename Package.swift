@@ -10,7 +10,9 @@ let package = Package(
     ],
     targets: [
         // Transport: sockets, event loops, HTTP/1.1 and WebSocket codecs, router.
-        .target(name: "HTTPServer"),
+        .target(name: "HTTPServer", dependencies: ["CEpoll"]),
+        // glibc's <sys/epoll.h> and <sys/eventfd.h>, which the Glibc module does not export.
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // The emulated APIs and their in-memory store.
         .target(name: "Routes", dependencies: ["HTTPServer"]),
         // The executable: command line, seed loading, logging, signals.

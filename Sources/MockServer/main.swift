@@ -1,1 +1,60 @@
-print("stub")
+import Foundation
+import HTTPServer
+import Routes
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Prints to standard error and exits with the given status.
+func exitWith(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(status)
+}
+
+let options: Options
+do {
+    options = try Options.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+} catch is Options.HelpRequested {
+    print(Options.usage)
+    exit(0)
+} catch {
+    exitWith("mock-server: \(error)", status: 64)
+}
+
+let logger = Logger(level: options.logLevel)
+let seedPath = SeedLocator.resolve(options.seedPath, explicitlyGiven: options.seedPathGiven)
+let seed: Seed
+do {
+    seed = try Seed.load(path: seedPath)
+} catch {
+    exitWith("mock-server: \(error)", status: 65)
+}
+
+let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken)
+let server = Server(configuration: options.server, responder: Responder(router: app.makeRouter()), logger: logger)
+do {
+    try server.start()
+} catch {
+    exitWith("mock-server: cannot listen on \(options.server.host):\(options.server.port): \(error)", status: 69)
+}
+
+// Signals are taken on a dispatch queue, so the handler may do real work (log, wake the loops).
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let signalSources = [SIGINT, SIGTERM].map { sig in
+    let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+    source.setEventHandler {
+        logger.info("\(sig == SIGINT ? "SIGINT" : "SIGTERM"): finishing requests in flight and stopping")
+        server.shutdown()
+    }
+    source.resume()
+    return source
+}
+
+let hostForURL = options.server.host.contains(":") ? "[\(options.server.host)]" : options.server.host
+// One write, so scripts reading the banner from a pipe see it at once.
+FileHandle.standardOutput.write(Data((Banner.text(baseURL: "http://\(hostForURL):\(server.port)", seedPath: seedPath, seed: seed) + "\n").utf8))
+
+server.waitUntilStopped()
+logger.info("stopped")
+exit(0)

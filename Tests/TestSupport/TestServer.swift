@@ -4,13 +4,16 @@ import Routes
 
 /// The whole mock (seed.json of this repository, a manual clock, seeded randomness) for one test.
 ///
-/// TEMPORARY: until the socket server lands, requests are dispatched in-process through
-/// `Responder`; the API stays the same when they go over real sockets.
+/// Requests go over real sockets to a real `Server` on an ephemeral port; `responder` is there
+/// for the few cases a socket cannot express (a non-loopback peer address).
 public final class TestServer: @unchecked Sendable {
     public let app: MockApp
     public let clock: ManualClock
     public let outbox: Outbox
     public let responder: Responder
+    public let server: Server
+    /// The port the server bound on 127.0.0.1.
+    public var port: Int { server.port }
 
     /// The repository's `seed.json`, found from this file's path.
     public static var repositorySeedPath: String {
@@ -27,15 +30,26 @@ public final class TestServer: @unchecked Sendable {
         outbox = env.outbox
         app = MockApp(seed: try Seed.load(path: seedPath), environment: env, adminToken: adminToken)
         responder = Responder(router: app.makeRouter())
+        var config = ServerConfiguration()
+        config.host = "127.0.0.1"
+        config.port = 0
+        config.eventLoops = 2
+        config.shutdownGrace = 1
+        configure(&config)
+        server = Server(configuration: config, responder: responder, logger: .silent)
+        try server.start()
     }
+
+    deinit { stop() }
 
     /// Sends one request and waits for its response.
     public func request(_ method: String, _ path: String, headers: [(String, String)] = [],
                         body: [UInt8] = []) throws -> TestResponse {
-        var h = HTTPHeaders()
-        for (n, v) in headers { h.add(n, v) }
-        let r = responder.respond(to: HTTPRequest(method: HTTPMethod(method), target: path, headers: h, body: body))
-        return TestResponse(status: r.status.code, headers: r.headers, body: method == "HEAD" ? [] : r.body)
+        let client = try TestHTTPClient(port: port)
+        try client.sendRequest(method, path, headers: headers, body: body)
+        var response = try client.readResponse(head: method == "HEAD")
+        while response.status < 200 { response = try client.readResponse(head: method == "HEAD") }
+        return response
     }
 
     /// Sends a JSON body (any Foundation JSON object) with `Content-Type: application/json`.
@@ -62,5 +76,12 @@ public final class TestServer: @unchecked Sendable {
         return (s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s).replacingOccurrences(of: " ", with: "+")
     }
 
-    public func stop() {}
+    /// A fresh raw connection to the server.
+    public func connect() throws -> TestHTTPClient { try TestHTTPClient(port: port) }
+
+    /// Stops the server and waits for its loops (idempotent).
+    public func stop() {
+        server.shutdown()
+        server.waitUntilStopped()
+    }
 }

@@ -1,0 +1,110 @@
+import Foundation
+import HTTPServer
+
+/// Everything the command line and the environment can set.
+struct Options {
+    var server = ServerConfiguration()
+    var seedPath = "seed.json"
+    var seedPathGiven = false
+    var logLevel = LogLevel.info
+    var adminToken: String?
+
+    /// One documented setting: its flag, environment variable, help text and how to apply a value.
+    struct Setting: Sendable {
+        let flag: String
+        let env: String
+        let valueName: String
+        let help: String
+        let apply: @Sendable (inout Options, String) throws -> Void
+    }
+
+    struct UsageError: Error, CustomStringConvertible { let description: String }
+
+    static let settings: [Setting] = [
+        Setting(flag: "--host", env: "MOCK_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)") { o, v in o.server.host = v },
+        Setting(flag: "--port", env: "MOCK_PORT", valueName: "N", help: "port to listen on (default 8080; 0 picks a free port, printed in the banner)") { o, v in o.server.port = try int(v, "--port", 0...65535) },
+        Setting(flag: "--seed", env: "MOCK_SEED", valueName: "PATH", help: "initial data (default seed.json)") { o, v in o.seedPath = v; o.seedPathGiven = true },
+        Setting(flag: "--log-level", env: "MOCK_LOG_LEVEL", valueName: "LEVEL", help: "debug (every request), info (default), warning, error or off") { o, v in
+            guard let l = LogLevel(name: v) else { throw UsageError(description: "--log-level must be debug, info, warning, error or off, not \"\(v)\"") }
+            o.logLevel = l
+        },
+        Setting(flag: "--admin-token", env: "MOCK_ADMIN_TOKEN", valueName: "TOKEN", help: "lets non-loopback clients use /__mock/* with header X-Mock-Admin-Token: TOKEN") { o, v in o.adminToken = v },
+        Setting(flag: "--max-header-bytes", env: "MOCK_MAX_HEADER_BYTES", valueName: "N", help: "request line + headers limit, answered 431 (default 16384)") { o, v in o.server.maxHeaderBytes = try int(v, "--max-header-bytes", 256...(1 << 24)) },
+        Setting(flag: "--max-request-line-bytes", env: "MOCK_MAX_REQUEST_LINE_BYTES", valueName: "N", help: "request line limit, answered 414 (default 8192)") { o, v in o.server.maxRequestLineBytes = try int(v, "--max-request-line-bytes", 64...(1 << 24)) },
+        Setting(flag: "--max-body-bytes", env: "MOCK_MAX_BODY_BYTES", valueName: "N", help: "request body limit, answered 413 (default 1048576)") { o, v in o.server.maxBodyBytes = try int(v, "--max-body-bytes", 0...(1 << 30)) },
+        Setting(flag: "--header-timeout", env: "MOCK_HEADER_TIMEOUT", valueName: "SECONDS", help: "time to send a whole request before 408 (default 10)") { o, v in o.server.headerTimeout = try seconds(v, "--header-timeout") },
+        Setting(flag: "--idle-timeout", env: "MOCK_IDLE_TIMEOUT", valueName: "SECONDS", help: "idle keep-alive connections are closed after this (default 60)") { o, v in o.server.idleTimeout = try seconds(v, "--idle-timeout") },
+        Setting(flag: "--max-ws-message-bytes", env: "MOCK_MAX_WS_MESSAGE_BYTES", valueName: "N", help: "WebSocket message limit, closed with 1009 (default 1048576)") { o, v in o.server.maxWebSocketMessageBytes = try int(v, "--max-ws-message-bytes", 125...(1 << 30)) },
+        Setting(flag: "--max-connections", env: "MOCK_MAX_CONNECTIONS", valueName: "N", help: "open connections at most; more get 503 (default 10000)") { o, v in o.server.maxConnections = try int(v, "--max-connections", 1...10_000_000) },
+        Setting(flag: "--event-loops", env: "MOCK_EVENT_LOOPS", valueName: "N", help: "event-loop threads (default: one per CPU core)") { o, v in o.server.eventLoops = try int(v, "--event-loops", 1...256) },
+        Setting(flag: "--shutdown-grace", env: "MOCK_SHUTDOWN_GRACE", valueName: "SECONDS", help: "time requests in flight get on SIGINT/SIGTERM (default 5)") { o, v in o.server.shutdownGrace = try seconds(v, "--shutdown-grace") },
+    ]
+
+    /// Environment first, then the command line, which wins.
+    static func parse(arguments: [String], environment: [String: String]) throws -> Options {
+        var options = Options()
+        for setting in settings {
+            if let value = environment[setting.env], !value.isEmpty {
+                do { try setting.apply(&options, value) } catch let e as UsageError {
+                    throw UsageError(description: "\(setting.env): \(e.description)")
+                }
+            }
+        }
+        var i = 0
+        while i < arguments.count {
+            let arg = arguments[i]
+            var name = arg
+            var inlineValue: String?
+            if let eq = arg.firstIndex(of: "="), arg.hasPrefix("--") {
+                name = String(arg[..<eq])
+                inlineValue = String(arg[arg.index(after: eq)...])
+            }
+            if name == "--help" || name == "-h" { throw HelpRequested() }
+            guard let setting = settings.first(where: { $0.flag == name }) else {
+                throw UsageError(description: "unknown option \(arg) (see --help)")
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard i + 1 < arguments.count else { throw UsageError(description: "\(name) needs a value \(setting.valueName)") }
+                i += 1
+                value = arguments[i]
+            }
+            try setting.apply(&options, value)
+            i += 1
+        }
+        return options
+    }
+
+    struct HelpRequested: Error {}
+
+    static var usage: String {
+        var lines = [
+            "mock-server — emulates the login backends of five mobile apps (see README.md)",
+            "",
+            "usage: mock-server [options]     (each option can also be set by its environment variable)",
+            "",
+        ]
+        for s in settings {
+            let left = "  \(s.flag) \(s.valueName)".padding(toLength: 34, withPad: " ", startingAt: 0)
+            lines.append("\(left)\(s.help)  [$\(s.env)]")
+        }
+        lines.append("  -h, --help".padding(toLength: 34, withPad: " ", startingAt: 0) + "this text")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func int(_ text: String, _ flag: String, _ range: ClosedRange<Int>) throws -> Int {
+        guard let v = Int(text), range.contains(v) else {
+            throw UsageError(description: "\(flag) must be a whole number in \(range.lowerBound)...\(range.upperBound), not \"\(text)\"")
+        }
+        return v
+    }
+
+    private static func seconds(_ text: String, _ flag: String) throws -> Double {
+        guard let v = Double(text), v > 0, v.isFinite else {
+            throw UsageError(description: "\(flag) must be a positive number of seconds, not \"\(text)\"")
+        }
+        return v
+    }
+}

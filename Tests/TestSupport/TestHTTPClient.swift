@@ -1,0 +1,139 @@
+import Foundation
+import HTTPServer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a test client gave up (the test then fails with this text instead of hanging).
+public struct TestClientError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A blocking HTTP/1.1 client on one TCP connection, reading responses byte-exactly, for wire tests.
+public final class TestHTTPClient {
+    public let fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects to 127.0.0.1:port; reads give up after `timeout` seconds.
+    public init(port: Int, timeout: Double = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestClientError("socket() failed") }
+        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - floor(timeout)) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard rc == 0 else {
+            close(fd)
+            throw TestClientError("connect to 127.0.0.1:\(port) failed: errno \(errno)")
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends bytes as they are.
+    public func send(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw TestClientError("send failed: errno \(errno)") }
+            sent += n
+        }
+    }
+
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// Sends a request with `Host` and (for a body) `Content-Length` added.
+    public func sendRequest(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) throws {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for (n, v) in headers { head += "\(n): \(v)\r\n" }
+        if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        try send(Array(head.utf8) + body)
+    }
+
+    /// Reads one response; `head` skips the body of a HEAD answer. 1xx interim responses are returned too.
+    public func readResponse(head: Bool = false) throws -> TestResponse {
+        let headEnd = try readUntil(Array("\r\n\r\n".utf8))
+        let headText = String(decoding: buffer[0..<headEnd], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4)
+        var lines = headText.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst()
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+            throw TestClientError("bad status line: \(statusLine)")
+        }
+        var headers = HTTPHeaders()
+        for line in lines where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { throw TestClientError("bad header line: \(line)") }
+            headers.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        }
+        var body: [UInt8] = []
+        if status >= 200 && status != 204 && status != 304 && !head {
+            if let te = headers["Transfer-Encoding"], te.lowercased().contains("chunked") {
+                throw TestClientError("chunked responses are not expected from mock-server")
+            } else if let cl = headers["Content-Length"], let n = Int(cl) {
+                try fill(n)
+                body = Array(buffer[0..<n])
+                buffer.removeFirst(n)
+            } else {
+                // No length: the body runs to the end of the connection.
+                while try readMore() {}
+                body = buffer
+                buffer.removeAll()
+            }
+        }
+        return TestResponse(status: status, headers: headers, body: body)
+    }
+
+    /// True when the server has closed the connection (reads EOF), false if data or nothing arrives in time.
+    public func isClosedByPeer() -> Bool {
+        if !buffer.isEmpty { return false }
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, 0)
+        if n == 1 { buffer.append(byte); return false }
+        return n == 0 || (n < 0 && errno == ECONNRESET)
+    }
+
+    /// Closes the writing side (the server then sees EOF).
+    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    private func readUntil(_ needle: [UInt8]) throws -> Int {
+        var from = 0
+        while true {
+            if buffer.count >= needle.count {
+                var i = max(0, from - needle.count)
+                while i <= buffer.count - needle.count {
+                    if buffer[i] == needle[0] && Array(buffer[i..<(i + needle.count)]) == needle { return i }
+                    i += 1
+                }
+                from = buffer.count
+            }
+            guard try readMore() else { throw TestClientError("connection closed before a complete response head (got \(buffer.count) bytes)") }
+        }
+    }
+
+    private func fill(_ n: Int) throws {
+        while buffer.count < n {
+            guard try readMore() else { throw TestClientError("connection closed after \(buffer.count) of \(n) body bytes") }
+        }
+    }
+
+    /// Reads what is available; false on EOF. Throws on timeout.
+    private func readMore() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n > 0 { buffer.append(contentsOf: chunk[0..<n]); return true }
+        if n == 0 { return false }
+        if errno == ECONNRESET { return false }
+        throw TestClientError("no response within the timeout (errno \(errno))")
+    }
+}
