@@ -222,6 +222,12 @@ public struct WebSocketSession: Sendable {
             return
         }
         let start = message.count
+        let needed = start + chunk.count
+        if needed > message.capacity {
+            // Geometric growth as the array would do, but never past the limit: a message of
+            // maxMessageBytes must not leave a buffer of twice that size behind.
+            message.reserveCapacity(max(needed, min(message.capacity * 2, maxMessageBytes)))
+        }
         message.append(contentsOf: chunk)
         let isText = messageOpcode == WebSocketOpcode.text
         var validator = utf8
