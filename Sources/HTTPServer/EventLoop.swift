@@ -272,15 +272,16 @@ final class EventLoop: @unchecked Sendable {
                                    requestVersion: request.version, date: date, into: &conn.outbound)
         if !keepAlive { conn.closeAfterWrite = true }
         if shared.logger.isEnabled(.debug) {
-            shared.logger.debug("\(request.method) \(request.target) → \(response.status.code) (\(response.body.count) bytes) for \(conn.remoteAddress)")
+            // The path only: query strings may carry passwords (musbooking accepts them there).
+            shared.logger.debug("\(request.method) \(request.path) → \(response.status.code) (\(response.body.count) bytes) for \(conn.remoteAddress)")
         }
     }
 
     private func feedWebSocket(_ conn: Connection, _ bytes: UnsafeRawBufferPointer) {
-        guard var session = conn.webSocket, let handler = conn.webSocketHandler else { return }
+        guard conn.webSocket != nil, let handler = conn.webSocketHandler else { return }
         wsEvents.removeAll(keepingCapacity: true)
-        session.receive(bytes, into: &wsEvents)
-        conn.webSocket = session
+        // In place: a copy of the session would share, then copy, its partial-message buffer on every read.
+        conn.webSocket?.receive(bytes, into: &wsEvents)
         for event in wsEvents {
             switch event {
             case .message(let message):
@@ -382,10 +383,9 @@ final class EventLoop: @unchecked Sendable {
             listenFD = -1
         }
         for case let conn? in connections {
-            if conn.isWebSocket, var session = conn.webSocket {
-                if !session.isClosing {
-                    conn.outbound.append(contentsOf: session.initiateClose(code: 1001, reason: "server shutting down"))
-                    conn.webSocket = session
+            if conn.isWebSocket {
+                if let frame = conn.webSocket?.initiateClose(code: 1001, reason: "server shutting down") {
+                    conn.outbound.append(contentsOf: frame)
                 }
                 conn.closeAfterWrite = true
                 flush(conn)

@@ -100,11 +100,18 @@ struct HTTPRequestParser {
                     return .needMore
                 }
             case .chunkDataEnd(let request):
-                guard let text = takeLine(bytes, offset: &offset, limit: 2) else {
-                    return line.count > 2 ? .failure(Failure(status: .badRequest, reason: "chunk data not followed by CRLF")) : .needMore
+                // Exactly CRLF (or a bare LF) must follow the data; anything else fails at once.
+                guard offset < bytes.count else { return .needMore }
+                let b = bytes[offset]
+                offset += 1
+                if b == 13 && line.isEmpty {
+                    line.append(13)
+                } else if b == 10 {
+                    line.removeAll(keepingCapacity: true)
+                    state = .chunkSize(request)
+                } else {
+                    return .failure(Failure(status: .badRequest, reason: "chunk data not followed by CRLF"))
                 }
-                guard text.isEmpty else { return .failure(Failure(status: .badRequest, reason: "chunk data not followed by CRLF")) }
-                state = .chunkSize(request)
             case .trailers(let request):
                 // Trailer fields are read and dropped; an empty line ends the message.
                 guard let text = takeLine(bytes, offset: &offset, limit: limits.maxHeaderBytes) else {
@@ -253,8 +260,12 @@ struct HTTPRequestParser {
             }
             headers.add(String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
         }
-        if version == .http1_1 && !headers.contains("Host") {
+        let hostCount = headers.values("Host").count
+        if version == .http1_1 && hostCount == 0 {
             return .failure(Failure(status: .badRequest, reason: "HTTP/1.1 request without a Host header"))
+        }
+        if hostCount > 1 {
+            return .failure(Failure(status: .badRequest, reason: "more than one Host header"))
         }
 
         var request = HTTPRequest(method: HTTPMethod(String(decoding: parts[0], as: UTF8.self)), target: target,

@@ -7,6 +7,15 @@ public struct SentSMS: Codable, Sendable, Equatable {
     public var text: String
     public var code: String?
     public var sentAt: String
+
+    /// Every documented key is always written (`"code": null` when none), so clients see one shape.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(phone, forKey: .phone)
+        try c.encode(text, forKey: .text)
+        try c.encode(code, forKey: .code)
+        try c.encode(sentAt, forKey: .sentAt)
+    }
 }
 
 /// An e-mail the mock "sent": what a real backend would have delivered to a mailbox.
@@ -16,6 +25,16 @@ public struct SentEmail: Codable, Sendable, Equatable {
     public var body: String
     public var link: String?
     public var sentAt: String
+
+    /// Every documented key is always written (`"link": null` when none), so clients see one shape.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(to, forKey: .to)
+        try c.encode(subject, forKey: .subject)
+        try c.encode(body, forKey: .body)
+        try c.encode(link, forKey: .link)
+        try c.encode(sentAt, forKey: .sentAt)
+    }
 }
 
 /// Every simulated SMS and e-mail, oldest first; each is also one log line.

@@ -13,10 +13,12 @@ public struct TestClientError: Error, CustomStringConvertible {
 /// A blocking HTTP/1.1 client on one TCP connection, reading responses byte-exactly, for wire tests.
 public final class TestHTTPClient {
     public let fd: Int32
+    public let port: Int
     private var buffer: [UInt8] = []
 
     /// Connects to 127.0.0.1:port; reads give up after `timeout` seconds.
     public init(port: Int, timeout: Double = 5) throws {
+        self.port = port
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError("socket() failed") }
         var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - floor(timeout)) * 1e6))
@@ -53,7 +55,9 @@ public final class TestHTTPClient {
 
     /// Sends a request with `Host` and (for a body) `Content-Length` added.
     public func sendRequest(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) throws {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        // Host as a browser sends it (with the port), unless the test brings its own.
+        var head = "\(method) \(target) HTTP/1.1\r\n"
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { head += "Host: 127.0.0.1:\(port)\r\n" }
         for (n, v) in headers { head += "\(n): \(v)\r\n" }
         if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"

@@ -1,0 +1,92 @@
+import Foundation
+
+/// One musbooking person: an account (has a login and password) or a customer record awaiting one.
+struct MusbookingUser: Decodable, Sendable {
+    var id: String
+    var login: String?
+    var password: String?
+    /// Normalised (`9123456789`).
+    var phone: String?
+    var firstName: String?
+    var lastName: String?
+    var surName: String?
+    var email: String?
+    var birthday: MusbookingDate?
+    var isConfirmed: Bool
+    var fcm: String?
+    var room: String?
+    var base: String?
+    var parts: [MusbookingPart]
+
+    /// Customer records from the seed have no login yet: they cannot log in or restore a password.
+    var isAccount: Bool { login != nil && password != nil }
+
+    init(id: String, login: String, password: String, phone: String, firstName: String, lastName: String?,
+         surName: String?, email: String?, birthday: MusbookingDate?) {
+        self.id = id
+        self.login = login
+        self.password = password
+        self.phone = phone
+        self.firstName = firstName
+        self.lastName = lastName
+        self.surName = surName
+        self.email = email
+        self.birthday = birthday
+        isConfirmed = false
+        fcm = nil
+        room = nil
+        base = nil
+        parts = []
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, login, password, phone, firstName, lastName, surName, email, birthday, isConfirmed, fcm, room, base, parts
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        // Ids are GUIDs; kept lower-case so a confirmation link matches whatever case it comes back in.
+        id = try c.decode(String.self, forKey: .id).lowercased()
+        login = try c.decodeIfPresent(String.self, forKey: .login)
+        password = try c.decodeIfPresent(String.self, forKey: .password)
+        phone = try c.decodeIfPresent(String.self, forKey: .phone).map(PhoneNumber.normalize)
+        firstName = try c.decodeIfPresent(String.self, forKey: .firstName)
+        lastName = try c.decodeIfPresent(String.self, forKey: .lastName)
+        surName = try c.decodeIfPresent(String.self, forKey: .surName)
+        email = try c.decodeIfPresent(String.self, forKey: .email)
+        if let text = try c.decodeIfPresent(String.self, forKey: .birthday) {
+            guard let date = MusbookingDate(parsing: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .birthday, in: c,
+                                                       debugDescription: "\"\(text)\" is not dd.MM.yyyy HH:mm:ss or yyyy-MM-ddTHH:mm:ss")
+            }
+            birthday = date
+        }
+        isConfirmed = try c.decodeIfPresent(Bool.self, forKey: .isConfirmed) ?? false
+        fcm = try c.decodeIfPresent(String.self, forKey: .fcm)
+        room = try c.decodeIfPresent(String.self, forKey: .room)
+        base = try c.decodeIfPresent(String.self, forKey: .base)
+        parts = try c.decodeIfPresent([MusbookingPart].self, forKey: .parts) ?? []
+    }
+
+    /// `GET api/users/user`: every key always present, `null` when unknown; `name` is the login,
+    /// as the original document says.
+    var profileJSON: [String: Any] {
+        func orNull(_ value: String?) -> Any { value.map { $0 as Any } ?? NSNull() }
+        return [
+            "id": id,
+            "login": orNull(login),
+            "name": orNull(login),
+            "firstName": orNull(firstName),
+            "lastName": orNull(lastName),
+            "surName": orNull(surName),
+            "phone": orNull(phone),
+            "email": orNull(email),
+            "birthday": orNull(birthday?.formatted),
+            "room": orNull(room),
+            "base": orNull(base),
+            "isConfirmed": isConfirmed,
+            "fcm": orNull(fcm),
+            "parts": parts.map(\.jsonObject),
+        ]
+    }
+}

@@ -1,0 +1,41 @@
+import XCTest
+import HTTPServer
+
+final class UTF8ValidatorTests: XCTestCase {
+    private func isValid(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { UTF8Validator.isValid($0) }
+    }
+
+    func testAgreesWithStandardLibraryOnTwoByteSequencesAndLeads() {
+        // Every 1- and 2-byte sequence, and every lead byte followed by valid-looking tails.
+        for a in 0...255 {
+            let one = [UInt8(a)]
+            XCTAssertEqual(isValid(one), String(validating: one, as: UTF8.self) != nil, "\(one)")
+            for b in 0...255 {
+                let two = [UInt8(a), UInt8(b)]
+                XCTAssertEqual(isValid(two), String(validating: two, as: UTF8.self) != nil, "\(two)")
+            }
+            for tail: [UInt8] in [[0x80, 0x80], [0x9F, 0xBF], [0xA0, 0x80], [0x80, 0x80, 0x80], [0x8F, 0xBF, 0xBF], [0x90, 0x80, 0x80]] {
+                let bytes = [UInt8(a)] + tail
+                XCTAssertEqual(isValid(bytes), String(validating: bytes, as: UTF8.self) != nil, "\(bytes)")
+            }
+        }
+    }
+
+    func testIncrementalAcrossChunks() {
+        var validator = UTF8Validator()
+        let text = Array("aé€😀 long enough to use the ASCII fast path".utf8)
+        for byte in text {
+            XCTAssertTrue([byte].withUnsafeBufferPointer { validator.validate($0) })
+        }
+        XCTAssertTrue(validator.isComplete)
+        XCTAssertTrue([0xF0, 0x9F].withUnsafeBufferPointer { validator.validate($0) })
+        XCTAssertFalse(validator.isComplete, "inside a 4-byte sequence")
+        XCTAssertFalse([0x41].withUnsafeBufferPointer { validator.validate($0) }, "ASCII cannot continue a sequence")
+    }
+
+    func testFastPathStopsAtFirstHighByte() {
+        XCTAssertFalse(isValid(Array("01234567890123456789".utf8) + [0xFF] + Array("0123456789".utf8)))
+        XCTAssertTrue(isValid(Array("0123456789012345€6789".utf8)))
+    }
+}

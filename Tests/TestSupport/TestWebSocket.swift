@@ -1,0 +1,231 @@
+import Foundation
+import HTTPServer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking raw-socket WebSocket client (RFC 6455) for tests: handshake, masked frames, and
+/// frame-level control so tests can also send what a correct client never would.
+public final class TestWebSocket {
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+    private var generator = SystemRandomNumberGenerator()
+    /// The server's 101 response head (status line and headers, without the blank line).
+    public private(set) var handshakeResponseHead: String = ""
+
+    /// Connects to 127.0.0.1:port, performs the opening handshake and checks 101 and
+    /// `Sec-WebSocket-Accept`. Reads give up after `timeout` seconds so a broken server fails the test.
+    public init(port: Int, path: String, extraHeaders: [(String, String)] = [], timeout: Double = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestClientError("socket() failed: errno \(errno)") }
+        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - floor(timeout)) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard rc == 0 else {
+            let error = errno
+            Glibc.close(fd)
+            throw TestClientError("WebSocket connect to 127.0.0.1:\(port) failed: errno \(error)")
+        }
+        do {
+            try handshake(path: path, extraHeaders: extraHeaders)
+        } catch {
+            // Marked closed so a deinit of the half-made object cannot close a reused descriptor.
+            Glibc.close(fd)
+            fd = -1
+            throw error
+        }
+    }
+
+    deinit { if fd >= 0 { Glibc.close(fd) } }
+
+    // MARK: - Sending
+
+    /// Sends a masked, final text frame.
+    public func send(text: String) throws { try sendFrame(opcode: WebSocketOpcode.text, payload: Array(text.utf8)) }
+
+    /// Sends a masked, final binary frame.
+    public func send(binary: [UInt8]) throws { try sendFrame(opcode: WebSocketOpcode.binary, payload: binary) }
+
+    /// Sends one frame exactly as described (including invalid ones: unmasked, RSV bits, any opcode).
+    public func sendFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true, rsv: UInt8 = 0) throws {
+        let mask: UInt32? = masked ? UInt32.random(in: 0...UInt32.max, using: &generator) : nil
+        var frame: [UInt8] = []
+        frame.reserveCapacity(14 + payload.count)
+        WebSocketFrameHeader.encode(fin: fin, rsv: rsv, opcode: opcode, payloadLength: payload.count, mask: mask, into: &frame)
+        let start = frame.count
+        frame.append(contentsOf: payload)
+        if let mask {
+            frame.withUnsafeMutableBufferPointer {
+                WebSocketMask.apply(mask, phase: 0, to: UnsafeMutableBufferPointer(rebasing: $0[start...]))
+            }
+        }
+        try sendRaw(frame)
+    }
+
+    /// Sends bytes as they are (for split frames and malformed input).
+    public func sendRaw(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw TestClientError("WebSocket send failed: errno \(errno)") }
+            sent += n
+        }
+    }
+
+    /// Sends a close frame with `code` (no reason). Read the server's answer with `receiveClose()`.
+    public func close(code: UInt16 = 1000) throws {
+        try sendFrame(opcode: WebSocketOpcode.close, payload: [UInt8(code >> 8), UInt8(code & 0xFF)])
+    }
+
+    // MARK: - Receiving
+
+    /// Reads one frame (server frames must be unmasked; a masked one is reported as an error).
+    public func receiveFrame() throws -> (opcode: UInt8, fin: Bool, payload: [UInt8]) {
+        while true {
+            let parsed = buffer.withUnsafeBufferPointer { WebSocketFrameHeader.parse($0) }
+            switch parsed {
+            case .needMore(let needed):
+                try fill(needed, what: "frame header")
+            case .invalidLength:
+                throw TestClientError("server sent a 64-bit length with the top bit set")
+            case .header(let header):
+                guard header.mask == nil else { throw TestClientError("server sent a masked frame") }
+                guard header.payloadLength <= UInt64(Int32.max) else {
+                    throw TestClientError("server announced a \(header.payloadLength)-byte frame")
+                }
+                let total = header.headerLength + Int(header.payloadLength)
+                try fill(total, what: "frame payload")
+                let payload = Array(buffer[header.headerLength..<total])
+                buffer.removeFirst(total)
+                return (header.opcode, header.fin, payload)
+            }
+        }
+    }
+
+    /// Reads one data message, joining fragments; control frames in between are skipped and
+    /// not answered. A close frame instead of a message is an error.
+    public func receiveMessage() throws -> WebSocketMessage {
+        var opcode: UInt8?
+        var payload: [UInt8] = []
+        while true {
+            let frame = try receiveFrame()
+            switch frame.opcode {
+            case WebSocketOpcode.ping, WebSocketOpcode.pong:
+                continue
+            case WebSocketOpcode.close:
+                throw TestClientError("expected a message, got close \(TestWebSocket.closeCode(frame.payload).map(String.init) ?? "without code")")
+            case WebSocketOpcode.continuation:
+                guard opcode != nil else { throw TestClientError("continuation frame without a message") }
+            default:
+                guard opcode == nil else { throw TestClientError("new data frame inside a fragmented message") }
+                opcode = frame.opcode
+            }
+            payload.append(contentsOf: frame.payload)
+            guard frame.fin else { continue }
+            if opcode == WebSocketOpcode.text {
+                guard let text = String(validating: payload, as: UTF8.self) else { throw TestClientError("server sent invalid UTF-8 text") }
+                return .text(text)
+            }
+            return .binary(payload)
+        }
+    }
+
+    /// Reads until a close frame arrives and returns its code (nil when it carries none, or on
+    /// EOF without a close frame). Data frames before it are skipped.
+    public func receiveClose() throws -> UInt16? {
+        while true {
+            let frame: (opcode: UInt8, fin: Bool, payload: [UInt8])
+            do {
+                frame = try receiveFrame()
+            } catch is EndOfStream {
+                return nil
+            }
+            if frame.opcode == WebSocketOpcode.close { return TestWebSocket.closeCode(frame.payload) }
+        }
+    }
+
+    /// True when the server has closed the TCP connection (EOF, or a reset) with nothing left unread.
+    public func isClosedByPeer() -> Bool {
+        guard buffer.isEmpty else { return false }
+        do { return try !readMore() } catch { return false }
+    }
+
+    // MARK: - Internals
+
+    /// EOF while a frame was expected; `receiveClose` turns it into nil.
+    private struct EndOfStream: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private static func closeCode(_ payload: [UInt8]) -> UInt16? {
+        payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
+    }
+
+    private func handshake(path: String, extraHeaders: [(String, String)]) throws {
+        var nonce: [UInt8] = []
+        for _ in 0..<16 { nonce.append(UInt8.random(in: 0...255, using: &generator)) }
+        let key = Base64.encode(nonce)
+        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        request += "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+        for (name, value) in extraHeaders { request += "\(name): \(value)\r\n" }
+        request += "\r\n"
+        try sendRaw(Array(request.utf8))
+
+        let terminator = Array("\r\n\r\n".utf8)
+        var end: Int?
+        while end == nil {
+            if buffer.count >= 4 {
+                end = (0...(buffer.count - 4)).first { buffer[$0..<($0 + 4)].elementsEqual(terminator) }
+            }
+            if end == nil {
+                guard try readMore() else { throw TestClientError("connection closed during the WebSocket handshake") }
+                guard buffer.count <= 65536 else { throw TestClientError("handshake response head too long") }
+            }
+        }
+        let headEnd = end ?? 0
+        handshakeResponseHead = String(decoding: buffer[0..<headEnd], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4) // Frames may follow the head in the same read.
+
+        let lines = handshakeResponseHead.components(separatedBy: "\r\n")
+        let status = lines.first ?? ""
+        guard status.hasPrefix("HTTP/1.1 101") else { throw TestClientError("handshake refused: \(handshakeResponseHead)") }
+        var headers = HTTPHeaders()
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        }
+        let expected = Base64.encode(SHA1.hash(Array((key + WebSocketHandshake.guid).utf8)))
+        guard headers["Sec-WebSocket-Accept"] == expected else {
+            throw TestClientError("bad Sec-WebSocket-Accept (expected \(expected)): \(handshakeResponseHead)")
+        }
+        guard headers.hasToken("websocket", in: "Upgrade"), headers.hasToken("upgrade", in: "Connection") else {
+            throw TestClientError("101 without Upgrade/Connection headers: \(handshakeResponseHead)")
+        }
+    }
+
+    private func fill(_ count: Int, what: String) throws {
+        while buffer.count < count {
+            guard try readMore() else {
+                throw EndOfStream(description: "connection closed while reading a \(what) (\(buffer.count) of \(count) bytes)")
+            }
+        }
+    }
+
+    /// Reads what is available; false on EOF or reset. Throws on timeout.
+    private func readMore() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n > 0 { buffer.append(contentsOf: chunk[0..<n]); return true }
+        if n == 0 || errno == ECONNRESET { return false }
+        throw TestClientError("no WebSocket data within the timeout (errno \(errno))")
+    }
+}
