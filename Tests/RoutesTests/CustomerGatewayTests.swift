@@ -337,3 +337,127 @@ final class CustomerGatewayTests: XCTestCase {
         XCTAssertEqual(gateway.issuedTokenCount, count)
     }
 }
+
+// MARK: - Over a real WebSocket
+
+/// The customer gateway over a real WebSocket connection.
+final class CustomerGatewaySocketTests: XCTestCase {
+    private var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+    }
+
+    override func tearDown() {
+        server.stop()
+        server = nil
+    }
+
+    private func connect() throws -> TestWebSocket {
+        try TestWebSocket(port: server.port, path: "/customer-gateway/customer")
+    }
+
+    private func loginText(_ sequenceId: String, email: String = "fpi@bk.ru", password: String = "123123") -> String {
+        "{\"type\":\"LOGIN_CUSTOMER\",\"sequence_id\":\"\(sequenceId)\",\"data\":{\"email\":\"\(email)\",\"password\":\"\(password)\"}}"
+    }
+
+    /// Reads one reply, which must be a text frame holding a JSON object.
+    private func receiveReply(_ socket: TestWebSocket, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let message = try socket.receiveMessage()
+        guard case .text(let text) = message else {
+            XCTFail("replies must be text frames, got \(message)", file: file, line: line)
+            return [:]
+        }
+        return try XCTUnwrap(JSON.parseObject(Array(text.utf8)), text, file: file, line: line)
+    }
+
+    private func data(_ reply: [String: Any]) -> [String: Any] {
+        reply["data"] as? [String: Any] ?? [:]
+    }
+
+    func testLoginOverTheSocket() throws {
+        let socket = try connect()
+        try socket.send(text: loginText("A29E4FD0-581D-E06B-C837-4F5F4BE7DD18"))
+        let reply = try receiveReply(socket)
+        XCTAssertEqual(reply["type"] as? String, "CUSTOMER_API_TOKEN")
+        XCTAssertEqual(reply["sequence_id"] as? String, "A29E4FD0-581D-E06B-C837-4F5F4BE7DD18")
+        XCTAssertEqual(data(reply)["api_token_expiration_date"] as? String, "2027-01-16T08:00:00Z")
+        XCTAssertNotNil(UUID(uuidString: data(reply)["api_token"] as? String ?? ""))
+        try socket.close()
+        XCTAssertEqual(try socket.receiveClose(), 1000)
+    }
+
+    func testManyRequestsInFlightOnOneConnection() throws {
+        let socket = try connect()
+        let count = 60
+        var expected: [String: String] = [:]
+        for i in 0..<count {
+            let id = UUID().uuidString
+            switch i % 3 {
+            case 0:
+                try socket.send(text: loginText(id))
+                expected[id] = "CUSTOMER_API_TOKEN"
+            case 1:
+                try socket.send(text: loginText(id, email: "nobody@bk.ru"))
+                expected[id] = "CUSTOMER_ERROR"
+            default:
+                try socket.send(text: loginText(id, email: "not-an-address"))
+                expected[id] = "CUSTOMER_VALIDATION_ERROR"
+            }
+        }
+        var seen: [String: String] = [:]
+        for _ in 0..<count {
+            let reply = try receiveReply(socket)
+            let id = try XCTUnwrap(reply["sequence_id"] as? String)
+            XCTAssertNil(seen[id], "two replies for \(id)")
+            seen[id] = reply["type"] as? String
+        }
+        XCTAssertEqual(seen, expected)
+    }
+
+    func testBinaryFramesAreAnsweredInText() throws {
+        let socket = try connect()
+        try socket.send(binary: Array(loginText("bin-1").utf8))
+        let reply = try receiveReply(socket)
+        XCTAssertEqual(reply["type"] as? String, "CUSTOMER_API_TOKEN")
+        XCTAssertEqual(reply["sequence_id"] as? String, "bin-1")
+    }
+
+    func testPrettyPrintedJSON() throws {
+        let socket = try connect()
+        let pretty = try JSONSerialization.data(withJSONObject: [
+            "type": "LOGIN_CUSTOMER", "sequence_id": "pretty-1", "data": ["email": "fpi@bk.ru", "password": "123123"],
+        ] as [String: Any], options: [.prettyPrinted])
+        try socket.send(text: String(decoding: pretty, as: UTF8.self))
+        XCTAssertEqual(try receiveReply(socket)["sequence_id"] as? String, "pretty-1")
+        try socket.send(binary: Array(pretty))
+        XCTAssertEqual(try receiveReply(socket)["type"] as? String, "CUSTOMER_API_TOKEN")
+    }
+
+    func testGarbageBetweenGoodMessagesKeepsTheConnectionOpen() throws {
+        let socket = try connect()
+        try socket.send(text: loginText("good-1"))
+        try socket.send(text: "this is not JSON")
+        try socket.send(binary: [0x00, 0x01, 0xFF])
+        try socket.send(text: "{\"type\":\"PING_CUSTOMER\",\"sequence_id\":\"odd-1\"}")
+        try socket.send(text: loginText("good-2"))
+        var replies: [[String: Any]] = []
+        for _ in 0..<5 { replies.append(try receiveReply(socket)) }
+        let codes = replies.map { data($0)["error_code"] as? String ?? $0["type"] as? String ?? "?" }
+        XCTAssertEqual(codes.sorted(), ["CUSTOMER_API_TOKEN", "CUSTOMER_API_TOKEN", "message.invalid", "message.invalid",
+                                        "message.unknownType"])
+        let goodIds = replies.filter { $0["type"] as? String == "CUSTOMER_API_TOKEN" }.compactMap { $0["sequence_id"] as? String }
+        XCTAssertEqual(Set(goodIds), ["good-1", "good-2"])
+        // Still open and still answering.
+        try socket.send(text: loginText("good-3"))
+        XCTAssertEqual(try receiveReply(socket)["sequence_id"] as? String, "good-3")
+    }
+
+    func testSeveralConnectionsAtOnce() throws {
+        let sockets = try (0..<8).map { _ in try connect() }
+        for (i, socket) in sockets.enumerated() { try socket.send(text: loginText("conn-\(i)")) }
+        for (i, socket) in sockets.enumerated() {
+            XCTAssertEqual(try receiveReply(socket)["sequence_id"] as? String, "conn-\(i)")
+        }
+    }
+}
