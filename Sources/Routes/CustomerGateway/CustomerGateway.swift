@@ -140,12 +140,11 @@ public final class CustomerGateway: EmulatedSystem {
             return GatewayReply.validationError(sequenceId: sequenceId, errors: errors, event: event, random: random)
         }
 
-        // The same answer for an unknown e-mail and a wrong password; `customer_id` is the
-        // account's when the e-mail is known (as the original's sample shows), else a fresh UUID.
-        let account = accounts[email.lowercased()]
-        guard let account, account.password == password else {
+        // The same answer for an unknown e-mail and a wrong password, down to a fresh `customer_id`
+        // each time: a stable id for known e-mails would let anyone probe which accounts exist.
+        guard let account = accounts[email.lowercased()], account.password == password else {
             return GatewayReply.error(sequenceId: sequenceId, code: "customer.notFound", description: "Customer not found",
-                                      event: event, customerId: account?.customerId, random: random)
+                                      event: event, customerId: nil, random: random)
         }
         let token = random.token()
         let expiry = environment.clock.now().addingTimeInterval(tokenLifetime)
