@@ -1,5 +1,8 @@
 import Foundation
 import HTTPServer
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where tokens and codes come from, so tests can make them predictable.
 public protocol RandomSource: Sendable {
@@ -21,7 +24,7 @@ extension RandomSource {
     }
 
     /// A lower-case UUID v4 string, the token format used by every emulated system.
-    public func token() -> String { uuid().uuidString.lowercased() }
+    public func token() -> String { UUIDText.format(high: next(), low: next()) }
 
     /// A uniformly random integer in the range (no modulo bias).
     public func int(in range: ClosedRange<Int>) -> Int {
@@ -40,12 +43,51 @@ extension RandomSource {
     }
 }
 
-/// Cryptographically strong randomness from the system (getrandom via `SystemRandomNumberGenerator`).
-public struct SystemRandomSource: RandomSource {
-    public init() {}
+/// Cryptographically strong randomness from the kernel, read in 4 KiB batches from
+/// `/dev/urandom` so that a token costs no system call of its own.
+public final class SystemRandomSource: RandomSource {
+    private struct Pool {
+        var words = [UInt64](repeating: 0, count: 512)
+        var index = 512
+    }
+
+    private let pool = Locked(Pool())
+    private let urandom: Int32
+
+    public init() {
+        urandom = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+    }
+
+    deinit { if urandom >= 0 { close(urandom) } }
+
     public func next() -> UInt64 {
-        var g = SystemRandomNumberGenerator()
-        return g.next()
+        pool.withLock { p in
+            if p.index == p.words.count {
+                refill(&p.words)
+                p.index = 0
+            }
+            defer { p.index += 1 }
+            return p.words[p.index]
+        }
+    }
+
+    private func refill(_ words: inout [UInt64]) {
+        let wanted = words.count * 8
+        let got = words.withUnsafeMutableBytes { buf -> Int in
+            guard urandom >= 0, let base = buf.baseAddress else { return 0 }
+            var done = 0
+            while done < wanted {
+                let n = read(urandom, base + done, wanted - done)
+                if n <= 0 { break }
+                done += n
+            }
+            return done
+        }
+        if got < wanted {
+            // No /dev/urandom (a chroot?): the standard library's generator is just as strong, only slower.
+            var g = SystemRandomNumberGenerator()
+            for i in 0..<words.count { words[i] = g.next() }
+        }
     }
 }
 

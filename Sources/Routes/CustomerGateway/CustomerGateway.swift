@@ -20,20 +20,19 @@ public final class CustomerGateway: EmulatedSystem {
     /// The WebSocket path clients connect to.
     public static let path = "/customer-gateway/customer"
 
-    private struct State: Sendable {
-        /// Issued API tokens and their expiry.
-        var tokens = TokenStore<Date>()
-    }
-
     /// Keyed by the lowercased e-mail: addresses are case-insensitive in practice, and clients
     /// (and their users) capitalise them freely.
     private let accounts: [String: CustomerGatewaySeed.Account]
     private let tokenLifetime: TimeInterval
-    private let state = Locked(State())
+    /// No endpoint ever reads an API token back, so none is stored: signed tokens can still be
+    /// checked (tests, diagnostics) and a load test of logins costs no memory.
+    private let tokens: SignedTokens
+    private let issued = Locked(0)
     private let environment: MockEnvironment
 
     public init(seed: CustomerGatewaySeed, environment: MockEnvironment) {
         self.environment = environment
+        tokens = SignedTokens(random: environment.random)
         var accounts: [String: CustomerGatewaySeed.Account] = [:]
         for account in seed.accounts { accounts[account.email.lowercased()] = account }
         self.accounts = accounts
@@ -45,16 +44,15 @@ public final class CustomerGateway: EmulatedSystem {
     }
 
     public func reset() {
-        state.withLock { $0 = State() }
+        tokens.rotate()
+        issued.withLock { $0 = 0 }
     }
 
     /// The number of API tokens issued since the last reset (diagnostics and tests).
-    public var issuedTokenCount: Int { state.withLock { $0.tokens.count } }
+    public var issuedTokenCount: Int { issued.withLock { $0 } }
 
-    /// When an issued API token expires, or nil for a token never issued (or issued before a reset).
-    public func expiration(ofToken token: String) -> Date? {
-        state.withLock { $0.tokens[token] }
-    }
+    /// Whether the token was issued by this gateway since the last reset.
+    public func isIssued(_ token: String) -> Bool { tokens.isValid(token) }
 
     /// Answers one message: JSON in a text or a binary frame; the reply is always text.
     public func reply(to message: WebSocketMessage) -> WebSocketMessage {
@@ -146,9 +144,9 @@ public final class CustomerGateway: EmulatedSystem {
             return GatewayReply.error(sequenceId: sequenceId, code: "customer.notFound", description: "Customer not found",
                                       event: event, customerId: nil, random: random)
         }
-        let token = random.token()
+        let token = tokens.issue()
         let expiry = environment.clock.now().addingTimeInterval(tokenLifetime)
-        state.withLock { $0.tokens.insert(token, expiry) }
+        issued.withLock { $0 += 1 }
         environment.logger.debug("customer gateway: \(account.customerId) logged in")
         return GatewayReply.apiToken(sequenceId: sequenceId, token: token, expiration: ISO8601.string(expiry))
     }

@@ -18,14 +18,10 @@ public struct RowsSeed: Decodable, Sendable {
 
 /// The "rows" app (document 004): JSON login and a paged, cacheable list of lorem-ipsum rows.
 public final class RowsApp: EmulatedSystem {
-    private struct State {
-        /// Every login issues a token; the original never expires them.
-        var tokens = TokenStore<Bool>()
-    }
-
     private let accounts: [String: String]
     private let pages: [[UInt8]]
-    private let state = Locked(State())
+    /// The original never expires tokens; signed ones need no table, however many logins a load test makes.
+    private let tokens: SignedTokens
     private let environment: MockEnvironment
 
     private static let emptyPage: [UInt8] = Array("[]".utf8)
@@ -34,6 +30,7 @@ public final class RowsApp: EmulatedSystem {
 
     public init(seed: RowsSeed, environment: MockEnvironment) {
         self.environment = environment
+        tokens = SignedTokens(random: environment.random)
         var accounts: [String: String] = [:]
         for account in seed.accounts { accounts[account.email] = account.password }
         self.accounts = accounts
@@ -47,7 +44,7 @@ public final class RowsApp: EmulatedSystem {
     }
 
     public func reset() {
-        state.withLock { $0 = State() }
+        tokens.rotate()
     }
 
     /// The number of pages that hold rows.
@@ -76,14 +73,13 @@ public final class RowsApp: EmulatedSystem {
         guard let expected = accounts[email], expected == password else {
             return .json(.unauthorized, bytes: RowsApp.invalidCredentials)
         }
-        let token = environment.random.token()
-        state.withLock { $0.tokens.insert(token, true) }
+        let token = tokens.issue()
         return .json(.ok, bytes: Array("{\"token\":\"\(token)\"}".utf8))
     }
 
     private func rows(_ request: HTTPRequest) -> HTTPResponse {
         // The original checks the token in middleware, before it looks at the page.
-        guard let token = request.headers["authorization"], state.withLock({ $0.tokens[token] != nil }) else {
+        guard let token = request.headers["authorization"], tokens.isValid(token) else {
             return .json(.forbidden, bytes: RowsApp.invalidToken)
         }
         switch RowsApp.pageNumber(request.pathParameters["page"] ?? "") {
