@@ -57,31 +57,31 @@ public final class CustomerGateway: EmulatedSystem {
     /// Answers one message: JSON in a text or a binary frame; the reply is always text.
     public func reply(to message: WebSocketMessage) -> WebSocketMessage {
         switch message {
-        case .text(let text): return .text(replyText(to: Data(text.utf8)))
-        case .binary(let bytes): return .text(replyText(to: Data(bytes)))
+        case .text(let text): return .text(replyText(to: text.utf8))
+        case .binary(let bytes): return .text(replyText(to: bytes))
         }
     }
 
     /// Answers one message given as JSON text.
     public func replyText(to text: String) -> String {
-        replyText(to: Data(text.utf8))
+        replyText(to: text.utf8)
     }
 
     /// Answers one message given as JSON bytes (UTF-8, pretty-printed or not); the reply's JSON text.
-    public func replyText(to data: Data) -> String {
+    public func replyText<C: Collection>(to bytes: C) -> String where C.Element == UInt8 {
         let random = environment.random
-        guard let parsed = try? JSONSerialization.jsonObject(with: data) else {
+        guard let message = JSONValue.parse(bytes) else {
             return GatewayReply.error(sequenceId: random.token(), code: "message.invalid",
                                       description: "Message is not valid JSON", event: .empty, random: random)
         }
-        guard let message = parsed as? [String: Any] else {
+        guard message.isObject else {
             return GatewayReply.error(sequenceId: random.token(), code: "message.invalid",
                                       description: "Message must be a JSON object {\"type\", \"sequence_id\", \"data\"}",
                                       event: .empty, random: random)
         }
         // A client matches replies by sequence_id: keep it verbatim; without one, still answer.
-        let sequenceId = message["sequence_id"] as? String ?? random.token()
-        guard let type = message["type"] as? String, !type.isEmpty else {
+        let sequenceId = message["sequence_id"]?.string ?? random.token()
+        guard let type = message["type"]?.string, !type.isEmpty else {
             return GatewayReply.error(sequenceId: sequenceId, code: "message.typeMissing",
                                       description: "Message has no \"type\" string", event: .empty, random: random)
         }
@@ -101,37 +101,37 @@ public final class CustomerGateway: EmulatedSystem {
 
     // MARK: - LOGIN_CUSTOMER
 
-    private func loginCustomer(_ data: Any?, sequenceId: String) -> String {
+    private func loginCustomer(_ data: JSONValue?, sequenceId: String) -> String {
         let random = environment.random
         var event = GatewayReply.Event.empty
         event.type = "LOGIN_CUSTOMER"
-        let fields: [String: Any]
+        let fields: JSONValue
         switch data {
-        case nil, is NSNull: fields = [:]
-        case let object as [String: Any]: fields = object
+        case nil, .null?: fields = .object([])
+        case .object?: fields = data ?? .object([])
         default:
             return GatewayReply.error(sequenceId: sequenceId, code: "message.invalid",
                                       description: "\"data\" must be a JSON object {\"email\", \"password\"}", event: event, random: random)
         }
-        let email = fields["email"] as? String
-        let password = fields["password"] as? String
+        let email = fields["email"]?.string
+        let password = fields["password"]?.string
         event.email = email ?? ""
         // Never echo a password, nor its length.
         event.password = (password?.isEmpty ?? true) ? "" : "******"
 
         var errors: [GatewayReply.FieldError] = []
         switch fields["email"] {
-        case nil, is NSNull: errors.append(.init(field: "email", message: "Email is required"))
-        case let text as String where text.isEmpty: errors.append(.init(field: "email", message: "Email is required"))
-        case let text as String where !EmailAddress.isValid(text):
+        case nil, .null?: errors.append(.init(field: "email", message: "Email is required"))
+        case .string(let text)? where text.isEmpty: errors.append(.init(field: "email", message: "Email is required"))
+        case .string(let text)? where !EmailAddress.isValid(text):
             errors.append(.init(field: "email", message: "Email is not a valid e-mail address"))
-        case is String: break
+        case .string?: break
         default: errors.append(.init(field: "email", message: "Email must be a string"))
         }
         switch fields["password"] {
-        case nil, is NSNull: errors.append(.init(field: "password", message: "Password is required"))
-        case let text as String where text.isEmpty: errors.append(.init(field: "password", message: "Password is required"))
-        case is String: break
+        case nil, .null?: errors.append(.init(field: "password", message: "Password is required"))
+        case .string(let text)? where text.isEmpty: errors.append(.init(field: "password", message: "Password is required"))
+        case .string?: break
         default: errors.append(.init(field: "password", message: "Password must be a string"))
         }
         guard errors.isEmpty, let email, let password else {

@@ -56,10 +56,10 @@ public final class RowsApp: EmulatedSystem {
         guard !request.body.isEmpty else {
             return RowsApp.error(.badRequest, "Request body is empty: expected JSON {\"email\": String, \"password\": String}")
         }
-        guard let parsed = JSON.parse(request.body) else {
+        guard let object = JSONValue.parse(request.body) else {
             return RowsApp.error(.badRequest, "Request body is not valid JSON")
         }
-        guard let object = parsed as? [String: Any] else {
+        guard object.isObject else {
             return RowsApp.error(.badRequest, "Request body must be a JSON object {\"email\": String, \"password\": String}")
         }
         let email: String, password: String
@@ -113,14 +113,15 @@ public final class RowsApp: EmulatedSystem {
         let message: String
     }
 
-    private static func stringField(_ key: String, in object: [String: Any]) -> Result<String, FieldError> {
-        guard let value = object[key], !(value is NSNull) else {
+    private static func stringField(_ key: String, in object: JSONValue) -> Result<String, FieldError> {
+        switch object[key] {
+        case nil, .null?:
             return .failure(FieldError(message: "Value required for key '\(key)'"))
-        }
-        guard let string = value as? String else {
+        case .string(let string)?:
+            return .success(string)
+        default:
             return .failure(FieldError(message: "Value of type 'String' required for key '\(key)'"))
         }
-        return .success(string)
     }
 
     // MARK: - Responses
