@@ -40,18 +40,20 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Parses a complete JSON text (RFC 8259), or nil. Strict: no trailing commas, comments or
     /// invalid UTF-8; nesting deeper than `maxDepth` is refused rather than overflowing the stack.
-    public static func parse<C: Collection>(_ bytes: C, maxDepth: Int = 256) -> JSONValue? where C.Element == UInt8 {
-        if let result = bytes.withContiguousStorageIfAvailable({ buf in
-            var parser = JSONParser(bytes: buf, maxDepth: maxDepth)
-            return parser.parseDocument()
-        }) {
-            return result
-        }
-        let copy = Array(bytes)
-        return copy.withUnsafeBufferPointer { buf in
-            var parser = JSONParser(bytes: buf, maxDepth: maxDepth)
-            return parser.parseDocument()
-        }
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 256) -> JSONValue? {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        return parser.parseDocument()
+    }
+
+    /// Parses JSON bytes (see `parse(_:maxDepth:)` on a buffer).
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = 256) -> JSONValue? {
+        bytes.withUnsafeBufferPointer { parse($0, maxDepth: maxDepth) }
+    }
+
+    /// Parses JSON text (see `parse(_:maxDepth:)` on a buffer).
+    public static func parse(_ text: String, maxDepth: Int = 256) -> JSONValue? {
+        var text = text
+        return text.withUTF8 { parse($0, maxDepth: maxDepth) }
     }
 }
 

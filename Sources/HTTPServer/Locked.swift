@@ -6,8 +6,9 @@ import Darwin
 
 /// A value guarded by a mutex: the only way to reach it is `withLock`, so access is safe by construction.
 public final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // Inlinable so callers in other modules get a specialised, metadata-free lock/unlock.
+    @usableFromInline var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     public init(_ value: Value) {
         self.value = value
@@ -22,7 +23,7 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
-    @inline(__always)
+    @inlinable
     public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

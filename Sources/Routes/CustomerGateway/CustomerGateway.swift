@@ -57,20 +57,24 @@ public final class CustomerGateway: EmulatedSystem {
     /// Answers one message: JSON in a text or a binary frame; the reply is always text.
     public func reply(to message: WebSocketMessage) -> WebSocketMessage {
         switch message {
-        case .text(let text): return .text(replyText(to: text.utf8))
+        case .text(let text): return .text(replyText(to: text))
         case .binary(let bytes): return .text(replyText(to: bytes))
         }
     }
 
     /// Answers one message given as JSON text.
     public func replyText(to text: String) -> String {
-        replyText(to: text.utf8)
+        reply(parsing: JSONValue.parse(text))
     }
 
     /// Answers one message given as JSON bytes (UTF-8, pretty-printed or not); the reply's JSON text.
-    public func replyText<C: Collection>(to bytes: C) -> String where C.Element == UInt8 {
+    public func replyText(to bytes: [UInt8]) -> String {
+        reply(parsing: JSONValue.parse(bytes))
+    }
+
+    private func reply(parsing parsed: JSONValue?) -> String {
         let random = environment.random
-        guard let message = JSONValue.parse(bytes) else {
+        guard let message = parsed else {
             return GatewayReply.error(sequenceId: random.token(), code: "message.invalid",
                                       description: "Message is not valid JSON", event: .empty, random: random)
         }
