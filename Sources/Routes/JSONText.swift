@@ -4,20 +4,28 @@ enum JSONText {
 
     /// Appends `"…"` with quotes, backslashes and control characters escaped (RFC 8259 §7).
     static func appendQuoted(_ string: String, to out: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { appendQuoted($0, to: &out) }
+    }
+
+    /// The same for UTF-8 bytes: runs that need no escape are appended whole.
+    static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        var runStart = 0
+        for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+            runStart = i + 1
             switch byte {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
             case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
             case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
             case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-            case 0..<0x20:
+            default:
                 out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
                                         hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
             }
         }
+        if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
         out.append(UInt8(ascii: "\""))
     }
 
