@@ -25,6 +25,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
+    public mutating func reserveCapacity(_ n: Int) { fields.reserveCapacity(n) }
+
     public mutating func add(_ name: String, _ value: String) {
         fields.append((name: name, value: value))
     }

@@ -194,73 +194,111 @@ struct HTTPRequestParser {
     private enum Framing { case none, length(Int), chunked }
 
     private func buildRequest(_ head: UnsafeRawBufferPointer) -> Result<(HTTPRequest, Framing), Failure> {
-        // Split into lines (CRLF or LF), the first being the request line.
-        var lines: [UnsafeRawBufferPointer] = []
-        var lineStart = 0
-        for j in 0..<head.count where head[j] == 10 {
-            var lineEnd = j
-            if lineEnd > lineStart, head[lineEnd - 1] == 13 { lineEnd -= 1 }
-            lines.append(UnsafeRawBufferPointer(rebasing: head[lineStart..<lineEnd]))
-            lineStart = j + 1
-        }
-        guard let requestLine = lines.first else { return .failure(Failure(status: .badRequest, reason: "empty request")) }
-        if requestLine.count > limits.maxRequestLineBytes {
+        // Works on byte indices only: no per-line arrays, no Character-wise String walks.
+        let count = head.count
+        var lineEnd = 0
+        while lineEnd < count && head[lineEnd] != 10 { lineEnd += 1 }
+        var requestLineEnd = lineEnd
+        if requestLineEnd > 0 && head[requestLineEnd - 1] == 13 { requestLineEnd -= 1 }
+        if requestLineEnd > limits.maxRequestLineBytes {
             return .failure(Failure(status: .uriTooLong, reason: "request line longer than \(limits.maxRequestLineBytes) bytes"))
         }
-        let parts = requestLine.split(separator: 32, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+        // METHOD SP TARGET SP VERSION, exactly two single spaces.
+        var sp1 = 0
+        while sp1 < requestLineEnd && head[sp1] != 32 { sp1 += 1 }
+        var sp2 = sp1 + 1
+        while sp2 < requestLineEnd && head[sp2] != 32 { sp2 += 1 }
+        guard sp1 > 0, sp2 < requestLineEnd, sp2 > sp1 + 1 else {
             return .failure(Failure(status: .badRequest, reason: "malformed request line"))
         }
-        guard parts[0].allSatisfy(HTTPRequestParser.isTokenByte) else {
+        if UnsafeRawBufferPointer(rebasing: head[(sp2 + 1)..<requestLineEnd]).contains(32) {
+            return .failure(Failure(status: .badRequest, reason: "malformed request line"))
+        }
+        let methodBytes = UnsafeRawBufferPointer(rebasing: head[0..<sp1])
+        guard methodBytes.allSatisfy(HTTPRequestParser.isTokenByte) else {
             return .failure(Failure(status: .badRequest, reason: "invalid method"))
         }
-        guard let version = HTTPRequestParser.parseVersion(parts[2]) else {
+        guard let version = HTTPRequestParser.parseVersion(UnsafeRawBufferPointer(rebasing: head[(sp2 + 1)..<requestLineEnd])) else {
             return .failure(Failure(status: .badRequest, reason: "malformed HTTP version"))
         }
         guard version.major == 1 else {
             return .failure(Failure(status: .httpVersionNotSupported, reason: "only HTTP/1.x is served"))
         }
-        guard parts[1].allSatisfy({ $0 > 32 && $0 < 127 }) else {
+        var targetBytes = UnsafeRawBufferPointer(rebasing: head[(sp1 + 1)..<sp2])
+        guard targetBytes.allSatisfy({ $0 > 32 && $0 < 127 }) else {
             return .failure(Failure(status: .badRequest, reason: "invalid request target"))
         }
-        var target = String(decoding: parts[1], as: UTF8.self)
         // Absolute-form targets (proxies, some clients) are served by their path.
-        if target.hasPrefix("http://") || target.hasPrefix("https://") {
-            let afterScheme = target.drop(while: { $0 != "/" }).dropFirst(2)
-            if let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) {
-                target = String(afterScheme[slash...])
-                if target.hasPrefix("?") { target = "/" + target }
-            } else {
-                target = "/"
+        if targetBytes.count > 7, targetBytes[0] == UInt8(ascii: "h"),
+           let schemeEnd = HTTPRequestParser.find("://", in: targetBytes) {
+            let authority = schemeEnd + 3
+            var pathStart = authority
+            while pathStart < targetBytes.count && targetBytes[pathStart] != UInt8(ascii: "/") && targetBytes[pathStart] != UInt8(ascii: "?") {
+                pathStart += 1
             }
+            targetBytes = UnsafeRawBufferPointer(rebasing: targetBytes[pathStart...])
         }
-        guard target.hasPrefix("/") || target == "*" else {
-            return .failure(Failure(status: .badRequest, reason: "request target must be a path"))
+        let target: String, path: String, query: String
+        if targetBytes.isEmpty {
+            (target, path, query) = ("/", "/", "")
+        } else {
+            guard targetBytes[0] == UInt8(ascii: "/") || targetBytes[0] == UInt8(ascii: "?") || (targetBytes.count == 1 && targetBytes[0] == UInt8(ascii: "*")) else {
+                return .failure(Failure(status: .badRequest, reason: "request target must be a path"))
+            }
+            let prefix = targetBytes[0] == UInt8(ascii: "?") ? "/" : ""
+            target = prefix + String(decoding: targetBytes, as: UTF8.self)
+            if let q = targetBytes.firstIndex(of: UInt8(ascii: "?")) {
+                path = prefix + String(decoding: UnsafeRawBufferPointer(rebasing: targetBytes[..<q]), as: UTF8.self)
+                query = String(decoding: UnsafeRawBufferPointer(rebasing: targetBytes[(q + 1)...]), as: UTF8.self)
+            } else {
+                path = target
+                query = ""
+            }
         }
 
+        // Header fields; the few that decide framing are noted on the way.
         var headers = HTTPHeaders()
-        for raw in lines.dropFirst() {
-            if raw.isEmpty { continue }
-            if raw[0] == 32 || raw[0] == 9 {
+        headers.reserveCapacity(8)
+        var hostCount = 0
+        var transferEncodings: [String] = []
+        var contentLengths: [String] = []
+        var lineStart = lineEnd + 1
+        while lineStart < count {
+            var end = lineStart
+            while end < count && head[end] != 10 { end += 1 }
+            let next = end + 1
+            if end > lineStart && head[end - 1] == 13 { end -= 1 }
+            defer { lineStart = next }
+            if end == lineStart { continue }
+            if head[lineStart] == 32 || head[lineStart] == 9 {
                 return .failure(Failure(status: .badRequest, reason: "obsolete header line folding"))
             }
-            guard let colon = raw.firstIndex(of: UInt8(ascii: ":")), colon > 0 else {
+            var colon = lineStart
+            while colon < end && head[colon] != UInt8(ascii: ":") { colon += 1 }
+            guard colon < end, colon > lineStart else {
                 return .failure(Failure(status: .badRequest, reason: "header line without a name and colon"))
             }
-            let nameBytes = UnsafeRawBufferPointer(rebasing: raw[0..<colon])
+            let nameBytes = UnsafeRawBufferPointer(rebasing: head[lineStart..<colon])
             guard nameBytes.allSatisfy(HTTPRequestParser.isTokenByte) else {
                 return .failure(Failure(status: .badRequest, reason: "invalid header name"))
             }
-            var vs = colon + 1, ve = raw.count
-            while vs < ve, raw[vs] == 32 || raw[vs] == 9 { vs += 1 }
-            while ve > vs, raw[ve - 1] == 32 || raw[ve - 1] == 9 { ve -= 1 }
-            let valueBytes = UnsafeRawBufferPointer(rebasing: raw[vs..<ve])
-            if valueBytes.contains(where: { $0 == 0 || $0 == 13 || $0 == 10 }) {
+            var vs = colon + 1, ve = end
+            while vs < ve, head[vs] == 32 || head[vs] == 9 { vs += 1 }
+            while ve > vs, head[ve - 1] == 32 || head[ve - 1] == 9 { ve -= 1 }
+            let valueBytes = UnsafeRawBufferPointer(rebasing: head[vs..<ve])
+            if valueBytes.contains(where: { $0 == 0 || $0 == 13 }) {
                 return .failure(Failure(status: .badRequest, reason: "invalid character in a header value"))
             }
-            headers.add(String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            let value = String(decoding: valueBytes, as: UTF8.self)
+            switch nameBytes.count {
+            case 4 where HTTPRequestParser.lowercaseEquals(nameBytes, "host"): hostCount += 1
+            case 14 where HTTPRequestParser.lowercaseEquals(nameBytes, "content-length"): contentLengths.append(value)
+            case 17 where HTTPRequestParser.lowercaseEquals(nameBytes, "transfer-encoding"): transferEncodings.append(value)
+            default: break
+            }
+            headers.add(name, value)
         }
-        let hostCount = headers.values("Host").count
         if version == .http1_1 && hostCount == 0 {
             return .failure(Failure(status: .badRequest, reason: "HTTP/1.1 request without a Host header"))
         }
@@ -268,21 +306,19 @@ struct HTTPRequestParser {
             return .failure(Failure(status: .badRequest, reason: "more than one Host header"))
         }
 
-        var request = HTTPRequest(method: HTTPMethod(String(decoding: parts[0], as: UTF8.self)), target: target,
-                                  version: version, headers: headers, body: [], remoteAddress: remoteAddress)
-        request.target = target
+        let request = HTTPRequest(method: HTTPMethod(String(decoding: methodBytes, as: UTF8.self)), target: target,
+                                  path: path, query: query, version: version, headers: headers, body: [],
+                                  remoteAddress: remoteAddress)
 
         // Body framing (RFC 9112 §6.3).
-        let te = headers.values("Transfer-Encoding")
-        let cl = headers.values("Content-Length")
-        if !te.isEmpty {
-            guard cl.isEmpty else {
+        if !transferEncodings.isEmpty {
+            guard contentLengths.isEmpty else {
                 return .failure(Failure(status: .badRequest, reason: "both Transfer-Encoding and Content-Length"))
             }
             guard version == .http1_1 else {
                 return .failure(Failure(status: .badRequest, reason: "Transfer-Encoding in an HTTP/1.0 request"))
             }
-            let codings = te.flatMap { $0.split(separator: ",") }.map { $0.trimmingASCIISpaces().lowercased() }
+            let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingASCIISpaces().lowercased() }
             guard codings.last == "chunked", codings.filter({ $0 == "chunked" }).count == 1 else {
                 return .failure(Failure(status: .badRequest, reason: "unsupported Transfer-Encoding (only chunked)"))
             }
@@ -291,12 +327,8 @@ struct HTTPRequestParser {
             }
             return .success((request, .chunked))
         }
-        if !cl.isEmpty {
-            // Several equal values (or a list of equal values) are allowed; anything else is not.
-            let values = cl.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { $0.trimmingASCIISpaces() }
-            guard let first = values.first, values.allSatisfy({ $0 == first }),
-                  !first.isEmpty, first.utf8.count <= 18, first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                  let length = Int(first) else {
+        if !contentLengths.isEmpty {
+            guard let length = HTTPRequestParser.contentLength(contentLengths) else {
                 return .failure(Failure(status: .badRequest, reason: "invalid Content-Length"))
             }
             if length > limits.maxBodyBytes {
@@ -305,6 +337,38 @@ struct HTTPRequestParser {
             return .success((request, length == 0 ? .none : .length(length)))
         }
         return .success((request, .none))
+    }
+
+    /// One length from one or more `Content-Length` values (equal repeats are allowed), or nil.
+    private static func contentLength(_ values: [String]) -> Int? {
+        if values.count == 1, let v = values.first, !v.isEmpty, v.utf8.count <= 18,
+           v.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
+            return Int(v)
+        }
+        let all = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { $0.trimmingASCIISpaces() }
+        guard let first = all.first, all.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.count <= 18,
+              first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return Int(first)
+    }
+
+    private static func lowercaseEquals(_ bytes: UnsafeRawBufferPointer, _ lower: StaticString) -> Bool {
+        guard bytes.count == lower.utf8CodeUnitCount else { return false }
+        let p = lower.utf8Start
+        for k in 0..<bytes.count {
+            let b = bytes[k]
+            if (b >= 65 && b <= 90 ? b | 0x20 : b) != p[k] { return false }
+        }
+        return true
+    }
+
+    private static func find(_ needle: StaticString, in bytes: UnsafeRawBufferPointer) -> Int? {
+        let n = needle.utf8CodeUnitCount
+        guard bytes.count >= n else { return nil }
+        outer: for i in 0...(bytes.count - n) {
+            for k in 0..<n where bytes[i + k] != needle.utf8Start[k] { continue outer }
+            return i
+        }
+        return nil
     }
 
     // MARK: - Helpers
