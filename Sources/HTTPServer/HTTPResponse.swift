@@ -17,9 +17,13 @@ public struct HTTPResponse: Sendable {
     public static let jsonContentType = "application/json; charset=utf-8"
     public static let textContentType = "text/plain; charset=utf-8"
 
+    // Shared, so a response's one header costs no allocation (copy-on-write).
+    private static let jsonHeaders: HTTPHeaders = ["Content-Type": jsonContentType]
+    private static let textHeaders: HTTPHeaders = ["Content-Type": textContentType]
+
     /// A JSON body already encoded (for pages built once and served many times).
     public static func json(_ status: HTTPStatus = .ok, bytes: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": jsonContentType], body: bytes)
+        HTTPResponse(status: status, headers: jsonHeaders, body: bytes)
     }
 
     /// A JSON body from an `Encodable` value; keys keep their declared names.
@@ -34,7 +38,7 @@ public struct HTTPResponse: Sendable {
 
     /// A plain UTF-8 text body.
     public static func text(_ status: HTTPStatus = .ok, _ text: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": textContentType], body: Array(text.utf8))
+        HTTPResponse(status: status, headers: textHeaders, body: Array(text.utf8))
     }
 
     /// No body at all.

@@ -118,8 +118,22 @@ public struct Router: Sendable {
         split(pattern).map { $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(String($0)) }
     }
 
+    /// Non-empty segments between slashes, found on the UTF-8 view (a Character-wise split
+    /// was a fifth of routing's cost).
     private static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        var parts: [Substring] = []
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        var i = start
+        while i != utf8.endIndex {
+            if utf8[i] == UInt8(ascii: "/") {
+                if i != start { parts.append(Substring(utf8[start..<i])) }
+                start = utf8.index(after: i)
+            }
+            i = utf8.index(after: i)
+        }
+        if start != utf8.endIndex { parts.append(Substring(utf8[start..<utf8.endIndex])) }
+        return parts
     }
 
     private static func bind(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
@@ -128,7 +142,7 @@ public struct Router: Sendable {
         for (segment, part) in zip(segments, parts) {
             switch segment {
             case .literal(let text):
-                guard part == text else { return nil }
+                guard part.utf8.elementsEqual(text.utf8) else { return nil }
             case .parameter(let name):
                 params[name] = FormDecoding.percentDecode(part, plusIsSpace: false)
             }
