@@ -38,6 +38,10 @@ public struct Router: Sendable {
 
     private var routes: [Route] = []
     private var socketRoutes: [SocketRoute] = []
+    /// Routes without parameters, by normalised path: most requests are found with one hash lookup.
+    private var staticIndex: [String: [Int]] = [:]
+    /// Indices of routes with `:name` segments, tried in order after the static ones.
+    private var parameterised: [Int] = []
 
     /// The answer for paths no route knows; replace it to give a system-specific body.
     public var notFoundHandler: HTTPHandler = { request in
@@ -47,7 +51,18 @@ public struct Router: Sendable {
     public init() {}
 
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
-        routes.append(Route(method: method, segments: Router.compile(pattern), handler: handler))
+        let segments = Router.compile(pattern)
+        let index = routes.count
+        routes.append(Route(method: method, segments: segments, handler: handler))
+        let literals = segments.compactMap { segment -> String? in
+            if case .literal(let text) = segment { return text }
+            return nil
+        }
+        if literals.count == segments.count {
+            staticIndex["/" + literals.joined(separator: "/"), default: []].append(index)
+        } else {
+            parameterised.append(index)
+        }
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.get, pattern, handler) }
@@ -63,10 +78,12 @@ public struct Router: Sendable {
     /// Finds the handler for a request and fills in its path parameters.
     /// `HEAD` falls back to the `GET` route; WebSocket routes match only upgrade requests.
     public func match(_ request: inout HTTPRequest, isUpgrade: Bool = false) -> RouteMatch {
-        let parts = Router.split(request.path)
+        var parts: [Substring]?
         if isUpgrade && request.method == .get {
+            let p = Router.split(request.path)
+            parts = p
             for route in socketRoutes {
-                if let params = Router.bind(route.segments, parts) {
+                if let params = Router.bind(route.segments, p) {
                     request.pathParameters = params
                     return .webSocket(route.handler)
                 }
@@ -74,28 +91,60 @@ public struct Router: Sendable {
         }
         var allowed: [HTTPMethod] = []
         var headFallback: (HTTPHandler, [String: String])?
-        for route in routes {
-            guard let params = Router.bind(route.segments, parts) else { continue }
-            if route.method == request.method {
-                request.pathParameters = params
-                return .http(route.handler)
+        if let indices = staticIndex[Router.normalize(request.path)] {
+            for i in indices {
+                let route = routes[i]
+                if route.method == request.method {
+                    return .http(route.handler)
+                }
+                if request.method == .head && route.method == .get && headFallback == nil { headFallback = (route.handler, [:]) }
+                if !allowed.contains(route.method) { allowed.append(route.method) }
             }
-            if request.method == .head && route.method == .get && headFallback == nil {
-                headFallback = (route.handler, params)
+        }
+        if !parameterised.isEmpty {
+            let p = parts ?? Router.split(request.path)
+            parts = p
+            for i in parameterised {
+                let route = routes[i]
+                guard let params = Router.bind(route.segments, p) else { continue }
+                if route.method == request.method {
+                    request.pathParameters = params
+                    return .http(route.handler)
+                }
+                if request.method == .head && route.method == .get && headFallback == nil { headFallback = (route.handler, params) }
+                if !allowed.contains(route.method) { allowed.append(route.method) }
             }
-            if !allowed.contains(route.method) { allowed.append(route.method) }
         }
         if let (handler, params) = headFallback {
             request.pathParameters = params
             return .http(handler)
         }
-        for route in socketRoutes where Router.bind(route.segments, parts) != nil {
-            if !allowed.contains(.get) { allowed.append(.get) }
+        if !socketRoutes.isEmpty {
+            let p = parts ?? Router.split(request.path)
+            for route in socketRoutes where Router.bind(route.segments, p) != nil {
+                if !allowed.contains(.get) { allowed.append(.get) }
+            }
         }
         if allowed.isEmpty { return .notFound }
         if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
         allowed.append(.options)
         return .methodNotAllowed(allowed: allowed)
+    }
+
+    /// The path as a static-route key: empty segments dropped (`/a//b/` is `/a/b`), as matching does.
+    private static func normalize(_ path: String) -> String {
+        var previousSlash = false
+        var clean = true
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if previousSlash { clean = false; break }
+                previousSlash = true
+            } else {
+                previousSlash = false
+            }
+        }
+        if clean && (!previousSlash || path.utf8.count == 1) { return path }
+        return "/" + split(path).joined(separator: "/")
     }
 
     /// The methods a path accepts (for `OPTIONS` and CORS preflight); empty for unknown paths.

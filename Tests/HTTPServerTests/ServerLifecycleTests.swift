@@ -110,6 +110,24 @@ final class RouterAndDecodingTests: XCTestCase {
         guard case .notFound = router.match(&other) else { return XCTFail("should not match") }
     }
 
+    func testStaticRoutesIgnoreEmptySegmentsAndStaticWinsOverParameters() {
+        var router = Router()
+        router.post("/auth/login") { _ in .text(.ok, "static") }
+        router.post("/auth/:action") { _ in .text(.ok, "param") }
+        router.get("/auth/:action") { r in .text(.ok, r.pathParameters["action"] ?? "") }
+        for path in ["/auth/login", "/auth/login/", "//auth//login"] {
+            var request = HTTPRequest(method: .post, target: path)
+            guard case .http(let handler) = router.match(&request) else { return XCTFail(path) }
+            XCTAssertEqual(handler(request).body, Array("static".utf8), path)
+        }
+        var head = HTTPRequest(method: .head, target: "/auth/x")
+        guard case .http(let handler) = router.match(&head) else { return XCTFail("HEAD falls back to GET") }
+        XCTAssertEqual(handler(head).body, Array("x".utf8))
+        var put = HTTPRequest(method: .put, target: "/auth/login")
+        guard case .methodNotAllowed(let allowed) = router.match(&put) else { return XCTFail("405 expected") }
+        XCTAssertEqual(Set(allowed), [.post, .get, .head, .options])
+    }
+
     func testPercentDecoding() {
         XCTAssertEqual(FormDecoding.percentDecode("a+b%20c%D0%96", plusIsSpace: true), "a b cЖ")
         XCTAssertEqual(FormDecoding.percentDecode("a+b", plusIsSpace: false), "a+b")
