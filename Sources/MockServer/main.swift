@@ -27,7 +27,8 @@ let seed: Seed
 do {
     seed = try Seed.load(path: seedPath)
 } catch {
-    exitWith("mock-server: \(error)", status: 65)
+    let hint = FileManager.default.fileExists(atPath: seedPath) ? "" : "\n(run from the repository, or name the file with --seed PATH or MOCK_SEED)"
+    exitWith("mock-server: \(error)\(hint)", status: 65)
 }
 
 let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken)

@@ -16,25 +16,7 @@ public final class TestWebSocket {
     /// Connects to 127.0.0.1:port, performs the opening handshake and checks 101 and
     /// `Sec-WebSocket-Accept`. Reads give up after `timeout` seconds so a broken server fails the test.
     public init(port: Int, path: String, extraHeaders: [(String, String)] = [], timeout: Double = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestClientError("socket() failed: errno \(errno)") }
-        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - floor(timeout)) * 1e6))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var one: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard rc == 0 else {
-            let error = errno
-            Glibc.close(fd)
-            throw TestClientError("WebSocket connect to 127.0.0.1:\(port) failed: errno \(error)")
-        }
+        fd = try TestSocket.connect(port: port, timeout: timeout)
         do {
             try handshake(path: path, extraHeaders: extraHeaders)
         } catch {
