@@ -47,23 +47,33 @@ public final class Outbox: Sendable {
     private let messages = Locked(Messages())
     private let clock: any Clock
     private let logger: Logger
+    /// Messages kept per kind; past it the oldest are dropped, so a load test of `/api/users/sms`
+    /// cannot grow memory without end. Every message is still logged.
+    public let capacity: Int
 
-    public init(clock: any Clock, logger: Logger) {
+    public init(clock: any Clock, logger: Logger, capacity: Int = 10_000) {
         self.clock = clock
         self.logger = logger
+        self.capacity = max(1, capacity)
     }
 
     /// Records an SMS to a (normalised) phone; `code` is the code or password it carries.
     public func sendSMS(to phone: String, text: String, code: String? = nil) {
         let sms = SentSMS(phone: PhoneNumber.normalize(phone), text: text, code: code, sentAt: ISO8601.string(clock.now()))
-        messages.withLock { $0.sms.append(sms) }
+        messages.withLock { m in
+            if m.sms.count >= capacity { m.sms.removeFirst(m.sms.count - capacity + 1) }
+            m.sms.append(sms)
+        }
         logger.info("SMS to \(sms.phone): \(text)")
     }
 
     /// Records an e-mail; `link` is the confirmation link it carries, if any.
     public func sendEmail(to address: String, subject: String, body: String, link: String? = nil) {
         let mail = SentEmail(to: address, subject: subject, body: body, link: link, sentAt: ISO8601.string(clock.now()))
-        messages.withLock { $0.emails.append(mail) }
+        messages.withLock { m in
+            if m.emails.count >= capacity { m.emails.removeFirst(m.emails.count - capacity + 1) }
+            m.emails.append(mail)
+        }
         logger.info("E-mail to \(address): \(subject)\(link.map { " — \($0)" } ?? "")")
     }
 

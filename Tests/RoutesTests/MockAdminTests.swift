@@ -127,3 +127,16 @@ final class MockAdminTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/__mock/emails", headers: [("X-Mock-Admin-Token", "s3cret")]).status, 200)
     }
 }
+
+/// The outbox keeps the newest messages when a load test sends more than it holds.
+final class OutboxCapacityTests: XCTestCase {
+    func testOldestMessagesAreDroppedPastTheCapacity() {
+        let outbox = Outbox(clock: ManualClock(), logger: .silent, capacity: 3)
+        for i in 1...5 {
+            outbox.sendSMS(to: "9123456789", text: "code \(i)", code: "\(i)")
+            outbox.sendEmail(to: "a@b.ru", subject: "s\(i)", body: "b")
+        }
+        XCTAssertEqual(outbox.sms().map(\.code), ["3", "4", "5"])
+        XCTAssertEqual(outbox.emails().map(\.subject), ["s3", "s4", "s5"])
+    }
+}
