@@ -45,6 +45,15 @@ public enum JSONValue: Sendable, Equatable {
         return parser.parseDocument()
     }
 
+    /// Where a JSON text stops being valid (a byte offset), or nil when it is valid. Foundation's
+    /// decoder on Linux reports no position, and a seed file's author needs one.
+    public static func syntaxErrorOffset(_ bytes: [UInt8], maxDepth: Int = 256) -> Int? {
+        bytes.withUnsafeBufferPointer { buf in
+            var parser = JSONParser(bytes: buf, maxDepth: maxDepth)
+            return parser.parseDocument() == nil ? min(parser.i, buf.count) : nil
+        }
+    }
+
     /// Parses JSON bytes (see `parse(_:maxDepth:)` on a buffer).
     public static func parse(_ bytes: [UInt8], maxDepth: Int = 256) -> JSONValue? {
         bytes.withUnsafeBufferPointer { parse($0, maxDepth: maxDepth) }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// The initial data of every emulated system: the contents of `seed.json`.
 public struct Seed: Decodable, Sendable {
@@ -51,7 +52,13 @@ extension Seed {
                 let (line, column) = lineAndColumn(of: index, in: data)
                 return "not valid JSON at line \(line), column \(column)"
             }
-            if ctx.codingPath.isEmpty { return "not valid JSON (\(ctx.debugDescription))" }
+            if ctx.codingPath.isEmpty {
+                if let offset = JSONValue.syntaxErrorOffset(Array(data)) {
+                    let (line, column) = lineAndColumn(of: offset, in: data)
+                    return "not valid JSON at line \(line), column \(column)"
+                }
+                return "not valid JSON (\(ctx.debugDescription))"
+            }
             return "at \(path(ctx.codingPath)): \(ctx.debugDescription)"
         case .keyNotFound(let key, let ctx):
             return "at \(path(ctx.codingPath)): missing key \"\(key.stringValue)\""

@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+import TestSupport
+
+/// The `mock-server` executable itself: flags, banner, exit codes and signals.
+final class ExecutableTests: XCTestCase {
+    /// The built executable, beside the test bundle in the build folder.
+    private var binary: URL {
+        get throws {
+            let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mock-server")
+            let inRepo = URL(fileURLWithPath: TestServer.repositorySeedPath).deletingLastPathComponent()
+                .appendingPathComponent(".build/debug/mock-server")
+            for candidate in [beside, inRepo] where FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            throw TestClientError("mock-server executable not found beside the tests (run `swift build` first)")
+        }
+    }
+
+    /// Starts the server; returns the process and the pipe its banner goes to.
+    private func launch(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = try binary
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: TestServer.repositorySeedPath).deletingLastPathComponent()
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (process, out, err)
+    }
+
+    /// Reads standard output until the banner's first line names the URL.
+    private func bannerPort(_ pipe: Pipe) throws -> Int {
+        var text = ""
+        while !text.contains("\n") {
+            let chunk = pipe.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw TestClientError("no banner; output so far: \(text)") }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let range = text.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+              let port = Int(text[range].split(separator: ":").last ?? "") else {
+            throw TestClientError("banner without a URL: \(text)")
+        }
+        return port
+    }
+
+    private func finish(_ process: Process, _ err: Pipe) -> (Int32, String) {
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    func testHelpListsEveryFlagWithItsEnvironmentVariable() throws {
+        let (process, out, err) = try launch(["--help"])
+        let help = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(finish(process, err).0, 0)
+        for flag in ["--host", "--port", "--seed", "--log-level", "--admin-token", "--max-body-bytes", "--header-timeout",
+                     "--idle-timeout", "--max-ws-message-bytes", "--max-connections", "MOCK_PORT"] {
+            XCTAssertTrue(help.contains(flag), flag)
+        }
+    }
+
+    func testPortZeroBannerHealthAndSIGTERMExitZero() throws {
+        let (process, out, err) = try launch(["--port", "0", "--log-level", "info"])
+        let port = try bannerPort(out)
+        let client = try TestHTTPClient(port: port)
+        try client.sendRequest("GET", "/__mock/health")
+        XCTAssertEqual(try client.readResponse().text, #"{"status":"ok"}"#)
+        process.terminate()   // SIGTERM
+        let (status, log) = finish(process, err)
+        XCTAssertEqual(status, 0, log)
+        XCTAssertTrue(log.contains("SIGTERM"), log)
+    }
+
+    func testBusyPortFailsWithAClearMessage() throws {
+        let (first, out, firstErr) = try launch(["--port", "0"])
+        let port = try bannerPort(out)
+        let (second, _, err) = try launch(["--port", String(port)])
+        let (status, message) = finish(second, err)
+        XCTAssertEqual(status, 69)
+        XCTAssertTrue(message.contains("already in use"), message)
+        first.terminate()
+        XCTAssertEqual(finish(first, firstErr).0, 0)
+    }
+
+    func testMalformedSeedStopsTheServerNamingTheFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-seed-\(UUID().uuidString).json")
+        try Data("{\"rows\": }".utf8).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let (process, _, err) = try launch(["--port", "0", "--seed", path.path])
+        let (status, message) = finish(process, err)
+        XCTAssertEqual(status, 65)
+        XCTAssertTrue(message.contains(path.path) && message.contains("line 1"), message)
+    }
+
+    func testUnknownFlagAndBadValueAreUsageErrors() throws {
+        for args in [["--bogus"], ["--port", "70000"], ["--log-level", "loud"]] {
+            let (process, _, err) = try launch(args)
+            let (status, message) = finish(process, err)
+            XCTAssertEqual(status, 64, args.joined(separator: " "))
+            XCTAssertFalse(message.isEmpty)
+        }
+    }
+}
