@@ -179,7 +179,9 @@ struct HTTPRequestParser {
                     continueRequested = true
                 }
                 var r = request
-                r.body.reserveCapacity(n)
+                // Reserve for what typically comes, not for what is announced: a client announcing
+                // a large body and sending nothing must not cost the server that memory.
+                r.body.reserveCapacity(min(n, 64 * 1024))
                 state = .body(r, remaining: n)
             case .chunked:
                 if request.headers.hasToken("100-continue", in: "Expect") && request.version == .http1_1 {

@@ -10,6 +10,12 @@ final class ServerShared: Sendable {
     private let open = Locked(0)
 
     init(configuration: ServerConfiguration, responder: Responder, logger: Logger) {
+        // Library users bypass the command line's checks: clamp durations so nanosecond maths cannot trap.
+        var configuration = configuration
+        for keyPath in [\ServerConfiguration.headerTimeout, \.idleTimeout, \.shutdownGrace] {
+            let v = configuration[keyPath: keyPath]
+            configuration[keyPath: keyPath] = v.isFinite ? min(max(v, 0.001), 31_536_000) : 31_536_000
+        }
         self.configuration = configuration
         self.responder = responder
         self.logger = logger

@@ -102,8 +102,9 @@ struct Options {
     }
 
     private static func seconds(_ text: String, _ flag: String) throws -> Double {
-        guard let v = Double(text), v > 0, v.isFinite else {
-            throw UsageError(description: "\(flag) must be a positive number of seconds, not \"\(text)\"")
+        // Bounded so the server's nanosecond arithmetic can never overflow (a year is plenty).
+        guard let v = Double(text), v > 0, v <= 31_536_000 else {
+            throw UsageError(description: "\(flag) must be a number of seconds above 0 and at most 31536000, not \"\(text)\"")
         }
         return v
     }

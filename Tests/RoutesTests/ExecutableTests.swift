@@ -92,7 +92,7 @@ final class ExecutableTests: XCTestCase {
     }
 
     func testUnknownFlagAndBadValueAreUsageErrors() throws {
-        for args in [["--bogus"], ["--port", "70000"], ["--log-level", "loud"]] {
+        for args in [["--bogus"], ["--port", "70000"], ["--log-level", "loud"], ["--header-timeout", "1e20"], ["--idle-timeout", "nan"]] {
             let (process, _, err) = try launch(args)
             let (status, message) = finish(process, err)
             XCTAssertEqual(status, 64, args.joined(separator: " "))
