@@ -339,7 +339,8 @@ final class EventLoop: @unchecked Sendable {
     private func beginLingeringClose(_ conn: Connection) {
         guard !conn.lingering else { return }
         conn.lingering = true
-        conn.lingerDeadline = now + 2_000_000_000
+        // While stopping, a peer that will not close is not waited for long.
+        conn.lingerDeadline = now + (draining ? 200_000_000 : 2_000_000_000)
         shutdown(conn.fd, Int32(SHUT_WR))
     }
 

@@ -22,8 +22,6 @@ public struct ServerConfiguration: Sendable {
     public var eventLoops = 0
     /// Seconds given to requests in flight when stopping.
     public var shutdownGrace = 5.0
-    /// Seconds between pings on an idle WebSocket; 0 disables them.
-    public var webSocketPingInterval = 0.0
 
     public init() {}
 }
