@@ -164,14 +164,16 @@ private struct JSONParser {
     private mutating func parseString() -> String? {
         i += 1
         let start = i
-        // Fast path: no escapes, so the bytes are the string.
+        // Fast path: no escapes, so the bytes are the string (and plain ASCII needs no validation).
+        var ascii = true
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
-                let s = JSONParser.string(UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<i])
                 i += 1
-                return s
+                return ascii ? String(decoding: slice, as: UTF8.self) : JSONParser.string(slice)
             }
+            if b >= 0x80 { ascii = false }
             if b == UInt8(ascii: "\\") { break }
             if b < 0x20 { return nil }
             i += 1
