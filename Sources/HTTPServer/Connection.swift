@@ -28,11 +28,12 @@ final class Connection {
     /// Monotonic time the current, unfinished request began; 0 when between requests.
     var requestStartedAt: UInt64 = 0
 
-    init(fd: Int32, remoteAddress: String, limits: HTTPRequestParser.Limits, now: UInt64) {
+    init(fd: Int32, remoteAddress: String, localPort: Int, limits: HTTPRequestParser.Limits, now: UInt64) {
         self.fd = fd
         self.remoteAddress = remoteAddress
         parser = HTTPRequestParser(limits: limits)
         parser.remoteAddress = remoteAddress
+        parser.localPort = localPort
         lastActivity = now
     }
 

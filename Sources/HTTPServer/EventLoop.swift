@@ -7,6 +7,8 @@ import CEpoll
 /// lets the kernel spread new clients across loops. All its state is confined to its thread.
 final class EventLoop: @unchecked Sendable {
     let id: Int
+    /// The port this loop's listener is bound to; requests carry it as `localPort`.
+    let port: Int
     private let epfd: Int32
     private let wakeFD: Int32
     private var listenFD: Int32
@@ -27,8 +29,9 @@ final class EventLoop: @unchecked Sendable {
     /// Past this much unwritten output, a connection stops reading until the client catches up.
     private static let outputHighWater = 1024 * 1024
 
-    init(id: Int, listenFD: Int32, shared: ServerShared) throws {
+    init(id: Int, listenFD: Int32, port: Int, shared: ServerShared) throws {
         self.id = id
+        self.port = port
         self.listenFD = listenFD
         self.shared = shared
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -134,7 +137,7 @@ final class EventLoop: @unchecked Sendable {
             guard shared.reserveConnection() else {
                 warnRateLimited("connection limit (\(shared.configuration.maxConnections)) reached; answering 503 — raise it with --max-connections")
                 let body = "{\"error\":true,\"reason\":\"Too many open connections\"}"
-                let text = "HTTP/1.1 503 Service Unavailable\r\nServer: mock-server\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\nRetry-After: 1\r\n\r\n\(body)"
+                let text = "HTTP/1.1 503 Service Unavailable\r\nDate: \(String(decoding: date, as: UTF8.self))\r\nServer: mock-server\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\nRetry-After: 1\r\n\r\n\(body)"
                 var bytes = Array(text.utf8)
                 _ = bytes.withUnsafeMutableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 close(fd)
@@ -143,7 +146,7 @@ final class EventLoop: @unchecked Sendable {
             Socket.setNonBlocking(fd)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             Socket.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-            let conn = Connection(fd: fd, remoteAddress: Socket.address(of: storage).host, limits: shared.limits, now: now)
+            let conn = Connection(fd: fd, remoteAddress: Socket.address(of: storage).host, localPort: port, limits: shared.limits, now: now)
             store(conn)
             do {
                 try register(fd, events: EPOLLIN.rawValue)
@@ -288,11 +291,21 @@ final class EventLoop: @unchecked Sendable {
                 for reply in handler(message) { WebSocketSession.encode(reply, into: &conn.outbound) }
             case .send(let frame):
                 conn.outbound.append(contentsOf: frame)
+                logErrorClose(frame, conn)
             case .closeConnection:
                 conn.closeAfterWrite = true
                 return
             }
         }
+    }
+
+    /// A close frame we send for a broken protocol or a bound (1002, 1007, 1009 …) is worth a log line.
+    private func logErrorClose(_ frame: [UInt8], _ conn: Connection) {
+        guard frame.count >= 4, frame[0] == 0x88, frame[1] & 0x7F >= 2 else { return }
+        let code = Int(frame[2]) << 8 | Int(frame[3])
+        guard code != 1000 && code != 1001 else { return }
+        let reason = String(decoding: frame.dropFirst(4), as: UTF8.self)
+        shared.logger.info("WebSocket close \(code) to \(conn.remoteAddress)\(reason.isEmpty ? "" : ": \(reason)")")
     }
 
     // MARK: - Writing

@@ -39,6 +39,34 @@ extension HTTPRequest {
         return FormDecoding.parseForm(bodyText)
     }
 
+    /// Why a request's parameters cannot be read.
+    public enum ParameterProblem: Error, Equatable, Sendable {
+        case invalidUTF8, invalidJSON, invalidMultipart
+    }
+
+    /// `allParameters`, or why they cannot be trusted: text that is not UTF-8, a JSON body that
+    /// does not parse as an object, a multipart body that breaks its boundaries. For handlers
+    /// that must refuse bad input rather than read it with replacement characters.
+    public func validatedParameters() -> Result<Parameters, ParameterProblem> {
+        guard var params = FormDecoding.strictParseForm(query) else { return .failure(.invalidUTF8) }
+        if body.isEmpty { return .success(params) }
+        let type = mediaType
+        if type == "multipart/form-data" {
+            guard let ct = headers["Content-Type"], let boundary = Multipart.boundary(fromContentType: ct),
+                  Multipart.parse(body: body, boundary: boundary) != nil else { return .failure(.invalidMultipart) }
+            guard let fields = Multipart.parse(body: body, boundary: boundary, strict: true) else { return .failure(.invalidUTF8) }
+            params.append(contentsOf: fields)
+        } else if type == "application/json" || (type.isEmpty && body.first == UInt8(ascii: "{")) {
+            guard JSON.parseObject(body) != nil else { return .failure(.invalidJSON) }
+            params.append(contentsOf: bodyParameters)
+        } else {
+            guard body.withUnsafeBufferPointer(UTF8Validator.isValid),
+                  let fields = FormDecoding.strictParseForm(bodyText) else { return .failure(.invalidUTF8) }
+            params.append(contentsOf: fields)
+        }
+        return .success(params)
+    }
+
     /// Query parameters followed by body parameters, so a lookup finds the query's value first.
     public var allParameters: Parameters {
         var p = queryParameters

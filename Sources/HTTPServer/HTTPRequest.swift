@@ -14,6 +14,8 @@ public struct HTTPRequest: Sendable {
     public var remoteAddress: String
     /// Values of `:name` segments of the matched route pattern, percent-decoded.
     public var pathParameters: [String: String]
+    /// The server port the request arrived on; 0 when it did not come over a socket.
+    public var localPort = 0
 
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], remoteAddress: String = "127.0.0.1") {
@@ -30,7 +32,8 @@ public struct HTTPRequest: Sendable {
 
     /// The parser's initialiser: target, path and query already split from the bytes.
     init(method: HTTPMethod, target: String, path: String, query: String, version: HTTPVersion,
-         headers: HTTPHeaders, body: [UInt8], remoteAddress: String) {
+         headers: HTTPHeaders, body: [UInt8], remoteAddress: String, localPort: Int = 0) {
+        self.localPort = localPort
         self.method = method
         self.target = target
         self.path = path

@@ -41,6 +41,7 @@ struct HTTPRequestParser {
     private(set) var continueRequested = false
     let limits: Limits
     var remoteAddress = ""
+    var localPort = 0
 
     init(limits: Limits) { self.limits = limits }
 
@@ -294,7 +295,11 @@ struct HTTPRequestParser {
             let name = String(decoding: nameBytes, as: UTF8.self)
             let value = String(decoding: valueBytes, as: UTF8.self)
             switch nameBytes.count {
-            case 4 where HTTPRequestParser.lowercaseEquals(nameBytes, "host"): hostCount += 1
+            case 4 where HTTPRequestParser.lowercaseEquals(nameBytes, "host"):
+                hostCount += 1
+                guard valueBytes.allSatisfy(HTTPRequestParser.isHostByte) else {
+                    return .failure(Failure(status: .badRequest, reason: "invalid Host header"))
+                }
             case 14 where HTTPRequestParser.lowercaseEquals(nameBytes, "content-length"): contentLengths.append(value)
             case 17 where HTTPRequestParser.lowercaseEquals(nameBytes, "transfer-encoding"): transferEncodings.append(value)
             default: break
@@ -310,7 +315,7 @@ struct HTTPRequestParser {
 
         let request = HTTPRequest(method: HTTPMethod(String(decoding: methodBytes, as: UTF8.self)), target: target,
                                   path: path, query: query, version: version, headers: headers, body: [],
-                                  remoteAddress: remoteAddress)
+                                  remoteAddress: remoteAddress, localPort: localPort)
 
         // Body framing (RFC 9112 §6.3).
         if !transferEncodings.isEmpty {
@@ -397,6 +402,14 @@ struct HTTPRequestParser {
         let end = min(bytes.count, from + count)
         while i < end { if bytes[i] == 10 { return true }; i += 1 }
         return false
+    }
+
+    /// Characters of `uri-host [ ":" port ]` (RFC 3986 reg-name, IP literals, percent-escapes).
+    static func isHostByte(_ b: UInt8) -> Bool {
+        switch b {
+        case 48...57, 65...90, 97...122: return true
+        default: return "-._~!$&'()*+,;=%:[]".utf8.contains(b)
+        }
     }
 
     static func isTokenByte(_ b: UInt8) -> Bool {

@@ -19,7 +19,8 @@ public enum Multipart {
     }
 
     /// Parses the fields of a body; nil when the body does not follow the boundary format.
-    public static func parse(body: [UInt8], boundary: String) -> Parameters? {
+    /// With `strict`, a field that is not UTF-8 makes the whole body nil.
+    public static func parse(body: [UInt8], boundary: String, strict: Bool = false) -> Parameters? {
         let delimiter = Array("--\(boundary)".utf8)
         var result = Parameters()
         guard var pos = find(delimiter, in: body, from: 0) else { return nil }
@@ -35,7 +36,9 @@ public enum Multipart {
             var contentEnd = next
             if contentEnd >= contentStart + 2 && body[contentEnd - 2] == 13 && body[contentEnd - 1] == 10 { contentEnd -= 2 }
             if let name = fieldName(headerText) {
-                result.append(name, String(decoding: body[contentStart..<max(contentStart, contentEnd)], as: UTF8.self))
+                let content = body[contentStart..<max(contentStart, contentEnd)]
+                if strict && !content.withUnsafeBufferPointer(UTF8Validator.isValid) { return nil }
+                result.append(name, String(decoding: content, as: UTF8.self))
             }
             pos = next + delimiter.count
         }

@@ -29,10 +29,22 @@ public enum FormDecoding {
     /// Decodes `%XX` escapes as UTF-8 and, when `plusIsSpace`, `+` as a space.
     /// Malformed escapes are kept literally; invalid UTF-8 is repaired, so this never fails.
     public static func percentDecode<S: StringProtocol>(_ text: S, plusIsSpace: Bool) -> String {
+        guard let bytes = decodedBytes(text, plusIsSpace: plusIsSpace) else { return String(text) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Like `percentDecode`, but nil when the escapes do not spell UTF-8 (`%FF`, `%C3%28`).
+    public static func strictPercentDecode<S: StringProtocol>(_ text: S, plusIsSpace: Bool) -> String? {
+        guard let bytes = decodedBytes(text, plusIsSpace: plusIsSpace) else { return String(text) }
+        guard bytes.withUnsafeBufferPointer(UTF8Validator.isValid) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The decoded bytes, or nil when there is nothing to decode.
+    private static func decodedBytes<S: StringProtocol>(_ text: S, plusIsSpace: Bool) -> [UInt8]? {
         let utf8 = text.utf8
-        // Fast path: nothing to decode.
         if !utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
-            return String(text)
+            return nil
         }
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)
@@ -57,7 +69,7 @@ public enum FormDecoding {
             }
             i = utf8.index(after: i)
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// Parses `a=1&b=x+y&c` into ordered parameters (`c` gets an empty value).
@@ -70,6 +82,19 @@ public enum FormDecoding {
             } else {
                 result.append(percentDecode(pair, plusIsSpace: true), "")
             }
+        }
+        return result
+    }
+
+    /// `parseForm` that refuses escapes which are not UTF-8: nil then.
+    public static func strictParseForm<S: StringProtocol>(_ text: S) -> Parameters? {
+        var result = Parameters()
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let eq = pair.firstIndex(of: "=")
+            guard let name = strictPercentDecode(eq.map { pair[..<$0] } ?? pair[...], plusIsSpace: true),
+                  let value = strictPercentDecode(eq.map { pair[pair.index(after: $0)...] } ?? "", plusIsSpace: true)
+            else { return nil }
+            result.append(name, value)
         }
         return result
     }

@@ -43,7 +43,7 @@ public final class Server: @unchecked Sendable {
                 port = bound
             }
             boundPort = port
-            for (i, fd) in fds.enumerated() { loops.append(try EventLoop(id: i, listenFD: fd, shared: shared)) }
+            for (i, fd) in fds.enumerated() { loops.append(try EventLoop(id: i, listenFD: fd, port: port, shared: shared)) }
         } catch {
             if loops.isEmpty { for fd in fds { close(fd) } }
             throw error

@@ -82,7 +82,10 @@ final class HTTPLimitsTests: XCTestCase {
         try a.sendRequest("GET", "/hello"); XCTAssertEqual(try a.readResponse().status, 200)
         try b.sendRequest("GET", "/hello"); XCTAssertEqual(try b.readResponse().status, 200)
         let c = try f.client()
-        XCTAssertEqual(try c.readResponse().status, 503)
+        let refused = try c.readResponse()
+        XCTAssertEqual(refused.status, 503)
+        XCTAssertNotNil(refused.header("Date"))
+        XCTAssertEqual(refused.header("Content-Length"), String(refused.body.count))
         a.shutdownWrite()
         XCTAssertTrue(a.isClosedByPeer())
         // Once a slot is free again, new clients are served (the server releases the slot when it sees EOF).
@@ -116,6 +119,8 @@ final class HTTPLimitsTests: XCTestCase {
             "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
             "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcXX",
             "G\u{01}T /hello HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /hello HTTP/1.1\r\nHost: a b\r\n\r\n",
+            "GET /hello HTTP/1.1\r\nHost: x/y\r\n\r\n",
         ]
         for text in bad {
             let (r, c) = try f.raw(text)

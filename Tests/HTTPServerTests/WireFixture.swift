@@ -6,7 +6,7 @@ import TestSupport
 final class WireFixture {
     let server: Server
 
-    init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    init(logger: Logger = .silent, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         var router = Router()
         router.get("/hello") { _ in .text(.ok, "hello\n") }
         router.post("/echo") { request in
@@ -26,7 +26,7 @@ final class WireFixture {
         config.eventLoops = 2
         config.shutdownGrace = 1
         configure(&config)
-        server = Server(configuration: config, responder: Responder(router: router), logger: .silent)
+        server = Server(configuration: config, responder: Responder(router: router), logger: logger)
         try server.start()
     }
 

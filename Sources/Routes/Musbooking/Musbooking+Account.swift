@@ -4,7 +4,7 @@ import HTTPServer
 extension Musbooking {
     /// `POST|GET api/auth/login`: a new token for the account; it ends the user's previous one.
     func login(_ request: HTTPRequest) throws -> HTTPResponse {
-        let params = MusbookingParameters(request)
+        let params = try MusbookingParameters(request)
         guard let login = params.text("login") else { throw MusbookingFailure.badRequest(MusbookingText.noLogin) }
         let password = params.raw("password") ?? ""
         let token = environment.random.token()
@@ -33,7 +33,7 @@ extension Musbooking {
     /// `POST api/users/change`: stores whichever fields were sent; a blank value clears the field.
     /// `phone` is ignored, as in the original (the phone is the login).
     func change(_ request: HTTPRequest) throws -> HTTPResponse {
-        let params = MusbookingParameters(request)
+        let params = try MusbookingParameters(request)
         return try transaction { state in
             let index = try authenticatedIndex(request, in: state)
             var user = state.users[index]
@@ -68,7 +68,7 @@ extension Musbooking {
 
     /// `POST api/users/restore`: a new password replaces the old one and is "sent" by SMS or e-mail.
     func restore(_ request: HTTPRequest) throws -> HTTPResponse {
-        let params = MusbookingParameters(request)
+        let params = try MusbookingParameters(request)
         let login = params.text("login"), email = params.text("mail", "email"), phone = params.text("phone")
         let bySMS = MusbookingRules.isTrue(params.text("sms"))
         guard login != nil || email != nil || phone != nil else { throw MusbookingFailure.badRequest(MusbookingText.noRestoreKey) }
@@ -98,7 +98,7 @@ extension Musbooking {
 
     /// `POST api/users/send-confirm`: "sends" the confirmation link to the user's address.
     func sendConfirmation(_ request: HTTPRequest) throws -> HTTPResponse {
-        let host = Musbooking.linkHost(request.headers["Host"])
+        let host = Musbooking.linkHost(request.headers["Host"], localPort: request.localPort)
         return try transaction { state in
             let user = state.users[try authenticatedIndex(request, in: state)]
             guard let email = user.email else { throw MusbookingFailure.badRequest(MusbookingText.noEmail) }
@@ -112,7 +112,7 @@ extension Musbooking {
 
     /// `GET api/users/confirm?id=`: the link from the e-mail, opened in a browser.
     func confirm(_ request: HTTPRequest) throws -> HTTPResponse {
-        let id = MusbookingParameters(request).text("id")
+        let id = try MusbookingParameters(request).text("id")
         return try transaction { state in
             guard let id, let index = state.index(ofUserId: id) else { throw MusbookingFailure.badRequest(MusbookingText.userNotFound) }
             guard state.users[index].email != nil else { throw MusbookingFailure.badRequest(MusbookingText.noEmail) }
@@ -132,11 +132,12 @@ extension Musbooking {
         }
     }
 
-    /// The Host header for the confirmation link, if it looks like `host[:port]`; else the default address.
-    static func linkHost(_ header: String?) -> String {
+    /// The Host header for the confirmation link, if it looks like `host[:port]`; else loopback and
+    /// the port the request came in on (8080 when it did not come over a socket).
+    static func linkHost(_ header: String?, localPort: Int = 0) -> String {
         guard let host = header?.trimmingCharacters(in: .whitespaces), !host.isEmpty, host.count <= 255,
               host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]_".contains($0)) })
-        else { return "127.0.0.1:8080" }
+        else { return "127.0.0.1:\(localPort > 0 ? localPort : 8080)" }
         return host
     }
 }

@@ -4,7 +4,7 @@ import HTTPServer
 extension Musbooking {
     /// `POST api/users/sms`: a code for the phone, "sent" by SMS; a newer code replaces the older.
     func sendCode(_ request: HTTPRequest) throws -> HTTPResponse {
-        let params = MusbookingParameters(request)
+        let params = try MusbookingParameters(request)
         let phone = try requiredPhone(params)
         let n = seed.smsCodeLength
         let lower = power10(n - 1) + 1, upper = power10(n) - 2
@@ -20,7 +20,7 @@ extension Musbooking {
     /// `POST api/users/register`: creates the account, or attaches a login to the seed customer
     /// with that phone (whose data stays as it was, as the document says).
     func registerUser(_ request: HTTPRequest) throws -> HTTPResponse {
-        let params = MusbookingParameters(request)
+        let params = try MusbookingParameters(request)
         // Errors come in the original's order: name, phone, code, password, then taken login.
         guard let name = params.text("name", "firstName") else { throw MusbookingFailure.badRequest(MusbookingText.noName) }
         let phone = try requiredPhone(params)

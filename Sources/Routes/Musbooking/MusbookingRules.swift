@@ -41,16 +41,26 @@ enum MusbookingText {
     static let userNotFound = "Не найден пользователь"
     static let emailConfirmed = "Почта пользователя подтверждена"
 
-    static func badPhone(_ raw: String) -> String { "Неверный номер телефона: \(raw) (нужно 10 цифр, например +7 912 345-67-89)" }
-    static func badEmail(_ raw: String) -> String { "Неверный адрес почты: \(raw)" }
+    static func badPhone(_ raw: String) -> String { "Неверный номер телефона: \(echo(raw)) (нужно 10 цифр, например +7 912 345-67-89)" }
+    static func badEmail(_ raw: String) -> String { "Неверный адрес почты: \(echo(raw))" }
     static func badBirthday(_ raw: String) -> String {
-        "Неверная дата рождения: \(raw) (формат дд.ММ.гггг чч:мм:сс, дд.ММ.гггг или гггг-ММ-ддTчч:мм:сс)"
+        "Неверная дата рождения: \(echo(raw)) (формат дд.ММ.гггг чч:мм:сс, дд.ММ.гггг или гггг-ММ-ддTчч:мм:сс)"
     }
-    static func loginNotFound(_ login: String) -> String { "Пользователь не найден: \(login)" }
+    static func loginNotFound(_ login: String) -> String { "Пользователь не найден: \(echo(login))" }
     static func restoreNotFound(login: String, email: String, phone: String) -> String {
-        "Не найден пользователь по логину \(login), email \(email), или phone \(phone)"
+        "Не найден пользователь по логину \(echo(login)), email \(echo(email)), или phone \(echo(phone))"
     }
-    static func badCategoryId(_ raw: String) -> String { "Неверный идентификатор категории: \(raw)" }
+    static func badCategoryId(_ raw: String) -> String { "Неверный идентификатор категории: \(echo(raw))" }
+    static func malformedRequest(_ problem: HTTPRequest.ParameterProblem) -> String {
+        switch problem {
+        case .invalidUTF8: return "Неверный формат запроса: текст не в кодировке UTF-8"
+        case .invalidJSON: return "Неверный формат запроса: тело не является объектом JSON"
+        case .invalidMultipart: return "Неверный формат запроса: повреждено тело multipart/form-data"
+        }
+    }
+
+    /// Input quoted back in an error, cut short so a long value cannot flood the message.
+    static func echo(_ raw: String) -> String { raw.count > 64 ? String(raw.prefix(64)) + "…" : raw }
     static func categoryNotFound(_ id: Int) -> String { "Категория не найдена: \(id)" }
 }
 
@@ -95,7 +105,13 @@ extension Character {
 struct MusbookingParameters {
     let parameters: Parameters
 
-    init(_ request: HTTPRequest) { parameters = request.allParameters }
+    /// Refuses text that is not UTF-8 and bodies that do not parse, rather than guessing.
+    init(_ request: HTTPRequest) throws {
+        switch request.validatedParameters() {
+        case .success(let p): parameters = p
+        case .failure(let problem): throw MusbookingFailure.badRequest(MusbookingText.malformedRequest(problem))
+        }
+    }
 
     /// The first value under any of the names, trimmed, or nil when absent or blank.
     func text(_ names: String...) -> String? {
