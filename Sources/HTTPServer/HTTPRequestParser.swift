@@ -408,7 +408,12 @@ struct HTTPRequestParser {
     static func isHostByte(_ b: UInt8) -> Bool {
         switch b {
         case 48...57, 65...90, 97...122: return true
-        default: return "-._~!$&'()*+,;=%:[]".utf8.contains(b)
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+             UInt8(ascii: "%"), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"):
+            return true
+        default: return false
         }
     }
 
