@@ -24,11 +24,11 @@ public struct Responder: Sendable {
                     response = .text(.upgradeRequired, "This endpoint speaks WebSocket only; send an Upgrade: websocket handshake.\n")
                     response.headers.set("Upgrade", "websocket")
                 } else {
-                    response = .json(.methodNotAllowed, object: ["error": true, "reason": "Method \(request.method) not allowed on \(request.path)"])
+                    response = router.errorResponse(.methodNotAllowed, "Method \(request.method) not allowed on \(request.path)", request)
                 }
                 response.headers.set("Allow", Responder.allowHeader(allowed))
             case .notFound:
-                response = router.notFoundHandler(request)
+                response = router.notFound(request)
             }
         }
         Responder.addCORS(to: &response, for: request)
@@ -42,7 +42,7 @@ public struct Responder: Sendable {
             return r
         }
         let allowed = router.allowedMethods(forPath: request.path)
-        guard !allowed.isEmpty else { return router.notFoundHandler(request) }
+        guard !allowed.isEmpty else { return router.notFound(request) }
         var r = HTTPResponse.empty(.noContent)
         r.headers.set("Allow", Responder.allowHeader(allowed))
         if request.headers.contains("Access-Control-Request-Method") {

@@ -43,9 +43,15 @@ public struct Router: Sendable {
     /// Indices of routes with `:name` segments, tried in order after the static ones.
     private var parameterised: [Int] = []
 
-    /// The answer for paths no route knows; replace it to give a system-specific body.
-    public var notFoundHandler: HTTPHandler = { request in
-        .json(.notFound, object: ["error": true, "reason": "Not Found: \(request.path)"])
+    /// Builds the body of the router's own answers (404, 405), so that each emulated system can
+    /// keep its error shape; the status and the `Allow` header are set by the responder.
+    public var errorResponse: @Sendable (_ status: HTTPStatus, _ message: String, _ request: HTTPRequest) -> HTTPResponse = {
+        status, message, _ in .json(status, object: ["error": true, "reason": message])
+    }
+
+    /// The answer for a path no route knows.
+    public func notFound(_ request: HTTPRequest) -> HTTPResponse {
+        errorResponse(.notFound, "Not Found: \(request.path)", request)
     }
 
     public init() {}

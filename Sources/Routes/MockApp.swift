@@ -29,7 +29,20 @@ public final class MockApp: Sendable {
         var router = Router()
         for system in systems { system.register(in: &router) }
         admin.register(in: &router)
+        router.errorResponse = MockApp.errorResponse
         return router
+    }
+
+    /// 404 and 405 in the error shape of the system that owns the path: musbooking answers
+    /// plain text, SkyZone and RSSchool `{"error": …}`, everything else Vapor's shape (the rows app).
+    @Sendable static func errorResponse(_ status: HTTPStatus, _ message: String, _ request: HTTPRequest) -> HTTPResponse {
+        let path = request.path
+        if path.hasPrefix("/api/") { return .text(status, message) }
+        if path.hasPrefix("/rsschool/") || path == "/customer" || path.hasPrefix("/customer/")
+            || path == "/tokens" || path.hasPrefix("/tokens/") {
+            return .json(status, object: ["error": message])
+        }
+        return .json(status, object: ["error": true, "reason": message])
     }
 
     /// Puts every system back to the seed and empties the outbox.
