@@ -136,10 +136,11 @@ final class EventLoop: @unchecked Sendable {
             }
             guard shared.reserveConnection() else {
                 warnRateLimited("connection limit (\(shared.configuration.maxConnections)) reached; answering 503 — raise it with --max-connections")
-                let body = "{\"error\":true,\"reason\":\"Too many open connections\"}"
-                let text = "HTTP/1.1 503 Service Unavailable\r\nDate: \(String(decoding: date, as: UTF8.self))\r\nServer: mock-server\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\nRetry-After: 1\r\n\r\n\(body)"
-                var bytes = Array(text.utf8)
-                _ = bytes.withUnsafeMutableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                var refusal = HTTPResponse.jsonError(.serviceUnavailable, "Too many open connections")
+                refusal.headers.set("Retry-After", "1")
+                var bytes: [UInt8] = []
+                HTTPResponseEncoder.encode(refusal, omitBody: false, keepAlive: false, requestVersion: .http1_1, date: date, into: &bytes)
+                _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 close(fd)
                 continue
             }
@@ -229,15 +230,11 @@ final class EventLoop: @unchecked Sendable {
         var offset = 0
         while !conn.closeAfterWrite && !conn.isWebSocket {
             if conn.pendingOutput > EventLoop.outputHighWater { pauseReading(conn); break }
-            let before = offset
             switch conn.parser.next(bytes, offset: &offset) {
             case .needMore:
                 return offset
             case .failure(let failure):
-                shared.logger.info("\(failure.status.code) to \(conn.remoteAddress): \(failure.reason)")
-                let response = HTTPResponse.json(failure.status, object: ["error": true, "reason": failure.reason])
-                HTTPResponseEncoder.encode(response, omitBody: false, keepAlive: false, requestVersion: .http1_1, date: date, into: &conn.outbound)
-                conn.closeAfterWrite = true
+                answerAndClose(conn, failure.status, failure.reason)
                 return bytes.count
             case .request(let request):
                 handle(request, on: conn)
@@ -247,7 +244,6 @@ final class EventLoop: @unchecked Sendable {
                     return bytes.count
                 }
             }
-            if offset == before && offset >= bytes.count { break }
         }
         return offset
     }
@@ -291,21 +287,22 @@ final class EventLoop: @unchecked Sendable {
                 for reply in handler(message) { WebSocketSession.encode(reply, into: &conn.outbound) }
             case .send(let frame):
                 conn.outbound.append(contentsOf: frame)
-                logErrorClose(frame, conn)
             case .closeConnection:
+                if let failure = conn.webSocket?.failure {
+                    shared.logger.info("WebSocket close \(failure.code) to \(conn.remoteAddress): \(failure.reason)")
+                }
                 conn.closeAfterWrite = true
                 return
             }
         }
     }
 
-    /// A close frame we send for a broken protocol or a bound (1002, 1007, 1009 …) is worth a log line.
-    private func logErrorClose(_ frame: [UInt8], _ conn: Connection) {
-        guard frame.count >= 4, frame[0] == 0x88, frame[1] & 0x7F >= 2 else { return }
-        let code = Int(frame[2]) << 8 | Int(frame[3])
-        guard code != 1000 && code != 1001 else { return }
-        let reason = String(decoding: frame.dropFirst(4), as: UTF8.self)
-        shared.logger.info("WebSocket close \(code) to \(conn.remoteAddress)\(reason.isEmpty ? "" : ": \(reason)")")
+    /// Answers a request the server refuses (a bound, a malformed request) with a log line, then closes.
+    private func answerAndClose(_ conn: Connection, _ status: HTTPStatus, _ reason: String) {
+        shared.logger.info("\(status.code) to \(conn.remoteAddress): \(reason)")
+        HTTPResponseEncoder.encode(.jsonError(status, reason), omitBody: false, keepAlive: false, requestVersion: .http1_1,
+                                   date: date, into: &conn.outbound)
+        conn.closeAfterWrite = true
     }
 
     // MARK: - Writing
@@ -378,11 +375,8 @@ final class EventLoop: @unchecked Sendable {
         }
         for conn in expired { closeConnection(conn) }
         for conn in timedOut {
-            shared.logger.info("408 to \(conn.remoteAddress): request not complete within \(config.headerTimeout) s")
             conn.inbound.removeAll()
-            let response = HTTPResponse.json(.requestTimeout, object: ["error": true, "reason": "request not complete within \(config.headerTimeout) seconds"])
-            HTTPResponseEncoder.encode(response, omitBody: false, keepAlive: false, requestVersion: .http1_1, date: date, into: &conn.outbound)
-            conn.closeAfterWrite = true
+            answerAndClose(conn, .requestTimeout, "request not complete within \(config.headerTimeout) seconds")
             conn.requestStartedAt = 0
             flush(conn)
         }

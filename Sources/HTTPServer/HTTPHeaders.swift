@@ -43,8 +43,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// True when a comma-separated field (such as `Connection`) lists the token, any case.
     public func hasToken(_ token: String, in name: String) -> Bool {
-        for value in values(name) {
-            for part in value.split(separator: ",") {
+        // Walks the fields directly: asked on every request (Connection, Upgrade), so no arrays.
+        for field in fields where field.name.equalsIgnoringASCIICase(name) {
+            for part in field.value.split(separator: ",") {
                 if part.trimmingASCIISpaces().equalsIgnoringASCIICase(token) { return true }
             }
         }

@@ -50,6 +50,21 @@ public struct HTTPRequest: Sendable {
         remoteAddress.hasPrefix("127.") || remoteAddress == "::1" || remoteAddress.hasPrefix("::ffff:127.")
     }
 
+    /// The token of an `Authorization: Bearer <token>` header (scheme in any case), or nil.
+    public var bearerToken: String? {
+        guard let header = headers["Authorization"] else { return nil }
+        let parts = header.trimmingASCIISpaces().split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].equalsIgnoringASCIICase("Bearer") else { return nil }
+        let token = parts[1].trimmingASCIISpaces()
+        return token.isEmpty ? nil : String(token)
+    }
+
+    /// Whether a Host value has only the characters of `uri-host[:port]` (RFC 3986); the parser
+    /// refuses other values, and handlers building links from Host use the same rule.
+    public static func isValidHost(_ value: String) -> Bool {
+        value.utf8.allSatisfy(HTTPRequestParser.isHostByte)
+    }
+
     /// The body as UTF-8 text (invalid sequences repaired).
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 

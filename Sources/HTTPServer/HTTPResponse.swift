@@ -36,6 +36,12 @@ public struct HTTPResponse: Sendable {
         json(status, bytes: JSON.serialize(object))
     }
 
+    /// The transport's own error body, `{"error": true, "reason": …}` (the shape of Vapor, whose
+    /// server the rows app copies; the default for errors no system claims).
+    public static func jsonError(_ status: HTTPStatus, _ reason: String) -> HTTPResponse {
+        json(status, object: ["error": true, "reason": reason])
+    }
+
     /// A plain UTF-8 text body.
     public static func text(_ status: HTTPStatus = .ok, _ text: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: textHeaders, body: Array(text.utf8))

@@ -46,7 +46,7 @@ public struct Router: Sendable {
     /// Builds the body of the router's own answers (404, 405), so that each emulated system can
     /// keep its error shape; the status and the `Allow` header are set by the responder.
     public var errorResponse: @Sendable (_ status: HTTPStatus, _ message: String, _ request: HTTPRequest) -> HTTPResponse = {
-        status, message, _ in .json(status, object: ["error": true, "reason": message])
+        status, message, _ in .jsonError(status, message)
     }
 
     /// The answer for a path no route knows.
@@ -97,31 +97,28 @@ public struct Router: Sendable {
         }
         var allowed: [HTTPMethod] = []
         var headFallback: (HTTPHandler, [String: String])?
-        if let indices = staticIndex[Router.normalize(request.path)] {
-            for i in indices {
-                let route = routes[i]
-                if route.method == request.method {
-                    return .http(route.handler)
-                }
-                if request.method == .head && route.method == .get && headFallback == nil { headFallback = (route.handler, [:]) }
-                if !allowed.contains(route.method) { allowed.append(route.method) }
-            }
+        var exact: (HTTPHandler, [String: String])?
+        // One rule for static and parameterised routes: the method decides, HEAD may use GET,
+        // and every other method on the path is remembered for 405's Allow.
+        func consider(_ route: Route, _ params: [String: String]) {
+            if route.method == request.method { exact = (route.handler, params); return }
+            if request.method == .head && route.method == .get && headFallback == nil { headFallback = (route.handler, params) }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
         }
-        if !parameterised.isEmpty {
+        for i in staticIndex[Router.normalize(request.path)] ?? [] {
+            consider(routes[i], [:])
+            if exact != nil { break }
+        }
+        if exact == nil && !parameterised.isEmpty {
             let p = parts ?? Router.split(request.path)
             parts = p
             for i in parameterised {
-                let route = routes[i]
-                guard let params = Router.bind(route.segments, p) else { continue }
-                if route.method == request.method {
-                    request.pathParameters = params
-                    return .http(route.handler)
-                }
-                if request.method == .head && route.method == .get && headFallback == nil { headFallback = (route.handler, params) }
-                if !allowed.contains(route.method) { allowed.append(route.method) }
+                guard let params = Router.bind(routes[i].segments, p) else { continue }
+                consider(routes[i], params)
+                if exact != nil { break }
             }
         }
-        if let (handler, params) = headFallback {
+        if let (handler, params) = exact ?? headFallback {
             request.pathParameters = params
             return .http(handler)
         }
@@ -154,19 +151,11 @@ public struct Router: Sendable {
     }
 
     /// The methods a path accepts (for `OPTIONS` and CORS preflight); empty for unknown paths.
+    /// It is the `Allow` list `match` builds for a 405, asked with a method no route registers.
     public func allowedMethods(forPath path: String) -> [HTTPMethod] {
-        let parts = Router.split(path)
-        var allowed: [HTTPMethod] = []
-        for route in routes where Router.bind(route.segments, parts) != nil {
-            if !allowed.contains(route.method) { allowed.append(route.method) }
-        }
-        if socketRoutes.contains(where: { Router.bind($0.segments, parts) != nil }), !allowed.contains(.get) {
-            allowed.append(.get)
-        }
-        if allowed.isEmpty { return [] }
-        if allowed.contains(.get) { allowed.append(.head) }
-        allowed.append(.options)
-        return allowed
+        var probe = HTTPRequest(method: .options, target: path)
+        if case .methodNotAllowed(let allowed) = match(&probe) { return allowed }
+        return []
     }
 
     private static func compile(_ pattern: String) -> [Segment] {

@@ -42,7 +42,7 @@ public final class MockApp: Sendable {
             || path == "/tokens" || path.hasPrefix("/tokens/") {
             return .json(status, object: ["error": message])
         }
-        return .json(status, object: ["error": true, "reason": message])
+        return .jsonError(status, message)
     }
 
     /// Puts every system back to the seed and empties the outbox.

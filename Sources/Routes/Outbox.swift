@@ -60,20 +60,14 @@ public final class Outbox: Sendable {
     /// Records an SMS to a (normalised) phone; `code` is the code or password it carries.
     public func sendSMS(to phone: String, text: String, code: String? = nil) {
         let sms = SentSMS(phone: PhoneNumber.normalize(phone), text: text, code: code, sentAt: ISO8601.string(clock.now()))
-        messages.withLock { m in
-            if m.sms.count >= capacity { m.sms.removeFirst(m.sms.count - capacity + 1) }
-            m.sms.append(sms)
-        }
+        messages.withLock { Outbox.append(sms, to: &$0.sms, capacity: capacity) }
         logger.info("SMS to \(sms.phone): \(text)")
     }
 
     /// Records an e-mail; `link` is the confirmation link it carries, if any.
     public func sendEmail(to address: String, subject: String, body: String, link: String? = nil) {
         let mail = SentEmail(to: address, subject: subject, body: body, link: link, sentAt: ISO8601.string(clock.now()))
-        messages.withLock { m in
-            if m.emails.count >= capacity { m.emails.removeFirst(m.emails.count - capacity + 1) }
-            m.emails.append(mail)
-        }
+        messages.withLock { Outbox.append(mail, to: &$0.emails, capacity: capacity) }
         logger.info("E-mail to \(address): \(subject)\(link.map { " — \($0)" } ?? "")")
     }
 
@@ -90,6 +84,12 @@ public final class Outbox: Sendable {
         let all = messages.withLock { $0.emails }
         guard let address, !address.isEmpty else { return all }
         return all.filter { $0.to.lowercased() == address.lowercased() }
+    }
+
+    /// Appends, dropping the oldest so that at most `capacity` are kept.
+    private static func append<T>(_ item: T, to list: inout [T], capacity: Int) {
+        if list.count >= capacity { list.removeFirst(list.count - capacity + 1) }
+        list.append(item)
     }
 
     /// Forgets every message.

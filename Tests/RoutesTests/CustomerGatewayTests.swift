@@ -4,8 +4,7 @@ import Routes
 import TestSupport
 import XCTest
 
-final class CustomerGatewayTests: XCTestCase {
-    private var server: TestServer!
+final class CustomerGatewayTests: MockServerTestCase {
     private var gateway: CustomerGateway!
 
     private static let seededCustomerId = "8ece7825-7ac6-4555-adb7-fa02647a0b70"
@@ -13,14 +12,13 @@ final class CustomerGatewayTests: XCTestCase {
     private static let inEventKeys: Set<String> = ["type", "event_id", "sequence_id", "customer_id", "email", "password"]
 
     override func setUpWithError() throws {
-        server = try TestServer()
+        try super.setUpWithError()
         gateway = try XCTUnwrap(server.app.systems.compactMap { $0 as? CustomerGateway }.first)
     }
 
     override func tearDown() {
-        server.stop()
-        server = nil
         gateway = nil
+        super.tearDown()
     }
 
     // MARK: - Helpers
@@ -346,17 +344,7 @@ final class CustomerGatewayTests: XCTestCase {
 // MARK: - Over a real WebSocket
 
 /// The customer gateway over a real WebSocket connection.
-final class CustomerGatewaySocketTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
+final class CustomerGatewaySocketTests: MockServerTestCase {
 
     private func connect() throws -> TestWebSocket {
         try TestWebSocket(port: server.port, path: "/customer-gateway/customer")

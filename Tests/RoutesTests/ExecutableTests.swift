@@ -58,16 +58,18 @@ final class ExecutableTests: XCTestCase {
         }
     }
 
-    func testPortZeroBannerHealthAndSIGTERMExitZero() throws {
-        let (process, out, err) = try launch(["--port", "0", "--log-level", "info"])
-        let port = try bannerPort(out)
-        let client = try TestHTTPClient(port: port)
-        try client.sendRequest("GET", "/__mock/health")
-        XCTAssertEqual(try client.readResponse().text, #"{"status":"ok"}"#)
-        process.terminate()   // SIGTERM
-        let (status, log) = finish(process, err)
-        XCTAssertEqual(status, 0, log)
-        XCTAssertTrue(log.contains("SIGTERM"), log)
+    func testPortZeroBannerHealthAndSIGTERMOrSIGINTExitZero() throws {
+        for (signal, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
+            let (process, out, err) = try launch(["--port", "0", "--log-level", "info"])
+            let port = try bannerPort(out)
+            let client = try TestHTTPClient(port: port)
+            try client.sendRequest("GET", "/__mock/health")
+            XCTAssertEqual(try client.readResponse().text, #"{"status":"ok"}"#)
+            kill(process.processIdentifier, signal)
+            let (status, log) = finish(process, err)
+            XCTAssertEqual(status, 0, "\(name): \(log)")
+            XCTAssertTrue(log.contains(name), log)
+        }
     }
 
     func testBusyPortFailsWithAClearMessage() throws {

@@ -5,11 +5,7 @@ import TestSupport
 
 /// musbooking refuses input it cannot read instead of storing replacement characters or
 /// answering with an unrelated "missing field" error.
-final class MusbookingMalformedInputTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws { server = try TestServer() }
-    override func tearDown() { server.stop(); server = nil }
+final class MusbookingMalformedInputTests: MockServerTestCase {
 
     func testPercentEscapesThatAreNotUTF8AreRefused() throws {
         let token = try server.musbookingLogin(MusbookingSeedData.login, MusbookingSeedData.password)

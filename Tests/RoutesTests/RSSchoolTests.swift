@@ -4,17 +4,7 @@ import Routes
 import TestSupport
 import XCTest
 
-final class RSSchoolTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
+final class RSSchoolTests: MockServerTestCase {
 
     private func authorize(_ login: String, _ password: String) throws -> TestResponse {
         try server.request("POST", "/rsschool/authorize", json: ["login": login, "password": password])

@@ -3,11 +3,7 @@ import XCTest
 import TestSupport
 
 /// The router's own 404 and 405 answers keep the error shape of the system that owns the path.
-final class RouterErrorShapeTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws { server = try TestServer() }
-    override func tearDown() { server.stop(); server = nil }
+final class RouterErrorShapeTests: MockServerTestCase {
 
     func testMusbookingAnswersPlainText() throws {
         let missing = try server.request("GET", "/api/nope")

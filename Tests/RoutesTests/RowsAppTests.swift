@@ -4,17 +4,7 @@ import Routes
 import TestSupport
 import XCTest
 
-final class RowsAppTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
+final class RowsAppTests: MockServerTestCase {
 
     private func login(email: String = "johndown@exmample.com", password: String = "1234567") throws -> TestResponse {
         try server.request("POST", "/auth/login", json: ["email": email, "password": password])

@@ -4,9 +4,7 @@ import Routes
 import TestSupport
 import XCTest
 
-final class SkyZoneTests: XCTestCase {
-    private var server: TestServer!
-
+final class SkyZoneTests: MockServerTestCase {
     private static let profileKeys: Set<String> = [
         "id", "email", "firstName", "lastName", "birthday", "lastVisitLocationName", "lastVisitDate",
         "loyaltyStatusBanner", "address", "phoneNumber", "mobilePhoneNumber", "gender", "photo", "skySockSize",
@@ -14,15 +12,6 @@ final class SkyZoneTests: XCTestCase {
     ]
     private static let addressKeys: Set<String> = ["street", "city", "countryCode", "stateCode", "postalCode"]
     private static let seededSocialToken = "asdf8a7sdf8a7sdf987as8d7f9a7sd8f98a9"
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
 
     private func post(_ path: String, _ body: [String: Any]) throws -> TestResponse {
         try server.request("POST", path, json: body)

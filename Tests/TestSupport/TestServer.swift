@@ -24,9 +24,10 @@ public final class TestServer: @unchecked Sendable {
     public init(seedPath: String = TestServer.repositorySeedPath, clock: ManualClock = ManualClock(),
                 random: any RandomSource = SeededRandomSource(seed: 42),
                 adminToken: String? = nil,
+                logger: Logger = .silent,
                 configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         self.clock = clock
-        let env = MockEnvironment(clock: clock, random: random, logger: .silent)
+        let env = MockEnvironment(clock: clock, random: random, logger: logger)
         outbox = env.outbox
         app = MockApp(seed: try Seed.load(path: seedPath), environment: env, adminToken: adminToken)
         responder = Responder(router: app.makeRouter())
@@ -36,7 +37,7 @@ public final class TestServer: @unchecked Sendable {
         config.eventLoops = 2
         config.shutdownGrace = 1
         configure(&config)
-        server = Server(configuration: config, responder: responder, logger: .silent)
+        server = Server(configuration: config, responder: responder, logger: logger)
         try server.start()
     }
 

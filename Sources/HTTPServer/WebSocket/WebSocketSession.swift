@@ -54,6 +54,9 @@ public struct WebSocketSession: Sendable {
         self.maxMessageBytes = max(0, maxMessageBytes)
     }
 
+    /// Why the session failed the connection (a protocol error or a bound), for the log; nil otherwise.
+    public private(set) var failure: (code: UInt16, reason: String)?
+
     /// True once a close frame was sent (by either `initiateClose` or the close handshake).
     public var isClosing: Bool { state != .open }
 
@@ -308,6 +311,7 @@ public struct WebSocketSession: Sendable {
 
     /// Fails the connection (§7.1.7): a close frame with `code` unless one was sent, then close.
     private mutating func fail(_ code: UInt16, _ reason: String, into events: inout [WebSocketSessionEvent]) {
+        failure = (code, reason)
         if state == .open { events.append(.send(WebSocketSession.closeFrame(code: code, reason: reason))) }
         state = .closed
         frame = nil

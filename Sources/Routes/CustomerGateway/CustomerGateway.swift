@@ -146,7 +146,7 @@ public final class CustomerGateway: EmulatedSystem {
         // each time: a stable id for known e-mails would let anyone probe which accounts exist.
         guard let account = accounts[email.lowercased()], account.password == password else {
             return GatewayReply.error(sequenceId: sequenceId, code: "customer.notFound", description: "Customer not found",
-                                      event: event, customerId: nil, random: random)
+                                      event: event, random: random)
         }
         let token = tokens.issue()
         let expiry = environment.clock.now().addingTimeInterval(tokenLifetime)

@@ -27,11 +27,9 @@ enum GatewayReply {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func error(sequenceId: String, code: String, description: String, event: Event,
-                      customerId: String? = nil, random: any RandomSource) -> String {
+    static func error(sequenceId: String, code: String, description: String, event: Event, random: any RandomSource) -> String {
         var out = header(type: "CUSTOMER_ERROR", sequenceId: sequenceId)
-        appendErrorBody(code: code, description: description, sequenceId: sequenceId, event: event,
-                        customerId: customerId, random: random, to: &out)
+        appendErrorBody(code: code, description: description, sequenceId: sequenceId, event: event, random: random, to: &out)
         append("}}", to: &out)
         return String(decoding: out, as: UTF8.self)
     }
@@ -39,7 +37,7 @@ enum GatewayReply {
     static func validationError(sequenceId: String, errors: [FieldError], event: Event, random: any RandomSource) -> String {
         var out = header(type: "CUSTOMER_VALIDATION_ERROR", sequenceId: sequenceId)
         appendErrorBody(code: "customer.validation", description: "Validation failed", sequenceId: sequenceId, event: event,
-                        customerId: nil, random: random, to: &out)
+                        random: random, to: &out)
         append(",\"errors\":[", to: &out)
         for (index, error) in errors.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -68,7 +66,7 @@ enum GatewayReply {
 
     /// `{"error_description", "error_code", "in_event": {...}, "error_uuid"` without the closing brace.
     private static func appendErrorBody(code: String, description: String, sequenceId: String, event: Event,
-                                        customerId: String?, random: any RandomSource, to out: inout [UInt8]) {
+                                        random: any RandomSource, to out: inout [UInt8]) {
         append("{\"error_description\":", to: &out)
         JSONText.appendQuoted(description, to: &out)
         append(",\"error_code\":", to: &out)
@@ -79,9 +77,10 @@ enum GatewayReply {
         JSONText.appendQuoted(random.token(), to: &out)
         append(",\"sequence_id\":", to: &out)
         JSONText.appendQuoted(sequenceId, to: &out)
-        // A UUID even for an unknown customer, as the original answers.
+        // A fresh UUID every time, for an unknown e-mail and a wrong password alike: a stable id
+        // would tell which e-mails have accounts.
         append(",\"customer_id\":", to: &out)
-        JSONText.appendQuoted(customerId ?? random.token(), to: &out)
+        JSONText.appendQuoted(random.token(), to: &out)
         append(",\"email\":", to: &out)
         JSONText.appendQuoted(event.email, to: &out)
         append(",\"password\":", to: &out)

@@ -61,11 +61,7 @@ public final class Musbooking: EmulatedSystem {
 
     /// The index of the user owning the request's `Authorization: Bearer <token>`.
     func authenticatedIndex(_ request: HTTPRequest, in state: MusbookingState) throws -> Int {
-        guard let header = request.headers["Authorization"] else { throw MusbookingFailure.accessDenied }
-        let parts = header.trimmingASCIISpaces().split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].equalsIgnoringASCIICase("Bearer") else { throw MusbookingFailure.accessDenied }
-        let token = String(parts[1].trimmingASCIISpaces())
-        guard let session = state.sessions[token], let index = state.index(ofUserId: session.userId) else {
+        guard let token = request.bearerToken, let session = state.sessions[token], let index = state.index(ofUserId: session.userId) else {
             throw MusbookingFailure.accessDenied
         }
         // The document: an expired token is a 400, unlike an unknown one.

@@ -22,14 +22,13 @@ public final class RowsApp: EmulatedSystem {
     private let pages: [[UInt8]]
     /// The original never expires tokens; signed ones need no table, however many logins a load test makes.
     private let tokens: SignedTokens
-    private let environment: MockEnvironment
 
     private static let emptyPage: [UInt8] = Array("[]".utf8)
-    private static let invalidToken = RowsApp.error("Invalid token")
-    private static let invalidCredentials = RowsApp.error("Invalid Credentials")
+    // Built once: these two answer every refused request of a load test.
+    private static let invalidToken = HTTPResponse.jsonError(.forbidden, "Invalid token")
+    private static let invalidCredentials = HTTPResponse.jsonError(.unauthorized, "Invalid Credentials")
 
     public init(seed: RowsSeed, environment: MockEnvironment) {
-        self.environment = environment
         tokens = SignedTokens(random: environment.random)
         var accounts: [String: String] = [:]
         for account in seed.accounts { accounts[account.email] = account.password }
@@ -54,24 +53,24 @@ public final class RowsApp: EmulatedSystem {
 
     private func login(_ request: HTTPRequest) -> HTTPResponse {
         guard !request.body.isEmpty else {
-            return RowsApp.error(.badRequest, "Request body is empty: expected JSON {\"email\": String, \"password\": String}")
+            return HTTPResponse.jsonError(.badRequest, "Request body is empty: expected JSON {\"email\": String, \"password\": String}")
         }
         guard let object = JSONValue.parse(request.body) else {
-            return RowsApp.error(.badRequest, "Request body is not valid JSON")
+            return HTTPResponse.jsonError(.badRequest, "Request body is not valid JSON")
         }
         guard object.isObject else {
-            return RowsApp.error(.badRequest, "Request body must be a JSON object {\"email\": String, \"password\": String}")
+            return HTTPResponse.jsonError(.badRequest, "Request body must be a JSON object {\"email\": String, \"password\": String}")
         }
         let email: String, password: String
         switch (RowsApp.stringField("email", in: object), RowsApp.stringField("password", in: object)) {
         case (.failure(let reason), _), (_, .failure(let reason)):
-            return RowsApp.error(.badRequest, reason.message)
+            return HTTPResponse.jsonError(.badRequest, reason.message)
         case (.success(let e), .success(let p)):
             email = e
             password = p
         }
         guard let expected = accounts[email], expected == password else {
-            return .json(.unauthorized, bytes: RowsApp.invalidCredentials)
+            return RowsApp.invalidCredentials
         }
         let token = tokens.issue()
         return .json(.ok, bytes: Array("{\"token\":\"\(token)\"}".utf8))
@@ -80,11 +79,11 @@ public final class RowsApp: EmulatedSystem {
     private func rows(_ request: HTTPRequest) -> HTTPResponse {
         // The original checks the token in middleware, before it looks at the page.
         guard let token = request.headers["authorization"], tokens.isValid(token) else {
-            return .json(.forbidden, bytes: RowsApp.invalidToken)
+            return RowsApp.invalidToken
         }
         switch RowsApp.pageNumber(request.pathParameters["page"] ?? "") {
         case .invalid(let text):
-            return RowsApp.error(.badRequest, "Page must be a positive integer (1, 2, …), got \"\(text)\"")
+            return HTTPResponse.jsonError(.badRequest, "Page must be a positive integer (1, 2, …), got \"\(text)\"")
         case .beyondAnyPage:
             return .json(.ok, bytes: RowsApp.emptyPage)
         case .page(let n):
@@ -122,17 +121,6 @@ public final class RowsApp: EmulatedSystem {
         default:
             return .failure(FieldError(message: "Value of type 'String' required for key '\(key)'"))
         }
-    }
-
-    // MARK: - Responses
-
-    /// Vapor's error body.
-    private static func error(_ reason: String) -> [UInt8] {
-        JSON.serialize(["error": true, "reason": reason] as [String: Any])
-    }
-
-    private static func error(_ status: HTTPStatus, _ reason: String) -> HTTPResponse {
-        .json(status, bytes: error(reason))
     }
 
     // MARK: - Pages

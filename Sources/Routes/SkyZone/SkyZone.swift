@@ -142,7 +142,7 @@ public final class SkyZone: EmulatedSystem {
     }
 
     private func profile(_ request: HTTPRequest) -> HTTPResponse {
-        guard let token = SkyZone.bearerToken(request.headers["Authorization"]) else {
+        guard let token = request.bearerToken else {
             return SkyZone.unauthorized("Missing \"Authorization: Bearer <token>\" header")
         }
         let profile: SkyZoneProfile? = state.withLock { state in
@@ -178,14 +178,6 @@ public final class SkyZone: EmulatedSystem {
         guard let parsed = JSON.parse(request.body) else { return .failure(SkyZoneBadRequest("Request body is not valid JSON")) }
         guard let object = parsed as? [String: Any] else { return .failure(SkyZoneBadRequest("Request body must be a JSON object")) }
         return SkyZoneCredentials.parse(object)
-    }
-
-    private static func bearerToken(_ header: String?) -> String? {
-        guard let header else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].equalsIgnoringASCIICase("Bearer") else { return nil }
-        let token = parts[1].trimmingASCIISpaces()
-        return token.isEmpty ? nil : String(token)
     }
 
     private static func socialKey(_ type: String, _ token: String) -> String { "\(type):\(token)" }
