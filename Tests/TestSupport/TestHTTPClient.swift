@@ -25,14 +25,7 @@ public final class TestHTTPClient {
     deinit { close(fd) }
 
     /// Sends bytes as they are.
-    public func send(_ bytes: [UInt8]) throws {
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw TestClientError("send failed: errno \(errno)") }
-            sent += n
-        }
-    }
+    public func send(_ bytes: [UInt8]) throws { try TestSocket.sendAll(fd, bytes) }
 
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
 

@@ -29,4 +29,14 @@ enum TestSocket {
         }
         return fd
     }
+
+    /// Writes all of `bytes`, however many `send` calls it takes.
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw TestClientError("send failed: errno \(errno)") }
+            sent += n
+        }
+    }
 }

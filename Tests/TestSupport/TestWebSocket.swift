@@ -54,14 +54,7 @@ public final class TestWebSocket {
     }
 
     /// Sends bytes as they are (for split frames and malformed input).
-    public func sendRaw(_ bytes: [UInt8]) throws {
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw TestClientError("WebSocket send failed: errno \(errno)") }
-            sent += n
-        }
-    }
+    public func sendRaw(_ bytes: [UInt8]) throws { try TestSocket.sendAll(fd, bytes) }
 
     /// Sends a close frame with `code` (no reason). Read the server's answer with `receiveClose()`.
     public func close(code: UInt16 = 1000) throws {
