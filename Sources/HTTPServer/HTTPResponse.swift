@@ -7,6 +7,14 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The emulated system that answered (`rows`, `gateway`, `skyzone`, `musbooking`, `rsschool`,
+    /// `admin`); for the log and the journal, never sent.
+    public var system: String?
+    /// The likely client mistake and its fix (API.md §0): sent as `X-Mock-Hint`, logged, journaled.
+    /// Set it with `hinted(_:)` so the header and the field agree.
+    public private(set) var hint: String?
+    /// How the transport delivers this answer; faults change it, handlers leave it alone.
+    public var delivery = Delivery()
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -47,8 +55,40 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: textHeaders, body: Array(text.utf8))
     }
 
+    /// This response with a hint (API.md §0): the body is unchanged, `X-Mock-Hint` is added.
+    public func hinted(_ hint: String) -> HTTPResponse {
+        var copy = self
+        copy.hint = hint
+        copy.headers.set("X-Mock-Hint", hint)
+        return copy
+    }
+
     /// No body at all.
     public static func empty(_ status: HTTPStatus = .noContent) -> HTTPResponse {
         HTTPResponse(status: status)
+    }
+}
+
+/// Transport directives a fault puts on a response (API.md §6.1); the default sends it at once.
+public struct Delivery: Sendable, Equatable {
+    /// What happens on the wire instead of, or with, the normal answer.
+    public enum Action: Sendable, Equatable {
+        /// Send the response as encoded.
+        case send
+        /// Close the connection without answering.
+        case close
+        /// Close with a TCP reset (SO_LINGER 0).
+        case reset
+        /// Send the status line, the headers and half of the body, then close.
+        case truncate
+    }
+    /// Hold the answer this long first, without blocking the event loop (later pipelined
+    /// answers on the same connection wait behind it, in order).
+    public var delayNanos: UInt64 = 0
+    public var action: Action = .send
+
+    public init(delayNanos: UInt64 = 0, action: Action = .send) {
+        self.delayNanos = delayNanos
+        self.action = action
     }
 }

@@ -60,6 +60,16 @@ public struct Logger: Sendable {
         }
     }
 
+    /// One answered request, the line a person reads at the default level (API.md §0: a hinted
+    /// request is always logged at info).
+    public func request(_ entry: RequestLogEntry) {
+        guard isEnabled(.info) else { return }
+        var line = "\(entry.method) \(entry.path) \(entry.status) \(entry.durationMillisText)ms"
+        if let system = entry.system { line += " [\(system)]" }
+        if let hint = entry.hint { line += " hint: \(hint)" }
+        log(.info, line)
+    }
+
     static func timestamp() -> String {
         var tv = timeval()
         gettimeofday(&tv, nil)
@@ -69,5 +79,33 @@ public struct Logger: Sendable {
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
                       Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
                       Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(tv.tv_usec) / 1000)
+    }
+}
+
+/// What the per-request log line says; the path only, never the query (it may hold passwords).
+public struct RequestLogEntry: Sendable {
+    public var method: String
+    public var path: String
+    public var status: Int
+    public var durationNanos: UInt64
+    public var system: String?
+    public var hint: String?
+    public var remoteAddress: String
+
+    public init(method: String, path: String, status: Int, durationNanos: UInt64,
+                system: String? = nil, hint: String? = nil, remoteAddress: String = "") {
+        self.method = method
+        self.path = path
+        self.status = status
+        self.durationNanos = durationNanos
+        self.system = system
+        self.hint = hint
+        self.remoteAddress = remoteAddress
+    }
+
+    /// Milliseconds with one decimal (`0.3`), written without Foundation's formatter.
+    var durationMillisText: String {
+        let tenths = durationNanos / 100_000
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }
