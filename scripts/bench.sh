@@ -26,16 +26,10 @@ command -v curl >/dev/null || apt-get install -y -qq curl
 swift build -c release 2>&1 | tail -1
 BIN="$ROOT/.build/release/mock-server"
 
-# The WebSocket load client: the shared harness's dependency-free wsload when it is beside
-# this checkout, built once into .build-wsload; otherwise the row is skipped.
-WSLOAD=""
-if [[ -d "$ROOT/../shared/bench/ws/wsload" ]]; then
-    mkdir -p "$ROOT/.build-wsload"
-    cp -r "$ROOT/../shared/bench/ws/wsload/." "$ROOT/.build-wsload/src" 2>/dev/null || true
-    chmod -R u+w "$ROOT/.build-wsload/src"
-    (cd "$ROOT/.build-wsload/src" && swift build -c release --scratch-path "$ROOT/.build-wsload/build" 2>&1 | tail -1) >&2
-    WSLOAD="$ROOT/.build-wsload/build/release/wsload"
-fi
+# The WebSocket load client (benchmarks/wsload, no dependencies), built once into .build-wsload.
+(cd "$ROOT/benchmarks/wsload" && swift build -c release --scratch-path "$ROOT/.build-wsload/build" 2>&1 | tail -1) >&2
+WSLOAD="$ROOT/.build-wsload/build/release/wsload"
+[[ -x "$WSLOAD" ]] || WSLOAD=""
 
 ulimit -n $((IDLE + 4096)) 2>/dev/null || echo "bench: could not raise the open-files limit; the idle test may fall short" >&2
 
@@ -103,7 +97,7 @@ if [[ -n "$WSLOAD" && -x "$WSLOAD" ]]; then
     cpu1k=$(awk -v t=$((c1 - c0)) -v clk="$CLK" -v r="${msgs:-0}" 'BEGIN { if (r > 0) printf "%.1f", t * 1000.0 / clk * 1000.0 / r; else print "NA" }')
     ROWS+=("$(printf '%-28s %10s %9s %12s %8s' "WS LOGIN_CUSTOMER ($WS_CONNS conns)" "${rps:-NA}" "$(awk -v u="${p99:-0}" 'BEGIN{printf "%.2f", u/1000}')" "$cpu1k" "${errs:-NA}")")
 else
-    ROWS+=("$(printf '%-28s %10s' "WS LOGIN_CUSTOMER" "skipped (no ../shared/bench/ws/wsload)")")
+    ROWS+=("$(printf '%-28s %10s' "WS LOGIN_CUSTOMER" "skipped (benchmarks/wsload did not build)")")
 fi
 PEAK_KB=$(awk '/^VmHWM:/ {print $2}' "/proc/$SERVER_PID/status")
 
