@@ -7,7 +7,7 @@
 #   scripts/bench.sh                 # DURATION=10 CONNS=64 THREADS=2 WS_CONNS=16
 #   DURATION=5 scripts/bench.sh      # shorter
 #
-# Workloads match ../shared/bench (the side-by-side harness): GET /rows/1 with the
+# Workloads match the side-by-side harness of BENCHMARKS.md: GET /rows/1 with the
 # `authorization` token, POST /auth/login, and LOGIN_CUSTOMER over WebSocket.
 # Timing lives here, never in the tests. Every load is bounded by `timeout`.
 set -euo pipefail
