@@ -40,8 +40,6 @@ struct HTTPRequestParser {
     /// Set when a body is awaited after `Expect: 100-continue`; the connection sends `100 Continue` once.
     private(set) var continueRequested = false
     let limits: Limits
-    var remoteAddress = ""
-    var localPort = 0
 
     init(limits: Limits) { self.limits = limits }
 
@@ -315,7 +313,7 @@ struct HTTPRequestParser {
 
         let request = HTTPRequest(method: HTTPMethod(String(decoding: methodBytes, as: UTF8.self)), target: target,
                                   path: path, query: query, version: version, headers: headers, body: [],
-                                  remoteAddress: remoteAddress, localPort: localPort)
+                                  remoteAddress: "")
 
         // Body framing (RFC 9112 §6.3).
         if !transferEncodings.isEmpty {
