@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var eventLoops = 0
     /// Seconds given to requests in flight when stopping.
     public var shutdownGrace = 5.0
+    /// Readiness mechanism of the event loops (`--poller`); the platform's best by default.
+    public var poller = PollerKind.platformDefault
 
     /// Seconds a connection's pending output may make no progress before it is closed (a peer that
     /// does not read), like nginx's `send_timeout`.

@@ -37,6 +37,11 @@ struct Options {
         Setting(flag: "--max-ws-message-bytes", env: "MOCK_MAX_WS_MESSAGE_BYTES", valueName: "N", help: "WebSocket message limit, closed with 1009 (default 1048576)") { o, v in o.server.maxWebSocketMessageBytes = try int(v, "--max-ws-message-bytes", 125...(1 << 30)) },
         Setting(flag: "--max-connections", env: "MOCK_MAX_CONNECTIONS", valueName: "N", help: "open connections at most; more get 503 (default 10000)") { o, v in o.server.maxConnections = try int(v, "--max-connections", 1...10_000_000) },
         Setting(flag: "--event-loops", env: "MOCK_EVENT_LOOPS", valueName: "N", help: "event-loop threads (default: one per CPU core)") { o, v in o.server.eventLoops = try int(v, "--event-loops", 1...256) },
+        Setting(flag: "--poller", env: "MOCK_POLLER", valueName: "KIND", help: "event-loop readiness: epoll (Linux), kqueue (macOS) or poll (both; default: the system's best)") { o, v in
+            guard let kind = PollerKind(rawValue: v) else { throw UsageError(description: "--poller must be epoll, kqueue or poll, not \"\(v)\"") }
+            guard kind.isAvailable else { throw UsageError(description: "--poller \(v) is not available on this system; use \(PollerKind.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: " or "))") }
+            o.server.poller = kind
+        },
         Setting(flag: "--shutdown-grace", env: "MOCK_SHUTDOWN_GRACE", valueName: "SECONDS", help: "time requests in flight get on SIGINT/SIGTERM (default 5)") { o, v in o.server.shutdownGrace = try seconds(v, "--shutdown-grace") },
     ]
 
