@@ -19,6 +19,8 @@ final class ConnectionMachine {
         case now
         /// Write the pending output, then close with a TCP reset (SO_LINGER 0).
         case reset
+        /// Reset now, discarding what is pending (a peer that does not read: its buffers go at once).
+        case abort
     }
 
     /// Output waiting for its release time (a delayed answer, and everything behind it).
@@ -171,10 +173,10 @@ final class ConnectionMachine {
         case .http, .webSocket:
             break
         }
-        if close == .now { return }
+        if close == .now || close == .abort { return }
         if pendingOutput > 0 && now - lastOutputProgress > env.settings.sendTimeout {
             env.logger.warning("closing \(remoteAddress): \(pendingOutput) bytes unread for \(seconds(env.settings.sendTimeout)) s (send timeout)")
-            close = .now
+            close = .abort
             return
         }
         if phase == .webSocket {
@@ -456,7 +458,7 @@ final class ConnectionMachine {
         let before = pendingOutput
         if before > 0 && before + bytes.count > env.settings.outputHardCap {
             env.logger.warning("closing \(remoteAddress): more than \(env.settings.outputHardCap) bytes of output unread")
-            close = .now
+            close = .abort
             return
         }
         outbound.append(contentsOf: bytes)

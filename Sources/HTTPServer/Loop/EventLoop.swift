@@ -37,6 +37,8 @@ final class EventLoop: @unchecked Sendable {
     /// The loops this one spreads its accepted sockets over (itself included); empty: keeps them.
     private var targets: [EventLoop] = []
     private var nextTarget = 0
+    /// Every loop of the server (woken when a listener closes, so they can finish draining).
+    private var peers: [EventLoop] = []
 
     private static let readSize = 64 * 1024
     private static let outOfDescriptorsBackoff: UInt64 = 100_000_000
@@ -61,8 +63,12 @@ final class EventLoop: @unchecked Sendable {
         if spareFD >= 0 { Sys.close(spareFD) }
     }
 
-    /// Makes this loop the acceptor for `loops` (single-listener mode). Call before `run`.
-    func distribute(to loops: [EventLoop]) { targets = loops }
+    /// Introduces the server's loops; with `distribute`, this loop accepts for all of them
+    /// (single-listener mode). Call before `run`.
+    func join(_ loops: [EventLoop], distribute: Bool) {
+        peers = loops
+        targets = distribute ? loops : []
+    }
 
     /// Called from any thread: makes the loop look at the stop flag, its mailbox and hand-offs.
     func wake() { poller.wake() }
@@ -129,6 +135,9 @@ final class EventLoop: @unchecked Sendable {
             shared.releaseConnection()
         }
         closeListener()
+        // Loops refer to each other: let go, so the server's loops (and their pollers) are freed.
+        peers = []
+        targets = []
     }
 
     private func waitMillis(until nextSweep: UInt64) -> Int32 {
@@ -216,8 +225,8 @@ final class EventLoop: @unchecked Sendable {
         Sys.close(listenFD)
         listenFD = -1
         shared.listenerClosed()
-        // Loops fed by this one may be waiting for the last hand-off before they finish.
-        for target in targets where target !== self { target.wake() }
+        // Other loops may be waiting for the last listener (and its hand-offs) before they finish.
+        for peer in peers where peer !== self { peer.wake() }
     }
 
     private func adopt(_ fd: Int32, _ peer: String) {
@@ -279,6 +288,7 @@ final class EventLoop: @unchecked Sendable {
         let machine = conn.machine
         while true {
             if machine.close == .now { closeConnection(conn); return }
+            if machine.close == .abort { closeConnection(conn, abortive: true); return }
             if machine.pendingOutput > 0 {
                 if conn.writeBlocked { break }
                 let n = machine.withPendingOutput { Sys.send(conn.fd, $0) }
@@ -304,7 +314,7 @@ final class EventLoop: @unchecked Sendable {
             case .reset:
                 closeConnection(conn, abortive: true)
                 return
-            case .none, .now:
+            case .none, .now, .abort:
                 break
             }
             break
