@@ -29,6 +29,9 @@ public final class TestWebSocket {
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
 
+    /// The socket, for tests that wait on it (poll) instead of reading.
+    public var socket: Int32 { fd }
+
     // MARK: - Sending
 
     /// Sends a masked, final text frame.
