@@ -102,6 +102,34 @@ final class DeliveryWireTests: XCTestCase {
         XCTAssertEqual(s.openConnections, 0)
     }
 
+    func testEachAnsweredRequestAndEachTransportRefusalIsLogged() throws {
+        let lines = Locked<[String]>([])
+        var router = Router()
+        router.get("/rows/:id") { _ in
+            var r = HTTPResponse.text(.ok, "row\n").hinted("try /rows/1")
+            r.system = "rows"
+            return r
+        }
+        var config = ServerConfiguration()
+        config.port = 0
+        config.eventLoops = 1
+        let s = Server(configuration: config, responder: Responder(router: router),
+                       logger: Logger(level: .info) { line in lines.withLock { $0.append(line) } })
+        try s.start()
+        let c = try TestHTTPClient(port: s.port)
+        try c.sendRequest("GET", "/rows/7?password=secret")
+        XCTAssertEqual(try c.readResponse().status, 200)
+        let bad = try TestHTTPClient(port: s.port)
+        try bad.send("GARBAGE\r\n\r\n")
+        XCTAssertEqual(try bad.readResponse().status, 400)
+        s.shutdown()
+        s.waitUntilStopped()
+        let log = lines.withLock { $0 }
+        XCTAssertTrue(log.contains { $0.contains("GET /rows/7 200") && $0.contains("[rows]") && $0.contains("try /rows/1") }, "\(log)")
+        XCTAssertFalse(log.contains { $0.contains("secret") }, "never the query")
+        XCTAssertTrue(log.contains { $0.contains(" 400 ") }, "\(log)")
+    }
+
     func testThePollBackendServes() throws {
         let s = try server(loops: 2) { $0.poller = .poll }
         defer { s.shutdown(); s.waitUntilStopped() }
