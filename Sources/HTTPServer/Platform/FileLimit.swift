@@ -32,13 +32,16 @@ public enum ConnectionBudget {
         max(1, min(configured, openFiles - reserved(eventLoops: eventLoops)))
     }
 
-    /// Raises the process's descriptor limit as far as allowed and returns the connection limit
-    /// it leaves, with a warning line when that is below `configured`.
-    public static func apply(configured: Int, eventLoops: Int, logger: Logger) -> Int {
-        let files = Sys.openFileLimit()
-        let effective = limit(configured: configured, openFiles: files, eventLoops: eventLoops)
+    /// Raises the process's descriptor limit as far as allowed (unless `openFiles` says what it
+    /// is) and returns the connection limit it leaves, with a warning line when that is below
+    /// `configured`. The event loops refuse connections past it (503) instead of running out of
+    /// descriptors.
+    public static func apply(configured: Int, eventLoops: Int, logger: Logger,
+                             openFiles: Int? = nil) -> Int {
+        let openFiles = openFiles ?? Sys.openFileLimit()
+        let effective = limit(configured: configured, openFiles: openFiles, eventLoops: eventLoops)
         if effective < configured {
-            logger.warning("open-file limit is \(files) (ulimit -n): serving at most \(effective) connections instead of --max-connections \(configured); raise `ulimit -n` for more")
+            logger.warning("open-file limit is \(openFiles) (ulimit -n): serving at most \(effective) connections instead of --max-connections \(configured); raise `ulimit -n` for more")
         }
         return effective
     }

@@ -17,8 +17,9 @@ extension Sys {
     /// Darwin's name for the idle time before the first keepalive probe (TCP_KEEPIDLE on Linux).
     static let keepIdleOption = TCP_KEEPALIVE
 
-    /// setrlimit refuses an RLIMIT_NOFILE above OPEN_MAX (and the hard limit is often "unlimited").
-    static let fileLimitCap = rlim_t(OPEN_MAX)
+    /// OPEN_MAX (bsd/sys/syslimits.h, spelled out: the macro hides behind _DARWIN_C_SOURCE):
+    /// setrlimit refuses an RLIMIT_NOFILE above it, and the hard limit is often "unlimited".
+    static let fileLimitCap: rlim_t = 10240
 
     /// A TCP socket of `family`: close-on-exec and no-SIGPIPE set right after (no SOCK_CLOEXEC).
     static func streamSocket(family: Int32) -> Int32 {
@@ -50,9 +51,15 @@ extension Sys {
     }
 }
 
-// Checked against (apple-oss-distributions/xnu): bsd/sys/socket.h SOCK_STREAM 1, SOL_SOCKET 0xffff,
-// SO_NOSIGPIPE 0x1022, SO_KEEPALIVE 0x0008, SO_LINGER 0x0080 (struct linger { int l_onoff; int
-// l_linger; }); bsd/netinet/tcp.h TCP_NODELAY 0x01, TCP_KEEPALIVE 0x10 (seconds); bsd/sys/
-// syslimits.h OPEN_MAX 10240; bsd/sys/resource.h RLIMIT_NOFILE 8, rlim_t __uint64_t,
-// getrlimit(int, struct rlimit *). Macros without a cast import as Int32, so none needs converting.
+// Checked by reading apple-oss-distributions/xnu: bsd/sys/socket.h SOCK_STREAM 1, SOL_SOCKET
+// 0xffff, SO_REUSEADDR 0x0004, SO_KEEPALIVE 0x0008, SO_REUSEPORT 0x0200, SO_NOSIGPIPE 0x1022,
+// SO_LINGER 0x0080 (in ticks, not seconds: only ever set to 0 here, for a reset), struct linger
+// { int l_onoff; int l_linger; }, struct sockaddr_storage { __uint8_t ss_len; sa_family_t
+// ss_family; … } (so `Int32(ss_family)` in Sys.address works); bsd/netinet/tcp.h TCP_NODELAY
+// 0x01, TCP_KEEPALIVE 0x10 ("idle time used when SO_KEEPALIVE is enabled", seconds);
+// bsd/sys/syslimits.h OPEN_MAX 10240. Macros without a cast import as Int32, the type
+// setsockopt/socket take, so none needs converting. Swift code on Darwin using these exact calls:
+// FlyingFox Socket+Darwin.swift (`Int32(SOCK_STREAM)`, `Darwin.accept`, `Darwin.listen`) and
+// public code calling `setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPALIVE, …)` and
+// `setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, …)` (found with the code search).
 #endif
