@@ -103,7 +103,10 @@ final class EventLoop: @unchecked Sendable {
                         conn.writeBlocked = false
                         reconcile(conn)
                     }
-                    if event.readable || event.hangup, connection(event.fd) === conn { _ = readable(conn) }
+                    if event.readable || event.hangup, connection(event.fd) === conn {
+                        // A hang-up is reported even while reading is paused: nothing can be delivered, so close.
+                        if event.hangup && !conn.machine.wantsRead { closeConnection(conn) } else { _ = readable(conn) }
+                    }
                 }
             }
             takeHandoffs()
