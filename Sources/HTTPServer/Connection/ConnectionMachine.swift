@@ -247,6 +247,8 @@ final class ConnectionMachine {
             inbound = []
         } else if used > 0 {
             inbound.removeFirst(used)
+            // A burst of pipelined requests must not pin its buffer once answered.
+            if inbound.isEmpty && inbound.capacity > ConnectionMachine.retainedBuffer { inbound = [] }
         }
     }
 
