@@ -377,7 +377,8 @@ final class ConnectionMachine {
             case .message(let message):
                 reply(endpoint.onMessage(message, handle))
             case .send(let frame):
-                appendOutput(frame)
+                // Behind held output (a delayed answer before the upgrade) so nothing overtakes the 101.
+                if held.isEmpty { appendOutput(frame) } else { hold(frame, delay: 0, then: .none) }
             case .closeConnection:
                 if let failure = session?.failure {
                     env.logger.info("WebSocket close \(failure.code) to \(remoteAddress): \(failure.reason)")
