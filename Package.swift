@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// No package dependencies by design: Foundation, Dispatch and Glibc only.
+// No package dependencies by design: Foundation, Dispatch and the C library (Glibc or Darwin) only.
 let package = Package(
     name: "mock-server",
     platforms: [.macOS(.v13)],
@@ -10,8 +10,8 @@ let package = Package(
     ],
     targets: [
         // Transport: sockets, event loops, HTTP/1.1 and WebSocket codecs, router.
-        .target(name: "HTTPServer", dependencies: ["CEpoll"]),
-        // glibc's <sys/epoll.h> and <sys/eventfd.h>, which the Glibc module does not export.
+        .target(name: "HTTPServer", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
+        // glibc's <sys/epoll.h> and <sys/eventfd.h>, which the Glibc module does not export (Linux only).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // The emulated APIs and their in-memory store.
         .target(name: "Routes", dependencies: ["HTTPServer"]),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Autobahn|Testsuite fuzzing client (cases 1–7, 9, 10) against a release build of
-# mock-server and fails on any FAILED or missing case.
+# mock-server and fails on any FAILED or missing case. The server reads MOCK_POLLER from the
+# environment, so `MOCK_POLLER=poll scripts/autobahn.sh` runs it on the poll(2) backend.
 #
 #   scripts/autobahn.sh            install (cached), build, run, verify
 #   scripts/autobahn.sh --install  only install Autobahn into .autobahn/venv
@@ -85,7 +86,7 @@ if [[ -z "$PORT" ]]; then
     cat "$SERVER_OUT" "$AB/server.err" >&2 || true
     exit 2
 fi
-echo "autobahn: server on port $PORT (pid $SERVER_PID)"
+echo "autobahn: server on port $PORT (pid $SERVER_PID, poller ${MOCK_POLLER:-default})"
 
 rm -rf "$REPORTS"
 mkdir -p "$REPORTS"

@@ -37,6 +37,14 @@ struct Options {
         Setting(flag: "--max-ws-message-bytes", env: "MOCK_MAX_WS_MESSAGE_BYTES", valueName: "N", help: "WebSocket message limit, closed with 1009 (default 1048576)") { o, v in o.server.maxWebSocketMessageBytes = try int(v, "--max-ws-message-bytes", 125...(1 << 30)) },
         Setting(flag: "--max-connections", env: "MOCK_MAX_CONNECTIONS", valueName: "N", help: "open connections at most; more get 503 (default 10000)") { o, v in o.server.maxConnections = try int(v, "--max-connections", 1...10_000_000) },
         Setting(flag: "--event-loops", env: "MOCK_EVENT_LOOPS", valueName: "N", help: "event-loop threads (default: one per CPU core)") { o, v in o.server.eventLoops = try int(v, "--event-loops", 1...256) },
+        Setting(flag: "--poller", env: "MOCK_POLLER", valueName: "KIND", help: "event-loop readiness: epoll (Linux), kqueue (macOS) or poll (both; default: the system's best)") { o, v in
+            guard let kind = PollerKind(rawValue: v) else { throw UsageError(description: "--poller must be epoll, kqueue or poll, not \"\(v)\"") }
+            guard kind.isAvailable else { throw UsageError(description: "--poller \(v) is not available on this system; use \(PollerKind.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: " or "))") }
+            o.server.poller = kind
+        },
+        Setting(flag: "--send-timeout", env: "MOCK_SEND_TIMEOUT", valueName: "SECONDS", help: "a client whose pending output makes no progress this long is closed (default 30)") { o, v in o.server.sendTimeout = try seconds(v, "--send-timeout") },
+        Setting(flag: "--ws-ping-interval", env: "MOCK_WS_PING_INTERVAL", valueName: "SECONDS", help: "a silent WebSocket is pinged after this; no answer as long again closes it (default 30)") { o, v in o.server.webSocketPingInterval = try seconds(v, "--ws-ping-interval") },
+        Setting(flag: "--ws-frame-timeout", env: "MOCK_WS_FRAME_TIMEOUT", valueName: "SECONDS", help: "a started WebSocket frame or message left unfinished this long is closed with 1008 (default 30)") { o, v in o.server.webSocketFrameTimeout = try seconds(v, "--ws-frame-timeout") },
         Setting(flag: "--shutdown-grace", env: "MOCK_SHUTDOWN_GRACE", valueName: "SECONDS", help: "time requests in flight get on SIGINT/SIGTERM (default 5)") { o, v in o.server.shutdownGrace = try seconds(v, "--shutdown-grace") },
     ]
 

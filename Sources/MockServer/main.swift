@@ -1,9 +1,14 @@
 import Foundation
 import HTTPServer
 import Routes
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #endif
+
+// First, before any thread exists: SIGINT/SIGTERM stay pending until the trap's thread takes them.
+let signalTrap = SignalTrap.block()
 
 /// Prints to standard error and exits with the given status.
 func exitWith(_ message: String, status: Int32) -> Never {
@@ -39,17 +44,9 @@ do {
     exitWith("mock-server: cannot listen on \(options.server.host):\(options.server.port): \(error)", status: 69)
 }
 
-// Signals are taken on a dispatch queue, so the handler may do real work (log, wake the loops).
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
-let signalSources = [SIGINT, SIGTERM].map { sig in
-    let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-    source.setEventHandler {
-        logger.info("\(sig == SIGINT ? "SIGINT" : "SIGTERM"): finishing requests in flight and stopping")
-        server.shutdown()
-    }
-    source.resume()
-    return source
+signalTrap.start { sig in
+    logger.info("\(SignalTrap.name(sig)): finishing requests in flight and stopping")
+    server.shutdown()
 }
 
 let hostForURL = options.server.host.contains(":") ? "[\(options.server.host)]" : options.server.host

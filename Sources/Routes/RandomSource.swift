@@ -1,6 +1,8 @@
 import Foundation
 import HTTPServer
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #endif
 

@@ -25,6 +25,7 @@ final class WireFixture {
         config.port = 0
         config.eventLoops = 2
         config.shutdownGrace = 1
+        try config.applyTestEnvironment()
         configure(&config)
         server = Server(configuration: config, responder: Responder(router: router), logger: logger)
         try server.start()

@@ -72,6 +72,45 @@ final class ExecutableTests: XCTestCase {
         }
     }
 
+    /// Issue 13 §6: the handling is in place before the banner, so a signal sent the moment the
+    /// banner is read is never lost. Each exit is awaited with a bound, not forever.
+    func testSIGTERMTheInstantTheBannerIsReadAlwaysExitsZero() throws {
+        for run in 1...50 {
+            let process = Process()
+            process.executableURL = try binary
+            process.arguments = ["--port", "0", "--log-level", "warning", "--event-loops", "1"]
+            process.currentDirectoryURL = URL(fileURLWithPath: TestServer.repositorySeedPath).deletingLastPathComponent()
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            let exited = DispatchSemaphore(value: 0)
+            process.terminationHandler = { _ in exited.signal() }
+            try process.run()
+            _ = try bannerPort(out)
+            kill(process.processIdentifier, SIGTERM)
+            guard exited.wait(timeout: .now() + 20) == .success else {
+                kill(process.processIdentifier, SIGKILL)
+                return XCTFail("run \(run): still running 20 s after SIGTERM")
+            }
+            XCTAssertEqual(process.terminationReason, .exit, "run \(run)")
+            XCTAssertEqual(process.terminationStatus, 0, "run \(run)")
+        }
+    }
+
+    func testPollerFlagRefusesAMechanismThisSystemLacks() throws {
+        #if canImport(Darwin)
+        let missing = "epoll"
+        #else
+        let missing = "kqueue"
+        #endif
+        for args in [["--poller", missing], ["--poller", "select"]] {
+            let (process, _, err) = try launch(args)
+            let (status, message) = finish(process, err)
+            XCTAssertEqual(status, 64, args.joined(separator: " "))
+            XCTAssertTrue(message.contains("--poller"), message)
+        }
+    }
+
     func testBusyPortFailsWithAClearMessage() throws {
         let (first, out, firstErr) = try launch(["--port", "0"])
         let port = try bannerPort(out)

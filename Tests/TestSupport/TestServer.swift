@@ -36,6 +36,7 @@ public final class TestServer: @unchecked Sendable {
         config.port = 0
         config.eventLoops = 2
         config.shutdownGrace = 1
+        try config.applyTestEnvironment()
         configure(&config)
         server = Server(configuration: config, responder: responder, logger: logger)
         try server.start()

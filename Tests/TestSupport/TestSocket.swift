@@ -1,5 +1,7 @@
 import Foundation
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #endif
 
@@ -8,23 +10,35 @@ enum TestSocket {
     /// Connects to 127.0.0.1:port with TCP_NODELAY; reads and writes give up after `timeout` seconds,
     /// so a broken server fails a test instead of hanging it.
     static func connect(port: Int, timeout: Double) throws -> Int32 {
+        #if canImport(Darwin)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #else
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
         guard fd >= 0 else { throw TestClientError("socket() failed: errno \(errno)") }
-        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - floor(timeout)) * 1e6))
+        #if canImport(Darwin)
+        // Darwin has no MSG_NOSIGNAL on every SDK: the socket itself never raises SIGPIPE.
+        var noSigPipe: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &noSigPipe, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        var tv = timeval(tv_sec: Int(timeout), tv_usec: suseconds_t((timeout - floor(timeout)) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         var addr = sockaddr_in()
+        #if canImport(Darwin)
+        addr.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard rc == 0 else {
             let error = errno
-            close(fd)
+            TestSocket.close(fd)
             throw TestClientError("connect to 127.0.0.1:\(port) failed: errno \(error)")
         }
         return fd
@@ -34,9 +48,34 @@ enum TestSocket {
     static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { systemSend(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent) }
             guard n > 0 else { throw TestClientError("send failed: errno \(errno)") }
             sent += n
         }
+    }
+
+    static func close(_ fd: Int32) {
+        #if canImport(Darwin)
+        _ = Darwin.close(fd)
+        #else
+        _ = Glibc.close(fd)
+        #endif
+    }
+
+    private static func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        #if canImport(Darwin)
+        return Darwin.connect(fd, address, length)
+        #else
+        return Glibc.connect(fd, address, length)
+        #endif
+    }
+
+    /// A send that never raises SIGPIPE (MSG_NOSIGNAL on Linux, SO_NOSIGPIPE set at connect on Darwin).
+    private static func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        return Darwin.send(fd, bytes, count, 0)
+        #else
+        return Glibc.send(fd, bytes, count, Int32(MSG_NOSIGNAL))
+        #endif
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPServer
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #endif
 
@@ -21,13 +23,16 @@ public final class TestWebSocket {
             try handshake(path: path, extraHeaders: extraHeaders)
         } catch {
             // Marked closed so a deinit of the half-made object cannot close a reused descriptor.
-            Glibc.close(fd)
+            TestSocket.close(fd)
             fd = -1
             throw error
         }
     }
 
-    deinit { if fd >= 0 { Glibc.close(fd) } }
+    deinit { if fd >= 0 { TestSocket.close(fd) } }
+
+    /// The socket, for tests that wait on it (poll) instead of reading.
+    public var socket: Int32 { fd }
 
     // MARK: - Sending
 

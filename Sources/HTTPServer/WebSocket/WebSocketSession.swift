@@ -57,6 +57,9 @@ public struct WebSocketSession: Sendable {
     /// Why the session failed the connection (a protocol error or a bound), for the log; nil otherwise.
     public private(set) var failure: (code: UInt16, reason: String)?
 
+    /// True while a frame or a fragmented message has started but not finished.
+    public var isMidMessage: Bool { frame != nil || !headerBytes.isEmpty || messageOpcode != nil }
+
     /// True once a close frame was sent (by either `initiateClose` or the close handshake).
     public var isClosing: Bool { state != .open }
 

@@ -13,7 +13,7 @@ public enum WebSocketMessage: Sendable, Equatable {
 /// What the router found for a request.
 public enum RouteMatch: Sendable {
     case http(HTTPHandler)
-    case webSocket(WebSocketMessageHandler)
+    case webSocket(WebSocketEndpoint)
     case methodNotAllowed(allowed: [HTTPMethod])
     case notFound
 }
@@ -33,7 +33,7 @@ public struct Router: Sendable {
 
     private struct SocketRoute: Sendable {
         let segments: [Segment]
-        let handler: WebSocketMessageHandler
+        let handler: WebSocketEndpoint
     }
 
     private var routes: [Route] = []
@@ -78,7 +78,12 @@ public struct Router: Sendable {
 
     /// A WebSocket endpoint: a GET with a valid upgrade handshake on this path is handed to `handler`.
     public mutating func webSocket(_ pattern: String, _ handler: @escaping WebSocketMessageHandler) {
-        socketRoutes.append(SocketRoute(segments: Router.compile(pattern), handler: handler))
+        webSocket(pattern, WebSocketEndpoint(handler))
+    }
+
+    /// A WebSocket endpoint with open/close callbacks and a connection handle (push, delayed replies, close codes).
+    public mutating func webSocket(_ pattern: String, _ endpoint: WebSocketEndpoint) {
+        socketRoutes.append(SocketRoute(segments: Router.compile(pattern), handler: endpoint))
     }
 
     /// Finds the handler for a request and fills in its path parameters.

@@ -40,8 +40,6 @@ struct HTTPRequestParser {
     /// Set when a body is awaited after `Expect: 100-continue`; the connection sends `100 Continue` once.
     private(set) var continueRequested = false
     let limits: Limits
-    var remoteAddress = ""
-    var localPort = 0
 
     init(limits: Limits) { self.limits = limits }
 
@@ -73,12 +71,16 @@ struct HTTPRequestParser {
                 state = .body(request, remaining: remaining - n)
                 return .needMore
             case .chunkSize(let request):
-                guard let text = takeLine(bytes, offset: &offset, limit: 1024) else {
-                    return line.count > 1024 ? .failure(Failure(status: .badRequest, reason: "chunk size line too long")) : .needMore
+                let text: [UInt8]
+                switch takeChunkLine(bytes, offset: &offset, limit: 1024) {
+                case .line(let l): text = l
+                case .needMore: return .needMore
+                case .tooLong: return .failure(Failure(status: .badRequest, reason: "chunk size line too long"))
+                case .bareLF: return .failure(Failure(status: .badRequest, reason: "chunk size line not ended by CRLF"))
                 }
-                let sizeText = text.split(separator: UInt8(ascii: ";"), maxSplits: 1, omittingEmptySubsequences: false).first ?? []
-                guard let size = HTTPRequestParser.parseHex(sizeText) else {
-                    return .failure(Failure(status: .badRequest, reason: "invalid chunk size"))
+                // RFC 9112 §7.1: chunk-size [ chunk-ext ] CRLF, nothing else (`3f zz` is not 0x3f).
+                guard let size = HTTPRequestParser.parseChunkSizeLine(text) else {
+                    return .failure(Failure(status: .badRequest, reason: "invalid chunk size line"))
                 }
                 if size == 0 {
                     state = .trailers(request)
@@ -101,13 +103,13 @@ struct HTTPRequestParser {
                     return .needMore
                 }
             case .chunkDataEnd(let request):
-                // Exactly CRLF (or a bare LF) must follow the data; anything else fails at once.
+                // Exactly CRLF must follow the data (RFC 9112 §7.1; no bare LF); anything else fails at once.
                 guard offset < bytes.count else { return .needMore }
                 let b = bytes[offset]
                 offset += 1
                 if b == 13 && line.isEmpty {
                     line.append(13)
-                } else if b == 10 {
+                } else if b == 10 && line.count == 1 {  // the CR just taken
                     line.removeAll(keepingCapacity: true)
                     state = .chunkSize(request)
                 } else {
@@ -115,8 +117,15 @@ struct HTTPRequestParser {
                 }
             case .trailers(let request):
                 // Trailer fields are read and dropped; an empty line ends the message.
-                guard let text = takeLine(bytes, offset: &offset, limit: limits.maxHeaderBytes) else {
-                    return line.count > limits.maxHeaderBytes ? .failure(Failure(status: .requestHeaderFieldsTooLarge, reason: "trailers too large")) : .needMore
+                let text: [UInt8]
+                switch takeChunkLine(bytes, offset: &offset, limit: limits.maxHeaderBytes) {
+                case .line(let l): text = l
+                case .needMore: return .needMore
+                case .tooLong: return .failure(Failure(status: .requestHeaderFieldsTooLarge, reason: "trailers too large"))
+                case .bareLF: return .failure(Failure(status: .badRequest, reason: "trailer line not ended by CRLF"))
+                }
+                if text.contains(where: HTTPRequestParser.isForbiddenInFieldValue) {
+                    return .failure(Failure(status: .badRequest, reason: "invalid character in a trailer line"))
                 }
                 if text.isEmpty {
                     state = .head
@@ -289,7 +298,7 @@ struct HTTPRequestParser {
             while vs < ve, head[vs] == 32 || head[vs] == 9 { vs += 1 }
             while ve > vs, head[ve - 1] == 32 || head[ve - 1] == 9 { ve -= 1 }
             let valueBytes = UnsafeRawBufferPointer(rebasing: head[vs..<ve])
-            if valueBytes.contains(where: { $0 == 0 || $0 == 13 }) {
+            if valueBytes.contains(where: HTTPRequestParser.isForbiddenInFieldValue) {
                 return .failure(Failure(status: .badRequest, reason: "invalid character in a header value"))
             }
             let name = String(decoding: nameBytes, as: UTF8.self)
@@ -315,7 +324,7 @@ struct HTTPRequestParser {
 
         let request = HTTPRequest(method: HTTPMethod(String(decoding: methodBytes, as: UTF8.self)), target: target,
                                   path: path, query: query, version: version, headers: headers, body: [],
-                                  remoteAddress: remoteAddress, localPort: localPort)
+                                  remoteAddress: "")
 
         // Body framing (RFC 9112 §6.3).
         if !transferEncodings.isEmpty {
@@ -380,21 +389,25 @@ struct HTTPRequestParser {
 
     // MARK: - Helpers
 
-    /// Takes one line (without CR/LF) from the input, carrying partial lines over reads.
-    private mutating func takeLine(_ bytes: UnsafeRawBufferPointer, offset: inout Int, limit: Int) -> [UInt8]? {
+    private enum ChunkLine { case line([UInt8]), needMore, tooLong, bareLF }
+
+    /// Takes one CRLF-ended line of chunked framing (without the CRLF), carrying partial lines over
+    /// reads. A bare LF is refused: RFC 9112 allows it only in the head.
+    private mutating func takeChunkLine(_ bytes: UnsafeRawBufferPointer, offset: inout Int, limit: Int) -> ChunkLine {
         while offset < bytes.count {
             let b = bytes[offset]
             offset += 1
             if b == 10 {
+                guard line.last == 13 else { return .bareLF }
                 var result = line
                 line.removeAll(keepingCapacity: true)
-                if result.last == 13 { result.removeLast() }
-                return result
+                result.removeLast()
+                return .line(result)
             }
             line.append(b)
-            if line.count > limit + 1 { return nil }
+            if line.count > limit + 1 { return .tooLong }
         }
-        return nil
+        return .needMore
     }
 
     private func containsNewline(_ bytes: UnsafeRawBufferPointer, from: Int, count: Int) -> Bool {
@@ -435,16 +448,58 @@ struct HTTPRequestParser {
         return HTTPVersion(major: Int(b[5] - 48), minor: Int(b[7] - 48))
     }
 
-    static func parseHex<C: Collection>(_ bytes: C) -> Int? where C.Element == UInt8 {
+    /// A field value's octets (RFC 9110 §5.5): VCHAR, obs-text, SP and HTAB; every other control
+    /// (NUL, CR, VT, FF, DEL…) is refused rather than passed on.
+    static func isForbiddenInFieldValue(_ b: UInt8) -> Bool {
+        (b < 0x20 && b != 0x09) || b == 0x7F
+    }
+
+    /// The size of a chunk-size line (RFC 9112 §7.1: `1*HEXDIG *( BWS ";" BWS ext-name [ BWS "="
+    /// BWS ( token / quoted-string ) ] )`), or nil when anything else is on it.
+    static func parseChunkSizeLine(_ line: [UInt8]) -> Int? {
+        var i = 0
         var value = 0
-        var digits = 0
-        for b in bytes {
-            if b == 32 || b == 9 { if digits > 0 { break } else { continue } }
-            guard let d = FormDecoding.hexValue(b) else { return nil }
-            digits += 1
-            guard digits <= 15 else { return nil }
+        while i < line.count, let d = FormDecoding.hexValue(line[i]) {
+            guard i < 15 else { return nil }
             value = value << 4 | Int(d)
+            i += 1
         }
-        return digits > 0 ? value : nil
+        guard i > 0 else { return nil }
+        func skipBWS() { while i < line.count, line[i] == 32 || line[i] == 9 { i += 1 } }
+        func skipToken() -> Bool {
+            let start = i
+            while i < line.count, isTokenByte(line[i]) { i += 1 }
+            return i > start
+        }
+        while i < line.count {
+            skipBWS()
+            guard i < line.count, line[i] == UInt8(ascii: ";") else { return nil }
+            i += 1
+            skipBWS()
+            guard skipToken() else { return nil }
+            skipBWS()
+            guard i < line.count, line[i] == UInt8(ascii: "=") else { continue }
+            i += 1
+            skipBWS()
+            if i < line.count, line[i] == UInt8(ascii: "\"") {
+                i += 1
+                var closed = false
+                while i < line.count {
+                    let b = line[i]
+                    i += 1
+                    if b == UInt8(ascii: "\"") { closed = true; break }
+                    if b == UInt8(ascii: "\\") {
+                        guard i < line.count, !isForbiddenInFieldValue(line[i]) else { return nil }
+                        i += 1
+                        continue
+                    }
+                    if isForbiddenInFieldValue(b) { return nil }
+                }
+                guard closed else { return nil }
+            } else {
+                guard skipToken() else { return nil }
+            }
+        }
+        return value
     }
 }

@@ -22,6 +22,24 @@ public struct ServerConfiguration: Sendable {
     public var eventLoops = 0
     /// Seconds given to requests in flight when stopping.
     public var shutdownGrace = 5.0
+    /// Readiness mechanism of the event loops (`--poller`); the platform's best by default.
+    public var poller = PollerKind.platformDefault
+
+    /// Seconds a connection's pending output may make no progress before it is closed (a peer that
+    /// does not read), like nginx's `send_timeout`.
+    public var sendTimeout = 30.0
+    /// Seconds of WebSocket silence before the server pings; a ping unanswered as long again closes it.
+    public var webSocketPingInterval = 30.0
+    /// Seconds a started WebSocket frame or fragmented message may stay unfinished before close.
+    public var webSocketFrameTimeout = 30.0
+    /// Unwritten output, in bytes, past which a connection stops reading until the peer catches up.
+    public var outputHighWaterBytes = 1024 * 1024
+    /// Unwritten output, in bytes, past which more output closes the connection instead (the peer
+    /// does not read, e.g. a WebSocket subscriber); one answer into an empty buffer is always allowed.
+    public var maxPendingOutputBytes = 8 * 1024 * 1024
+    /// Hand every accepted connection from one listener to the loops (always on Darwin, where
+    /// SO_REUSEPORT does not spread connections); on Linux, one listener per loop unless set.
+    public var singleListener = false
 
     public init() {}
 }

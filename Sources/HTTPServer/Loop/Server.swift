@@ -1,9 +1,6 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// The HTTP/1.1 + WebSocket server: a few epoll event loops (one per core by default), no thread per connection.
+/// The HTTP/1.1 + WebSocket server: a few event loops (one per core by default), no thread per connection.
 public final class Server: @unchecked Sendable {
     public let configuration: ServerConfiguration
     private let shared: ServerShared
@@ -23,31 +20,49 @@ public final class Server: @unchecked Sendable {
     /// Open client connections right now, across all loops.
     public var openConnections: Int { shared.openConnections }
 
+    /// The connection limit in force: `maxConnections`, lowered when the descriptor limit is smaller.
+    public var connectionLimit: Int { shared.connectionLimit }
+
+    /// The largest unwritten output any connection has had so far (bounded by `maxPendingOutputBytes`
+    /// plus one answer); for tests of the output bound.
+    public var peakPendingOutput: Int { shared.peakPendingOutput }
+
+    /// Whether accepted sockets come from one listener handed to the loops (Darwin always, where
+    /// SO_REUSEPORT does not spread connections; the poll backend and `singleListener` on Linux).
+    public var usesSingleListener: Bool {
+        configuration.singleListener || configuration.poller == .poll || !Sys.reusePortSpreadsConnections
+    }
+
     /// Binds the address and starts the event loops; returns once the server accepts connections.
     public func start() throws {
-        signal(SIGPIPE, SIG_IGN)
         let count = configuration.eventLoops > 0 ? configuration.eventLoops : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        shared.setConnectionLimit(ConnectionBudget.apply(configured: configuration.maxConnections, eventLoops: count, logger: shared.logger))
+        let single = usesSingleListener || count == 1
         var fds: [Int32] = []
         do {
             var port = configuration.port
-            if count > 1 {
+            if !single {
                 // SO_REUSEPORT sockets share a port with any other such socket of this user, so a second
                 // mock-server would silently join ours; a plain bind first fails on a busy port as it should.
-                let probe = try Socket.listen(host: configuration.host, port: port, backlog: 1, reusePort: false)
-                close(probe.fd)
+                let probe = try Sys.listen(host: configuration.host, port: port, backlog: 1, reusePort: false)
+                Sys.close(probe.fd)
                 port = probe.port
             }
-            for _ in 0..<count {
-                let (fd, bound) = try Socket.listen(host: configuration.host, port: port, backlog: 4096, reusePort: count > 1)
+            for _ in 0..<(single ? 1 : count) {
+                let (fd, bound) = try Sys.listen(host: configuration.host, port: port, backlog: 4096, reusePort: !single)
                 fds.append(fd)
                 port = bound
             }
             boundPort = port
-            for (i, fd) in fds.enumerated() { loops.append(try EventLoop(id: i, listenFD: fd, port: port, shared: shared)) }
+            for i in 0..<count {
+                loops.append(try EventLoop(id: i, listenFD: i < fds.count ? fds[i] : -1, port: port, shared: shared))
+                if i < fds.count { shared.listenerOpened() }
+            }
         } catch {
-            if loops.isEmpty { for fd in fds { close(fd) } }
+            if loops.isEmpty { for fd in fds { Sys.close(fd) } }
             throw error
         }
+        for (i, loop) in loops.enumerated() { loop.join(loops, distribute: single && count > 1 && i == 0) }
         for loop in loops {
             finished.enter()
             let thread = Thread { [finished] in

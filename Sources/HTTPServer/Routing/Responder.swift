@@ -1,9 +1,27 @@
+/// What a request leads to: an answer, or a switch to WebSocket (the 101 response and the endpoint).
+public enum RouteOutcome: Sendable {
+    case response(HTTPResponse)
+    case upgrade(HTTPResponse, WebSocketEndpoint)
+}
+
 /// Turns a routed request into its final response: 404, 405 with `Allow`, `HEAD`, `OPTIONS`,
 /// CORS preflight and CORS headers. Pure, so it is tested without sockets.
 public struct Responder: Sendable {
     public let router: Router
 
     public init(router: Router) { self.router = router }
+
+    /// Answers any request: a response, or for a valid handshake on a WebSocket route an upgrade.
+    public func outcome(for request: HTTPRequest) -> RouteOutcome {
+        if WebSocketHandshake.isUpgradeRequest(request) {
+            var routed = request
+            if case .webSocket(let endpoint) = router.match(&routed, isUpgrade: true) {
+                let (response, accepted) = WebSocketHandshake.response(for: routed)
+                return accepted ? .upgrade(response, endpoint) : .response(response)
+            }
+        }
+        return .response(respond(to: request))
+    }
 
     /// Answers a plain (non-upgrade) HTTP request.
     public func respond(to request: HTTPRequest) -> HTTPResponse {

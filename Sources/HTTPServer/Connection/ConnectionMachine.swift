@@ -1,0 +1,481 @@
+/// One client connection's protocol state, without sockets: bytes in, time passed and output
+/// written go in; the output to write, whether to read, and how to close come out. The event
+/// loop performs those actions; tests drive the machine with byte sequences and a moved clock.
+final class ConnectionMachine {
+    enum Phase: Equatable {
+        case http
+        case webSocket
+        /// Our side is shut for writing; the peer is drained until it closes or the deadline passes.
+        case lingering(deadline: UInt64)
+        case closed
+    }
+
+    /// How the loop must end the connection.
+    enum CloseRequest: Equatable {
+        case none
+        /// Write the pending output, then shut down writing and linger.
+        case afterFlush
+        /// Close now, without writing what is pending.
+        case now
+        /// Write the pending output, then close with a TCP reset (SO_LINGER 0).
+        case reset
+        /// Reset now, discarding what is pending (a peer that does not read: its buffers go at once).
+        case abort
+    }
+
+    /// Output waiting for its release time (a delayed answer, and everything behind it).
+    private struct Held {
+        var releaseAt: UInt64
+        var bytes: [UInt8]
+        var then: CloseRequest
+        var log: RequestLogEntry?
+        var startedAt: UInt64
+    }
+
+    let id: ConnectionID
+    let remoteAddress: String
+    let localPort: Int
+    private unowned let env: ConnectionEnvironment
+
+    private(set) var phase = Phase.http
+    private(set) var close = CloseRequest.none
+    /// Reading stopped because output (or held answers) passed the high-water mark.
+    private(set) var outputPaused = false
+
+    private var parser: HTTPRequestParser
+    /// Bytes received but not yet parsed: a partial request head, or requests held back by backpressure.
+    private var inbound: [UInt8] = []
+    /// Encoded output not yet written, from `written` on.
+    private var outbound: [UInt8] = []
+    private var written = 0
+    private var held: [Held] = []
+
+    private var lastActivity: UInt64
+    /// When the first byte of the current, unfinished request arrived; 0 between requests.
+    private var requestStartedAt: UInt64 = 0
+    /// When pending output last went from none to some, or last shrank.
+    private var lastOutputProgress: UInt64 = 0
+
+    private var session: WebSocketSession?
+    private var endpoint: WebSocketEndpoint?
+    /// The handle the WebSocket endpoint was given at open.
+    private(set) var webSocket: WebSocketConnection?
+    private var pingSentAt: UInt64 = 0
+    private var partialFrameSince: UInt64 = 0
+
+    private static let retainedBuffer = 256 * 1024
+
+    init(id: ConnectionID, remoteAddress: String, localPort: Int, environment: ConnectionEnvironment) {
+        self.id = id
+        self.remoteAddress = remoteAddress
+        self.localPort = localPort
+        env = environment
+        parser = HTTPRequestParser(limits: environment.settings.limits)
+        lastActivity = environment.now
+    }
+
+    // MARK: - What the loop asks
+
+    var pendingOutput: Int { outbound.count - written }
+
+    /// Whether the loop should watch for readable data (lingering connections are drained too).
+    var wantsRead: Bool {
+        switch phase {
+        case .closed: return false
+        case .lingering: return true
+        case .http, .webSocket: return !outputPaused && close == .none
+        }
+    }
+
+    /// The earliest release time of a held answer; 0 when none is held.
+    var nextRelease: UInt64 { held.first?.releaseAt ?? 0 }
+
+    /// True while part of a request has arrived but not all of it.
+    var isMidRequest: Bool { phase == .http && (!inbound.isEmpty || parser.isMidRequest) }
+
+    /// Calls `body` with the bytes still to write.
+    func withPendingOutput<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        outbound.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[written...])) }
+    }
+
+    // MARK: - Events
+
+    /// Bytes read from the peer.
+    func receive(_ bytes: UnsafeRawBufferPointer) {
+        lastActivity = env.now
+        switch phase {
+        case .closed, .lingering:
+            return  // drained and dropped
+        case .webSocket:
+            pingSentAt = 0
+            feedWebSocket(bytes)
+            afterWebSocketInput()
+        case .http:
+            if requestStartedAt == 0 { requestStartedAt = env.now }
+            if inbound.isEmpty {
+                let used = processHTTP(bytes)
+                if used < bytes.count && close == .none && phase == .http {
+                    inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[used...]))
+                }
+            } else {
+                inbound.append(contentsOf: bytes)
+                drainInbound()
+            }
+            afterHTTPInput()
+        }
+    }
+
+    /// The peer closed its side.
+    func peerClosed() {
+        if case .http = phase, isMidRequest {
+            env.logger.debug("client \(remoteAddress) went away mid-request")
+        }
+        close = .now
+    }
+
+    /// The loop wrote `count` bytes of the pending output.
+    func didWrite(_ count: Int) {
+        guard count > 0 else { return }
+        written += count
+        lastOutputProgress = env.now
+        guard written >= outbound.count else { return }
+        // Drained: give big buffers back, so a burst does not pin memory.
+        if outbound.capacity > ConnectionMachine.retainedBuffer { outbound = [] } else { outbound.removeAll(keepingCapacity: true) }
+        written = 0
+        if outputPaused && held.count < env.settings.maxHeldAnswers && close == .none {
+            outputPaused = false
+            if phase == .http && !inbound.isEmpty {
+                drainInbound()
+                afterHTTPInput()
+            }
+        }
+    }
+
+    /// The loop has written everything and shut its side: drain the peer until the deadline.
+    func startLingering() {
+        let span = env.draining ? env.settings.drainingLinger : env.settings.linger
+        phase = .lingering(deadline: env.now + span)
+        close = .none
+        inbound = []
+        held = []
+    }
+
+    /// Time passed (`env.now` moved): releases held answers and applies every timeout.
+    func tick() {
+        let now = env.now
+        if !held.isEmpty { releaseDue() }
+        switch phase {
+        case .closed:
+            return
+        case .lingering(let deadline):
+            if now >= deadline { close = .now }
+            return
+        case .http, .webSocket:
+            break
+        }
+        if close == .now || close == .abort { return }
+        if pendingOutput > 0 && now - lastOutputProgress > env.settings.sendTimeout {
+            env.logger.warning("closing \(remoteAddress): \(pendingOutput) bytes unread for \(seconds(env.settings.sendTimeout)) s (send timeout)")
+            close = .abort
+            return
+        }
+        if phase == .webSocket {
+            webSocketTimers(now)
+            return
+        }
+        guard close == .none, held.isEmpty else { return }
+        if requestStartedAt != 0 && !outputPaused {
+            if now - requestStartedAt > env.settings.headerTimeout {
+                inbound = []
+                requestStartedAt = 0
+                answerAndClose(.requestTimeout, "request not complete within \(seconds(env.settings.headerTimeout)) seconds")
+            }
+        } else if requestStartedAt == 0 && pendingOutput == 0 && now - lastActivity > env.settings.idleTimeout {
+            close = .now
+        }
+    }
+
+    /// The server is stopping: WebSockets get close 1001; idle HTTP connections close at once;
+    /// others finish the request in flight (its answer carries `Connection: close`).
+    func beginDrain() {
+        switch phase {
+        case .webSocket:
+            guard close == .none else { return }
+            appendOutput(session?.initiateClose(code: 1001, reason: "server shutting down") ?? [])
+            close = .afterFlush
+        case .http:
+            if close == .none && !isMidRequest && pendingOutput == 0 && held.isEmpty { close = .now }
+        case .lingering(let deadline):
+            phase = .lingering(deadline: min(deadline, env.now + env.settings.drainingLinger))
+        case .closed:
+            break
+        }
+    }
+
+    /// A command posted to this connection's WebSocket handle from any thread.
+    func command(_ command: ConnectionCommand) {
+        guard phase == .webSocket, close == .none, session?.isClosing == false else { return }
+        switch command {
+        case .send(let message):
+            var frame: [UInt8] = []
+            WebSocketSession.encode(message, into: &frame)
+            if held.isEmpty { appendOutput(frame) } else { hold(frame, delay: 0, then: .none) }
+        case .close(let request):
+            let frame = session?.initiateClose(code: request.code, reason: request.reason) ?? []
+            if held.isEmpty { appendOutput(frame); if close == .none { close = .afterFlush } } else { hold(frame, delay: 0, then: .afterFlush) }
+        }
+    }
+
+    /// The loop closed the descriptor.
+    func closed() {
+        guard phase != .closed else { return }
+        phase = .closed
+        inbound = []
+        outbound = []
+        held = []
+        if let handle = webSocket, let endpoint {
+            handle.markClosed()
+            endpoint.onClose(handle)
+        }
+    }
+
+    // MARK: - HTTP
+
+    private func drainInbound() {
+        let used = inbound.withUnsafeBytes { processHTTP($0) }
+        if close != .none || phase != .http {
+            inbound = []
+        } else if used > 0 {
+            inbound.removeFirst(used)
+            // A burst of pipelined requests must not pin its buffer once answered.
+            if inbound.isEmpty && inbound.capacity > ConnectionMachine.retainedBuffer { inbound = [] }
+        }
+    }
+
+    private func afterHTTPInput() {
+        if parser.continueRequested {
+            parser.acknowledgeContinue()
+            appendOutput(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
+        if phase != .http || !isMidRequest { requestStartedAt = 0 }
+    }
+
+    /// Answers every complete request in `bytes`; returns how many bytes were consumed.
+    private func processHTTP(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var offset = 0
+        while close == .none && phase == .http {
+            if pendingOutput > env.settings.outputHighWater || held.count >= env.settings.maxHeldAnswers {
+                outputPaused = true
+                break
+            }
+            switch parser.next(bytes, offset: &offset) {
+            case .needMore:
+                return offset
+            case .failure(let failure):
+                answerAndClose(failure.status, failure.reason)
+                return bytes.count
+            case .request(var request):
+                // The request context: who asked, on which port (routes read these fields).
+                request.remoteAddress = remoteAddress
+                request.localPort = localPort
+                handle(request)
+                // The next pipelined request began with this read.
+                requestStartedAt = env.now
+                if phase == .webSocket && offset < bytes.count {
+                    // Frames sent right behind the handshake belong to the WebSocket.
+                    feedWebSocket(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+                    return bytes.count
+                }
+            }
+        }
+        return offset
+    }
+
+    private func handle(_ request: HTTPRequest) {
+        let start = requestStartedAt != 0 ? requestStartedAt : env.now
+        switch env.responder.outcome(for: request) {
+        case .upgrade(let response, let endpoint):
+            var bytes: [UInt8] = []
+            HTTPResponseEncoder.encode(response, omitBody: false, keepAlive: true, requestVersion: request.version,
+                                       date: env.date, into: &bytes)
+            emit(bytes, delay: 0, then: .none, log: logEntry(request, response), start: start)
+            phase = .webSocket
+            session = WebSocketSession(maxMessageBytes: env.settings.maxWebSocketMessageBytes)
+            self.endpoint = endpoint
+            let handle = WebSocketConnection(id: id, remoteAddress: remoteAddress, path: request.path, mailbox: env.mailbox)
+            webSocket = handle
+            endpoint.onOpen(handle)
+        case .response(let response):
+            deliver(response, for: request, start: start)
+        }
+    }
+
+    /// Queues an answer as its delivery directive says (at once, delayed, closed, reset, truncated).
+    private func deliver(_ response: HTTPResponse, for request: HTTPRequest, start: UInt64) {
+        let keepAlive = request.wantsKeepAlive && !env.draining
+        let omitBody = request.method == .head
+        let delivery = response.delivery
+        if delivery.delayNanos == 0 && delivery.action == .send && held.isEmpty {
+            // The hot path: encode straight into the output buffer.
+            let wasEmpty = pendingOutput == 0
+            HTTPResponseEncoder.encode(response, omitBody: omitBody, keepAlive: keepAlive, requestVersion: request.version,
+                                       date: env.date, into: &outbound)
+            outputAdded(wasEmpty: wasEmpty)
+            if !keepAlive { close = .afterFlush }
+            env.logger.request(logEntry(request, response, durationNanos: env.now - start))
+            return
+        }
+        var bytes: [UInt8] = []
+        var then = keepAlive ? CloseRequest.none : .afterFlush
+        var entry = logEntry(request, response)
+        switch delivery.action {
+        case .send:
+            HTTPResponseEncoder.encode(response, omitBody: omitBody, keepAlive: keepAlive, requestVersion: request.version,
+                                       date: env.date, into: &bytes)
+        case .truncate:
+            HTTPResponseEncoder.encode(response, omitBody: omitBody, keepAlive: false, requestVersion: request.version,
+                                       date: env.date, into: &bytes)
+            if !omitBody { bytes.removeLast(min(bytes.count, response.body.count - response.body.count / 2)) }
+            then = .afterFlush
+        case .close:
+            entry.status = 0
+            then = .afterFlush
+        case .reset:
+            entry.status = 0
+            then = .reset
+        }
+        emit(bytes, delay: delivery.delayNanos, then: then, log: entry, start: start)
+    }
+
+    private func logEntry(_ request: HTTPRequest, _ response: HTTPResponse, durationNanos: UInt64 = 0) -> RequestLogEntry {
+        RequestLogEntry(method: request.method.rawValue, path: request.path, status: response.status.code,
+                        durationNanos: durationNanos, system: response.system, hint: response.hint, remoteAddress: remoteAddress)
+    }
+
+    /// Answers a request the server refuses (a bound, a malformed request, a timeout), then closes.
+    private func answerAndClose(_ status: HTTPStatus, _ reason: String) {
+        env.logger.info("\(status.code) to \(remoteAddress): \(reason)")
+        let wasEmpty = pendingOutput == 0
+        HTTPResponseEncoder.encode(.jsonError(status, reason), omitBody: false, keepAlive: false, requestVersion: .http1_1,
+                                   date: env.date, into: &outbound)
+        outputAdded(wasEmpty: wasEmpty)
+        close = .afterFlush
+        let start = requestStartedAt != 0 ? requestStartedAt : env.now
+        env.logger.request(RequestLogEntry(method: "-", path: "-", status: status.code, durationNanos: env.now - start,
+                                           remoteAddress: remoteAddress))
+    }
+
+    // MARK: - WebSocket
+
+    private func feedWebSocket(_ bytes: UnsafeRawBufferPointer) {
+        guard session != nil, let endpoint, let handle = webSocket else { return }
+        env.webSocketEvents.removeAll(keepingCapacity: true)
+        // In place: a copy of the session would share, then copy, its partial-message buffer on every read.
+        session?.receive(bytes, into: &env.webSocketEvents)
+        for event in env.webSocketEvents {
+            switch event {
+            case .message(let message):
+                reply(endpoint.onMessage(message, handle))
+            case .send(let frame):
+                // Behind held output (a delayed answer before the upgrade) so nothing overtakes the 101.
+                if held.isEmpty { appendOutput(frame) } else { hold(frame, delay: 0, then: .none) }
+            case .closeConnection:
+                if let failure = session?.failure {
+                    env.logger.info("WebSocket close \(failure.code) to \(remoteAddress): \(failure.reason)")
+                }
+                close = .afterFlush
+                return
+            }
+        }
+    }
+
+    private func reply(_ reply: WebSocketReply) {
+        var bytes: [UInt8] = []
+        for message in reply.messages { WebSocketSession.encode(message, into: &bytes) }
+        var then = CloseRequest.none
+        if let request = reply.close {
+            bytes.append(contentsOf: session?.initiateClose(code: request.code, reason: request.reason) ?? [])
+            then = .afterFlush
+        }
+        if bytes.isEmpty && then == .none { return }
+        emit(bytes, delay: reply.delayNanos, then: then, log: nil, start: env.now)
+    }
+
+    private func afterWebSocketInput() {
+        if pendingOutput > env.settings.outputHighWater { outputPaused = true }
+        partialFrameSince = session?.isMidMessage == true ? (partialFrameSince == 0 ? env.now : partialFrameSince) : 0
+    }
+
+    private func webSocketTimers(_ now: UInt64) {
+        guard close == .none else { return }
+        let settings = env.settings
+        if partialFrameSince != 0 && now - partialFrameSince > settings.webSocketFrameTimeout {
+            closeWebSocket(1008, "frame or message not finished within \(seconds(settings.webSocketFrameTimeout)) s")
+        } else if pingSentAt != 0 {
+            if now - pingSentAt > settings.webSocketPingInterval {
+                closeWebSocket(1001, "no answer to a ping within \(seconds(settings.webSocketPingInterval)) s")
+            }
+        } else if now - lastActivity > settings.webSocketPingInterval {
+            var ping: [UInt8] = []
+            WebSocketFrameHeader.encode(fin: true, opcode: WebSocketOpcode.ping, payloadLength: 0, into: &ping)
+            appendOutput(ping)
+            pingSentAt = now
+        }
+    }
+
+    private func closeWebSocket(_ code: UInt16, _ reason: String) {
+        env.logger.info("WebSocket close \(code) to \(remoteAddress): \(reason)")
+        held = []
+        appendOutput(session?.initiateClose(code: code, reason: reason) ?? [])
+        close = .afterFlush
+    }
+
+    // MARK: - Output
+
+    /// Output in order: straight to the buffer, or behind held answers until its release time.
+    private func emit(_ bytes: [UInt8], delay: UInt64, then: CloseRequest, log: RequestLogEntry?, start: UInt64) {
+        held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start))
+        releaseDue()
+        if held.count >= env.settings.maxHeldAnswers { outputPaused = true }
+    }
+
+    private func hold(_ bytes: [UInt8], delay: UInt64, then: CloseRequest) {
+        emit(bytes, delay: delay, then: then, log: nil, start: env.now)
+    }
+
+    private func releaseDue() {
+        while let first = held.first, first.releaseAt <= env.now, close == .none {
+            held.removeFirst()
+            appendOutput(first.bytes)
+            if var entry = first.log {
+                entry.durationNanos = env.now - first.startedAt
+                env.logger.request(entry)
+            }
+            if first.then != .none { close = first.then }
+        }
+        if close != .none { held = [] }
+    }
+
+    private func appendOutput(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        let before = pendingOutput
+        if before > 0 && before + bytes.count > env.settings.outputHardCap {
+            env.logger.warning("closing \(remoteAddress): more than \(env.settings.outputHardCap) bytes of output unread")
+            close = .abort
+            return
+        }
+        outbound.append(contentsOf: bytes)
+        outputAdded(wasEmpty: before == 0)
+    }
+
+    private func outputAdded(wasEmpty: Bool) {
+        if wasEmpty { lastOutputProgress = env.now }
+        let pending = pendingOutput
+        if pending > env.peakPendingOutput { env.peakPendingOutput = pending }
+    }
+
+    private func seconds(_ nanos: UInt64) -> String {
+        let tenths = nanos / 100_000_000
+        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+    }
+}

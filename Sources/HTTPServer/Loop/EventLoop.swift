@@ -1,0 +1,421 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// One thread serving many connections through a `Poller`. It owns the descriptors, the poller
+/// and the timers, and performs what each connection's `ConnectionMachine` asks for; every
+/// system call goes through `Sys`. State is confined to the loop's thread, except the hand-off
+/// queue and the mailbox, which other threads fill under a lock and then `wake()` the loop.
+final class EventLoop: @unchecked Sendable {
+    let id: Int
+    /// The port the server is bound to; requests carry it as `localPort`.
+    let port: Int
+    private let poller: any Poller
+    /// This loop's listener, or -1 (stopped, or a loop fed by another loop's hand-off).
+    private var listenFD: Int32
+    private let shared: ServerShared
+    private let env: ConnectionEnvironment
+    let mailbox: LoopMailbox
+    private var connections: [Connection?] = []
+    private var openCount = 0
+    private var serial: UInt64 = 0
+    private let scratch: UnsafeMutableRawBufferPointer
+    private var dateSecond = -1
+    private var draining = false
+    private var drainDeadline: UInt64 = 0
+    private var spareFD: Int32
+    private var lastAcceptWarning: UInt64 = 0
+    /// While out of descriptors the listener is not watched until this time (0: watched).
+    private var listenerPausedUntil: UInt64 = 0
+    /// Release times of delayed answers, unordered (few at a time).
+    private var timers: [(at: UInt64, id: ConnectionID)] = []
+    private var publishedPeak = 0
+    /// Accepted sockets handed over by the accepting loop (single-listener mode).
+    private let handoff = Locked<[(fd: Int32, peer: String)]>([])
+    /// The loops this one spreads its accepted sockets over (itself included); empty: keeps them.
+    private var targets: [EventLoop] = []
+    private var nextTarget = 0
+    /// Every loop of the server (woken when a listener closes, so they can finish draining).
+    private var peers: [EventLoop] = []
+
+    private static let readSize = 64 * 1024
+    private static let outOfDescriptorsBackoff: UInt64 = 100_000_000
+    private static let keepAliveIdleSeconds: Int32 = 60
+
+    init(id: Int, listenFD: Int32, port: Int, shared: ServerShared) throws {
+        self.id = id
+        self.port = port
+        self.listenFD = listenFD
+        self.shared = shared
+        let poller = try shared.configuration.poller.make()
+        self.poller = poller
+        mailbox = LoopMailbox(wake: { poller.wake() })
+        env = ConnectionEnvironment(responder: shared.responder, logger: shared.logger, settings: shared.settings, mailbox: mailbox)
+        spareFD = Sys.openSpare()
+        scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: EventLoop.readSize, alignment: 16)
+        if listenFD >= 0 { try poller.add(listenFD, read: true, write: false) }
+    }
+
+    deinit {
+        scratch.deallocate()
+        if spareFD >= 0 { Sys.close(spareFD) }
+    }
+
+    /// Introduces the server's loops; with `distribute`, this loop accepts for all of them
+    /// (single-listener mode). Call before `run`.
+    func join(_ loops: [EventLoop], distribute: Bool) {
+        peers = loops
+        targets = distribute ? loops : []
+    }
+
+    /// Called from any thread: makes the loop look at the stop flag, its mailbox and hand-offs.
+    func wake() { poller.wake() }
+
+    /// Called from the accepting loop's thread: adopt this accepted socket.
+    func handOff(fd: Int32, peer: String) {
+        handoff.withLock { $0.append((fd, peer)) }
+        poller.wake()
+    }
+
+    // MARK: - Loop
+
+    func run() {
+        var events: [PollEvent] = []
+        var nextSweep: UInt64 = 0
+        updateClock()
+        while true {
+            let n: Int
+            do {
+                n = try poller.wait(timeoutMillis: waitMillis(until: nextSweep), into: &events)
+            } catch {
+                shared.logger.error("event loop \(id): \(error)")
+                break
+            }
+            updateClock()
+            for i in 0..<n {
+                let event = events[i]
+                if event.fd == listenFD && listenFD >= 0 {
+                    acceptConnections()
+                } else if let conn = connection(event.fd) {
+                    if event.writable {
+                        conn.writeBlocked = false
+                        reconcile(conn)
+                    }
+                    if event.readable || event.hangup, connection(event.fd) === conn {
+                        // A hang-up is reported even while reading is paused: nothing can be delivered, so close.
+                        if event.hangup && !conn.machine.wantsRead { closeConnection(conn) } else { _ = readable(conn) }
+                    }
+                }
+            }
+            takeHandoffs()
+            runCommands()
+            if !draining && shared.isStopping { beginDrain() }
+            if listenerPausedUntil != 0 && env.now >= listenerPausedUntil { resumeListener() }
+            if !timers.isEmpty { fireTimers() }
+            if env.now >= nextSweep {
+                sweep()
+                nextSweep = env.now + UInt64(shared.tickMillis) * 1_000_000
+            }
+            if env.peakPendingOutput > publishedPeak {
+                publishedPeak = env.peakPendingOutput
+                shared.notePendingOutput(publishedPeak)
+            }
+            if draining {
+                if env.now >= drainDeadline { break }
+                // Listeners first, then hand-offs: a socket handed over before the last listener
+                // closed is adopted before this loop may finish.
+                if shared.allListenersClosed {
+                    takeHandoffs()
+                    if openCount == 0 { break }
+                }
+            }
+        }
+        for case let conn? in connections { closeConnection(conn) }
+        for (fd, _) in handoff.withLock({ q -> [(fd: Int32, peer: String)] in defer { q.removeAll() }; return q }) {
+            Sys.close(fd)
+            shared.releaseConnection()
+        }
+        closeListener()
+        // Loops refer to each other: let go, so the server's loops (and their pollers) are freed.
+        peers = []
+        targets = []
+    }
+
+    private func waitMillis(until nextSweep: UInt64) -> Int32 {
+        var deadline = nextSweep
+        for timer in timers where timer.at < deadline { deadline = timer.at }
+        if listenerPausedUntil != 0 && listenerPausedUntil < deadline { deadline = listenerPausedUntil }
+        if deadline <= env.now { return 0 }
+        let millis = (deadline - env.now + 999_999) / 1_000_000
+        return Int32(min(millis, UInt64(shared.tickMillis)))
+    }
+
+    private func updateClock() {
+        env.now = Sys.monotonicNanos()
+        let second = Sys.wallSeconds()
+        if second != dateSecond {
+            dateSecond = second
+            env.date = HTTPResponseEncoder.httpDate(epochSeconds: second)
+        }
+    }
+
+    // MARK: - Accepting
+
+    private func acceptConnections() {
+        for _ in 0..<64 {
+            switch Sys.accept(listenFD) {
+            case .wouldBlock:
+                return
+            case .retry:
+                continue
+            case .failed(let e):
+                shared.logger.error("accept: \(Sys.errorText(e))")
+                return
+            case .outOfDescriptors(let e):
+                // The spare descriptor makes room to take one waiting client and close it cleanly;
+                // then the level-triggered listener is left alone for a moment instead of spinning.
+                warnRateLimited("out of file descriptors (\(Sys.errorText(e))); refusing a connection — raise `ulimit -n` or lower --max-connections")
+                if spareFD >= 0 { Sys.close(spareFD); spareFD = -1 }
+                if case .connection(let fd, _) = Sys.accept(listenFD) { Sys.close(fd) }
+                spareFD = Sys.openSpare()
+                pauseListener()
+                return
+            case .connection(let fd, let peer):
+                guard shared.reserveConnection() else {
+                    refuse(fd, peer)
+                    continue
+                }
+                Sys.setKeepAlive(fd, idleSeconds: EventLoop.keepAliveIdleSeconds)
+                if targets.isEmpty {
+                    adopt(fd, peer)
+                } else {
+                    let target = targets[nextTarget % targets.count]
+                    nextTarget &+= 1
+                    if target === self { adopt(fd, peer) } else { target.handOff(fd: fd, peer: peer) }
+                }
+            }
+        }
+    }
+
+    private func refuse(_ fd: Int32, _ peer: String) {
+        warnRateLimited("connection limit (\(shared.connectionLimit)) reached; answering 503 — raise it with --max-connections")
+        var refusal = HTTPResponse.jsonError(.serviceUnavailable, "Too many open connections")
+        refusal.headers.set("Retry-After", "1")
+        var bytes: [UInt8] = []
+        HTTPResponseEncoder.encode(refusal, omitBody: false, keepAlive: false, requestVersion: .http1_1, date: env.date, into: &bytes)
+        _ = bytes.withUnsafeBytes { Sys.send(fd, $0) }
+        Sys.close(fd)
+        shared.logger.request(RequestLogEntry(method: "-", path: "-", status: 503, durationNanos: 0, remoteAddress: peer))
+    }
+
+    private func pauseListener() {
+        guard listenFD >= 0 else { return }
+        try? poller.modify(listenFD, read: false, write: false)
+        listenerPausedUntil = env.now + EventLoop.outOfDescriptorsBackoff
+    }
+
+    private func resumeListener() {
+        listenerPausedUntil = 0
+        guard listenFD >= 0 else { return }
+        try? poller.modify(listenFD, read: true, write: false)
+    }
+
+    private func closeListener() {
+        guard listenFD >= 0 else { return }
+        poller.remove(listenFD)
+        Sys.close(listenFD)
+        listenFD = -1
+        shared.listenerClosed()
+        // Other loops may be waiting for the last listener (and its hand-offs) before they finish.
+        for peer in peers where peer !== self { peer.wake() }
+    }
+
+    private func adopt(_ fd: Int32, _ peer: String) {
+        serial &+= 1
+        let machine = ConnectionMachine(id: ConnectionID(fd: fd, serial: serial), remoteAddress: peer, localPort: port, environment: env)
+        let conn = Connection(fd: fd, machine: machine)
+        store(conn)
+        do {
+            try poller.add(fd, read: true, write: false)
+        } catch {
+            closeConnection(conn)
+        }
+    }
+
+    private func takeHandoffs() {
+        let handed = handoff.withLock { q -> [(fd: Int32, peer: String)] in
+            if q.isEmpty { return [] }
+            defer { q.removeAll() }
+            return q
+        }
+        for (fd, peer) in handed {
+            adopt(fd, peer)
+            if draining, let conn = connection(fd) { drain(conn) }
+        }
+    }
+
+    private func warnRateLimited(_ message: String) {
+        if env.now - lastAcceptWarning > 1_000_000_000 || lastAcceptWarning == 0 {
+            lastAcceptWarning = env.now
+            shared.logger.warning(message)
+        }
+    }
+
+    // MARK: - Reading and writing
+
+    /// Reads once into the machine; returns whether bytes arrived (the connection may be closed after).
+    private func readable(_ conn: Connection) -> Bool {
+        let machine = conn.machine
+        guard machine.wantsRead else { return false }
+        let n = Sys.recv(conn.fd, into: scratch)
+        if n == 0 {
+            machine.peerClosed()
+            reconcile(conn)
+            return false
+        }
+        if n < 0 {
+            let e = Sys.lastError
+            if Sys.isWouldBlock(e) || e == EINTR { return false }
+            closeConnection(conn)
+            return false
+        }
+        machine.receive(UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
+        reconcile(conn)
+        return true
+    }
+
+    /// Performs what the machine asks: write, close, linger, reset, watch, set a timer.
+    private func reconcile(_ conn: Connection) {
+        let machine = conn.machine
+        while true {
+            if machine.close == .now { closeConnection(conn); return }
+            if machine.close == .abort { closeConnection(conn, abortive: true); return }
+            if machine.pendingOutput > 0 {
+                if conn.writeBlocked { break }
+                let n = machine.withPendingOutput { Sys.send(conn.fd, $0) }
+                if n > 0 {
+                    machine.didWrite(n)
+                } else if n < 0 && Sys.isWouldBlock(Sys.lastError) {
+                    conn.writeBlocked = true
+                    break
+                } else if n < 0 && Sys.lastError == EINTR {
+                    continue
+                } else {
+                    closeConnection(conn)
+                    return
+                }
+                continue
+            }
+            switch machine.close {
+            case .afterFlush:
+                // Half-close and drain the peer briefly, so a client still sending (a body we
+                // refused) reads our answer instead of a reset.
+                Sys.shutdownWrite(conn.fd)
+                machine.startLingering()
+            case .reset:
+                closeConnection(conn, abortive: true)
+                return
+            case .none, .now, .abort:
+                break
+            }
+            break
+        }
+        let read = machine.wantsRead
+        let write = conn.writeBlocked && machine.pendingOutput > 0
+        if read != conn.watchingRead || write != conn.watchingWrite {
+            conn.watchingRead = read
+            conn.watchingWrite = write
+            try? poller.modify(conn.fd, read: read, write: write)
+        }
+        let release = machine.nextRelease
+        if release != 0 && release != conn.timerAt {
+            conn.timerAt = release
+            timers.append((release, machine.id))
+        }
+    }
+
+    // MARK: - Timers, commands and shutdown
+
+    private func fireTimers() {
+        let now = env.now
+        var due: [ConnectionID] = []
+        timers.removeAll { timer in
+            if timer.at <= now { due.append(timer.id); return true }
+            return false
+        }
+        for id in due {
+            guard let conn = connection(id.fd), conn.machine.id == id else { continue }
+            conn.timerAt = 0
+            conn.machine.tick()
+            reconcile(conn)
+        }
+    }
+
+    private func runCommands() {
+        let commands = mailbox.take()
+        for (id, command) in commands {
+            guard let conn = connection(id.fd), conn.machine.id == id else { continue }
+            conn.machine.command(command)
+            reconcile(conn)
+        }
+    }
+
+    private func sweep() {
+        for case let conn? in connections {
+            conn.machine.tick()
+            reconcile(conn)
+        }
+    }
+
+    private func beginDrain() {
+        draining = true
+        env.draining = true
+        drainDeadline = env.now + UInt64(shared.configuration.shutdownGrace * 1e9)
+        if listenFD >= 0 {
+            // Clients the kernel already accepted would be reset with the listener: take them first.
+            if listenerPausedUntil == 0 { acceptConnections() }
+            closeListener()
+        }
+        takeHandoffs()
+        for case let conn? in connections { drain(conn) }
+    }
+
+    /// Reads what has already arrived before deciding whether the connection is idle.
+    private func drain(_ conn: Connection) {
+        for _ in 0..<16 {
+            guard connection(conn.fd) === conn, readable(conn) else { break }
+        }
+        guard connection(conn.fd) === conn else { return }
+        conn.machine.beginDrain()
+        reconcile(conn)
+    }
+
+    // MARK: - Bookkeeping
+
+    private func connection(_ fd: Int32) -> Connection? {
+        let i = Int(fd)
+        return i >= 0 && i < connections.count ? connections[i] : nil
+    }
+
+    private func store(_ conn: Connection) {
+        let i = Int(conn.fd)
+        if i >= connections.count {
+            connections.append(contentsOf: repeatElement(nil, count: max(i + 1 - connections.count, connections.count)))
+        }
+        connections[i] = conn
+        openCount += 1
+    }
+
+    private func closeConnection(_ conn: Connection, abortive: Bool = false) {
+        let i = Int(conn.fd)
+        guard i >= 0, i < connections.count, connections[i] === conn else { return }
+        connections[i] = nil
+        openCount -= 1
+        poller.remove(conn.fd)
+        if abortive { Sys.abortiveClose(conn.fd) } else { Sys.close(conn.fd) }
+        shared.releaseConnection()
+        conn.machine.closed()
+    }
+}

@@ -1,0 +1,61 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Synchronous, race-free handling of SIGINT/SIGTERM, the same on Linux and Darwin.
+///
+/// `block` masks the signals in the calling thread; called first thing in `main`, before any
+/// thread exists, every later thread inherits the mask, so a signal that arrives at any moment
+/// after it stays pending instead of killing the process or being dropped. `start` then hands
+/// pending and later signals, one by one, to a handler on a dedicated `sigwait` thread, where it
+/// may do real work (log, `Server.shutdown()`). A dispatch signal source, installed asynchronously,
+/// lost a SIGTERM sent right after the banner.
+public final class SignalTrap: Sendable {
+    private let signals: [Int32]
+
+    private init(signals: [Int32]) {
+        self.signals = signals
+    }
+
+    /// Blocks `signals` for this thread and the threads it starts from now on.
+    public static func block(_ signals: [Int32] = [SIGINT, SIGTERM]) -> SignalTrap {
+        var set = signalSet(signals)
+        _ = pthread_sigmask(SIG_BLOCK, &set, nil)
+        return SignalTrap(signals: signals)
+    }
+
+    /// Calls `handler` with each blocked signal as it arrives (or is already pending), on its own
+    /// thread, for the life of the process.
+    public func start(_ handler: @escaping @Sendable (Int32) -> Void) {
+        let signals = signals
+        let thread = Thread {
+            var set = SignalTrap.signalSet(signals)
+            var received: Int32 = 0
+            while true {
+                if sigwait(&set, &received) == 0 { handler(received) }
+            }
+        }
+        thread.name = "mock-server-signals"
+        thread.start()
+    }
+
+    /// The name of a signal this trap handles, for log lines.
+    public static func name(_ signal: Int32) -> String {
+        switch signal {
+        case SIGINT: return "SIGINT"
+        case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        default: return "signal \(signal)"
+        }
+    }
+
+    private static func signalSet(_ signals: [Int32]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in signals { sigaddset(&set, s) }
+        return set
+    }
+}

@@ -1,0 +1,262 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// The transport's system calls, one place for all of them. What differs between Linux and Darwin
+/// is in Sys+Glibc.swift and Sys+Darwin.swift (`streamSocket`, `acceptConfigured`, `sendFlags`,
+/// `keepIdleOption`, `fileLimitCap`, `reusePortSpreadsConnections`); the rest is shared and is
+/// exercised on Linux by the poll backend.
+///
+/// Calls that fail return what the C call returns (-1) with `errno` set, unless they say otherwise.
+enum Sys {
+    // MARK: - errno
+
+    /// The current thread's errno.
+    static var lastError: Int32 { errno }
+
+    /// EAGAIN / EWOULDBLOCK (the same value on Linux, not guaranteed by POSIX).
+    static func isWouldBlock(_ code: Int32) -> Bool { code == EAGAIN || code == EWOULDBLOCK }
+
+    static func errorText(_ code: Int32) -> String {
+        guard let s = strerror(code) else { return "errno \(code)" }
+        return String(cString: s)
+    }
+
+    // MARK: - Descriptor flags and socket options
+
+    static func setNonBlocking(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFL, 0)
+        if flags >= 0 && flags & O_NONBLOCK == 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// So a child process (none today) does not inherit the socket. Darwin has no SOCK_CLOEXEC.
+    static func setCloseOnExec(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+
+    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) {
+        var v = value
+        _ = setsockopt(fd, level, name, &v, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Small responses leave at once instead of waiting for the peer's delayed ACK (Nagle).
+    static func setNoDelay(_ fd: Int32) {
+        setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+    }
+
+    /// TCP keepalive, first probe after `idleSeconds` of silence, so dead peers are found.
+    static func setKeepAlive(_ fd: Int32, idleSeconds: Int32) {
+        setOption(fd, SOL_SOCKET, SO_KEEPALIVE, 1)
+        setOption(fd, Int32(IPPROTO_TCP), keepIdleOption, max(1, idleSeconds))
+    }
+
+    // MARK: - Listening
+
+    /// Creates a non-blocking listening socket bound to host:port (IPv4 or IPv6, whatever `host`
+    /// resolves to first); returns it and the bound port.
+    static func listen(host: String, port: Int, backlog: Int32, reusePort: Bool) throws -> (fd: Int32, port: Int) {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = streamType
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>?
+        let name = host == "*" ? "0.0.0.0" : host
+        // getaddrinfo fills in the whole sockaddr, `sin_len` included on Darwin.
+        guard getaddrinfo(name, String(port), &hints, &list) == 0, let first = list else {
+            throw ServerError.cannotResolve(host: host)
+        }
+        defer { freeaddrinfo(list) }
+        var lastError: Int32 = 0
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let ai = cursor {
+            cursor = ai.pointee.ai_next
+            let fd = streamSocket(family: ai.pointee.ai_family)
+            if fd < 0 { lastError = errno; continue }
+            setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+            if reusePort { setOption(fd, SOL_SOCKET, SO_REUSEPORT, 1) }
+            if bind(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) != 0 {
+                lastError = errno
+                Sys.close(fd)
+                if lastError == EADDRINUSE { throw ServerError.addressInUse(host: host, port: port) }
+                continue
+            }
+            if systemListen(fd, backlog) != 0 {
+                lastError = errno
+                Sys.close(fd)
+                continue
+            }
+            setNonBlocking(fd)
+            return (fd, boundPort(fd) ?? port)
+        }
+        throw ServerError.system(call: "bind", errno: lastError)
+    }
+
+    private static func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
+        #if canImport(Darwin)
+        return Darwin.listen(fd, backlog)
+        #else
+        return Glibc.listen(fd, backlog)
+        #endif
+    }
+
+    static func boundPort(_ fd: Int32) -> Int? {
+        var storage = sockaddr_storage()
+        var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        guard ok == 0 else { return nil }
+        return address(of: storage).port
+    }
+
+    // MARK: - Accepting
+
+    /// What one `accept` on a non-blocking listener gave.
+    enum AcceptOutcome: Equatable {
+        /// A client: non-blocking, close-on-exec, TCP_NODELAY, never raising SIGPIPE.
+        case connection(fd: Int32, peer: String)
+        /// No client waiting: wait for the listener to be readable again.
+        case wouldBlock
+        /// EMFILE/ENFILE: the pending client stays queued and the listener stays readable, so back
+        /// off (close the spare descriptor, accept and close one client, pause the listener).
+        case outOfDescriptors(errno: Int32)
+        /// A client that went away while queued, a signal, or a transient network error: accept again.
+        case retry
+        /// Anything else (ENOBUFS, ENOMEM, EBADF): log it and stop accepting for this round.
+        case failed(errno: Int32)
+    }
+
+    static func accept(_ listener: Int32) -> AcceptOutcome {
+        var storage = sockaddr_storage()
+        var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let fd = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { acceptConfigured(listener, $0, &len) }
+        }
+        if fd >= 0 {
+            setNoDelay(fd)
+            return .connection(fd: fd, peer: address(of: storage).host)
+        }
+        let e = errno
+        if isWouldBlock(e) { return .wouldBlock }
+        if e == EMFILE || e == ENFILE { return .outOfDescriptors(errno: e) }
+        // Linux's accept(2) asks callers to treat errors of the already-failed connection as EAGAIN-like.
+        if e == EINTR || e == ECONNABORTED || e == EPROTO || e == ENETDOWN || e == ENOPROTOOPT
+            || e == EHOSTDOWN || e == EHOSTUNREACH || e == EOPNOTSUPP || e == ENETUNREACH || e == EPERM {
+            return .retry
+        }
+        return .failed(errno: e)
+    }
+
+    /// A descriptor on /dev/null kept in reserve, closed to make room for one accept when out of
+    /// descriptors. Returns -1 if even that fails.
+    static func openSpare() -> Int32 {
+        open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    // MARK: - Reading, writing, closing
+
+    /// Reads into `buffer`: >0 bytes read, 0 peer closed, -1 with errno (EAGAIN: nothing yet).
+    static func recv(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let n = systemRecv(fd, buffer.baseAddress, buffer.count, 0)
+            if n < 0 && errno == EINTR { continue }
+            return n
+        }
+    }
+
+    /// Writes what it can of `bytes` without ever raising SIGPIPE: >=0 bytes written, -1 with errno.
+    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        while true {
+            let n = systemSend(fd, bytes.baseAddress, bytes.count, sendFlags)
+            if n < 0 && errno == EINTR { continue }
+            return n
+        }
+    }
+
+    static func close(_ fd: Int32) {
+        #if canImport(Darwin)
+        _ = Darwin.close(fd)
+        #else
+        _ = Glibc.close(fd)
+        #endif
+    }
+
+    /// Sends FIN after what is queued; reading stays possible (lingering close).
+    static func shutdownWrite(_ fd: Int32) {
+        _ = shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Closes with a reset (RST) instead of FIN: SO_LINGER on with a zero timeout, then close.
+    static func abortiveClose(_ fd: Int32) {
+        var l = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, socklen_t(MemoryLayout<linger>.size))
+        close(fd)
+    }
+
+    private static func systemRecv(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int, _ flags: Int32) -> Int {
+        #if canImport(Darwin)
+        return Darwin.recv(fd, p, n, flags)
+        #else
+        return Glibc.recv(fd, p, n, flags)
+        #endif
+    }
+
+    private static func systemSend(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int, _ flags: Int32) -> Int {
+        #if canImport(Darwin)
+        return Darwin.send(fd, p, n, flags)
+        #else
+        return Glibc.send(fd, p, n, flags)
+        #endif
+    }
+
+    // MARK: - Clocks
+
+    /// Nanoseconds of a clock that never goes backwards (not wall time).
+    static func monotonicNanos() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    /// Seconds since 1970 (for the Date header).
+    static func wallSeconds() -> Int {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int(ts.tv_sec)
+    }
+
+    // MARK: - Addresses
+
+    static func cText(_ buffer: [CChar]) -> String {
+        let bytes = buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The numeric host text and port of a socket address.
+    static func address(of storage: sockaddr_storage) -> (host: String, port: Int) {
+        var storage = storage
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
+                    var addr = sin.pointee.sin_addr
+                    inet_ntop(AF_INET, &addr, &buffer, socklen_t(buffer.count))
+                    return (cText(buffer), Int(UInt16(bigEndian: sin.pointee.sin_port)))
+                }
+            }
+        case AF_INET6:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in
+                    var addr = sin6.pointee.sin6_addr
+                    inet_ntop(AF_INET6, &addr, &buffer, socklen_t(buffer.count))
+                    return (cText(buffer), Int(UInt16(bigEndian: sin6.pointee.sin6_port)))
+                }
+            }
+        default:
+            return ("", 0)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+/// A WebSocket route's application side: called on the connection's event-loop thread, so it must
+/// not block. `onOpen` gets a handle that can push and close from any thread.
+public struct WebSocketEndpoint: Sendable {
+    public var onOpen: @Sendable (WebSocketConnection) -> Void
+    public var onMessage: @Sendable (WebSocketMessage, WebSocketConnection) -> WebSocketReply
+    public var onClose: @Sendable (WebSocketConnection) -> Void
+
+    public init(onOpen: @escaping @Sendable (WebSocketConnection) -> Void = { _ in },
+                onMessage: @escaping @Sendable (WebSocketMessage, WebSocketConnection) -> WebSocketReply,
+                onClose: @escaping @Sendable (WebSocketConnection) -> Void = { _ in }) {
+        self.onOpen = onOpen
+        self.onMessage = onMessage
+        self.onClose = onClose
+    }
+
+    /// The simple form: each message is answered with zero or more messages, at once.
+    public init(_ handler: @escaping WebSocketMessageHandler) {
+        self.init(onMessage: { message, _ in WebSocketReply(messages: handler(message)) })
+    }
+}
+
+/// What a WebSocket endpoint answers to one message.
+public struct WebSocketReply: Sendable, Equatable {
+    /// Sent in order (nothing when empty: "no reply").
+    public var messages: [WebSocketMessage]
+    /// Hold the reply (and the close) this long on a loop timer; later replies wait behind it.
+    public var delayNanos: UInt64
+    /// Close the connection with this code and reason after the messages.
+    public var close: WebSocketCloseRequest?
+
+    public init(messages: [WebSocketMessage] = [], delayNanos: UInt64 = 0, close: WebSocketCloseRequest? = nil) {
+        self.messages = messages
+        self.delayNanos = delayNanos
+        self.close = close
+    }
+
+    /// No reply at all.
+    public static let none = WebSocketReply()
+}
+
+/// A close frame the server sends: status code (RFC 6455 §7.4) and reason.
+public struct WebSocketCloseRequest: Sendable, Equatable {
+    public var code: UInt16
+    public var reason: String
+    public init(code: UInt16, reason: String = "") {
+        self.code = code
+        self.reason = reason
+    }
+}
+
+/// A handle on one open WebSocket. `send` and `close` may be called from any thread: they are
+/// queued to the connection's event loop, which is woken. Output is bounded like any other: a
+/// peer that does not read is closed once its pending output passes the hard cap.
+public final class WebSocketConnection: Sendable {
+    /// The peer's IP address as text.
+    public let remoteAddress: String
+    /// The request path the WebSocket was opened on.
+    public let path: String
+    let id: ConnectionID
+    private let mailbox: LoopMailbox
+    private let open = Locked(true)
+
+    init(id: ConnectionID, remoteAddress: String, path: String, mailbox: LoopMailbox) {
+        self.id = id
+        self.remoteAddress = remoteAddress
+        self.path = path
+        self.mailbox = mailbox
+    }
+
+    /// False once the connection has closed (sends are then dropped).
+    public var isOpen: Bool { open.withLock { $0 } }
+
+    /// Queues a message for the peer.
+    public func send(_ message: WebSocketMessage) {
+        guard isOpen else { return }
+        mailbox.post(id, .send(message))
+    }
+
+    /// Queues a close frame with `code` and `reason`; the connection closes once it is written.
+    public func close(code: UInt16 = 1000, reason: String = "") {
+        guard isOpen else { return }
+        mailbox.post(id, .close(WebSocketCloseRequest(code: code, reason: reason)))
+    }
+
+    func markClosed() { open.withLock { $0 = false } }
+}
+
+/// Identifies one connection of one loop: the descriptor plus a serial, so a stale handle never
+/// reaches a later connection that reuses the descriptor.
+struct ConnectionID: Sendable, Hashable {
+    var fd: Int32
+    var serial: UInt64
+}
+
+/// A command for a connection, posted from any thread.
+enum ConnectionCommand: Sendable {
+    case send(WebSocketMessage)
+    case close(WebSocketCloseRequest)
+}
+
+/// The queue other threads post connection commands to; the loop drains it when woken.
+final class LoopMailbox: Sendable {
+    private let queue = Locked<[(ConnectionID, ConnectionCommand)]>([])
+    private let wake: @Sendable () -> Void
+
+    init(wake: @escaping @Sendable () -> Void) { self.wake = wake }
+
+    func post(_ id: ConnectionID, _ command: ConnectionCommand) {
+        let first = queue.withLock { q -> Bool in
+            q.append((id, command))
+            return q.count == 1
+        }
+        // One wake-up per batch: the loop takes the whole queue at once.
+        if first { wake() }
+    }
+
+    func take() -> [(ConnectionID, ConnectionCommand)] {
+        queue.withLock { q in
+            let all = q
+            q.removeAll()
+            return all
+        }
+    }
+}
+
+extension WebSocketEndpoint {
+    /// Runs `onMessage` outside any connection (unit tests of an endpoint): the replies only.
+    public func callAsFunction(_ message: WebSocketMessage) -> [WebSocketMessage] {
+        let detached = WebSocketConnection(id: ConnectionID(fd: -1, serial: 0), remoteAddress: "", path: "",
+                                           mailbox: LoopMailbox(wake: {}))
+        return onMessage(message, detached).messages
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import XCTest
+@testable import HTTPServer
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The delivery directives faults put on responses, over real sockets.
+final class DeliveryWireTests: XCTestCase {
+    private func server(loops: Int = 1, configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> Server {
+        var router = Router()
+        router.get("/hello") { _ in .text(.ok, "hello\n") }
+        router.get("/slow") { _ in
+            var r = HTTPResponse.text(.ok, "slow\n")
+            r.delivery.delayNanos = 1_500_000_000
+            return r
+        }
+        router.get("/close") { _ in var r = HTTPResponse.text(.ok, "x"); r.delivery.action = .close; return r }
+        router.get("/reset") { _ in var r = HTTPResponse.text(.ok, "x"); r.delivery.action = .reset; return r }
+        router.get("/truncate") { _ in var r = HTTPResponse.text(.ok, "0123456789"); r.delivery.action = .truncate; return r }
+        var config = ServerConfiguration()
+        config.port = 0
+        config.eventLoops = loops
+        config.shutdownGrace = 1
+        configure(&config)
+        let server = Server(configuration: config, responder: Responder(router: router), logger: .silent)
+        try server.start()
+        return server
+    }
+
+    /// Reads everything until EOF or reset; returns the bytes and whether it ended in a reset.
+    private func readToEnd(_ fd: Int32) -> (bytes: [UInt8], reset: Bool) {
+        var all: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 { all += chunk[0..<n]; continue }
+            return (all, n < 0 && errno == ECONNRESET)
+        }
+    }
+
+    private func hasData(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) == 1
+    }
+
+    func testADelayedAnswerDoesNotBlockTheLoopAndKeepsPipelinedOrder() throws {
+        let s = try server()
+        defer { s.shutdown(); s.waitUntilStopped() }
+        let a = try TestHTTPClient(port: s.port)
+        try a.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        let b = try TestHTTPClient(port: s.port)
+        try b.sendRequest("GET", "/hello")
+        XCTAssertEqual(try b.readResponse().text, "hello\n", "another connection is served while one waits")
+        XCTAssertFalse(hasData(a.fd), "the delayed answer, and the one behind it, are still held")
+        XCTAssertEqual(try a.readResponse().text, "slow\n")
+        XCTAssertEqual(try a.readResponse().text, "hello\n")
+    }
+
+    func testCloseEndsTheConnectionWithoutAnAnswer() throws {
+        let s = try server()
+        defer { s.shutdown(); s.waitUntilStopped() }
+        let c = try TestHTTPClient(port: s.port)
+        try c.sendRequest("GET", "/close")
+        let (bytes, reset) = readToEnd(c.fd)
+        XCTAssertEqual(bytes, [])
+        XCTAssertFalse(reset, "a clean close (FIN)")
+    }
+
+    func testResetEndsTheConnectionWithRST() throws {
+        let s = try server()
+        defer { s.shutdown(); s.waitUntilStopped() }
+        let c = try TestHTTPClient(port: s.port)
+        try c.sendRequest("GET", "/reset")
+        let (bytes, reset) = readToEnd(c.fd)
+        XCTAssertEqual(bytes, [])
+        XCTAssertTrue(reset, "ECONNRESET")
+    }
+
+    func testTruncateSendsTheHeadAndHalfTheBody() throws {
+        let s = try server()
+        defer { s.shutdown(); s.waitUntilStopped() }
+        let c = try TestHTTPClient(port: s.port)
+        try c.sendRequest("GET", "/truncate")
+        let text = String(decoding: readToEnd(c.fd).bytes, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("HTTP/1.1 200 OK\r\n"), text)
+        XCTAssertTrue(text.contains("Content-Length: 10\r\n"))
+        XCTAssertTrue(text.hasSuffix("\r\n\r\n01234"), text)
+    }
+
+    func testSingleListenerHandOffServesEveryLoopAndStopsCleanly() throws {
+        let s = try server(loops: 3) { $0.singleListener = true }
+        XCTAssertTrue(s.usesSingleListener)
+        let clients = try (0..<9).map { _ in try TestHTTPClient(port: s.port) }
+        for c in clients { try c.sendRequest("GET", "/hello") }
+        for c in clients { XCTAssertEqual(try c.readResponse().text, "hello\n") }
+        s.shutdown()
+        s.waitUntilStopped()
+        XCTAssertEqual(s.openConnections, 0)
+    }
+
+    func testEachAnsweredRequestAndEachTransportRefusalIsLogged() throws {
+        let lines = Locked<[String]>([])
+        var router = Router()
+        router.get("/rows/:id") { _ in
+            var r = HTTPResponse.text(.ok, "row\n").hinted("try /rows/1")
+            r.system = "rows"
+            return r
+        }
+        var config = ServerConfiguration()
+        config.port = 0
+        config.eventLoops = 1
+        let s = Server(configuration: config, responder: Responder(router: router),
+                       logger: Logger(level: .info) { line in lines.withLock { $0.append(line) } })
+        try s.start()
+        let c = try TestHTTPClient(port: s.port)
+        try c.sendRequest("GET", "/rows/7?password=secret")
+        XCTAssertEqual(try c.readResponse().status, 200)
+        let bad = try TestHTTPClient(port: s.port)
+        try bad.send("GARBAGE\r\n\r\n")
+        XCTAssertEqual(try bad.readResponse().status, 400)
+        s.shutdown()
+        s.waitUntilStopped()
+        let log = lines.withLock { $0 }
+        XCTAssertTrue(log.contains { $0.contains("GET /rows/7 200") && $0.contains("[rows]") && $0.contains("try /rows/1") }, "\(log)")
+        XCTAssertFalse(log.contains { $0.contains("secret") }, "never the query")
+        XCTAssertTrue(log.contains { $0.contains(" 400 ") }, "\(log)")
+    }
+
+    func testThePollBackendServes() throws {
+        let s = try server(loops: 2) { $0.poller = .poll }
+        defer { s.shutdown(); s.waitUntilStopped() }
+        let c = try TestHTTPClient(port: s.port)
+        for _ in 0..<3 {
+            try c.sendRequest("GET", "/hello")
+            XCTAssertEqual(try c.readResponse().text, "hello\n")
+        }
+    }
+}
