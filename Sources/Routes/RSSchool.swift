@@ -15,73 +15,64 @@ public struct RSSchoolSeed: Decodable, Sendable {
 public final class RSSchool: EmulatedSystem {
     private let seed: RSSchoolSeed
 
-    private static let success = JSON.serialize(["state": "success"])
-    private static let secureSuccess = JSON.serialize(
-        ["state": "success", "title": "Welcome", "message": "You are successfuly authorized!"])
-    private static let secureError = JSON.serialize(["state": "error"])
+    private static let success = HTTPResponse.json(.ok, ["state": "success"] as JSONValue)
+    private static let secureSuccess = HTTPResponse.json(
+        .ok, ["state": "success", "title": "Welcome", "message": "You are successfuly authorized!"] as JSONValue)
+    private static let secureError = HTTPResponse.json(.unauthorized, ["state": "error"] as JSONValue)
 
     public init(seed: RSSchoolSeed, environment: MockEnvironment) {
         self.seed = seed
     }
 
+    public let name = "rsschool"
+    public let summary = "RSSchool login (document 001): the app's local credential and secure-sequence checks as a JSON API."
+    public let endpoints = [
+        Endpoint("POST", "/rsschool/authorize", "Check {\"login\", \"password\"}; 401 names the wrong fields."),
+        Endpoint("POST", "/rsschool/secure", "Check the secure sequence {\"sequence\": \"132\"}."),
+    ]
+    /// Errors are `{"error": "…"}`.
+    public let routeGroup = RouteGroup(system: "rsschool", prefixes: ["/rsschool"], errorShape: RSSchool.errorShape)
+
+    static let errorShape: @Sendable (HTTPError) -> HTTPResponse = { .json($0.status, ["error": .string($0.message)] as JSONValue) }
+
     public func register(in router: inout Router) {
-        router.post("/rsschool/authorize") { [self] request in authorize(request) }
-        router.post("/rsschool/secure") { [self] request in secure(request) }
+        router.post("/rsschool/authorize") { [self] request throws(HTTPError) in try authorize(request) }
+        router.post("/rsschool/secure") { [self] request throws(HTTPError) in try secure(request) }
     }
 
     public func reset() {}
+    /// No tokens: the app's checks stand alone.
+    public func expireTokens(_ token: String?) -> Int { 0 }
+    public func revokeTokens(_ token: String?) -> Int { 0 }
 
-    private func authorize(_ request: HTTPRequest) -> HTTPResponse {
-        let object: [String: Any]
-        switch RSSchool.jsonObject(request, expected: "{\"login\": String, \"password\": String}") {
-        case .failure(let error): return error.response
-        case .success(let o): object = o
-        }
-        guard let login = object["login"] as? String else { return RSSchool.fieldError("login", in: object) }
-        guard let password = object["password"] as? String else { return RSSchool.fieldError("password", in: object) }
+    private func authorize(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let object = try ApiaryBody(request, expected: "{\"login\": String, \"password\": String}").object
+        let login = try RSSchool.string("login", in: object)
+        let password = try RSSchool.string("password", in: object)
         // Only the wrong fields are named, login first, so the app marks just those.
-        var wrong: [String] = []
+        var wrong: [JSONValue] = []
         if login != seed.login { wrong.append("login") }
         if password != seed.password { wrong.append("password") }
-        if wrong.isEmpty { return .json(.ok, bytes: RSSchool.success) }
-        return .json(.unauthorized, object: ["wrong": wrong])
+        if wrong.isEmpty { return RSSchool.success }
+        return .json(.unauthorized, ["wrong": .array(wrong)] as JSONValue)
     }
 
-    private func secure(_ request: HTTPRequest) -> HTTPResponse {
-        let object: [String: Any]
-        switch RSSchool.jsonObject(request, expected: "{\"sequence\": \"132\"}") {
-        case .failure(let error): return error.response
-        case .success(let o): object = o
-        }
-        guard let sequence = object["sequence"] as? String else { return RSSchool.fieldError("sequence", in: object) }
+    private func secure(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let object = try ApiaryBody(request, expected: "{\"sequence\": \"132\"}").object
+        let sequence = try RSSchool.string("sequence", in: object)
         // The app's pad has buttons 1, 2, 3 and takes exactly three presses: anything else
         // cannot come from it and is a client bug, not a wrong guess.
         guard sequence.utf8.count == 3, sequence.utf8.allSatisfy({ $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "3") }) else {
-            return RSSchool.badRequest("\"sequence\" must be exactly three digits, each 1, 2 or 3 (such as \"123\")")
+            throw HTTPError(.badRequest, "\"sequence\" must be exactly three digits, each 1, 2 or 3 (such as \"123\")")
         }
-        return sequence == seed.secureSequence ? .json(.ok, bytes: RSSchool.secureSuccess) : .json(.unauthorized, bytes: RSSchool.secureError)
+        return sequence == seed.secureSequence ? RSSchool.secureSuccess : RSSchool.secureError
     }
 
-    // MARK: - Input
-
-    private struct BadRequest: Error {
-        let response: HTTPResponse
-    }
-
-    private static func jsonObject(_ request: HTTPRequest, expected: String) -> Result<[String: Any], BadRequest> {
-        guard !request.body.isEmpty else { return .failure(BadRequest(response: badRequest("Request body is empty: expected JSON \(expected)"))) }
-        guard let parsed = JSON.parse(request.body) else { return .failure(BadRequest(response: badRequest("Request body is not valid JSON"))) }
-        guard let object = parsed as? [String: Any] else {
-            return .failure(BadRequest(response: badRequest("Request body must be a JSON object \(expected)")))
+    private static func string(_ key: String, in object: JSONValue) throws(HTTPError) -> String {
+        switch object[key] {
+        case nil: throw HTTPError(.badRequest, "Missing field \"\(key)\"")
+        case .string(let text)?: return text
+        default: throw HTTPError(.badRequest, "Field \"\(key)\" must be a string")
         }
-        return .success(object)
-    }
-
-    private static func fieldError(_ key: String, in object: [String: Any]) -> HTTPResponse {
-        object[key] == nil ? badRequest("Missing field \"\(key)\"") : badRequest("Field \"\(key)\" must be a string")
-    }
-
-    private static func badRequest(_ message: String) -> HTTPResponse {
-        .json(.badRequest, object: ["error": message])
     }
 }
