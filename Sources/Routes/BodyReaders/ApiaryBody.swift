@@ -14,6 +14,8 @@ struct ApiaryBody {
             object = value
             return
         }
+        // A body that says it is JSON and is not gets the JSON error, whatever it looks like.
+        if request.mediaType.hasSuffix("json") { throw HTTPError(.badRequest, "Request body is not valid JSON") }
         let form: Result<Parameters, HTTPRequest.ParameterProblem>?
         switch request.mediaType {
         case "multipart/form-data": form = request.multipartFields()
