@@ -98,7 +98,7 @@ extension JSONValue: Codable {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
-                     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+                     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
     public typealias Key = String
     public typealias Value = JSONValue
     public typealias ArrayLiteralElement = JSONValue
@@ -108,7 +108,6 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements.map { (key: $0.0, value: $0.1) }) }
-    public init(nilLiteral: ()) { self = .null }
 
     /// A string, or `null` for nil.
     public init(_ text: String?) { self = text.map(JSONValue.string) ?? .null }
