@@ -28,9 +28,11 @@ final class SignedTokens: Sendable {
         return UUIDText.format(high: high, low: tag(high, key))
     }
 
-    /// Whether `token` was issued under the current key and not revoked since.
+    /// Whether `token` was issued under the current key and not revoked since. Compared exactly:
+    /// tokens are issued in lower case, and the same token in upper case is another token.
     func isValid(_ token: String) -> Bool {
-        guard let (high, low) = UUIDText.parse(token) else { return false }
+        guard !token.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
+              let (high, low) = UUIDText.parse(token) else { return false }
         let (key, revoked) = state.withLock { s in (s.key, !s.revoked.isEmpty && s.revoked.contains(high)) }
         let (_, expected) = UUIDText.stamp(high: 0, low: tag(high, key))
         return !revoked && low == expected && UUIDText.stamp(high: high, low: 0).0 == high
