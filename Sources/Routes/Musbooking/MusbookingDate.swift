@@ -16,7 +16,7 @@ struct MusbookingDate: Sendable, Equatable {
     /// The offset is dropped: a birthday keeps the wall-clock fields the client wrote.
     private static let templates = [
         "dd.MM.yyyy HH:mm:ss", "dd.MM.yyyy HH:mm", "dd.MM.yyyy",
-        "d.M.yyyy HH:mm:ss", "d.M.yyyy", "dd.M.yyyy", "d.MM.yyyy",
+        "d.M.yyyy HH:mm:ss", "d.M.yyyy H:mm:ss", "dd.MM.yyyy H:mm:ss", "d.M.yyyy", "dd.M.yyyy", "d.MM.yyyy",
         "yyyy-MM-ddTHH:mm:ss", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-ddTHH:mm", "yyyy-MM-dd",
     ]
 
