@@ -13,7 +13,7 @@ struct MockAdmin: Sendable {
 
     func register(in router: inout Router) {
         let outbox = environment.outbox
-        router.get("/__mock/health") { _ in .json(object: ["status": "ok"]) }
+        router.get("/__mock/health") { _ in .json(.ok, ["status": "ok"] as JSONValue) }
         router.get("/__mock/sms", guarded { request in
             .json(.ok, outbox.sms(phone: request.queryParameters["phone"]))
         })
