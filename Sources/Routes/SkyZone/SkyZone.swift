@@ -47,14 +47,15 @@ public final class SkyZone: EmulatedSystem {
     private let seedState: State
     private let state: Locked<State>
     private let environment: MockEnvironment
-    private let maxAccounts: Int
+    private let accountCap: StateCap
 
     private static let notVerified = HTTPResponse.json(.unauthorized, ["auth": ["verified": false, "token": ""]] as JSONValue)
     private static let expectedBody = "{\"username\", \"password\"} or {\"external-token\", \"external-type\"}"
 
     public init(seed: SkyZoneSeed, environment: MockEnvironment) {
         self.environment = environment
-        maxAccounts = environment.maxSkyZoneAccounts ?? MockSettings.defaults.maxSkyZoneAccounts ?? 100_000
+        accountCap = StateCap(limit: environment.maxSkyZoneAccounts, fallback: MockSettings.defaults.maxSkyZoneAccounts,
+                              flag: "--max-skyzone-accounts", logger: environment.logger)
         var initial = State(nextId: seed.nextId)
         for customer in seed.customers {
             let id = customer.profile.id
@@ -154,10 +155,10 @@ public final class SkyZone: EmulatedSystem {
 
     /// Refuses a new account past the cap, so an unauthenticated flood cannot grow memory.
     private func checkCapacity(_ state: State) throws(HTTPError) {
-        guard state.accounts.count >= maxAccounts else { return }
-        environment.logger.warning("SkyZone: account cap of \(maxAccounts) reached; refusing a new account (--max-skyzone-accounts)")
+        guard state.accounts.count >= accountCap.limit else { return }
+        accountCap.bit("SkyZone: account cap reached; refused a new account")
         throw HTTPError(.serviceUnavailable, "Too many accounts",
-                        hint: "The mock holds its maximum of \(maxAccounts) SkyZone accounts; reset it (POST /__mock/reset) or raise --max-skyzone-accounts.")
+                        hint: "The mock holds its maximum of \(accountCap.limit) SkyZone accounts; reset it (POST /__mock/reset) or raise --max-skyzone-accounts.")
     }
 
     private func signIn(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
