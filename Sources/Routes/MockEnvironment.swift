@@ -79,6 +79,8 @@ public protocol EmulatedSystem: Sendable {
     var summary: String { get }
     /// Every endpoint, in the order a person reads them.
     var endpoints: [Endpoint] { get }
+    /// The seed's account to try first, as the banner prints it (`fpi@bk.ru / 123123`), if any.
+    var seedAccount: String? { get }
     /// The paths it owns, its error shape and its letter-case rule.
     var routeGroup: RouteGroup { get }
     /// Adds its routes (called inside its route group).

@@ -16,6 +16,9 @@ final class SystemDeclarationTests: MockServerTestCase {
             }
         }
         XCTAssertTrue(server.app.system(named: "musbooking")?.endpoints.contains { $0.path == "/api/users/sms" } ?? false)
+        XCTAssertEqual(server.app.systems.map(\.seedAccount), ["johndown@exmample.com / 1234567", "fpi@bk.ru / 123123",
+                                                               "skyzonecustomer@gmail.com / password1", "Test005 / 123456",
+                                                               "username / password, then 132"])
     }
 
     /// Every answer names its system (never sent on the wire), 404 and 405 included.

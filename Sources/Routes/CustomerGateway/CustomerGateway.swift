@@ -29,6 +29,7 @@ public final class CustomerGateway: EmulatedSystem {
     private let tokens: SignedTokens
     private let issued = Locked(0)
     private let environment: MockEnvironment
+    public let seedAccount: String?
 
     public init(seed: CustomerGatewaySeed, environment: MockEnvironment) {
         self.environment = environment
@@ -36,6 +37,7 @@ public final class CustomerGateway: EmulatedSystem {
         var accounts: [String: CustomerGatewaySeed.Account] = [:]
         for account in seed.accounts { accounts[account.email.lowercased()] = account }
         self.accounts = accounts
+        seedAccount = seed.accounts.first.map { "\($0.email) / \($0.password)" }
         tokenLifetime = TimeInterval(max(0, seed.tokenLifetimeSeconds))
     }
 

@@ -9,10 +9,12 @@ public final class Musbooking: EmulatedSystem {
     private let state: Locked<MusbookingState>
     let pendingCodeCap: StateCap
     let accountCap: StateCap
+    public let seedAccount: String?
 
     public init(seed: MusbookingSeed, environment: MockEnvironment) {
         self.seed = seed
         self.environment = environment
+        seedAccount = seed.users.first { $0.isAccount }.map { "\($0.login ?? "") / \($0.password ?? "")" }
         let defaults = MockSettings.defaults
         pendingCodeCap = StateCap(limit: environment.maxPendingSMSCodes, fallback: defaults.maxPendingSMSCodes,
                                   flag: "--max-pending-sms-codes", logger: environment.logger)

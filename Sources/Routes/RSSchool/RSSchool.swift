@@ -24,6 +24,8 @@ public final class RSSchool: EmulatedSystem {
         self.seed = seed
     }
 
+    public var seedAccount: String? { "\(seed.login) / \(seed.password), then \(seed.secureSequence)" }
+
     public let name = "rsschool"
     public let summary = "RSSchool login (document 001): the app's local credential and secure-sequence checks as a JSON API."
     public let endpoints = [

@@ -22,6 +22,7 @@ public final class RowsApp: EmulatedSystem {
     private let pages: [[UInt8]]
     /// The original never expires tokens; signed ones need no table, however many logins a load test makes.
     private let tokens: SignedTokens
+    public let seedAccount: String?
 
     private static let emptyPage: [UInt8] = Array("[]".utf8)
     private static let expectedBody = "{\"email\": String, \"password\": String}"
@@ -32,6 +33,7 @@ public final class RowsApp: EmulatedSystem {
         var accounts: [String: String] = [:]
         for account in seed.accounts { accounts[account.email] = account.password }
         self.accounts = accounts
+        seedAccount = seed.accounts.first.map { "\($0.email) / \($0.password)" }
         // Pages are immutable and served on the hot path: build every page's bytes once.
         pages = RowsApp.buildPages(totalRows: max(0, seed.totalRows), pageSize: max(1, seed.pageSize), seed: seed.textSeed)
     }

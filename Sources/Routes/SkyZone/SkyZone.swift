@@ -48,6 +48,7 @@ public final class SkyZone: EmulatedSystem {
     private let state: Locked<State>
     private let environment: MockEnvironment
     private let accountCap: StateCap
+    public let seedAccount: String?
 
     private static let notVerified = HTTPResponse.json(.unauthorized, ["auth": ["verified": false, "token": ""]] as JSONValue)
     private static let expectedBody = "{\"username\", \"password\"} or {\"external-token\", \"external-type\"}"
@@ -68,6 +69,8 @@ public final class SkyZone: EmulatedSystem {
             initial.nextId = max(initial.nextId, id + 1)
         }
         seedState = initial
+        seedAccount = seed.customers.first { $0.username != nil && $0.password != nil }
+            .map { "\($0.username ?? "") / \($0.password ?? "")" }
         state = Locked(initial)
     }
 
