@@ -8,9 +8,12 @@ struct MockAdmin: Sendable {
 
     static let tokenHeader = "X-Mock-Admin-Token"
 
+    /// `/__mock/*` answers as `admin`, errors in Vapor's shape like the transport's own.
+    static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock"])
+
     func register(in router: inout Router) {
         let outbox = environment.outbox
-        router.get("/__mock/health") { _ in .json(object: ["status": "ok"]) }
+        router.get("/__mock/health") { _ in .json(.ok, ["status": "ok"] as JSONValue) }
         router.get("/__mock/sms", guarded { request in
             .json(.ok, outbox.sms(phone: request.queryParameters["phone"]))
         })

@@ -2,14 +2,18 @@ import HTTPServer
 
 /// All five emulated systems plus the `/__mock` admin routes, over one seed and environment.
 public final class MockApp: Sendable {
+    /// The environment with every setting resolved (flags, then the seed's `settings`, then defaults).
     public let environment: MockEnvironment
+    /// The emulated systems, in the order the banner and the README list them.
     public let systems: [any EmulatedSystem]
     private let admin: MockAdmin
 
     /// Builds every system from the seed. `adminToken`, when set, lets non-loopback clients
     /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`.
     public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil) {
+        let environment = environment.resolved(with: seed.settings)
         self.environment = environment
+        // The list of systems: a sixth is one more line here.
         let systems: [any EmulatedSystem] = [
             RowsApp(seed: seed.rows, environment: environment),
             CustomerGateway(seed: seed.customerGateway, environment: environment),
@@ -24,25 +28,19 @@ public final class MockApp: Sendable {
         })
     }
 
-    /// A router with every route of every system.
-    public func makeRouter() -> Router {
-        var router = Router()
-        for system in systems { system.register(in: &router) }
-        admin.register(in: &router)
-        router.errorResponse = MockApp.errorResponse
-        return router
+    /// The system of that name (`rows`, `gateway`, `skyzone`, `musbooking`, `rsschool`), or nil.
+    public func system(named name: String) -> (any EmulatedSystem)? {
+        systems.first { $0.name == name }
     }
 
-    /// 404 and 405 in the error shape of the system that owns the path: musbooking answers
-    /// plain text, SkyZone and RSSchool `{"error": …}`, everything else Vapor's shape (the rows app).
-    @Sendable static func errorResponse(_ status: HTTPStatus, _ message: String, _ request: HTTPRequest) -> HTTPResponse {
-        let path = request.path
-        if path.hasPrefix("/api/") { return .text(status, message) }
-        if path.hasPrefix("/rsschool/") || path == "/customer" || path.hasPrefix("/customer/")
-            || path == "/tokens" || path.hasPrefix("/tokens/") {
-            return .json(status, object: ["error": message])
+    /// A router with every route of every system, each in its system's route group.
+    public func makeRouter() -> Router {
+        var router = Router()
+        for system in systems {
+            router.group(system.routeGroup) { system.register(in: &$0) }
         }
-        return .jsonError(status, message)
+        router.group(MockAdmin.routeGroup) { admin.register(in: &$0) }
+        return router
     }
 
     /// Puts every system back to the seed and empties the outbox.

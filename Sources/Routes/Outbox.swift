@@ -73,7 +73,7 @@ public final class Outbox: Sendable {
 
     /// SMS oldest first; with a phone, only those to that number written in any form.
     public func sms(phone: String? = nil) -> [SentSMS] {
-        let all = messages.withLock { $0.sms }
+        let all = messages.withLock { Array($0.sms.suffix(capacity)) }
         guard let phone, !phone.isEmpty else { return all }
         let wanted = PhoneNumber.normalize(phone)
         return all.filter { $0.phone == wanted }
@@ -81,14 +81,15 @@ public final class Outbox: Sendable {
 
     /// E-mails oldest first; with an address, only those to it (any case).
     public func emails(to address: String? = nil) -> [SentEmail] {
-        let all = messages.withLock { $0.emails }
+        let all = messages.withLock { Array($0.emails.suffix(capacity)) }
         guard let address, !address.isEmpty else { return all }
         return all.filter { $0.to.lowercased() == address.lowercased() }
     }
 
-    /// Appends, dropping the oldest so that at most `capacity` are kept.
+    /// Appends; past twice the capacity the oldest are dropped in one go, so a send costs O(1)
+    /// amortised (dropping one at a time moved the whole array on every SMS of a flood).
     private static func append<T>(_ item: T, to list: inout [T], capacity: Int) {
-        if list.count >= capacity { list.removeFirst(list.count - capacity + 1) }
+        if list.count >= 2 * capacity { list.removeFirst(list.count - capacity + 1) }
         list.append(item)
     }
 

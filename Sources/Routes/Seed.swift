@@ -8,6 +8,8 @@ public struct Seed: Decodable, Sendable {
     public var skyzone: SkyZoneSeed
     public var musbooking: MusbookingSeed
     public var rsschool: RSSchoolSeed
+    /// Operator settings (`smsCode`, the state caps); command-line flags override them.
+    public var settings: MockSettings?
 }
 
 /// Why `seed.json` could not be used: names the file, the place and what is wrong.

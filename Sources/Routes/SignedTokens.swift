@@ -4,31 +4,57 @@ import HTTPServer
 /// under a secret key, written as a UUID v4. Unguessable without the key, nothing to remember per
 /// login (so a login benchmark costs no memory), and `rotate` (on reset) voids every one issued.
 final class SignedTokens: Sendable {
-    private let key: Locked<(UInt64, UInt64)>
+    private struct KeyState {
+        var key: (UInt64, UInt64)
+        /// Tokens revoked or expired one by one (by their random half), until the next rotation:
+        /// only the admin API adds to it, so it stays small.
+        var revoked: Set<UInt64> = []
+        /// Issued under the current key, for the count `revoke(nil)` reports.
+        var issued = 0
+    }
+
+    private let state: Locked<KeyState>
     private let random: any RandomSource
 
     init(random: any RandomSource) {
         self.random = random
-        key = Locked((random.next(), random.next()))
+        state = Locked(KeyState(key: (random.next(), random.next())))
     }
 
     /// A new token.
     func issue() -> String {
         let (high, _) = UUIDText.stamp(high: random.next(), low: 0)
-        return UUIDText.format(high: high, low: tag(high, key.withLock { $0 }))
+        let key = state.withLock { s in s.issued += 1; return s.key }
+        return UUIDText.format(high: high, low: tag(high, key))
     }
 
-    /// Whether `token` was issued under the current key.
+    /// Whether `token` was issued under the current key and not revoked since. Compared exactly:
+    /// tokens are issued in lower case, and the same token in upper case is another token.
     func isValid(_ token: String) -> Bool {
-        guard let (high, low) = UUIDText.parse(token) else { return false }
-        let (_, expected) = UUIDText.stamp(high: 0, low: tag(high, key.withLock { $0 }))
-        return low == expected && UUIDText.stamp(high: high, low: 0).0 == high
+        guard !token.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
+              let (high, low) = UUIDText.parse(token) else { return false }
+        let (key, revoked) = state.withLock { s in (s.key, !s.revoked.isEmpty && s.revoked.contains(high)) }
+        let (_, expected) = UUIDText.stamp(high: 0, low: tag(high, key))
+        return !revoked && low == expected && UUIDText.stamp(high: high, low: 0).0 == high
+    }
+
+    /// Voids one valid token (1) or, with nil, every token issued so far (their number).
+    func revoke(_ token: String?) -> Int {
+        guard let token else {
+            let fresh = (random.next(), random.next())
+            return state.withLock { s in
+                let count = max(0, s.issued - s.revoked.count)
+                s = KeyState(key: fresh)
+                return count
+            }
+        }
+        guard isValid(token), let (high, _) = UUIDText.parse(token) else { return 0 }
+        return state.withLock { $0.revoked.insert(high).inserted ? 1 : 0 }
     }
 
     /// A new key: every token issued so far stops being valid.
     func rotate() {
-        let fresh = (random.next(), random.next())
-        key.withLock { $0 = fresh }
+        _ = revoke(nil)
     }
 
     private func tag(_ message: UInt64, _ key: (UInt64, UInt64)) -> UInt64 {

@@ -16,7 +16,10 @@ final class WireFixture {
             return r
         }
         router.post("/params") { request in
-            .json(.ok, object: Dictionary(request.allParameters.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a }))
+            var all = request.queryParameters
+            let body = request.mediaType == "multipart/form-data" ? request.multipartFields() : request.urlEncodedFields()
+            if case .success(let fields) = body { all.append(contentsOf: fields) }
+            return .json(.ok, object: Dictionary(all.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a }))
         }
         router.get("/items/:id") { request in .json(.ok, object: ["id": request.pathParameters["id"] ?? ""]) }
         router.delete("/items/:id") { _ in .empty(.noContent) }

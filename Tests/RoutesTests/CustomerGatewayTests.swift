@@ -297,10 +297,11 @@ final class CustomerGatewayTests: MockServerTestCase {
         XCTAssertTrue((data(reply)["error_description"] as? String ?? "").contains("did you mean \"LOGIN_CUSTOMER\""), "\(reply)")
     }
 
-    func testNonStringSequenceIdIsReplacedByAFreshUUID() {
+    func testANumericSequenceIdIsEchoedAsTheSameNumber() {
         let reply = send(#"{"type":"LOGIN_CUSTOMER","sequence_id":42,"data":{"email":"fpi@bk.ru","password":"123123"}}"#)
         XCTAssertEqual(reply["type"] as? String, "CUSTOMER_API_TOKEN")
-        XCTAssertTrue(isUUID(reply["sequence_id"]))
+        XCTAssertEqual(reply["sequence_id"] as? Int, 42)
+        XCTAssertFalse(reply["sequence_id"] is String)
     }
 
     // MARK: - Routing and concurrency

@@ -76,8 +76,8 @@ final class RowsAppTests: MockServerTestCase {
         XCTAssertTrue(reason(response).contains("JSON"), response.text)
     }
 
-    func testEmptyBodyIs400() throws {
-        assertError(try server.request("POST", "/auth/login"), 400)
+    func testEmptyJSONBodyIs400() throws {
+        assertError(try server.request("POST", "/auth/login", headers: [("Content-Type", "application/json")]), 400)
     }
 
     func testNonObjectBodyIs400() throws {

@@ -17,7 +17,7 @@ final class SignedTokensTests: XCTestCase {
         XCTAssertTrue("89ab".contains(Array(token)[19]), "variant bits")
         XCTAssertEqual(token, token.lowercased())
         XCTAssertTrue(tokens.isValid(token))
-        XCTAssertTrue(tokens.isValid(token.uppercased()), "UUIDs compare in any case")
+        XCTAssertFalse(tokens.isValid(token.uppercased()), "tokens compare exactly (API.md §1)")
         tokens.rotate()
         XCTAssertFalse(tokens.isValid(token))
     }

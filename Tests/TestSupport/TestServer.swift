@@ -25,9 +25,11 @@ public final class TestServer: @unchecked Sendable {
                 random: any RandomSource = SeededRandomSource(seed: 42),
                 adminToken: String? = nil,
                 logger: Logger = .silent,
-                configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+                configure: (inout ServerConfiguration) -> Void = { _ in },
+                environment: (inout MockEnvironment) -> Void = { _ in }) throws {
         self.clock = clock
-        let env = MockEnvironment(clock: clock, random: random, logger: logger)
+        var env = MockEnvironment(clock: clock, random: random, logger: logger)
+        environment(&env)
         outbox = env.outbox
         app = MockApp(seed: try Seed.load(path: seedPath), environment: env, adminToken: adminToken)
         responder = Responder(router: app.makeRouter())

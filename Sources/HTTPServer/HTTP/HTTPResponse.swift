@@ -47,7 +47,7 @@ public struct HTTPResponse: Sendable {
     /// The transport's own error body, `{"error": true, "reason": …}` (the shape of Vapor, whose
     /// server the rows app copies; the default for errors no system claims).
     public static func jsonError(_ status: HTTPStatus, _ reason: String) -> HTTPResponse {
-        json(status, object: ["error": true, "reason": reason])
+        json(status, ["error": true, "reason": .string(reason)] as JSONValue)
     }
 
     /// A plain UTF-8 text body.

@@ -19,6 +19,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let methodNotAllowed = HTTPStatus(code: 405)
     public static let requestTimeout = HTTPStatus(code: 408)
     public static let conflict = HTTPStatus(code: 409)
+    public static let unsupportedMediaType = HTTPStatus(code: 415)
     public static let lengthRequired = HTTPStatus(code: 411)
     public static let payloadTooLarge = HTTPStatus(code: 413)
     public static let uriTooLong = HTTPStatus(code: 414)

@@ -18,6 +18,52 @@ public enum RouteMatch: Sendable {
     case notFound
 }
 
+/// A handler that fails by throwing the one typed error; its route group words the answer.
+public typealias ThrowingHTTPHandler = @Sendable (HTTPRequest) throws(HTTPError) -> HTTPResponse
+
+/// The routes of one emulated system: the path prefixes it owns, the shape of its error bodies
+/// (used for thrown `HTTPError`s and for the router's own 404 and 405 under its prefixes), whether
+/// its paths match in any letter case (ASP.NET routing does, Vapor's does not), and its name,
+/// put on every response it gives (`HTTPResponse.system`).
+public struct RouteGroup: Sendable {
+    public var system: String
+    /// Path prefixes by whole segments: `/api` owns `/api` and `/api/…`, not `/apix`.
+    public var prefixes: [String]
+    public var caseInsensitive: Bool
+    public var errorShape: @Sendable (HTTPError) -> HTTPResponse
+
+    public init(system: String, prefixes: [String], caseInsensitive: Bool = false,
+                errorShape: @escaping @Sendable (HTTPError) -> HTTPResponse = RouteGroup.vaporShape) {
+        self.system = system
+        self.prefixes = prefixes
+        self.caseInsensitive = caseInsensitive
+        self.errorShape = errorShape
+    }
+
+    /// Vapor's `{"error": true, "reason": …}`: the transport's default for paths no group owns.
+    public static let vaporShape: @Sendable (HTTPError) -> HTTPResponse = { .jsonError($0.status, $0.message) }
+
+    /// Whether the path lies under one of the prefixes.
+    public func owns(_ path: String) -> Bool {
+        prefixes.contains { prefix in
+            let p = prefix.utf8, s = path.utf8
+            guard s.count >= p.count else { return false }
+            let head = Substring(s.prefix(p.count))
+            let same = caseInsensitive ? head.equalsIgnoringASCIICase(prefix) : head.utf8.elementsEqual(p)
+            guard same else { return false }
+            return s.count == p.count || s[s.index(s.startIndex, offsetBy: p.count)] == UInt8(ascii: "/")
+        }
+    }
+
+    /// The response for an error of this group: its shape, its hint, its system.
+    public func response(for error: HTTPError) -> HTTPResponse {
+        var response = errorShape(error)
+        if let hint = error.hint { response = response.hinted(hint) }
+        response.system = system
+        return response
+    }
+}
+
 /// Maps method + path pattern (`/rows/:page`, trailing slash optional) to handlers.
 public struct Router: Sendable {
     private enum Segment: Sendable {
@@ -28,6 +74,7 @@ public struct Router: Sendable {
     private struct Route: Sendable {
         let method: HTTPMethod
         let segments: [Segment]
+        let caseInsensitive: Bool
         let handler: HTTPHandler
     }
 
@@ -38,15 +85,25 @@ public struct Router: Sendable {
 
     private var routes: [Route] = []
     private var socketRoutes: [SocketRoute] = []
-    /// Routes without parameters, by normalised path: most requests are found with one hash lookup.
+    /// Routes without parameters, by normalised path (lowercased for case-insensitive groups):
+    /// most requests are found with one hash lookup.
     private var staticIndex: [String: [Int]] = [:]
     /// Indices of routes with `:name` segments, tried in order after the static ones.
     private var parameterised: [Int] = []
+    private var groups: [RouteGroup] = []
+    /// The group routes are added to now (`group(_:_:)`), or nil.
+    private var currentGroup: RouteGroup?
+    private var hasCaseInsensitiveRoutes = false
 
-    /// Builds the body of the router's own answers (404, 405), so that each emulated system can
-    /// keep its error shape; the status and the `Allow` header are set by the responder.
-    public var errorResponse: @Sendable (_ status: HTTPStatus, _ message: String, _ request: HTTPRequest) -> HTTPResponse = {
-        status, message, _ in .jsonError(status, message)
+    /// The error shape of paths no group owns (Vapor's, the rows app's framework).
+    public var defaultErrorShape: @Sendable (HTTPError) -> HTTPResponse = RouteGroup.vaporShape
+
+    /// The body of the router's own answers (404, 405) in the shape of the group owning the path;
+    /// the status and the `Allow` header are set by the responder.
+    public func errorResponse(_ status: HTTPStatus, _ message: String, _ request: HTTPRequest) -> HTTPResponse {
+        let error = HTTPError(status, message)
+        if let group = groups.first(where: { $0.owns(request.path) }) { return group.response(for: error) }
+        return defaultErrorShape(error)
     }
 
     /// The answer for a path no route knows.
@@ -56,10 +113,23 @@ public struct Router: Sendable {
 
     public init() {}
 
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
-        let segments = Router.compile(pattern)
+    /// Adds routes through `body` as members of `group`.
+    public mutating func group(_ group: RouteGroup, _ body: (inout Router) -> Void) {
+        groups.append(group)
+        let outer = currentGroup
+        currentGroup = group
+        body(&self)
+        currentGroup = outer
+    }
+
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ThrowingHTTPHandler) {
+        let group = currentGroup
+        let caseInsensitive = group?.caseInsensitive ?? false
+        let segments = Router.compile(caseInsensitive ? pattern.lowercased() : pattern)
         let index = routes.count
-        routes.append(Route(method: method, segments: segments, handler: handler))
+        routes.append(Route(method: method, segments: segments, caseInsensitive: caseInsensitive,
+                            handler: Router.wrap(handler, group: group, defaultShape: defaultErrorShape)))
+        hasCaseInsensitiveRoutes = hasCaseInsensitiveRoutes || caseInsensitive
         let literals = segments.compactMap { segment -> String? in
             if case .literal(let text) = segment { return text }
             return nil
@@ -71,10 +141,35 @@ public struct Router: Sendable {
         }
     }
 
-    public mutating func get(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.get, pattern, handler) }
-    public mutating func post(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.post, pattern, handler) }
-    public mutating func put(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.put, pattern, handler) }
-    public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.delete, pattern, handler) }
+    /// One error path: a thrown `HTTPError` becomes the group's body shape; the group's system
+    /// is put on every answer.
+    private static func wrap(_ handler: @escaping ThrowingHTTPHandler, group: RouteGroup?,
+                             defaultShape: @escaping @Sendable (HTTPError) -> HTTPResponse) -> HTTPHandler {
+        guard let group else {
+            return { request in
+                do throws(HTTPError) { return try handler(request) } catch {
+                    var response = defaultShape(error)
+                    if let hint = error.hint { response = response.hinted(hint) }
+                    return response
+                }
+            }
+        }
+        let system = group.system
+        return { request in
+            do throws(HTTPError) {
+                var response = try handler(request)
+                response.system = system
+                return response
+            } catch {
+                return group.response(for: error)
+            }
+        }
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.get, pattern, handler) }
+    public mutating func post(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.post, pattern, handler) }
+    public mutating func put(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.put, pattern, handler) }
+    public mutating func delete(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.delete, pattern, handler) }
 
     /// A WebSocket endpoint: a GET with a valid upgrade handshake on this path is handed to `handler`.
     public mutating func webSocket(_ pattern: String, _ handler: @escaping WebSocketMessageHandler) {
@@ -94,7 +189,7 @@ public struct Router: Sendable {
             let p = Router.split(request.path)
             parts = p
             for route in socketRoutes {
-                if let params = Router.bind(route.segments, p) {
+                if let params = Router.bind(route.segments, p, caseInsensitive: false) {
                     request.pathParameters = params
                     return .webSocket(route.handler)
                 }
@@ -110,15 +205,25 @@ public struct Router: Sendable {
             if request.method == .head && route.method == .get && headFallback == nil { headFallback = (route.handler, params) }
             if !allowed.contains(route.method) { allowed.append(route.method) }
         }
-        for i in staticIndex[Router.normalize(request.path)] ?? [] {
+        let key = Router.normalize(request.path)
+        var found = false
+        for i in staticIndex[key] ?? [] {
+            found = true
             consider(routes[i], [:])
             if exact != nil { break }
+        }
+        // Case-insensitive groups are keyed lowercased; only their routes may match that way.
+        if !found && hasCaseInsensitiveRoutes && key.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) {
+            for i in staticIndex[key.lowercased()] ?? [] where routes[i].caseInsensitive {
+                consider(routes[i], [:])
+                if exact != nil { break }
+            }
         }
         if exact == nil && !parameterised.isEmpty {
             let p = parts ?? Router.split(request.path)
             parts = p
             for i in parameterised {
-                guard let params = Router.bind(routes[i].segments, p) else { continue }
+                guard let params = Router.bind(routes[i].segments, p, caseInsensitive: routes[i].caseInsensitive) else { continue }
                 consider(routes[i], params)
                 if exact != nil { break }
             }
@@ -129,7 +234,7 @@ public struct Router: Sendable {
         }
         if !socketRoutes.isEmpty {
             let p = parts ?? Router.split(request.path)
-            for route in socketRoutes where Router.bind(route.segments, p) != nil {
+            for route in socketRoutes where Router.bind(route.segments, p, caseInsensitive: false) != nil {
                 if !allowed.contains(.get) { allowed.append(.get) }
             }
         }
@@ -185,13 +290,13 @@ public struct Router: Sendable {
         return parts
     }
 
-    private static func bind(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
+    private static func bind(_ segments: [Segment], _ parts: [Substring], caseInsensitive: Bool) -> [String: String]? {
         guard segments.count == parts.count else { return nil }
         var params: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {
             switch segment {
             case .literal(let text):
-                guard part.utf8.elementsEqual(text.utf8) else { return nil }
+                guard caseInsensitive ? part.equalsIgnoringASCIICase(text) : part.utf8.elementsEqual(text.utf8) else { return nil }
             case .parameter(let name):
                 params[name] = FormDecoding.percentDecode(part, plusIsSpace: false)
             }

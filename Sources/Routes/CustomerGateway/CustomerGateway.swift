@@ -29,6 +29,7 @@ public final class CustomerGateway: EmulatedSystem {
     private let tokens: SignedTokens
     private let issued = Locked(0)
     private let environment: MockEnvironment
+    public let seedAccount: String?
 
     public init(seed: CustomerGatewaySeed, environment: MockEnvironment) {
         self.environment = environment
@@ -36,8 +37,16 @@ public final class CustomerGateway: EmulatedSystem {
         var accounts: [String: CustomerGatewaySeed.Account] = [:]
         for account in seed.accounts { accounts[account.email.lowercased()] = account }
         self.accounts = accounts
+        seedAccount = seed.accounts.first.map { "\($0.email) / \($0.password)" }
         tokenLifetime = TimeInterval(max(0, seed.tokenLifetimeSeconds))
     }
+
+    public let name = "gateway"
+    public let summary = "The customer gateway (document 000): JSON messages over a WebSocket; LOGIN_CUSTOMER returns an API token."
+    public let endpoints = [
+        Endpoint("WS", CustomerGateway.path, "WebSocket: send {\"type\": \"LOGIN_CUSTOMER\", \"sequence_id\", \"data\": {\"email\", \"password\"}}."),
+    ]
+    public let routeGroup = RouteGroup(system: "gateway", prefixes: ["/customer-gateway"])
 
     public func register(in router: inout Router) {
         router.webSocket(CustomerGateway.path) { [self] message in [reply(to: message)] }
@@ -47,6 +56,10 @@ public final class CustomerGateway: EmulatedSystem {
         tokens.rotate()
         issued.withLock { $0 = 0 }
     }
+
+    /// No message presents a token back, so this only changes what `isIssued` says.
+    public func expireTokens(_ token: String?) -> Int { tokens.revoke(token) }
+    public func revokeTokens(_ token: String?) -> Int { tokens.revoke(token) }
 
     /// The number of API tokens issued since the last reset (diagnostics and tests).
     public var issuedTokenCount: Int { issued.withLock { $0 } }
@@ -75,16 +88,16 @@ public final class CustomerGateway: EmulatedSystem {
     private func reply(parsing parsed: JSONValue?) -> String {
         let random = environment.random
         guard let message = parsed else {
-            return GatewayReply.error(sequenceId: random.token(), code: "message.invalid",
+            return GatewayReply.error(sequenceId: .init(JSONValue?.none, random: random), code: "message.invalid",
                                       description: "Message is not valid JSON", event: .empty, random: random)
         }
         guard message.isObject else {
-            return GatewayReply.error(sequenceId: random.token(), code: "message.invalid",
+            return GatewayReply.error(sequenceId: .init(JSONValue?.none, random: random), code: "message.invalid",
                                       description: "Message must be a JSON object {\"type\", \"sequence_id\", \"data\"}",
                                       event: .empty, random: random)
         }
-        // A client matches replies by sequence_id: keep it verbatim; without one, still answer.
-        let sequenceId = message["sequence_id"]?.string ?? random.token()
+        // A client matches replies by sequence_id: keep it verbatim, whatever its type; without one, still answer.
+        let sequenceId = GatewayReply.SequenceId(message["sequence_id"], random: random)
         guard let type = message["type"]?.string, !type.isEmpty else {
             return GatewayReply.error(sequenceId: sequenceId, code: "message.typeMissing",
                                       description: "Message has no \"type\" string", event: .empty, random: random)
@@ -105,7 +118,7 @@ public final class CustomerGateway: EmulatedSystem {
 
     // MARK: - LOGIN_CUSTOMER
 
-    private func loginCustomer(_ data: JSONValue?, sequenceId: String) -> String {
+    private func loginCustomer(_ data: JSONValue?, sequenceId: GatewayReply.SequenceId) -> String {
         let random = environment.random
         var event = GatewayReply.Event.empty
         event.type = "LOGIN_CUSTOMER"

@@ -1,6 +1,30 @@
+import HTTPServer
+
 /// Builds gateway replies as JSON text directly: this is a benchmark path, and the key order
 /// (`type`, `sequence_id`, `data`) stays the document's.
 enum GatewayReply {
+    /// A request's `sequence_id` as sent, whatever its JSON type: echoed verbatim at the top of
+    /// a reply; inside `in_event`, where every value is a string, as text (a number's decimal text).
+    struct SequenceId {
+        let value: JSONValue
+
+        /// The request's value; missing or `null` gets a fresh UUID.
+        init(_ value: JSONValue?, random: any RandomSource) {
+            switch value {
+            case nil, .null?: self.value = .string(random.token())
+            case let v?: self.value = v
+            }
+        }
+
+        var text: String {
+            switch value {
+            case .string(let s): return s
+            case .number(let d): return JSONValue.numberText(d)
+            default: return value.jsonText
+            }
+        }
+    }
+
     /// The request as `CUSTOMER_ERROR` echoes it in `in_event`; every key is always a string.
     struct Event {
         var type = ""
@@ -17,7 +41,7 @@ enum GatewayReply {
         var message: String
     }
 
-    static func apiToken(sequenceId: String, token: String, expiration: String) -> String {
+    static func apiToken(sequenceId: SequenceId, token: String, expiration: String) -> String {
         var out = header(type: "CUSTOMER_API_TOKEN", sequenceId: sequenceId)
         append("{\"api_token\":", to: &out)
         JSONText.appendQuoted(token, to: &out)
@@ -27,14 +51,14 @@ enum GatewayReply {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func error(sequenceId: String, code: String, description: String, event: Event, random: any RandomSource) -> String {
+    static func error(sequenceId: SequenceId, code: String, description: String, event: Event, random: any RandomSource) -> String {
         var out = header(type: "CUSTOMER_ERROR", sequenceId: sequenceId)
         appendErrorBody(code: code, description: description, sequenceId: sequenceId, event: event, random: random, to: &out)
         append("}}", to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func validationError(sequenceId: String, errors: [FieldError], event: Event, random: any RandomSource) -> String {
+    static func validationError(sequenceId: SequenceId, errors: [FieldError], event: Event, random: any RandomSource) -> String {
         var out = header(type: "CUSTOMER_VALIDATION_ERROR", sequenceId: sequenceId)
         appendErrorBody(code: "customer.validation", description: "Validation failed", sequenceId: sequenceId, event: event,
                         random: random, to: &out)
@@ -53,19 +77,19 @@ enum GatewayReply {
 
     // MARK: - Pieces
 
-    private static func header(type: String, sequenceId: String) -> [UInt8] {
+    private static func header(type: String, sequenceId: SequenceId) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
         append("{\"type\":", to: &out)
         JSONText.appendQuoted(type, to: &out)
         append(",\"sequence_id\":", to: &out)
-        JSONText.appendQuoted(sequenceId, to: &out)
+        sequenceId.value.appendJSON(to: &out)
         append(",\"data\":", to: &out)
         return out
     }
 
     /// `{"error_description", "error_code", "in_event": {...}, "error_uuid"` without the closing brace.
-    private static func appendErrorBody(code: String, description: String, sequenceId: String, event: Event,
+    private static func appendErrorBody(code: String, description: String, sequenceId: SequenceId, event: Event,
                                         random: any RandomSource, to out: inout [UInt8]) {
         append("{\"error_description\":", to: &out)
         JSONText.appendQuoted(description, to: &out)
@@ -76,7 +100,7 @@ enum GatewayReply {
         append(",\"event_id\":", to: &out)
         JSONText.appendQuoted(random.token(), to: &out)
         append(",\"sequence_id\":", to: &out)
-        JSONText.appendQuoted(sequenceId, to: &out)
+        JSONText.appendQuoted(sequenceId.text, to: &out)
         // A fresh UUID every time, for an unknown e-mail and a wrong password alike: a stable id
         // would tell which e-mails have accounts.
         append(",\"customer_id\":", to: &out)

@@ -3,132 +3,146 @@ import HTTPServer
 
 extension Musbooking {
     /// `POST|GET api/auth/login`: a new token for the account; it ends the user's previous one.
-    func login(_ request: HTTPRequest) throws -> HTTPResponse {
-        let params = try MusbookingParameters(request)
-        guard let login = params.text("login") else { throw MusbookingFailure.badRequest(MusbookingText.noLogin) }
+    /// The login matches the account's login exactly, letter case aside (`UserLoginProvider`):
+    /// the phone written another way is not a login. `HEAD` neither starts nor ends a session.
+    func login(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let params = try parameters(request)
+        guard let login = params.text("login") else { throw HTTPError(.badRequest, MusbookingText.noLogin) }
         let password = params.raw("password") ?? ""
         let token = environment.random.token()
         let expiresAt = environment.clock.now().addingTimeInterval(TimeInterval(seed.tokenLifetimeSeconds))
-        return try transaction { state in
-            guard let index = state.accountIndex(login: login) else {
-                throw MusbookingFailure.badRequest(MusbookingText.loginNotFound(login))
+        let changesState = request.method != .head
+        return try transaction { (state) throws(HTTPError) -> HTTPResponse in
+            guard let user = state.account(login: login) else {
+                throw HTTPError(.badRequest, MusbookingText.loginNotFound(login), hint: Musbooking.loginHint(login, in: state))
             }
-            let user = state.users[index]
-            guard user.password == password else { throw MusbookingFailure.badRequest(MusbookingText.wrongPassword) }
-            // One session per user: the document's "token lives one session".
-            state.sessions = state.sessions.filter { $0.value.userId != user.id }
-            state.sessions[token] = MusbookingState.Session(userId: user.id, expiresAt: expiresAt)
-            return .json(.ok, object: ["key": user.id, "token": token])
+            guard user.password == password else { throw HTTPError(.badRequest, MusbookingText.wrongPassword) }
+            if changesState { state.startSession(token, userId: user.id, expiresAt: expiresAt) }
+            return .json(.ok, ["key": .string(user.id), "token": .string(token)] as JSONValue)
         }
+    }
+
+    /// When the unknown login is a phone of an account written another way: the login to use.
+    private static func loginHint(_ login: String, in state: MusbookingState) -> String? {
+        guard let phone = MusbookingRules.normalizedPhone(login), let account = state.account(phone: phone),
+              let accountLogin = account.login else { return nil }
+        guard accountLogin.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+            return "This phone is not a login; log in with the account's login (the one registration returned)."
+        }
+        return "The login is compared as written, not as a phone; log in with \"\(accountLogin)\"."
     }
 
     /// `GET api/users/user`: the signed-in user's profile.
-    func profile(_ request: HTTPRequest) throws -> HTTPResponse {
-        try transaction { state in
-            let index = try authenticatedIndex(request, in: state)
-            return .json(.ok, object: state.users[index].profileJSON)
-        }
+    func profile(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let user = try transaction { (state) throws(HTTPError) in try authenticatedUser(request, in: state) }
+        return .json(.ok, user.profileJSON)
     }
 
-    /// `POST api/users/change`: stores whichever fields were sent; a blank value clears the field.
-    /// `phone` is ignored, as in the original (the phone is the login).
-    func change(_ request: HTTPRequest) throws -> HTTPResponse {
-        let params = try MusbookingParameters(request)
-        return try transaction { state in
-            let index = try authenticatedIndex(request, in: state)
-            var user = state.users[index]
-            func blankIsNil(_ s: String) -> String? { s.isEmpty ? nil : s }
-            if let v = params.present("name", "firstName") { user.firstName = blankIsNil(v) }
-            if let v = params.present("lastname") { user.lastName = blankIsNil(v) }
-            if let v = params.present("surname") { user.surName = blankIsNil(v) }
-            if let v = params.present("fcm") { user.fcm = blankIsNil(v) }
-            if let v = params.present("birthday") {
-                if v.isEmpty {
-                    user.birthday = nil
-                } else {
-                    guard let date = MusbookingDate(parsing: v) else { throw MusbookingFailure.badRequest(MusbookingText.badBirthday(v)) }
-                    user.birthday = date
-                }
+    /// `POST api/users/change`: stores the non-blank fields that were sent, as the original's
+    /// `SetIf(!IsNullOrWhiteSpace…)`: an app posting its whole form with empty fields loses nothing.
+    /// `phone` is never changed (the phone is the login).
+    func change(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let params = try parameters(request)
+        // Parse before the lock, validate against the state inside, change last.
+        var birthday: MusbookingDate?
+        if let text = params.text("birthday") {
+            guard let date = MusbookingDate(parsing: text) else { throw HTTPError(.badRequest, MusbookingText.badBirthday(text)) }
+            birthday = date
+        }
+        let email = params.text("email")
+        if let email, !MusbookingRules.isEmail(email) { throw HTTPError(.badRequest, MusbookingText.badEmail(email)) }
+        return try transaction { (state) throws(HTTPError) -> HTTPResponse in
+            var user = try authenticatedUser(request, in: state)
+            if let email, let owner = state.account(email: email), owner.id != user.id {
+                throw HTTPError(.badRequest, MusbookingText.phoneTaken)
             }
-            if let v = params.present("email") {
-                if !v.isEmpty {
-                    guard MusbookingRules.isEmail(v) else { throw MusbookingFailure.badRequest(MusbookingText.badEmail(v)) }
-                    guard state.accountIndex(email: v, except: index) == nil else {
-                        throw MusbookingFailure.badRequest(MusbookingText.phoneTaken)
-                    }
-                }
-                // Only a different address needs confirming again; a change of letter case does not.
-                if user.email?.lowercased() != v.lowercased() { user.isConfirmed = false }
-                user.email = blankIsNil(v)
+            if let v = params.text("name", "firstName") { user.firstName = v }
+            if let v = params.text("lastname", "lastName") { user.lastName = v }
+            if let v = params.text("surname", "surName") { user.surName = v }
+            if let v = params.text("fcm") { user.fcm = v }
+            if let birthday { user.birthday = birthday }
+            if let email {
+                // The original resets confirmation on any e-mail it is given, even the same one.
+                user.email = email
+                user.isConfirmed = false
             }
-            state.users[index] = user
+            state.update(user)
             return .empty(.ok)
         }
     }
 
     /// `POST api/users/restore`: a new password replaces the old one and is "sent" by SMS or e-mail.
-    func restore(_ request: HTTPRequest) throws -> HTTPResponse {
-        let params = try MusbookingParameters(request)
+    func restore(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let params = try parameters(request)
         let login = params.text("login"), email = params.text("mail", "email"), phone = params.text("phone")
         let bySMS = MusbookingRules.isTrue(params.text("sms"))
-        guard login != nil || email != nil || phone != nil else { throw MusbookingFailure.badRequest(MusbookingText.noRestoreKey) }
+        guard login != nil || email != nil || phone != nil else { throw HTTPError(.badRequest, MusbookingText.noRestoreKey) }
         let password = generatePassword()
-        return try transaction { state in
+        let destination = try transaction { (state) throws(HTTPError) -> String in
             // The original looks for login, or mail, or phone: the first key that finds an account wins.
-            let found = login.flatMap { state.accountIndex(login: $0) }
-                ?? email.flatMap { state.accountIndex(email: $0) }
-                ?? phone.flatMap(MusbookingRules.normalizedPhone).flatMap { state.accountIndex(phone: $0) }
-            guard let index = found else {
-                throw MusbookingFailure.badRequest(MusbookingText.restoreNotFound(login: login ?? "", email: email ?? "", phone: phone ?? ""))
+            let found = login.flatMap { state.account(login: $0) }
+                ?? email.flatMap { state.account(email: $0) }
+                ?? phone.flatMap(MusbookingRules.normalizedPhone).flatMap { state.account(phone: $0) }
+            guard var user = found else {
+                throw HTTPError(.badRequest, MusbookingText.restoreNotFound(login: login ?? "", email: email ?? "", phone: phone ?? ""))
             }
-            let user = state.users[index]
+            let destination: String
             if bySMS {
-                guard let userPhone = user.phone else { throw MusbookingFailure.badRequest(MusbookingText.noPhoneOnFile) }
-                state.users[index].password = password
-                environment.outbox.sendSMS(to: userPhone, text: "Ваш новый пароль: \(password)", code: password)
-                return .text(.ok, "Новый пароль отправлен по SMS на номер \(userPhone)")
+                guard let userPhone = user.phone else { throw HTTPError(.badRequest, MusbookingText.noPhoneOnFile) }
+                destination = userPhone
+            } else {
+                guard let userEmail = user.email else { throw HTTPError(.badRequest, MusbookingText.noEmailOnFile) }
+                destination = userEmail
             }
-            guard let userEmail = user.email else { throw MusbookingFailure.badRequest(MusbookingText.noEmailOnFile) }
-            state.users[index].password = password
-            environment.outbox.sendEmail(to: userEmail, subject: "Восстановление пароля",
-                                         body: "Ваш новый пароль для входа в Musbooking: \(password)")
-            return .text(.ok, "Новый пароль отправлен на почту \(userEmail)")
+            user.password = password
+            state.update(user)
+            return destination
         }
+        if bySMS {
+            environment.outbox.sendSMS(to: destination, text: "Ваш новый пароль: \(password)", code: password)
+            return .text(.ok, "Новый пароль отправлен по SMS на номер \(destination)")
+        }
+        environment.outbox.sendEmail(to: destination, subject: "Восстановление пароля",
+                                     body: "Ваш новый пароль для входа в Musbooking: \(password)")
+        return .text(.ok, "Новый пароль отправлен на почту \(destination)")
     }
 
     /// `POST api/users/send-confirm`: "sends" the confirmation link to the user's address.
-    func sendConfirmation(_ request: HTTPRequest) throws -> HTTPResponse {
+    func sendConfirmation(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let host = Musbooking.linkHost(request.headers["Host"], localPort: request.localPort)
-        return try transaction { state in
-            let user = state.users[try authenticatedIndex(request, in: state)]
-            guard let email = user.email else { throw MusbookingFailure.badRequest(MusbookingText.noEmail) }
-            let link = "http://\(host)/api/users/confirm?id=\(user.id)"
-            environment.outbox.sendEmail(to: email, subject: "Подтверждение почты",
-                                         body: "Чтобы подтвердить почту для Musbooking, откройте ссылку: \(link)", link: link)
-            // The original answers the JSON string "ok".
-            return .json(.ok, object: "ok")
-        }
+        let user = try transaction { (state) throws(HTTPError) in try authenticatedUser(request, in: state) }
+        guard let email = user.email else { throw HTTPError(.badRequest, MusbookingText.noEmail) }
+        let link = "http://\(host)/api/users/confirm?id=\(user.id)"
+        environment.outbox.sendEmail(to: email, subject: "Подтверждение почты",
+                                     body: "Чтобы подтвердить почту для Musbooking, откройте ссылку: \(link)", link: link)
+        // The original answers the JSON string "ok".
+        return .json(.ok, "ok" as JSONValue)
     }
 
-    /// `GET api/users/confirm?id=`: the link from the e-mail, opened in a browser.
-    func confirm(_ request: HTTPRequest) throws -> HTTPResponse {
-        let id = try MusbookingParameters(request).text("id")
-        return try transaction { state in
-            guard let id, let index = state.index(ofUserId: id) else { throw MusbookingFailure.badRequest(MusbookingText.userNotFound) }
-            guard state.users[index].email != nil else { throw MusbookingFailure.badRequest(MusbookingText.noEmail) }
-            state.users[index].isConfirmed = true
+    /// `GET api/users/confirm?id=`: the link from the e-mail, opened in a browser. `HEAD` (link
+    /// previews, mail scanners) gets the same answer and changes nothing.
+    func confirm(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let id = try parameters(request).text("id")
+        let changesState = request.method != .head
+        return try transaction { (state) throws(HTTPError) -> HTTPResponse in
+            guard let id, var user = state.user(id: id) else { throw HTTPError(.badRequest, MusbookingText.userNotFound) }
+            guard user.email != nil else { throw HTTPError(.badRequest, MusbookingText.noEmail) }
+            if changesState {
+                user.isConfirmed = true
+                state.update(user)
+            }
             return .text(.ok, MusbookingText.emailConfirmed)
         }
     }
 
     /// `GET api/categories/:id`: the seed's category; auth required, as everywhere by default.
-    func category(_ request: HTTPRequest) throws -> HTTPResponse {
+    func category(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let raw = request.pathParameters["id"] ?? ""
-        return try transaction { state in
-            _ = try authenticatedIndex(request, in: state)
-            guard let id = Int(raw) else { throw MusbookingFailure.badRequest(MusbookingText.badCategoryId(raw)) }
-            guard let category = state.categories[id] else { throw MusbookingFailure.badRequest(MusbookingText.categoryNotFound(id)) }
-            return .json(.ok, object: category.jsonObject)
+        return try transaction { (state) throws(HTTPError) -> HTTPResponse in
+            _ = try authenticatedUser(request, in: state)
+            guard let id = Int(raw) else { throw HTTPError(.badRequest, MusbookingText.badCategoryId(raw)) }
+            guard let category = state.categories[id] else { throw HTTPError(.badRequest, MusbookingText.categoryNotFound(id)) }
+            return .json(.ok, category.fields)
         }
     }
 

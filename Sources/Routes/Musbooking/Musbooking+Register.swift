@@ -3,26 +3,29 @@ import HTTPServer
 
 extension Musbooking {
     /// `POST api/users/sms`: a code for the phone, "sent" by SMS; a newer code replaces the older.
-    func sendCode(_ request: HTTPRequest) throws -> HTTPResponse {
-        let params = try MusbookingParameters(request)
+    func sendCode(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let params = try parameters(request)
         let phone = try requiredPhone(params)
         let n = seed.smsCodeLength
         let lower = power10(n - 1) + 1, upper = power10(n) - 2
-        try transaction { state in
-            guard state.accountIndex(phone: phone) == nil else { throw MusbookingFailure.badRequest(MusbookingText.phoneTaken) }
-            let code = String(environment.random.int(in: lower...max(lower, upper)))
-            state.codes[phone] = code
-            environment.outbox.sendSMS(to: phone, text: "Код подтверждения: \(code)", code: code)
+        let code = environment.fixedSMSCode ?? String(environment.random.int(in: lower...max(lower, upper)))
+        let dropped = try transaction { (state) throws(HTTPError) -> String? in
+            guard state.account(phone: phone) == nil else { throw HTTPError(.badRequest, MusbookingText.phoneTaken) }
+            return state.codes.set(code, for: phone)
         }
+        if let dropped {
+            pendingCodeCap.bit("musbooking: too many pending SMS codes; dropped the oldest (to \(dropped))")
+        }
+        environment.outbox.sendSMS(to: phone, text: "Код подтверждения: \(code)", code: code)
         return .text(.ok, MusbookingText.codeSent)
     }
 
     /// `POST api/users/register`: creates the account, or attaches a login to the seed customer
     /// with that phone (whose data stays as it was, as the document says).
-    func registerUser(_ request: HTTPRequest) throws -> HTTPResponse {
-        let params = try MusbookingParameters(request)
+    func registerUser(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let params = try parameters(request)
         // Errors come in the original's order: name, phone, code, password, then taken login.
-        guard let name = params.text("name", "firstName") else { throw MusbookingFailure.badRequest(MusbookingText.noName) }
+        guard let name = params.text("name", "firstName") else { throw HTTPError(.badRequest, MusbookingText.noName) }
         let phone = try requiredPhone(params)
         let code = params.text("code")
         let givenPassword = params.raw("password"), givenLogin = params.text("login")
@@ -31,56 +34,60 @@ extension Musbooking {
         let password = givenPassword ?? generatePassword()
         let newId = environment.random.token()
 
-        return try transaction { state in
-            guard let code, state.codes[phone] == code else { throw MusbookingFailure.badRequest(MusbookingText.badCode) }
+        let (id, linked) = try transaction { (state) throws(HTTPError) -> (String, Bool) in
+            guard let code, state.codes[phone] == code else { throw HTTPError(.badRequest, MusbookingText.badCode) }
             if let givenPassword, !MusbookingRules.isAcceptablePassword(givenPassword) {
-                throw MusbookingFailure.badRequest(MusbookingText.weakPassword)
+                throw HTTPError(.badRequest, MusbookingText.weakPassword)
             }
             // Checks the contract does not order come after the ones it does, before the taken login.
             if let givenLogin, givenLogin.count < MusbookingRules.minimumLoginLength {
-                throw MusbookingFailure.badRequest(MusbookingText.shortLogin)
+                throw HTTPError(.badRequest, MusbookingText.shortLogin)
             }
-            if let email, !MusbookingRules.isEmail(email) { throw MusbookingFailure.badRequest(MusbookingText.badEmail(email)) }
+            if let email, !MusbookingRules.isEmail(email) { throw HTTPError(.badRequest, MusbookingText.badEmail(email)) }
             var birthday: MusbookingDate?
             if let birthdayText {
                 guard let date = MusbookingDate(parsing: birthdayText) else {
-                    throw MusbookingFailure.badRequest(MusbookingText.badBirthday(birthdayText))
+                    throw HTTPError(.badRequest, MusbookingText.badBirthday(birthdayText))
                 }
                 birthday = date
             }
-            guard state.accountIndex(phone: phone) == nil, state.accountIndex(login: login) == nil else {
-                throw MusbookingFailure.badRequest(MusbookingText.loginTaken)
+            guard state.account(phone: phone) == nil, state.account(login: login) == nil else {
+                throw HTTPError(.badRequest, MusbookingText.loginTaken)
             }
-            let customer = state.users.firstIndex { !$0.isAccount && $0.phone == phone }
-            if customer == nil, let email, state.accountIndex(email: email) != nil {
-                throw MusbookingFailure.badRequest(MusbookingText.phoneTaken)
+            let customer = state.customer(phone: phone)
+            if customer == nil, let email, state.account(email: email) != nil {
+                throw HTTPError(.badRequest, MusbookingText.phoneTaken)
+            }
+            if customer == nil, state.accountCount >= accountCap.limit {
+                accountCap.bit("musbooking: account cap reached; refused a registration")
+                throw HTTPError(.serviceUnavailable, MusbookingText.tooManyAccounts,
+                                hint: "The mock holds its maximum of \(accountCap.limit) musbooking accounts; reset it (POST /__mock/reset) or raise --max-musbooking-accounts.")
             }
             // Validated: from here on nothing can fail.
-            let id: String
-            if let customer {
-                state.users[customer].login = login
-                state.users[customer].password = password
-                id = state.users[customer].id
-            } else {
-                id = newId
-                state.users.append(MusbookingUser(id: id, login: login, password: password, phone: phone, firstName: name,
-                                                  lastName: params.text("lastname", "lastName"),
-                                                  surName: params.text("surname", "surName"),
-                                                  email: email, birthday: birthday))
+            state.codes.remove(phone)
+            if var record = customer {
+                record.login = login
+                record.password = password
+                state.update(record)
+                return (record.id, true)
             }
-            state.codes[phone] = nil
-            environment.logger.info("musbooking: registered \(login) (\(id))\(customer == nil ? "" : ", linked to the customer record")")
-            if givenPassword == nil {
-                environment.outbox.sendSMS(to: phone, text: "Ваш логин: \(login), пароль: \(password)", code: password)
-            }
-            return .json(.ok, object: ["login": login, "password": password])
+            state.insert(MusbookingUser(id: newId, login: login, password: password, phone: phone, firstName: name,
+                                        lastName: params.text("lastname", "lastName"),
+                                        surName: params.text("surname", "surName"),
+                                        email: email, birthday: birthday))
+            return (newId, false)
         }
+        environment.logger.info("musbooking: registered \(login) (\(id))\(linked ? ", linked to the customer record" : "")")
+        if givenPassword == nil {
+            environment.outbox.sendSMS(to: phone, text: "Ваш логин: \(login), пароль: \(password)", code: password)
+        }
+        return .json(.ok, ["login": .string(login), "password": .string(password)] as JSONValue)
     }
 
     /// The `phone` parameter normalised, or the 400 the original gives.
-    func requiredPhone(_ params: MusbookingParameters) throws -> String {
-        guard let raw = params.text("phone") else { throw MusbookingFailure.badRequest(MusbookingText.noPhone) }
-        guard let phone = MusbookingRules.normalizedPhone(raw) else { throw MusbookingFailure.badRequest(MusbookingText.badPhone(raw)) }
+    func requiredPhone(_ params: ASPNetParameters) throws(HTTPError) -> String {
+        guard let raw = params.text("phone") else { throw HTTPError(.badRequest, MusbookingText.noPhone) }
+        guard let phone = MusbookingRules.normalizedPhone(raw) else { throw HTTPError(.badRequest, MusbookingText.badPhone(raw)) }
         return phone
     }
 

@@ -1,74 +1,116 @@
 import Foundation
 import HTTPServer
 
-/// The musbooking backend (`seeds/003`): phone + SMS registration, login, profile,
-/// e-mail confirmation and password restore under `/api/`.
+/// The musbooking backend (`seeds/003`, an ASP.NET server): phone + SMS registration, login,
+/// profile, e-mail confirmation and password restore under `/api/`.
 public final class Musbooking: EmulatedSystem {
     let seed: MusbookingSeed
     let environment: MockEnvironment
     private let state: Locked<MusbookingState>
+    let pendingCodeCap: StateCap
+    let accountCap: StateCap
+    public let seedAccount: String?
 
     public init(seed: MusbookingSeed, environment: MockEnvironment) {
         self.seed = seed
         self.environment = environment
-        state = Locked(MusbookingState(seed: seed))
+        seedAccount = seed.users.first { $0.isAccount }.map { "\($0.login ?? "") / \($0.password ?? "")" }
+        let defaults = MockSettings.defaults
+        pendingCodeCap = StateCap(limit: environment.maxPendingSMSCodes, fallback: defaults.maxPendingSMSCodes,
+                                  flag: "--max-pending-sms-codes", logger: environment.logger)
+        accountCap = StateCap(limit: environment.maxMusbookingAccounts, fallback: defaults.maxMusbookingAccounts,
+                              flag: "--max-musbooking-accounts", logger: environment.logger)
+        state = Locked(MusbookingState(seed: seed, maxPendingCodes: pendingCodeCap.limit))
     }
 
     public func reset() {
-        state.withLock { $0 = MusbookingState(seed: seed) }
+        let fresh = MusbookingState(seed: seed, maxPendingCodes: pendingCodeCap.limit)
+        state.withLock { $0 = fresh }
+    }
+
+    public let name = "musbooking"
+    public let summary = "musbooking (document 003, ASP.NET): phone + SMS registration, login, profile, e-mail confirmation, password restore."
+    public let endpoints = [
+        Endpoint("POST", "/api/users/sms", "Send an SMS code to phone (read it from GET /__mock/sms)."),
+        Endpoint("POST", "/api/users/register", "Register with name, phone, code (login, password, lastname, surname, email, birthday optional)."),
+        Endpoint("POST", "/api/auth/login", "Log in with login and password (GET too); {\"key\", \"token\"}."),
+        Endpoint("GET", "/api/users/user", "The signed-in user's profile (Authorization: Bearer <token>)."),
+        Endpoint("POST", "/api/users/change", "Change name, lastname, surname, email, birthday, fcm; blank fields are ignored."),
+        Endpoint("POST", "/api/users/restore", "A new password by SMS (sms=true) or e-mail, for login, mail or phone."),
+        Endpoint("POST", "/api/users/send-confirm", "E-mail the confirmation link (read it from GET /__mock/emails)."),
+        Endpoint("GET", "/api/users/confirm", "The confirmation link: ?id=<user id> marks the e-mail confirmed."),
+        Endpoint("GET", "/api/categories/:id", "A category from the seed."),
+    ]
+    /// Paths in any letter case, as ASP.NET routes; errors are plain text.
+    public let routeGroup = RouteGroup(system: "musbooking", prefixes: ["/api"], caseInsensitive: true, errorShape: Musbooking.errorShape)
+
+    /// 400 (and every other error) as plain text; 401 is `Access denied` naming the Bearer scheme.
+    static let errorShape: @Sendable (HTTPError) -> HTTPResponse = { error in
+        var response = HTTPResponse.text(error.status, error.message)
+        if error.status == .unauthorized { response.headers.set("WWW-Authenticate", "Bearer") }
+        return response
     }
 
     public func register(in router: inout Router) {
-        router.post("/api/users/sms", handler { [self] in try sendCode($0) })
-        router.post("/api/users/register", handler { [self] in try registerUser($0) })
-        router.post("/api/auth/login", handler { [self] in try login($0) })
-        router.get("/api/auth/login", handler { [self] in try login($0) })
-        router.get("/api/users/user", handler { [self] in try profile($0) })
-        router.post("/api/users/change", handler { [self] in try change($0) })
-        router.post("/api/users/restore", handler { [self] in try restore($0) })
-        router.post("/api/users/send-confirm", handler { [self] in try sendConfirmation($0) })
+        router.post("/api/users/sms", handler { [self] (request) throws(HTTPError) in try sendCode(request) })
+        router.post("/api/users/register", handler { [self] (request) throws(HTTPError) in try registerUser(request) })
+        router.post("/api/auth/login", handler { [self] (request) throws(HTTPError) in try login(request) })
+        router.get("/api/auth/login", handler { [self] (request) throws(HTTPError) in try login(request) })
+        router.get("/api/users/user", handler { [self] (request) throws(HTTPError) in try profile(request) })
+        router.post("/api/users/change", handler { [self] (request) throws(HTTPError) in try change(request) })
+        router.post("/api/users/restore", handler { [self] (request) throws(HTTPError) in try restore(request) })
+        router.post("/api/users/send-confirm", handler { [self] (request) throws(HTTPError) in try sendConfirmation(request) })
         // Opened from an e-mail in a browser (GET); some clients POST it.
-        router.get("/api/users/confirm", handler { [self] in try confirm($0) })
-        router.post("/api/users/confirm", handler { [self] in try confirm($0) })
-        router.get("/api/categories/:id", handler { [self] in try category($0) })
+        router.get("/api/users/confirm", handler { [self] (request) throws(HTTPError) in try confirm(request) })
+        router.post("/api/users/confirm", handler { [self] (request) throws(HTTPError) in try confirm(request) })
+        router.get("/api/categories/:id", handler { [self] (request) throws(HTTPError) in try category(request) })
     }
 
-    /// Turns a thrown `MusbookingFailure` into its response.
-    private func handler(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> HTTPHandler {
-        { [environment] request in
-            do {
+    public func expireTokens(_ token: String?) -> Int {
+        let now = environment.clock.now()
+        return state.withLock { $0.expireSessions(token, now: now) }
+    }
+
+    public func revokeTokens(_ token: String?) -> Int {
+        state.withLock { $0.endSessions(token) }
+    }
+
+    /// Adds the JSON-body hint to any error of a request whose JSON body was not read.
+    private func handler(_ body: @escaping ThrowingHTTPHandler) -> ThrowingHTTPHandler {
+        { request throws(HTTPError) in
+            do throws(HTTPError) {
                 return try body(request)
-            } catch let failure as MusbookingFailure {
-                return failure.response
             } catch {
-                // Handlers throw only MusbookingFailure; anything else is a bug worth a log line.
-                environment.logger.error("musbooking: unexpected error \(error) for \(request.method) \(request.path)")
-                return .text(.internalServerError, "Internal error")
+                guard !request.body.isEmpty, request.mediaType != "multipart/form-data", request.bodyLooksLikeJSON else { throw error }
+                throw error.hinted(ASPNetParameters.jsonBodyHint)
             }
         }
     }
 
-    /// Runs `body` on a copy of the state under the lock and stores the copy only if it returns:
-    /// a request that throws half-way leaves no trace. Side effects (outbox) come last in `body`.
-    func transaction<R>(_ body: (inout MusbookingState) throws -> R) throws -> R {
-        try state.withLock { current in
-            var copy = current
-            let result = try body(&copy)
-            current = copy
-            return result
-        }
+    /// The request's parameters as ASP.NET binds them; text that is not UTF-8 is a 400.
+    func parameters(_ request: HTTPRequest) throws(HTTPError) -> ASPNetParameters {
+        try ASPNetParameters(request) { HTTPError(.badRequest, MusbookingText.malformedRequest($0)) }
     }
 
-    /// The index of the user owning the request's `Authorization: Bearer <token>`.
-    func authenticatedIndex(_ request: HTTPRequest, in state: MusbookingState) throws -> Int {
-        guard let token = request.bearerToken, let session = state.sessions[token], let index = state.index(ofUserId: session.userId) else {
-            throw MusbookingFailure.accessDenied
+    /// Runs `body` on the state under the lock, in place (copying the state would cost O(users)).
+    /// Handlers validate before they change anything, so a request that throws leaves no trace;
+    /// side effects (outbox) come last.
+    func transaction<R>(_ body: (inout MusbookingState) throws(HTTPError) -> R) throws(HTTPError) -> R {
+        try state.withLock { (state) throws(HTTPError) -> R in try body(&state) }
+    }
+
+    static let expiredTokenHint = "The token has expired; log in again (POST /api/auth/login) for a new one."
+
+    /// The user owning the request's `Authorization: Bearer <token>`.
+    func authenticatedUser(_ request: HTTPRequest, in state: MusbookingState) throws(HTTPError) -> MusbookingUser {
+        guard let token = request.bearerToken, let session = state.sessions[token], let user = state.user(id: session.userId) else {
+            throw HTTPError(.unauthorized, "Access denied")
         }
         // The document: an expired token is a 400, unlike an unknown one.
         guard environment.clock.now() < session.expiresAt else {
-            throw MusbookingFailure.badRequest(MusbookingText.tokenExpired)
+            throw HTTPError(.badRequest, MusbookingText.tokenExpired, hint: Musbooking.expiredTokenHint)
         }
-        return index
+        return user
     }
 
     /// A fresh password of the seed's length with letters and at least one digit and one letter,

@@ -10,16 +10,39 @@ struct MusbookingDate: Sendable, Equatable {
     var minute: Int
     var second: Int
 
-    /// The formats clients send: the original's own, a date alone, and ISO 8601 (as in the
-    /// document's sample `2014-05-17T12:03:42`) with an optional `Z` and fraction.
+    /// The formats clients send, as ASP.NET with the ru-RU culture reads them: the original's
+    /// own, a date alone (`d.M.yyyy` too), and ISO 8601 (as in the document's sample
+    /// `2014-05-17T12:03:42`) with an optional fraction and offset (`Z`, `+03:00`, `+0300`).
+    /// The offset is dropped: a birthday keeps the wall-clock fields the client wrote.
     private static let templates = [
         "dd.MM.yyyy HH:mm:ss", "dd.MM.yyyy HH:mm", "dd.MM.yyyy",
-        "yyyy-MM-ddTHH:mm:ss", "yyyy-MM-ddTHH:mm:ssZ", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-ddTHH:mm", "yyyy-MM-dd",
+        "d.M.yyyy HH:mm:ss", "d.M.yyyy H:mm:ss", "dd.MM.yyyy H:mm:ss", "d.M.yyyy", "dd.M.yyyy", "d.MM.yyyy",
+        "yyyy-MM-ddTHH:mm:ss", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-ddTHH:mm", "yyyy-MM-dd",
     ]
+
+    /// The text without an ISO offset after a time (`Z`, `±HH:mm`, `±HHmm`); nil when the offset is malformed.
+    private static func droppingOffset(_ text: [UInt8]) -> [UInt8]? {
+        guard text.count > 16, text[10] == UInt8(ascii: "T") || text[10] == UInt8(ascii: " ") else { return text }
+        if text.last == UInt8(ascii: "Z") { return Array(text.dropLast()) }
+        let digits: (ArraySlice<UInt8>) -> Bool = { $0.allSatisfy { (48...57).contains($0) } }
+        for length in [6, 5] where text.count > 19 + length - 1 {
+            let start = text.count - length
+            guard text[start] == UInt8(ascii: "+") || text[start] == UInt8(ascii: "-") else { continue }
+            let offset = text[(start + 1)...]
+            if length == 6 {
+                guard offset[start + 3] == UInt8(ascii: ":"), digits(offset[(start + 1)...(start + 2)]),
+                      digits(offset[(start + 4)...]) else { return nil }
+            } else {
+                guard digits(offset) else { return nil }
+            }
+            return Array(text[..<start])
+        }
+        return text
+    }
 
     /// Parses one of the accepted formats; nil for anything else or an impossible date (31.02).
     init?(parsing raw: String) {
-        var text = Array(raw.trimmingCharacters(in: .whitespaces).utf8)
+        guard var text = MusbookingDate.droppingOffset(Array(raw.trimmingCharacters(in: .whitespaces).utf8)) else { return nil }
         // An ISO fraction (`12:03:42.123Z`) carries nothing a birthday needs: drop it.
         if text.count > 20, text[19] == UInt8(ascii: "."), text[10] == UInt8(ascii: "T") {
             var end = 20

@@ -1,26 +1,6 @@
 import Foundation
 import HTTPServer
 
-/// Why a musbooking request failed; each case is one response, so handlers just throw.
-enum MusbookingFailure: Error, Equatable {
-    /// 400 with the original's plain-text message.
-    case badRequest(String)
-    /// 401 `Access denied`: no token, an unknown one, or one ended by a newer login.
-    case accessDenied
-
-    var response: HTTPResponse {
-        switch self {
-        case .badRequest(let message):
-            return .text(.badRequest, message)
-        case .accessDenied:
-            var r = HTTPResponse.text(.unauthorized, "Access denied")
-            // RFC 9110 §11.6.1: a 401 names the scheme it wants.
-            r.headers.set("WWW-Authenticate", "Bearer")
-            return r
-        }
-    }
-}
-
 /// The error texts, in one place so handlers and tests agree (Russian, as the original answers).
 enum MusbookingText {
     static let codeSent = "Код успешно сформирован и послан получателю"
@@ -40,6 +20,7 @@ enum MusbookingText {
     static let noRestoreKey = "Не задан логин, почта или номер телефона"
     static let userNotFound = "Не найден пользователь"
     static let emailConfirmed = "Почта пользователя подтверждена"
+    static let tooManyAccounts = "Слишком много пользователей: достигнут предел сервера"
 
     static func badPhone(_ raw: String) -> String { "Неверный номер телефона: \(echo(raw)) (нужно 10 цифр, например +7 912 345-67-89)" }
     static func badEmail(_ raw: String) -> String { "Неверный адрес почты: \(echo(raw))" }
@@ -54,7 +35,6 @@ enum MusbookingText {
     static func malformedRequest(_ problem: HTTPRequest.ParameterProblem) -> String {
         switch problem {
         case .invalidUTF8: return "Неверный формат запроса: текст не в кодировке UTF-8"
-        case .invalidJSON: return "Неверный формат запроса: тело не является объектом JSON"
         case .invalidMultipart: return "Неверный формат запроса: повреждено тело multipart/form-data"
         }
     }
@@ -99,39 +79,4 @@ enum MusbookingRules {
 
 extension Character {
     var isASCIIDigitCharacter: Bool { ("0"..."9").contains(self) }
-}
-
-/// Case-insensitive lookup of trimmed request parameters under several accepted names.
-struct MusbookingParameters {
-    let parameters: Parameters
-
-    /// Refuses text that is not UTF-8 and bodies that do not parse, rather than guessing.
-    init(_ request: HTTPRequest) throws {
-        switch request.validatedParameters() {
-        case .success(let p): parameters = p
-        case .failure(let problem): throw MusbookingFailure.badRequest(MusbookingText.malformedRequest(problem))
-        }
-    }
-
-    /// The first value under any of the names, trimmed, or nil when absent or blank.
-    func text(_ names: String...) -> String? {
-        guard let value = present(names) else { return nil }
-        return value.isEmpty ? nil : value
-    }
-
-    /// The value exactly as sent (passwords keep their spaces), nil when absent or empty.
-    func raw(_ name: String) -> String? {
-        guard let value = parameters[name], !value.isEmpty else { return nil }
-        return value
-    }
-
-    /// The first value under any of the names, trimmed; "" when sent blank, nil when not sent.
-    func present(_ names: String...) -> String? { present(names) }
-
-    private func present(_ names: [String]) -> String? {
-        for name in names {
-            if let value = parameters[name] { return value.trimmingCharacters(in: .whitespacesAndNewlines) }
-        }
-        return nil
-    }
 }

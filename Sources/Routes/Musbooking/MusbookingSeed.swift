@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// The `musbooking` section of `seed.json`: settings, accounts and customer records, categories.
 public struct MusbookingSeed: Decodable, Sendable {
@@ -62,63 +63,23 @@ struct MusbookingPart: Decodable, Sendable, Equatable {
     var isBanned: Bool
     var discount: Int
 
-    var jsonObject: [String: Any] {
-        ["domainId": domainId, "name": name, "forfeit": forfeit, "isBanned": isBanned, "discount": discount]
+    var json: JSONValue {
+        ["domainId": .string(domainId), "name": .string(name), "forfeit": .number(forfeit), "isBanned": .bool(isBanned),
+         "discount": .number(Double(discount))]
     }
 }
 
 /// A category from the seed, served as written there; `id` is its numeric key.
 struct MusbookingCategory: Decodable, Sendable {
     var id: Int
-    var fields: [String: MusbookingJSON]
+    var fields: JSONValue
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        fields = try c.decode([String: MusbookingJSON].self)
-        guard case .int(let id)? = fields["id"] else {
+        fields = try c.decode(JSONValue.self)
+        guard case .number(let n)? = fields["id"], let id = Int(exactly: n) else {
             throw DecodingError.dataCorruptedError(in: c, debugDescription: "a category needs an integer \"id\"")
         }
         self.id = id
-    }
-
-    var jsonObject: [String: Any] { fields.mapValues(\.foundationObject) }
-}
-
-/// Any JSON value, kept as decoded so seed objects can be served back unchanged.
-// Not `indirect`: the recursion already goes through Array and Dictionary storage, and the
-// compiler leaked the boxes an `indirect` enum allocates when `init(from:)` assigns `self`
-// (LeakSanitizer: 888 bytes per seed load, which made ASan runs of the executable exit 1).
-enum MusbookingJSON: Decodable, Sendable {
-    case null
-    case bool(Bool)
-    case int(Int)
-    case double(Double)
-    case string(String)
-    case array([MusbookingJSON])
-    case object([String: MusbookingJSON])
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        // Bool before numbers and Int before Double, so `true` and `1` keep their JSON form.
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int.self) { self = .int(i) }
-        else if let d = try? c.decode(Double.self) { self = .double(d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([MusbookingJSON].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: MusbookingJSON].self)) }
-    }
-
-    /// The value as `JSONSerialization` objects (`NSNull` for null, so the key is kept).
-    var foundationObject: Any {
-        switch self {
-        case .null: return NSNull()
-        case .bool(let b): return b
-        case .int(let i): return i
-        case .double(let d): return d
-        case .string(let s): return s
-        case .array(let a): return a.map(\.foundationObject)
-        case .object(let o): return o.mapValues(\.foundationObject)
-        }
     }
 }

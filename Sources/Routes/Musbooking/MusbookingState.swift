@@ -1,6 +1,7 @@
 import Foundation
 
-/// Everything musbooking remembers; lives in one `Locked` and is replaced whole by `reset`.
+/// Everything musbooking remembers; lives in one `Locked`. Every lookup a request makes is a
+/// hash lookup (by id, login, phone, e-mail, token): no request walks all users.
 struct MusbookingState: Sendable {
     /// A login session: one per user, ended by the next login or by its expiry.
     struct Session: Sendable {
@@ -8,41 +9,112 @@ struct MusbookingState: Sendable {
         var expiresAt: Date
     }
 
-    var users: [MusbookingUser]
+    /// Users (accounts and customer records) by id, lower-case.
+    private(set) var users: [String: MusbookingUser] = [:]
+    /// Account ids by login, case-folded.
+    private var idByLogin: [String: String] = [:]
+    /// Account ids by normalised phone.
+    private var accountIdByPhone: [String: String] = [:]
+    /// Customer records (no login yet) by normalised phone.
+    private var customerIdByPhone: [String: String] = [:]
+    /// Account ids by e-mail, case-folded.
+    private var idByEmail: [String: String] = [:]
     /// SMS codes by normalised phone; no expiry (as the original), replaced by a newer `sms`.
-    var codes: [String: String] = [:]
-    /// Sessions by token.
-    var sessions: [String: Session] = [:]
+    var codes: PendingCodes
+    /// Sessions by token, and each user's one token.
+    private(set) var sessions: [String: Session] = [:]
+    private var tokenByUser: [String: String] = [:]
     let categories: [Int: MusbookingCategory]
+    private(set) var accountCount = 0
 
-    init(seed: MusbookingSeed) {
-        users = seed.users
+    init(seed: MusbookingSeed, maxPendingCodes: Int) {
+        codes = PendingCodes(capacity: maxPendingCodes)
         categories = Dictionary(seed.categories.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for user in seed.users { insert(user) }
     }
 
-    func index(ofUserId id: String) -> Int? {
-        users.firstIndex { $0.id.equalsIgnoringASCIICase(id) }
-    }
+    // MARK: - Lookups
+
+    func user(id: String) -> MusbookingUser? { users[id.lowercased()] }
+
+    /// The account whose login is this, letter case aside (`UserLoginProvider`).
+    func account(login: String) -> MusbookingUser? { idByLogin[login.lowercased()].flatMap { users[$0] } }
 
     /// The account (not a bare customer record) on this normalised phone.
-    func accountIndex(phone: String) -> Int? {
-        users.firstIndex { $0.isAccount && $0.phone == phone }
+    func account(phone: String) -> MusbookingUser? { accountIdByPhone[phone].flatMap { users[$0] } }
+
+    /// The customer record without a login on this normalised phone.
+    func customer(phone: String) -> MusbookingUser? { customerIdByPhone[phone].flatMap { users[$0] } }
+
+    /// The account using this e-mail address (any case).
+    func account(email: String) -> MusbookingUser? { idByEmail[email.lowercased()].flatMap { users[$0] } }
+
+    // MARK: - Changes (callers validate first: none of these can fail)
+
+    /// Adds a user (account or customer record) and indexes it.
+    mutating func insert(_ user: MusbookingUser) {
+        users[user.id] = user
+        index(user)
     }
 
-    /// The account whose login is this (any case), else whose phone is this written in any form:
-    /// the phone is the default login, and clients send it as the user typed it.
-    func accountIndex(login: String) -> Int? {
-        if let i = users.firstIndex(where: { $0.isAccount && ($0.login?.equalsIgnoringASCIICase(login) ?? false) }) {
-            return i
-        }
-        guard let phone = MusbookingRules.normalizedPhone(login) else { return nil }
-        return accountIndex(phone: phone)
+    /// Replaces a user's record, keeping the indexes in step with its login, phone and e-mail.
+    mutating func update(_ user: MusbookingUser) {
+        if let old = users[user.id] { unindex(old) }
+        users[user.id] = user
+        index(user)
     }
 
-    /// The account using this e-mail address (any case), other than `exceptIndex`.
-    func accountIndex(email: String, except exceptIndex: Int? = nil) -> Int? {
-        users.indices.first { i in
-            i != exceptIndex && users[i].isAccount && (users[i].email?.lowercased() == email.lowercased())
+    private mutating func index(_ user: MusbookingUser) {
+        if user.isAccount {
+            accountCount += 1
+            if let login = user.login { idByLogin[login.lowercased()] = user.id }
+            if let phone = user.phone { accountIdByPhone[phone] = user.id }
+            if let email = user.email, idByEmail[email.lowercased()] == nil { idByEmail[email.lowercased()] = user.id }
+        } else if let phone = user.phone {
+            customerIdByPhone[phone] = user.id
         }
+    }
+
+    private mutating func unindex(_ user: MusbookingUser) {
+        if user.isAccount {
+            accountCount -= 1
+            if let login = user.login, idByLogin[login.lowercased()] == user.id { idByLogin[login.lowercased()] = nil }
+            if let phone = user.phone, accountIdByPhone[phone] == user.id { accountIdByPhone[phone] = nil }
+            if let email = user.email, idByEmail[email.lowercased()] == user.id { idByEmail[email.lowercased()] = nil }
+        } else if let phone = user.phone, customerIdByPhone[phone] == user.id {
+            customerIdByPhone[phone] = nil
+        }
+    }
+
+    /// Starts the user's session under `token`, ending the one before (one session per user).
+    mutating func startSession(_ token: String, userId: String, expiresAt: Date) {
+        if let old = tokenByUser[userId] { sessions[old] = nil }
+        sessions[token] = Session(userId: userId, expiresAt: expiresAt)
+        tokenByUser[userId] = token
+    }
+
+    /// Ends one session (nil: every session); how many ended.
+    mutating func endSessions(_ token: String?) -> Int {
+        guard let token else {
+            let count = sessions.count
+            sessions = [:]
+            tokenByUser = [:]
+            return count
+        }
+        guard let session = sessions.removeValue(forKey: token) else { return 0 }
+        if tokenByUser[session.userId] == token { tokenByUser[session.userId] = nil }
+        return 1
+    }
+
+    /// Makes one session (nil: every session) expired as of `now`; how many.
+    mutating func expireSessions(_ token: String?, now: Date) -> Int {
+        let past = now.addingTimeInterval(-1)
+        guard let token else {
+            for key in sessions.keys { sessions[key]?.expiresAt = past }
+            return sessions.count
+        }
+        guard sessions[token] != nil else { return 0 }
+        sessions[token]?.expiresAt = past
+        return 1
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// One musbooking person: an account (has a login and password) or a customer record awaiting one.
 struct MusbookingUser: Decodable, Sendable {
@@ -70,23 +71,22 @@ struct MusbookingUser: Decodable, Sendable {
 
     /// `GET api/users/user`: every key always present, `null` when unknown; `name` is the login,
     /// as the original document says.
-    var profileJSON: [String: Any] {
-        func orNull(_ value: String?) -> Any { value.map { $0 as Any } ?? NSNull() }
-        return [
-            "id": id,
-            "login": orNull(login),
-            "name": orNull(login),
-            "firstName": orNull(firstName),
-            "lastName": orNull(lastName),
-            "surName": orNull(surName),
-            "phone": orNull(phone),
-            "email": orNull(email),
-            "birthday": orNull(birthday?.formatted),
-            "room": orNull(room),
-            "base": orNull(base),
-            "isConfirmed": isConfirmed,
-            "fcm": orNull(fcm),
-            "parts": parts.map(\.jsonObject),
+    var profileJSON: JSONValue {
+        [
+            "id": .string(id),
+            "login": JSONValue(login),
+            "name": JSONValue(login),
+            "firstName": JSONValue(firstName),
+            "lastName": JSONValue(lastName),
+            "surName": JSONValue(surName),
+            "phone": JSONValue(phone),
+            "email": JSONValue(email),
+            "birthday": JSONValue(birthday?.formatted),
+            "room": JSONValue(room),
+            "base": JSONValue(base),
+            "isConfirmed": .bool(isConfirmed),
+            "fcm": JSONValue(fcm),
+            "parts": .array(parts.map(\.json)),
         ]
     }
 }

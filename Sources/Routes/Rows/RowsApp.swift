@@ -22,73 +22,80 @@ public final class RowsApp: EmulatedSystem {
     private let pages: [[UInt8]]
     /// The original never expires tokens; signed ones need no table, however many logins a load test makes.
     private let tokens: SignedTokens
+    public let seedAccount: String?
 
     private static let emptyPage: [UInt8] = Array("[]".utf8)
-    // Built once: these two answer every refused request of a load test.
-    private static let invalidToken = HTTPResponse.jsonError(.forbidden, "Invalid token")
-    private static let invalidCredentials = HTTPResponse.jsonError(.unauthorized, "Invalid Credentials")
+    private static let expectedBody = "{\"email\": String, \"password\": String}"
+    static let bearerHint = "The rows app expects the raw token in Authorization, without the Bearer prefix."
 
     public init(seed: RowsSeed, environment: MockEnvironment) {
         tokens = SignedTokens(random: environment.random)
         var accounts: [String: String] = [:]
         for account in seed.accounts { accounts[account.email] = account.password }
         self.accounts = accounts
+        seedAccount = seed.accounts.first.map { "\($0.email) / \($0.password)" }
         // Pages are immutable and served on the hot path: build every page's bytes once.
         pages = RowsApp.buildPages(totalRows: max(0, seed.totalRows), pageSize: max(1, seed.pageSize), seed: seed.textSeed)
     }
 
+    public let name = "rows"
+    public let summary = "The rows app (document 004): Vapor login and a paged, cached list of lorem-ipsum rows."
+    public let endpoints = [
+        Endpoint("POST", "/auth/login", "Log in with e-mail and password (JSON, form or multipart); returns a token."),
+        Endpoint("GET", "/rows/:page", "Rows of a page (20 a page, from 1) with the raw token in Authorization."),
+    ]
+    public let routeGroup = RouteGroup(system: "rows", prefixes: ["/auth", "/rows"])
+
     public func register(in router: inout Router) {
-        router.post("/auth/login") { [self] request in login(request) }
-        router.get("/rows/:page") { [self] request in rows(request) }
+        router.post("/auth/login") { [self] request throws(HTTPError) in try login(request) }
+        router.get("/rows/:page") { [self] request throws(HTTPError) in try rows(request) }
     }
 
     public func reset() {
         tokens.rotate()
     }
 
+    /// The original never expires tokens: an expired one is answered as an unknown one (403).
+    public func expireTokens(_ token: String?) -> Int { tokens.revoke(token) }
+    public func revokeTokens(_ token: String?) -> Int { tokens.revoke(token) }
+
     /// The number of pages that hold rows.
     public var pageCount: Int { pages.count }
 
     // MARK: - Handlers
 
-    private func login(_ request: HTTPRequest) -> HTTPResponse {
-        guard !request.body.isEmpty else {
-            return HTTPResponse.jsonError(.badRequest, "Request body is empty: expected JSON {\"email\": String, \"password\": String}")
-        }
-        guard let object = JSONValue.parse(request.body) else {
-            return HTTPResponse.jsonError(.badRequest, "Request body is not valid JSON")
-        }
-        guard object.isObject else {
-            return HTTPResponse.jsonError(.badRequest, "Request body must be a JSON object {\"email\": String, \"password\": String}")
-        }
-        let email: String, password: String
-        switch (RowsApp.stringField("email", in: object), RowsApp.stringField("password", in: object)) {
-        case (.failure(let reason), _), (_, .failure(let reason)):
-            return HTTPResponse.jsonError(.badRequest, reason.message)
-        case (.success(let e), .success(let p)):
-            email = e
-            password = p
-        }
+    private func login(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let content = try VaporContent(request, expected: RowsApp.expectedBody)
+        let email = try content.string("email")
+        let password = try content.string("password")
         guard let expected = accounts[email], expected == password else {
-            return RowsApp.invalidCredentials
+            throw HTTPError(.unauthorized, "Invalid Credentials")
         }
         let token = tokens.issue()
         return .json(.ok, bytes: Array("{\"token\":\"\(token)\"}".utf8))
     }
 
-    private func rows(_ request: HTTPRequest) -> HTTPResponse {
+    private func rows(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         // The original checks the token in middleware, before it looks at the page.
         guard let token = request.headers["authorization"], tokens.isValid(token) else {
-            return RowsApp.invalidToken
+            throw HTTPError(.forbidden, "Invalid token", hint: RowsApp.tokenHint(request.headers["authorization"]))
         }
         switch RowsApp.pageNumber(request.pathParameters["page"] ?? "") {
         case .invalid(let text):
-            return HTTPResponse.jsonError(.badRequest, "Page must be a positive integer (1, 2, …), got \"\(text)\"")
+            throw HTTPError(.badRequest, "Page must be a positive integer (1, 2, …), got \"\(text)\"")
         case .beyondAnyPage:
             return .json(.ok, bytes: RowsApp.emptyPage)
         case .page(let n):
             return .json(.ok, bytes: n <= pages.count ? pages[n - 1] : RowsApp.emptyPage)
         }
+    }
+
+    /// Why a refused Authorization value was refused, when the mistake is a known one.
+    private static func tokenHint(_ header: String?) -> String? {
+        guard let header else { return "The request has no Authorization header; send the token from POST /auth/login as its value." }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        if parts.count == 2, parts[0].equalsIgnoringASCIICase("Bearer") { return bearerHint }
+        return nil
     }
 
     // MARK: - Parsing
@@ -106,21 +113,6 @@ public final class RowsApp: EmulatedSystem {
         }
         guard let n = Int(text) else { return .beyondAnyPage }
         return n > 0 ? .page(n) : .invalid(text)
-    }
-
-    private struct FieldError: Error {
-        let message: String
-    }
-
-    private static func stringField(_ key: String, in object: JSONValue) -> Result<String, FieldError> {
-        switch object[key] {
-        case nil, .null?:
-            return .failure(FieldError(message: "Value required for key '\(key)'"))
-        case .string(let string)?:
-            return .success(string)
-        default:
-            return .failure(FieldError(message: "Value of type 'String' required for key '\(key)'"))
-        }
     }
 
     // MARK: - Pages

@@ -47,83 +47,125 @@ public final class SkyZone: EmulatedSystem {
     private let seedState: State
     private let state: Locked<State>
     private let environment: MockEnvironment
+    private let accountCap: StateCap
+    public let seedAccount: String?
 
-    private static let notVerified = JSON.serialize(["auth": ["verified": false, "token": ""]] as [String: Any])
+    private static let notVerified = HTTPResponse.json(.unauthorized, ["auth": ["verified": false, "token": ""]] as JSONValue)
+    private static let expectedBody = "{\"username\", \"password\"} or {\"external-token\", \"external-type\"}"
 
     public init(seed: SkyZoneSeed, environment: MockEnvironment) {
         self.environment = environment
+        accountCap = StateCap(limit: environment.maxSkyZoneAccounts, fallback: MockSettings.defaults.maxSkyZoneAccounts,
+                              flag: "--max-skyzone-accounts", logger: environment.logger)
         var initial = State(nextId: seed.nextId)
         for customer in seed.customers {
             let id = customer.profile.id
             initial.accounts[id] = Account(profile: customer.profile, password: customer.password)
             if let username = customer.username { initial.idByUsername[username.lowercased()] = id }
-            if let token = customer.profile.externalToken, let type = customer.profile.externalType {
-                initial.idBySocial[SkyZone.socialKey(type, token)] = id
+            if !customer.profile.externalToken.isEmpty, !customer.profile.externalType.isEmpty {
+                initial.idBySocial[SkyZone.socialKey(customer.profile.externalType, customer.profile.externalToken)] = id
             }
             // Never hand out an id the seed already uses.
             initial.nextId = max(initial.nextId, id + 1)
         }
         seedState = initial
+        seedAccount = seed.customers.first { $0.username != nil && $0.password != nil }
+            .map { "\($0.username ?? "") / \($0.password ?? "")" }
         state = Locked(initial)
     }
 
+    public let name = "skyzone"
+    public let summary = "SkyZone (document 002): create an account and sign in by e-mail or social token; the signed-in profile."
+    public let endpoints = [
+        Endpoint("POST", "/customer", "Create an account: {\"username\", \"password\"} or {\"external-token\", \"external-type\"}; the profile."),
+        Endpoint("POST", "/tokens", "Sign in with either form; {\"auth\": {\"verified\", \"token\"}, \"profile\"}."),
+        Endpoint("GET", "/customer", "The signed-in profile, with Authorization: Bearer <token>."),
+    ]
+    /// Errors are `{"error": "…"}`; a 401 names the Bearer scheme.
+    public let routeGroup = RouteGroup(system: "skyzone", prefixes: ["/customer", "/tokens"], errorShape: SkyZone.errorShape)
+
+    static let errorShape: @Sendable (HTTPError) -> HTTPResponse = { error in
+        var response = HTTPResponse.json(error.status, ["error": .string(error.message)] as JSONValue)
+        // RFC 9110 §11.6.1: a 401 names the scheme it wants.
+        if error.status == .unauthorized { response.headers.set("WWW-Authenticate", "Bearer") }
+        return response
+    }
+
     public func register(in router: inout Router) {
-        router.post("/customer") { [self] request in createCustomer(request) }
-        router.post("/tokens") { [self] request in signIn(request) }
-        router.get("/customer") { [self] request in profile(request) }
+        router.post("/customer") { [self] request throws(HTTPError) in try createCustomer(request) }
+        router.post("/tokens") { [self] request throws(HTTPError) in try signIn(request) }
+        router.get("/customer") { [self] request throws(HTTPError) in try profile(request) }
     }
 
     public func reset() {
         state.withLock { $0 = seedState }
     }
 
+    /// SkyZone tokens never expire on their own: an expired one is answered as an unknown one.
+    public func expireTokens(_ token: String?) -> Int { revokeTokens(token) }
+
+    public func revokeTokens(_ token: String?) -> Int {
+        state.withLock { state in
+            guard let token else {
+                let count = state.tokens.count
+                state.tokens = TokenStore<Int>()
+                return count
+            }
+            guard state.tokens[token] != nil else { return 0 }
+            state.tokens.remove(token)
+            return 1
+        }
+    }
+
     // MARK: - Handlers
 
-    private func createCustomer(_ request: HTTPRequest) -> HTTPResponse {
-        let credentials: SkyZoneCredentials
-        switch SkyZone.credentials(request) {
-        case .failure(let error): return SkyZone.error(.badRequest, error.message)
-        case .success(let c): credentials = c
-        }
-        let result: Result<SkyZoneProfile, SkyZoneBadRequest> = state.withLock { state in
+    /// The original (an Apiary mock) answered every create with 200: creating an account that
+    /// exists, with the same password or social pair, returns it, so the document's own example
+    /// works on a fresh seed; the username with another password is a conflict.
+    private func createCustomer(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let credentials = try SkyZoneCredentials.parse(ApiaryBody(request, expected: SkyZone.expectedBody).object)
+        let (profile, created) = try state.withLock { (state) throws(HTTPError) -> (SkyZoneProfile, Bool) in
             switch credentials {
             case .password(let username, let password):
                 let key = username.lowercased()
-                guard state.idByUsername[key] == nil else { return .failure(SkyZoneBadRequest("Username is already taken")) }
+                if let id = state.idByUsername[key], let account = state.accounts[id] {
+                    guard account.password == password else { throw HTTPError(.conflict, "Username is already taken") }
+                    return (account.profile, false)
+                }
+                try checkCapacity(state)
                 var profile = SkyZoneProfile(id: state.nextId)
                 profile.email = username
                 state.accounts[profile.id] = Account(profile: profile, password: password)
                 state.idByUsername[key] = profile.id
                 state.nextId += 1
-                return .success(profile)
+                return (profile, true)
             case .social(let type, let token):
                 let key = SkyZone.socialKey(type.rawValue, token)
-                guard state.idBySocial[key] == nil else {
-                    return .failure(SkyZoneBadRequest("This \(type.rawValue) account is already registered"))
-                }
+                if let id = state.idBySocial[key], let account = state.accounts[id] { return (account.profile, false) }
+                try checkCapacity(state)
                 var profile = SkyZoneProfile(id: state.nextId)
                 profile.externalToken = token
                 profile.externalType = type.rawValue
                 state.accounts[profile.id] = Account(profile: profile, password: nil)
                 state.idBySocial[key] = profile.id
                 state.nextId += 1
-                return .success(profile)
+                return (profile, true)
             }
         }
-        switch result {
-        case .failure(let conflict): return SkyZone.error(.conflict, conflict.message)
-        case .success(let profile):
-            environment.logger.info("SkyZone: customer \(profile.id) created")
-            return .json(.ok, profile)
-        }
+        if created { environment.logger.info("SkyZone: customer \(profile.id) created") }
+        return .json(.ok, profile)
     }
 
-    private func signIn(_ request: HTTPRequest) -> HTTPResponse {
-        let credentials: SkyZoneCredentials
-        switch SkyZone.credentials(request) {
-        case .failure(let error): return SkyZone.error(.badRequest, error.message)
-        case .success(let c): credentials = c
-        }
+    /// Refuses a new account past the cap, so an unauthenticated flood cannot grow memory.
+    private func checkCapacity(_ state: State) throws(HTTPError) {
+        guard state.accounts.count >= accountCap.limit else { return }
+        accountCap.bit("SkyZone: account cap reached; refused a new account")
+        throw HTTPError(.serviceUnavailable, "Too many accounts",
+                        hint: "The mock holds its maximum of \(accountCap.limit) SkyZone accounts; reset it (POST /__mock/reset) or raise --max-skyzone-accounts.")
+    }
+
+    private func signIn(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let credentials = try SkyZoneCredentials.parse(ApiaryBody(request, expected: SkyZone.expectedBody).object)
         let token = environment.random.token()
         let profile: SkyZoneProfile? = state.withLock { state in
             let id: Int?
@@ -137,18 +179,18 @@ public final class SkyZone: EmulatedSystem {
             state.tokens.insert(token, id)
             return account.profile
         }
-        guard let profile else { return .json(.unauthorized, bytes: SkyZone.notVerified) }
+        guard let profile else { return SkyZone.notVerified }
         return .json(.ok, SignInResponse(auth: .init(verified: true, token: token), profile: profile))
     }
 
-    private func profile(_ request: HTTPRequest) -> HTTPResponse {
+    private func profile(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         guard let token = request.bearerToken else {
-            return SkyZone.unauthorized("Missing \"Authorization: Bearer <token>\" header")
+            throw HTTPError(.unauthorized, "Missing \"Authorization: Bearer <token>\" header")
         }
         let profile: SkyZoneProfile? = state.withLock { state in
             state.tokens[token].flatMap { state.accounts[$0]?.profile }
         }
-        guard let profile else { return SkyZone.unauthorized("Invalid or expired token") }
+        guard let profile else { throw HTTPError(.unauthorized, "Invalid or expired token") }
         return .json(.ok, profile)
     }
 
@@ -164,31 +206,5 @@ public final class SkyZone: EmulatedSystem {
         var profile: SkyZoneProfile
     }
 
-    /// JSON bodies as the document shows; a url-encoded form too, since that is what
-    /// Alamofire sends for a POST unless told to encode JSON.
-    private static func credentials(_ request: HTTPRequest) -> Result<SkyZoneCredentials, SkyZoneBadRequest> {
-        guard !request.body.isEmpty else {
-            return .failure(SkyZoneBadRequest("Request body is empty: expected JSON {\"username\", \"password\"} or {\"external-token\", \"external-type\"}"))
-        }
-        if request.mediaType == "application/x-www-form-urlencoded" {
-            var fields: [String: Any] = [:]
-            for (name, value) in request.bodyParameters where fields[name] == nil { fields[name] = value }
-            return SkyZoneCredentials.parse(fields)
-        }
-        guard let parsed = JSON.parse(request.body) else { return .failure(SkyZoneBadRequest("Request body is not valid JSON")) }
-        guard let object = parsed as? [String: Any] else { return .failure(SkyZoneBadRequest("Request body must be a JSON object")) }
-        return SkyZoneCredentials.parse(object)
-    }
-
     private static func socialKey(_ type: String, _ token: String) -> String { "\(type):\(token)" }
-
-    private static func error(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
-        .json(status, object: ["error": message])
-    }
-
-    private static func unauthorized(_ message: String) -> HTTPResponse {
-        var response = error(.unauthorized, message)
-        response.headers.set("WWW-Authenticate", "Bearer")
-        return response
-    }
 }

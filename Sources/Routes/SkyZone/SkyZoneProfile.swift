@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// A SkyZone customer's profile exactly as `/customer` and `/tokens` return it.
 public struct SkyZoneProfile: Codable, Sendable, Equatable {
     /// The nested postal address; every field is present, empty when unknown.
@@ -37,9 +39,9 @@ public struct SkyZoneProfile: Codable, Sendable, Equatable {
     public var skySockSize = ""
     public var emergencyContactName = ""
     public var emergencyContactNumber = ""
-    /// Present only for social sign-ups (nil values are left out of the JSON).
-    public var externalToken: String?
-    public var externalType: String?
+    /// The social sign-in pair; empty strings for an e-mail account, so every profile has the keys.
+    public var externalToken = ""
+    public var externalType = ""
 
     enum CodingKeys: String, CodingKey {
         case id, email, firstName, lastName, birthday, lastVisitLocationName, lastVisitDate, loyaltyStatusBanner
@@ -73,8 +75,8 @@ public struct SkyZoneProfile: Codable, Sendable, Equatable {
         skySockSize = try text(.skySockSize)
         emergencyContactName = try text(.emergencyContactName)
         emergencyContactNumber = try text(.emergencyContactNumber)
-        externalToken = try c.decodeIfPresent(String.self, forKey: .externalToken)
-        externalType = try c.decodeIfPresent(String.self, forKey: .externalType)
+        externalToken = try text(.externalToken)
+        externalType = try text(.externalType)
     }
 }
 
@@ -88,44 +90,32 @@ enum SkyZoneCredentials: Sendable {
     case password(username: String, password: String)
     case social(type: SkyZoneSocialType, token: String)
 
-    /// Reads either form from a JSON object (or form fields); a failure carries the 400 message.
-    static func parse(_ fields: [String: Any]) -> Result<SkyZoneCredentials, SkyZoneBadRequest> {
+    /// Reads either form from a JSON object (form fields arrive as one too); a failure is the 400.
+    static func parse(_ fields: JSONValue) throws(HTTPError) -> SkyZoneCredentials {
         let hasPassword = fields["username"] != nil || fields["password"] != nil
         let hasSocial = fields["external-token"] != nil || fields["external-type"] != nil
         if hasPassword && hasSocial {
-            return .failure(SkyZoneBadRequest("Send either \"username\" and \"password\" or \"external-token\" and \"external-type\", not both"))
+            throw HTTPError(.badRequest, "Send either \"username\" and \"password\" or \"external-token\" and \"external-type\", not both")
         }
         if hasSocial {
-            let token: String, typeName: String
-            switch (string("external-token", in: fields), string("external-type", in: fields)) {
-            case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
-            case (.success(let t), .success(let n)): (token, typeName) = (t, n)
-            }
+            let token = try string("external-token", in: fields)
+            let typeName = try string("external-type", in: fields)
             guard let type = SkyZoneSocialType(rawValue: typeName) else {
                 let valid = SkyZoneSocialType.allCases.map(\.rawValue).joined(separator: ", ")
-                return .failure(SkyZoneBadRequest("\"external-type\" must be one of \(valid)"))
+                throw HTTPError(.badRequest, "\"external-type\" must be one of \(valid)")
             }
-            return .success(.social(type: type, token: token))
+            return .social(type: type, token: token)
         }
         if hasPassword {
-            switch (string("username", in: fields), string("password", in: fields)) {
-            case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
-            case (.success(let u), .success(let p)): return .success(.password(username: u, password: p))
-            }
+            return .password(username: try string("username", in: fields), password: try string("password", in: fields))
         }
-        return .failure(SkyZoneBadRequest("Expected {\"username\", \"password\"} or {\"external-token\", \"external-type\"}"))
+        throw HTTPError(.badRequest, "Expected {\"username\", \"password\"} or {\"external-token\", \"external-type\"}")
     }
 
-    private static func string(_ key: String, in fields: [String: Any]) -> Result<String, SkyZoneBadRequest> {
-        guard let value = fields[key] else { return .failure(SkyZoneBadRequest("Missing field \"\(key)\"")) }
-        guard let text = value as? String else { return .failure(SkyZoneBadRequest("Field \"\(key)\" must be a string")) }
-        guard !text.allSatisfy(\.isWhitespace) else { return .failure(SkyZoneBadRequest("Field \"\(key)\" must not be empty")) }
-        return .success(text)
+    private static func string(_ key: String, in fields: JSONValue) throws(HTTPError) -> String {
+        guard let value = fields[key] else { throw HTTPError(.badRequest, "Missing field \"\(key)\"") }
+        guard let text = value.string else { throw HTTPError(.badRequest, "Field \"\(key)\" must be a string") }
+        guard !text.allSatisfy(\.isWhitespace) else { throw HTTPError(.badRequest, "Field \"\(key)\" must not be empty") }
+        return text
     }
-}
-
-/// Why a SkyZone request is malformed: the message of its 400 `{"error": "..."}`.
-struct SkyZoneBadRequest: Error, Sendable {
-    let message: String
-    init(_ message: String) { self.message = message }
 }

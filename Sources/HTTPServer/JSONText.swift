@@ -1,15 +1,15 @@
 /// Writes JSON string literals by hand, for replies built without an encoder on hot paths.
-enum JSONText {
+public enum JSONText {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends `"…"` with quotes, backslashes and control characters escaped (RFC 8259 §7).
-    static func appendQuoted(_ string: String, to out: inout [UInt8]) {
+    public static func appendQuoted(_ string: String, to out: inout [UInt8]) {
         var string = string
         string.withUTF8 { appendQuoted($0, to: &out) }
     }
 
     /// The same for UTF-8 bytes: runs that need no escape are appended whole.
-    static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    public static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var runStart = 0
         for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
@@ -30,7 +30,7 @@ enum JSONText {
     }
 
     /// The quoted literal as a `String`.
-    static func quoted(_ string: String) -> String {
+    public static func quoted(_ string: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(string.utf8.count + 2)
         appendQuoted(string, to: &out)

@@ -1,0 +1,24 @@
+import HTTPServer
+
+/// A bound on state an unauthenticated client can grow, and the log line when it bites: the
+/// first time and every 1,000th after, so a flood cannot turn the cap into a flood of lines.
+final class StateCap: Sendable {
+    let limit: Int
+    private let flag: String
+    private let bites = Locked(0)
+    private let logger: Logger
+
+    init(limit: Int?, fallback: Int?, flag: String, logger: Logger) {
+        self.limit = max(1, limit ?? fallback ?? 10_000)
+        self.flag = flag
+        self.logger = logger
+    }
+
+    /// Records that the cap bit; logs `what` (with the running count) when due.
+    func bit(_ what: @autoclosure () -> String) {
+        let n = bites.withLock { n in n += 1; return n }
+        if n == 1 || n % 1_000 == 0 {
+            logger.warning("\(what()) (cap \(limit), \(flag); \(n) time\(n == 1 ? "" : "s") since start)")
+        }
+    }
+}
