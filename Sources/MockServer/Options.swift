@@ -8,6 +8,8 @@ struct Options {
     var seedPathGiven = false
     var logLevel = LogLevel.info
     var adminToken: String?
+    var statePath: String?
+    var watch = false
 
     /// One documented setting: its flag, environment variable, help text and how to apply a value.
     struct Setting: Sendable {
@@ -37,6 +39,8 @@ struct Options {
         Setting(flag: "--max-ws-message-bytes", env: "MOCK_MAX_WS_MESSAGE_BYTES", valueName: "N", help: "WebSocket message limit, closed with 1009 (default 1048576)") { o, v in o.server.maxWebSocketMessageBytes = try int(v, "--max-ws-message-bytes", 125...(1 << 30)) },
         Setting(flag: "--max-connections", env: "MOCK_MAX_CONNECTIONS", valueName: "N", help: "open connections at most; more get 503 (default 10000)") { o, v in o.server.maxConnections = try int(v, "--max-connections", 1...10_000_000) },
         Setting(flag: "--event-loops", env: "MOCK_EVENT_LOOPS", valueName: "N", help: "event-loop threads (default: one per CPU core)") { o, v in o.server.eventLoops = try int(v, "--event-loops", 1...256) },
+        Setting(flag: "--state", env: "MOCK_STATE", valueName: "PATH", help: "keep all state in this file across restarts (written within 50 ms of a change; created from the seed if missing)") { o, v in o.statePath = v },
+        Setting(flag: "--watch", env: "MOCK_WATCH", valueName: "", help: "reload the seed file when it changes on disk (polled every 300 ms; a bad edit is logged and ignored)") { o, v in o.watch = try flag(v, "--watch") },
         Setting(flag: "--shutdown-grace", env: "MOCK_SHUTDOWN_GRACE", valueName: "SECONDS", help: "time requests in flight get on SIGINT/SIGTERM (default 5)") { o, v in o.server.shutdownGrace = try seconds(v, "--shutdown-grace") },
     ]
 
@@ -64,7 +68,9 @@ struct Options {
                 throw UsageError(description: "unknown option \(arg) (see --help)")
             }
             let value: String
-            if let inlineValue {
+            if setting.valueName.isEmpty {
+                value = inlineValue ?? "true"   // a switch: `--watch`, `--watch=false`
+            } else if let inlineValue {
                 value = inlineValue
             } else {
                 guard i + 1 < arguments.count else { throw UsageError(description: "\(name) needs a value \(setting.valueName)") }
@@ -99,6 +105,14 @@ struct Options {
             throw UsageError(description: "\(flag) must be a whole number in \(range.lowerBound)...\(range.upperBound), not \"\(text)\"")
         }
         return v
+    }
+
+    private static func flag(_ text: String, _ flag: String) throws -> Bool {
+        switch text.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw UsageError(description: "\(flag) is on or off (1/0, true/false), not \"\(text)\"")
+        }
     }
 
     private static func seconds(_ text: String, _ flag: String) throws -> Double {

@@ -39,12 +39,12 @@ public struct SentEmail: Codable, Sendable, Equatable {
 
 /// Every simulated SMS and e-mail, oldest first; each is also one log line.
 public final class Outbox: Sendable {
-    private struct Messages {
+    struct Messages {
         var sms: [SentSMS] = []
         var emails: [SentEmail] = []
     }
 
-    private let messages = Locked(Messages())
+    let messages = StateCell(Messages())
     private let clock: any Clock
     private let logger: Logger
     /// Messages kept per kind; past it the oldest are dropped, so a load test of `/api/users/sms`
@@ -73,7 +73,7 @@ public final class Outbox: Sendable {
 
     /// SMS oldest first; with a phone, only those to that number written in any form.
     public func sms(phone: String? = nil) -> [SentSMS] {
-        let all = messages.withLock { $0.sms }
+        let all = messages.read { $0.sms }
         guard let phone, !phone.isEmpty else { return all }
         let wanted = PhoneNumber.normalize(phone)
         return all.filter { $0.phone == wanted }
@@ -81,7 +81,7 @@ public final class Outbox: Sendable {
 
     /// E-mails oldest first; with an address, only those to it (any case).
     public func emails(to address: String? = nil) -> [SentEmail] {
-        let all = messages.withLock { $0.emails }
+        let all = messages.read { $0.emails }
         guard let address, !address.isEmpty else { return all }
         return all.filter { $0.to.lowercased() == address.lowercased() }
     }

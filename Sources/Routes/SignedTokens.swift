@@ -4,24 +4,24 @@ import HTTPServer
 /// under a secret key, written as a UUID v4. Unguessable without the key, nothing to remember per
 /// login (so a login benchmark costs no memory), and `rotate` (on reset) voids every one issued.
 final class SignedTokens: Sendable {
-    private let key: Locked<(UInt64, UInt64)>
+    let key: StateCell<(UInt64, UInt64)>
     private let random: any RandomSource
 
     init(random: any RandomSource) {
         self.random = random
-        key = Locked((random.next(), random.next()))
+        key = StateCell((random.next(), random.next()))
     }
 
     /// A new token.
     func issue() -> String {
         let (high, _) = UUIDText.stamp(high: random.next(), low: 0)
-        return UUIDText.format(high: high, low: tag(high, key.withLock { $0 }))
+        return UUIDText.format(high: high, low: tag(high, key.value))
     }
 
     /// Whether `token` was issued under the current key.
     func isValid(_ token: String) -> Bool {
         guard let (high, low) = UUIDText.parse(token) else { return false }
-        let (_, expected) = UUIDText.stamp(high: 0, low: tag(high, key.withLock { $0 }))
+        let (_, expected) = UUIDText.stamp(high: 0, low: tag(high, key.value))
         return low == expected && UUIDText.stamp(high: high, low: 0).0 == high
     }
 
