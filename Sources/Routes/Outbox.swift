@@ -45,6 +45,7 @@ public final class Outbox: Sendable {
     }
 
     let messages = StateCell(Messages())
+    let snapshotCache = OutboxSnapshotCache()
     private let clock: any Clock
     private let logger: Logger
     /// Messages kept per kind; past it the oldest are dropped, so a load test of `/api/users/sms`

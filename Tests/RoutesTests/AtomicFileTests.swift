@@ -39,6 +39,20 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertEqual(bad.withLock { $0 }, 0)
     }
 
+    /// A process killed between create and rename leaves its temporary file; the next open removes it.
+    func testLeftoverTemporaryFilesAreRemovedAndTheFileIsKept() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("state.json").path
+        try AtomicFile.replace(path, with: Data("whole".utf8))
+        for name in [".state.json.123.tmp", ".state.json.456.tmp", "other.tmp"] {
+            try Data("half".utf8).write(to: dir.appendingPathComponent(name))
+        }
+        AtomicFile.removeLeftovers(of: path)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)), ["state.json", "other.tmp"])
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "whole")
+    }
+
     func testAFileInAMissingDirectoryFailsWithTheReason() throws {
         XCTAssertThrowsError(try AtomicFile.replace("/nonexistent-\(UUID().uuidString)/state.json", with: Data())) { error in
             XCTAssertTrue("\(error)".contains("No such file"), "\(error)")

@@ -18,7 +18,7 @@ enum AtomicFile {
         let directory = url.deletingLastPathComponent().path
         // Same directory, so the rename never crosses a file system; the pid keeps two servers
         // pointed at one file from writing into each other's temporary file.
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+        let temporary = url.deletingLastPathComponent().appendingPathComponent("\(temporaryPrefix(url))\(getpid()).tmp").path
 
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("cannot create \(temporary)") }
@@ -49,6 +49,20 @@ enum AtomicFile {
         if dirfd >= 0 {
             _ = fsync(dirfd)
             close(dirfd)
+        }
+    }
+
+    private static func temporaryPrefix(_ url: URL) -> String { ".\(url.lastPathComponent)." }
+
+    /// Removes temporary files a killed process left beside `path` (the file itself is whole:
+    /// a write that did not reach its rename changed nothing).
+    static func removeLeftovers(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent()
+        let prefix = temporaryPrefix(url)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         }
     }
 

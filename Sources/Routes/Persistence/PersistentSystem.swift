@@ -15,6 +15,13 @@ public protocol PersistentSystem: AnyObject, Sendable {
     func snapshot() -> Snapshot
     /// Replaces the whole state with `snapshot`; throws `StateRestoreError` for a snapshot it cannot use.
     func restore(_ snapshot: Snapshot) throws
+    /// The snapshot's JSON. The default uses `JSONEncoder`; a large part (the outbox) may write it
+    /// by hand, as long as `Snapshot`'s `Decodable` reads it back.
+    func encodeSnapshot() throws -> Data
+}
+
+extension PersistentSystem {
+    public func encodeSnapshot() throws -> Data { try StateCoding.encoder().encode(snapshot()) }
 }
 
 /// Why a snapshot that decoded could still not be restored (an id that does not exist, …).
@@ -36,7 +43,7 @@ struct PersistentEntry: Sendable {
     init<S: PersistentSystem>(_ system: S) {
         key = system.stateKey
         changes = system.stateChanges
-        encode = { [system] in try StateCoding.encoder().encode(system.snapshot()) }
+        encode = { [system] in try system.encodeSnapshot() }
         decode = { [system] decoder in
             let snapshot = try S.Snapshot(from: decoder)
             return { try system.restore(snapshot) }

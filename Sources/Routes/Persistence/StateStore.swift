@@ -35,6 +35,7 @@ public final class StateStore: Sendable {
             throw StateFileError(path, "two parts share the key \"\(entry.key)\"")
         }
         let store = StateStore(path: path, entries: entries, logger: logger)
+        AtomicFile.removeLeftovers(of: path)
         if let data = try read(path) {
             let loaded = try StateFile.decode(data, path: path, entries: entries)
             for restore in loaded.restores {
@@ -100,6 +101,7 @@ public final class StateStore: Sendable {
 
     /// One write on the writer thread: re-encode what changed, then replace the file.
     private func writeChanges() -> Bool {
+        let started = DispatchTime.now().uptimeNanoseconds
         let keys = dirty.withLock { d -> Set<String> in
             let keys = d
             d = []
@@ -113,8 +115,10 @@ public final class StateStore: Sendable {
                 logger.error("state: cannot encode \(entry.key) (\(error)); its last good snapshot is kept in \(path)")
             }
         }
+        let data = envelope()
+        let encoded = DispatchTime.now().uptimeNanoseconds
         do {
-            try AtomicFile.replace(path, with: envelope())
+            try AtomicFile.replace(path, with: data)
         } catch {
             if !failing.withLock({ f in defer { f = true }; return f }) {
                 logger.error("state: cannot write \(path) (\(error)); retrying every \(Int(StateStore.defaultWriteInterval * 1000)) ms")
@@ -123,6 +127,10 @@ public final class StateStore: Sendable {
         }
         if failing.withLock({ f in defer { f = false }; return f }) { logger.info("state: \(path) written again") }
         completedWrites.withLock { $0 += 1 }
+        if logger.isEnabled(.debug) {
+            let done = DispatchTime.now().uptimeNanoseconds
+            logger.debug("state: \(path) written, \(data.count) bytes (\(keys.sorted().joined(separator: ", ")) re-encoded in \((encoded - started) / 1_000_000) ms, written in \((done - encoded) / 1_000_000) ms)")
+        }
         return true
     }
 
