@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import HTTPServer
 import TestSupport
 
 /// `--state` on the real executable: a restart keeps state, unusable files stop the start (65).
@@ -104,6 +105,39 @@ final class StateExecutableTests: XCTestCase {
         for text in ["--state PATH", "MOCK_STATE", "--watch", "MOCK_WATCH", "50 ms", "300 ms"] {
             XCTAssertTrue(help.contains(text), text)
         }
+    }
+
+    /// `--watch` on the executable: a bad edit is logged with its place, a good one reloads.
+    func testWatchLogsABadEditAndReloadsAGoodOne() throws {
+        let seed = dir.appendingPathComponent("seed.json")
+        try FileManager.default.copyItem(atPath: TestServer.repositorySeedPath, toPath: seed.path)
+        let process = Process()
+        process.executableURL = try binary
+        process.arguments = ["--port", "0", "--seed", seed.path, "--watch"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let log = Locked("")
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            log.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+        }
+        defer { err.fileHandleForReading.readabilityHandler = nil }
+        let port = try bannerPort(out)
+        waitUntil("the watcher to start") { log.withLock { $0 }.contains("watching \(seed.path)") }
+
+        try Data("{\n  \"rows\": [\n".utf8).write(to: seed)
+        waitUntil("the bad edit to be logged") { log.withLock { $0 }.contains("seed not reloaded") }
+        XCTAssertTrue(log.withLock { $0 }.contains("\(seed.path): not valid JSON at line 3"), log.withLock { $0 })
+        XCTAssertEqual(try request(port, "GET", "/__mock/health").status, 200)
+
+        try FileManager.default.removeItem(at: seed)
+        try FileManager.default.copyItem(atPath: TestServer.repositorySeedPath, toPath: seed.path)
+        waitUntil("the reload") { log.withLock { $0 }.contains("seed reloaded from \(seed.path)") }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
     }
 
     func testWatchTakesNoValueAndRejectsANonBoolean() throws {

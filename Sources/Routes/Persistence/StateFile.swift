@@ -101,30 +101,9 @@ enum StateFile {
         }
     }
 
+    /// The place and the problem, in the seed's words (line and column for broken JSON).
     private static func describe(_ error: any Error, data: Data) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            let p = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return p.isEmpty ? "the top level" : String(p.drop(while: { $0 == "." }))
-        }
         guard let error = error as? DecodingError else { return "\(error)" }
-        switch error {
-        case .dataCorrupted(let ctx):
-            if let offset = JSONValue.syntaxErrorOffset(Array(data)) {
-                var line = 1, column = 1
-                for byte in data.prefix(offset) {
-                    if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
-                }
-                return "not valid JSON at line \(line), column \(column) (a damaged file: restore a copy or remove it to start from the seed)"
-            }
-            return ctx.codingPath.isEmpty ? "not valid JSON (\(ctx.debugDescription))" : "at \(path(ctx.codingPath)): \(ctx.debugDescription)"
-        case .keyNotFound(let key, let ctx):
-            return "at \(path(ctx.codingPath)): missing key \"\(key.stringValue)\""
-        case .typeMismatch(let type, let ctx):
-            return "at \(path(ctx.codingPath)): expected \(type)"
-        case .valueNotFound(let type, let ctx):
-            return "at \(path(ctx.codingPath)): expected \(type), found null"
-        @unknown default:
-            return "\(error)"
-        }
+        return Seed.describe(error, data: data)
     }
 }
