@@ -8,6 +8,8 @@ struct Options {
     var seedPathGiven = false
     var logLevel = LogLevel.info
     var adminToken: String?
+    var statePath: String?
+    var watch = false
 
     /// One documented setting: its flag, environment variable, help text and how to apply a value.
     struct Setting: Sendable {
@@ -45,6 +47,8 @@ struct Options {
         Setting(flag: "--send-timeout", env: "MOCK_SEND_TIMEOUT", valueName: "SECONDS", help: "a client whose pending output makes no progress this long is closed (default 30)") { o, v in o.server.sendTimeout = try seconds(v, "--send-timeout") },
         Setting(flag: "--ws-ping-interval", env: "MOCK_WS_PING_INTERVAL", valueName: "SECONDS", help: "a silent WebSocket is pinged after this; no answer as long again closes it (default 30)") { o, v in o.server.webSocketPingInterval = try seconds(v, "--ws-ping-interval") },
         Setting(flag: "--ws-frame-timeout", env: "MOCK_WS_FRAME_TIMEOUT", valueName: "SECONDS", help: "a started WebSocket frame or message left unfinished this long is closed with 1008 (default 30)") { o, v in o.server.webSocketFrameTimeout = try seconds(v, "--ws-frame-timeout") },
+        Setting(flag: "--state", env: "MOCK_STATE", valueName: "PATH", help: "keep all state in this file across restarts (written within 50 ms of a change; created from the seed if missing)") { o, v in o.statePath = v },
+        Setting(flag: "--watch", env: "MOCK_WATCH", valueName: "", help: "reload the seed file when it changes on disk (polled every 300 ms; a bad edit is logged and ignored)") { o, v in o.watch = try flag(v, "--watch") },
         Setting(flag: "--shutdown-grace", env: "MOCK_SHUTDOWN_GRACE", valueName: "SECONDS", help: "time requests in flight get on SIGINT/SIGTERM (default 5)") { o, v in o.server.shutdownGrace = try seconds(v, "--shutdown-grace") },
     ]
 
@@ -72,7 +76,9 @@ struct Options {
                 throw UsageError(description: "unknown option \(arg) (see --help)")
             }
             let value: String
-            if let inlineValue {
+            if setting.valueName.isEmpty {
+                value = inlineValue ?? "true"   // a switch: `--watch`, `--watch=false`
+            } else if let inlineValue {
                 value = inlineValue
             } else {
                 guard i + 1 < arguments.count else { throw UsageError(description: "\(name) needs a value \(setting.valueName)") }
@@ -107,6 +113,14 @@ struct Options {
             throw UsageError(description: "\(flag) must be a whole number in \(range.lowerBound)...\(range.upperBound), not \"\(text)\"")
         }
         return v
+    }
+
+    private static func flag(_ text: String, _ flag: String) throws -> Bool {
+        switch text.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw UsageError(description: "\(flag) is on or off (1/0, true/false), not \"\(text)\"")
+        }
     }
 
     private static func seconds(_ text: String, _ flag: String) throws -> Double {

@@ -37,6 +37,7 @@ do {
 }
 
 let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken)
+let persistence = startPersistence(app: app, options: options, seedPath: seedPath, logger: logger)
 let server = Server(configuration: options.server, responder: Responder(router: app.makeRouter()), logger: logger)
 do {
     try server.start()
@@ -54,5 +55,6 @@ let hostForURL = options.server.host.contains(":") ? "[\(options.server.host)]" 
 FileHandle.standardOutput.write(Data((Banner.text(baseURL: "http://\(hostForURL):\(server.port)", seedPath: seedPath, seed: seed) + "\n").utf8))
 
 server.waitUntilStopped()
+persistence.close()
 logger.info("stopped")
 exit(0)

@@ -39,12 +39,13 @@ public struct SentEmail: Codable, Sendable, Equatable {
 
 /// Every simulated SMS and e-mail, oldest first; each is also one log line.
 public final class Outbox: Sendable {
-    private struct Messages {
+    struct Messages {
         var sms: [SentSMS] = []
         var emails: [SentEmail] = []
     }
 
-    private let messages = Locked(Messages())
+    let messages = StateCell(Messages())
+    let snapshotCache = OutboxSnapshotCache()
     private let clock: any Clock
     private let logger: Logger
     /// Messages kept per kind; past it the oldest are dropped, so a load test of `/api/users/sms`
@@ -73,7 +74,7 @@ public final class Outbox: Sendable {
 
     /// SMS oldest first; with a phone, only those to that number written in any form.
     public func sms(phone: String? = nil) -> [SentSMS] {
-        let all = messages.withLock { Array($0.sms.suffix(capacity)) }
+        let all = messages.read { Array($0.sms.suffix(capacity)) }
         guard let phone, !phone.isEmpty else { return all }
         let wanted = PhoneNumber.normalize(phone)
         return all.filter { $0.phone == wanted }
@@ -81,7 +82,7 @@ public final class Outbox: Sendable {
 
     /// E-mails oldest first; with an address, only those to it (any case).
     public func emails(to address: String? = nil) -> [SentEmail] {
-        let all = messages.withLock { Array($0.emails.suffix(capacity)) }
+        let all = messages.read { Array($0.emails.suffix(capacity)) }
         guard let address, !address.isEmpty else { return all }
         return all.filter { $0.to.lowercased() == address.lowercased() }
     }

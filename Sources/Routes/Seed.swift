@@ -42,7 +42,7 @@ extension Seed {
         }
     }
 
-    private static func describe(_ error: DecodingError, data: Data) -> String {
+    static func describe(_ error: DecodingError, data: Data) -> String {
         func path(_ keys: [any CodingKey]) -> String {
             let p = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return p.isEmpty ? "the top level" : String(p.drop(while: { $0 == "." }))

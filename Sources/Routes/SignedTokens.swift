@@ -15,6 +15,9 @@ final class SignedTokens: Sendable {
 
     private let state: Locked<KeyState>
     private let random: any RandomSource
+    /// Signalled when the key changes (rotation, revoke-all, restore): what the state file keeps.
+    /// Issuing a token changes nothing worth saving, so a login never wakes the state writer.
+    let keyChanges = ChangeSignal()
 
     init(random: any RandomSource) {
         self.random = random
@@ -42,11 +45,13 @@ final class SignedTokens: Sendable {
     func revoke(_ token: String?) -> Int {
         guard let token else {
             let fresh = (random.next(), random.next())
-            return state.withLock { s in
+            let count = state.withLock { s in
                 let count = max(0, s.issued - s.revoked.count)
                 s = KeyState(key: fresh)
                 return count
             }
+            keyChanges.changed()
+            return count
         }
         guard isValid(token), let (high, _) = UUIDText.parse(token) else { return 0 }
         return state.withLock { $0.revoked.insert(high).inserted ? 1 : 0 }
@@ -55,6 +60,15 @@ final class SignedTokens: Sendable {
     /// A new key: every token issued so far stops being valid.
     func rotate() {
         _ = revoke(nil)
+    }
+
+    /// The current signing key (for the state file).
+    var key: (UInt64, UInt64) { state.withLock { $0.key } }
+
+    /// Puts back a saved key: every token issued under it is valid again.
+    func restore(key: (UInt64, UInt64)) {
+        state.withLock { $0 = KeyState(key: key) }
+        keyChanges.changed()
     }
 
     private func tag(_ message: UInt64, _ key: (UInt64, UInt64)) -> UInt64 {

@@ -21,7 +21,7 @@ public final class RowsApp: EmulatedSystem {
     private let accounts: [String: String]
     private let pages: [[UInt8]]
     /// The original never expires tokens; signed ones need no table, however many logins a load test makes.
-    private let tokens: SignedTokens
+    let tokens: SignedTokens
     public let seedAccount: String?
 
     private static let emptyPage: [UInt8] = Array("[]".utf8)

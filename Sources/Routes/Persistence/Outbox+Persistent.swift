@@ -1,0 +1,58 @@
+import Foundation
+
+/// The outbox in the state file: every kept SMS and e-mail, oldest first.
+public struct OutboxSnapshot: Codable, Sendable, Equatable {
+    public var sms: [SentSMS]
+    public var emails: [SentEmail]
+}
+
+extension Outbox: PersistentSystem {
+    public var stateKey: String { "outbox" }
+    public var stateChanges: ChangeSignal { messages.changes }
+
+    public func snapshot() -> OutboxSnapshot {
+        let m = messages.value
+        return OutboxSnapshot(sms: m.sms, emails: m.emails)
+    }
+
+    /// By hand, from per-message JSON cached across writes (`JSONEncoder` took tens of
+    /// milliseconds for a few thousand messages, time a change waits before it is on disk).
+    /// The same JSON as `OutboxSnapshot`'s `Codable`.
+    public func encodeSnapshot() throws -> Data {
+        let m = messages.value
+        var out: [UInt8] = Array("{\"emails\":".utf8)
+        out.append(contentsOf: snapshotCache.emails.json(for: m.emails) { mail in
+            Outbox.object([("body", mail.body), ("link", mail.link), ("sentAt", mail.sentAt), ("subject", mail.subject), ("to", mail.to)])
+        })
+        out.append(contentsOf: Array(",\"sms\":".utf8))
+        out.append(contentsOf: snapshotCache.sms.json(for: m.sms) { sms in
+            Outbox.object([("code", sms.code), ("phone", sms.phone), ("sentAt", sms.sentAt), ("text", sms.text)])
+        })
+        out.append(UInt8(ascii: "}"))
+        return Data(out)
+    }
+
+    /// `{"k":"v",…}` with `null` for nil, keys in the order given (sorted, as the encoder sorts them).
+    private static func object(_ fields: [(String, String?)]) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        for (i, (key, value)) in fields.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            if let value { JSONText.appendQuoted(value, to: &out) } else { out.append(contentsOf: [110, 117, 108, 108]) }   // null
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// Keeps the newest `capacity` of each kind, as sending them would have.
+    public func restore(_ snapshot: OutboxSnapshot) throws {
+        messages.replace(Messages(sms: Array(snapshot.sms.suffix(capacity)), emails: Array(snapshot.emails.suffix(capacity))))
+    }
+}
+
+/// The outbox's per-message JSON, kept between writes of the state file.
+final class OutboxSnapshotCache: Sendable {
+    let sms = EncodedListCache<SentSMS>()
+    let emails = EncodedListCache<SentEmail>()
+}

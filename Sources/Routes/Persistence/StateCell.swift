@@ -1,0 +1,36 @@
+import HTTPServer
+
+/// A system's state behind a lock that announces every change: `withLock` (which may change the
+/// value) signals `changes` after the body returns without throwing; `read` never does.
+/// Swapping a `Locked<State>` for a `StateCell<State>` (and reads for `read`) makes a system's
+/// every committed change reach the state file.
+public final class StateCell<Value: Sendable>: Sendable {
+    private let storage: Locked<Value>
+    /// Signalled after each `withLock` and `replace`.
+    public let changes = ChangeSignal()
+
+    public init(_ value: Value) { storage = Locked(value) }
+
+    /// Exclusive access that may change the value; a body that throws announces nothing
+    /// (callers that throw half-way must not have changed it: work on a copy, as transactions do).
+    @discardableResult
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        let result = try storage.withLock(body)
+        changes.changed()
+        return result
+    }
+
+    /// Exclusive read-only access: announces nothing.
+    public func read<R>(_ body: (Value) throws -> R) rethrows -> R {
+        try storage.withLock { try body($0) }
+    }
+
+    /// A copy of the value (cheap for copy-on-write collections): what snapshots take.
+    public var value: Value { storage.withLock { $0 } }
+
+    /// Replaces the value and announces it.
+    public func replace(_ value: Value) {
+        storage.withLock { $0 = value }
+        changes.changed()
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPServer
+
+/// Why the state file cannot be used: names the file and what is wrong. The server does not
+/// start over it (exit 65): starting empty would silently lose everything the file holds.
+public struct StateFileError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ path: String, _ problem: String) { description = "\(path): \(problem)" }
+}
+
+/// The state file's format: one versioned JSON envelope holding every part's snapshot,
+/// `{"format": "mock-server-state", "version": 1, "savedAt": "…", "systems": {"<key>": …}}`.
+enum StateFile {
+    static let format = "mock-server-state"
+    /// Bumped only when an old reader would misread a new file; readers refuse newer versions.
+    static let version = 1
+
+    /// The envelope around already-encoded snapshots, one line per part (readable, diff-friendly).
+    static func envelope(savedAt: Date, parts: [(key: String, json: Data)]) -> Data {
+        var out = Data("{\"format\":\"\(format)\",\"version\":\(version),\"savedAt\":\"\(ISO8601.string(savedAt))\",\"systems\":{".utf8)
+        for (i, part) in parts.sorted(by: { $0.key < $1.key }).enumerated() {
+            out.append(contentsOf: Array((i == 0 ? "\n" : ",\n").utf8))
+            out.append(contentsOf: Array(JSONText.quoted(part.key).utf8))
+            out.append(UInt8(ascii: ":"))
+            out.append(part.json)
+        }
+        out.append(contentsOf: Array("\n}}\n".utf8))
+        return out
+    }
+
+    /// What a good file holds: the restores to run (all parts decoded) and the keys nobody claimed.
+    struct Loaded {
+        var restores: [(key: String, run: @Sendable () throws -> Void)]
+        var unknownKeys: [String]
+        var savedAt: String?
+    }
+
+    private struct Header: Decodable {
+        var format: String?
+        var version: Int?
+        var savedAt: String?
+    }
+
+    /// Hands the known parts to `Systems.init(from:)` (failable only for an empty name).
+    private static let entriesKey = CodingUserInfoKey(rawValue: "mock-server.state.entries")
+
+    /// Decodes `data` read from `path` against the parts known to this server.
+    static func decode(_ data: Data, path: String, entries: [PersistentEntry]) throws -> Loaded {
+        guard !data.isEmpty else { throw StateFileError(path, "the file is empty, not a mock-server state file (remove it to start from the seed)") }
+        let header: Header
+        do {
+            header = try StateCoding.decoder().decode(Header.self, from: data)
+        } catch {
+            throw StateFileError(path, "not a mock-server state file: \(describe(error, data: data))")
+        }
+        guard header.format == format else {
+            throw StateFileError(path, "not a mock-server state file (no \"format\": \"\(format)\")")
+        }
+        guard let version = header.version else { throw StateFileError(path, "no \"version\" in the state file") }
+        if version > StateFile.version {
+            throw StateFileError(path, "written by a newer mock-server (state format version \(version); this one reads version \(StateFile.version)): upgrade mock-server, or remove the file to start from the seed")
+        }
+        guard version >= 1 else { throw StateFileError(path, "unknown state format version \(version)") }
+        let decoder = StateCoding.decoder()
+        if let entriesKey { decoder.userInfo[entriesKey] = entries }
+        do {
+            let body = try decoder.decode(Body.self, from: data)
+            return Loaded(restores: body.systems.restores, unknownKeys: body.systems.unknownKeys, savedAt: header.savedAt)
+        } catch {
+            throw StateFileError(path, describe(error, data: data))
+        }
+    }
+
+    private struct Body: Decodable {
+        var systems: Systems
+    }
+
+    /// Decodes each known part straight from its place in the file (no second JSON round trip,
+    /// so 64-bit numbers and dates stay exact).
+    private struct Systems: Decodable {
+        var restores: [(key: String, run: @Sendable () throws -> Void)] = []
+        var unknownKeys: [String] = []
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let entries = StateFile.entriesKey.flatMap { decoder.userInfo[$0] as? [PersistentEntry] } ?? []
+            let container = try decoder.container(keyedBy: Key.self)
+            for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                guard let entry = entries.first(where: { $0.key == key.stringValue }) else {
+                    unknownKeys.append(key.stringValue)
+                    continue
+                }
+                restores.append((entry.key, try entry.decode(try container.superDecoder(forKey: key))))
+            }
+        }
+    }
+
+    /// The place and the problem, in the seed's words (line and column for broken JSON).
+    private static func describe(_ error: any Error, data: Data) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        return Seed.describe(error, data: data)
+    }
+}

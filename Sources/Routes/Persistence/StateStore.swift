@@ -1,0 +1,149 @@
+import Foundation
+import HTTPServer
+
+/// The `--state` file: loads it (or creates it from the seed) at start, then keeps it following
+/// every change of the parts it was given, written by a `StateWriter` so nothing is half-written.
+public final class StateStore: Sendable {
+    /// Writes start at most this often, and a change is written within it (plus one write's time).
+    public static let defaultWriteInterval: TimeInterval = 0.05
+
+    /// The file.
+    public let path: String
+    private let entries: [PersistentEntry]
+    private let logger: Logger
+    /// Each part's last encoded snapshot: a write re-encodes only the parts that changed.
+    private let encoded = Locked<[String: Data]>([:])
+    private let dirty = Locked<Set<String>>([])
+    private let failing = Locked(false)
+    private let completedWrites = Locked(0)
+    private let writer: Locked<StateWriter?> = Locked(nil)
+
+    private init(path: String, entries: [PersistentEntry], logger: Logger) {
+        self.path = path
+        self.entries = entries
+        self.logger = logger
+    }
+
+    /// Opens `path` for `parts`: restores them from it, or, when there is no file, keeps their
+    /// (seed) state and creates it. Any other problem throws a `StateFileError` naming the file,
+    /// and nothing is restored: the caller must not start.
+    public static func open(path: String, parts: [any PersistentSystem], logger: Logger,
+                            writeInterval: TimeInterval = defaultWriteInterval) throws -> StateStore {
+        let entries = parts.map { PersistentEntry($0) }
+        var seen = Set<String>()
+        for entry in entries where !seen.insert(entry.key).inserted {
+            throw StateFileError(path, "two parts share the key \"\(entry.key)\"")
+        }
+        let store = StateStore(path: path, entries: entries, logger: logger)
+        AtomicFile.removeLeftovers(of: path)
+        if let data = try read(path) {
+            let loaded = try StateFile.decode(data, path: path, entries: entries)
+            for restore in loaded.restores {
+                do { try restore.run() } catch {
+                    throw StateFileError(path, "at systems.\(restore.key): \(error)")
+                }
+            }
+            let restored = loaded.restores.map(\.key)
+            logger.info("state loaded from \(path)\(loaded.savedAt.map { " (saved \($0))" } ?? ""): \(restored.isEmpty ? "nothing" : restored.joined(separator: ", ")); the rest from the seed")
+            for key in loaded.unknownKeys {
+                logger.warning("\(path): this mock-server keeps no \"\(key)\": that part of the file is dropped at the next write")
+            }
+            try store.encodeAll()
+        } else {
+            try store.encodeAll()
+            do { try AtomicFile.replace(path, with: store.envelope()) } catch {
+                throw StateFileError(path, "cannot create the state file (\(error))")
+            }
+            logger.info("state file \(path) created from the seed")
+        }
+        store.completedWrites.withLock { $0 = 0 }
+        let writer = StateWriter(interval: writeInterval) { [weak store] in store?.writeChanges() ?? true }
+        store.writer.withLock { $0 = writer }
+        writer.start()
+        for entry in entries {
+            let key = entry.key
+            entry.changes.connect { [weak store] in store?.changed(key) }
+        }
+        return store
+    }
+
+    /// The file's bytes, `nil` when it does not exist.
+    private static func read(_ path: String) throws -> Data? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue { throw StateFileError(path, "is a directory, not a state file") }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw StateFileError(path, "cannot read the state file (\(error.localizedDescription))")
+        }
+    }
+
+    private func encodeAll() throws {
+        for entry in entries {
+            let data: Data
+            do { data = try entry.encode() } catch {
+                throw StateFileError(path, "cannot encode \(entry.key): \(error)")
+            }
+            encoded.withLock { $0[entry.key] = data }
+        }
+    }
+
+    private func changed(_ key: String) {
+        dirty.withLock { _ = $0.insert(key) }
+        writer.withLock { $0 }?.poke()
+    }
+
+    private func envelope() -> Data {
+        let parts = encoded.withLock { $0 }.map { (key: $0.key, json: $0.value) }
+        return StateFile.envelope(savedAt: Date(), parts: parts)
+    }
+
+    /// One write on the writer thread: re-encode what changed, then replace the file.
+    private func writeChanges() -> Bool {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let keys = dirty.withLock { d -> Set<String> in
+            let keys = d
+            d = []
+            return keys
+        }
+        for entry in entries where keys.contains(entry.key) {
+            do {
+                let data = try entry.encode()
+                encoded.withLock { $0[entry.key] = data }
+            } catch {
+                logger.error("state: cannot encode \(entry.key) (\(error)); its last good snapshot is kept in \(path)")
+            }
+        }
+        let data = envelope()
+        let encoded = DispatchTime.now().uptimeNanoseconds
+        do {
+            try AtomicFile.replace(path, with: data)
+        } catch {
+            if !failing.withLock({ f in defer { f = true }; return f }) {
+                logger.error("state: cannot write \(path) (\(error)); retrying every \(Int(StateStore.defaultWriteInterval * 1000)) ms")
+            }
+            return false
+        }
+        if failing.withLock({ f in defer { f = false }; return f }) { logger.info("state: \(path) written again") }
+        completedWrites.withLock { $0 += 1 }
+        if logger.isEnabled(.debug) {
+            let done = DispatchTime.now().uptimeNanoseconds
+            logger.debug("state: \(path) written, \(data.count) bytes (\(keys.sorted().joined(separator: ", ")) re-encoded in \((encoded - started) / 1_000_000) ms, written in \((done - encoded) / 1_000_000) ms)")
+        }
+        return true
+    }
+
+    /// Writes every change made so far, now, and returns when it is on disk (tests, shutdown).
+    public func flush() { writer.withLock { $0 }?.flush() }
+
+    /// Writes made since `open` (diagnostics and tests).
+    public var writeCount: Int { completedWrites.withLock { $0 } }
+
+    /// Flushes, stops following changes and ends the writer thread.
+    public func close() {
+        for entry in entries { entry.changes.connect(nil) }
+        let writer = self.writer.withLock { w -> StateWriter? in defer { w = nil }; return w }
+        writer?.stop()
+    }
+}

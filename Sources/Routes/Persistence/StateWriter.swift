@@ -1,0 +1,96 @@
+import Foundation
+
+/// Runs a write on its own thread after changes, coalescing bursts: a change is written at once
+/// if the previous write started at least `interval` ago, else when it has; changes that arrive
+/// meanwhile share that one write. So writes start at most once per `interval`, and a change is
+/// on disk within `interval` plus the time of one write. Never blocks its callers (event loops).
+final class StateWriter: @unchecked Sendable {
+    // Everything below is guarded by `condition`.
+    private let condition = NSCondition()
+    private var requested: UInt64 = 0
+    /// The `requested` count the write in progress (or the last one) covers.
+    private var taken: UInt64 = 0
+    /// The `requested` count the last finished attempt covered, whether it succeeded or not.
+    private var attempted: UInt64 = 0
+    private var lastStart: UInt64?
+    private var urgent = false
+    private var stopping = false
+    private var running = false
+
+    private let interval: UInt64
+    /// Returns whether the write succeeded; a failed one is retried after `interval`.
+    private let write: @Sendable () -> Bool
+
+    init(interval: TimeInterval, write: @escaping @Sendable () -> Bool) {
+        self.interval = UInt64(max(0, interval) * 1e9)
+        self.write = write
+    }
+
+    func start() {
+        condition.lock()
+        running = true
+        condition.unlock()
+        let thread = Thread { [self] in run() }
+        thread.name = "mock-server state writer"
+        thread.start()
+    }
+
+    /// Notes a change; the writer thread picks it up.
+    func poke() {
+        condition.lock()
+        requested &+= 1
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Writes every change noted so far now (skipping the wait) and returns once it is attempted.
+    func flush() {
+        condition.lock()
+        defer { condition.unlock() }
+        let target = requested
+        guard attempted < target, running else { return }
+        urgent = true
+        condition.broadcast()
+        while attempted < target && running { condition.wait() }
+    }
+
+    /// Flushes, then ends the thread.
+    func stop() {
+        flush()
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    private func run() {
+        condition.lock()
+        while true {
+            while requested == taken && !stopping { condition.wait() }
+            if requested == taken { break }
+            if !urgent && !stopping, let lastStart {
+                let due = lastStart &+ interval, now = StateWriter.now()
+                if now < due {
+                    _ = condition.wait(until: Date(timeIntervalSinceNow: Double(due - now) / 1e9))
+                    continue
+                }
+            }
+            urgent = false
+            let target = requested
+            taken = target
+            lastStart = StateWriter.now()
+            condition.unlock()
+            let ok = write()
+            condition.lock()
+            attempted = target
+            // A failed write is tried again (after the interval) even if nothing else changes.
+            if !ok && taken == target { taken = target &- 1 }
+            condition.broadcast()
+        }
+        running = false
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Crash test of --state: SIGKILL the server at random moments during a stream of requests
+that change state, restart it on the same file, and check that (1) it always starts (the file
+always loads) and (2) every change answered more than GRACE seconds before the kill is there.
+
+The stream is musbooking sign-ups, each a new phone: POST /api/users/sms with a form body
+phone=9...; the SMS it sends is kept by the outbox, and that answer is the change checked.
+With --register each sign-up goes on (the code from /__mock/sms, then POST /api/users/register)
+and the account, checked by POST /api/auth/login after the restart, is the change: that needs
+musbooking's accounts in the state file.
+Usage: crash_state.py BINARY SEED [--kills N] [--seconds S] [--grace S] [--register]
+"""
+import argparse, http.client, json, os, random, re, signal, subprocess, sys, tempfile, threading, time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("binary")
+ap.add_argument("seed")
+ap.add_argument("--kills", type=int, default=200)
+ap.add_argument("--seconds", type=float, default=120)
+ap.add_argument("--grace", type=float, default=0.25,
+                help="answered this long before the kill must survive: the 50 ms write delay plus one write, with margin for a loaded CI machine")
+ap.add_argument("--max-wait", type=float, default=0.4, help="longest random run before a kill")
+ap.add_argument("--register", action="store_true", help="complete each sign-up and check the accounts, not only the SMS")
+ap.add_argument("--rate", type=float, default=200, help="registrations per second at most (a busy app's sign-ups, not a load test)")
+args = ap.parse_args()
+
+workdir = tempfile.mkdtemp(prefix="mock-crash-")
+state = os.path.join(workdir, "state.json")
+rng = random.Random(int(os.environ.get("CRASH_SEED", "1")))
+
+
+def fail(message):
+    print(f"crash-state: FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def start():
+    proc = subprocess.Popen([args.binary, "--port", "0", "--seed", args.seed, "--state", state, "--log-level", "warning"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    line = proc.stdout.readline().decode()
+    m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+    if not m:
+        proc.wait(timeout=10)
+        fail(f"the server did not start on {state} (exit {proc.returncode}): {proc.stderr.read().decode().strip()}")
+    return proc, int(m.group(1))
+
+
+def lost(committed, present):
+    """Committed phones missing from the outbox. A full outbox drops its oldest SMS (capacity
+    10000), so then only phones newer than the oldest one kept are owed."""
+    floor = min(map(int, present)) if len(present) >= 10000 else 0
+    return [p for p in committed if int(p) >= floor and p not in present]
+
+
+def form(conn, method, path, body):
+    conn.request(method, path, body=body, headers={"Content-Type": "application/x-www-form-urlencoded"})
+    resp = conn.getresponse()
+    return resp.status, resp.read()
+
+
+PASSWORD = "secret1"
+checked_accounts = set()
+
+
+def lost_accounts(port):
+    """Committed accounts that cannot log in: every one not checked before, and a sample of the rest."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    fresh = [p for p in committed if p not in checked_accounts]
+    older = list(checked_accounts)
+    sample = fresh + rng.sample(older, min(20, len(older)))
+    missing = []
+    for phone in sample:
+        status, body = form(conn, "POST", "/api/auth/login", f"login={phone}&password={PASSWORD}")
+        if status != 200:
+            missing.append(phone)
+        checked_accounts.add(phone)
+    conn.close()
+    return missing
+
+
+def sms_phones(port):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", "/__mock/sms")
+    resp = conn.getresponse()
+    body = resp.read()
+    conn.close()
+    if resp.status != 200:
+        fail(f"GET /__mock/sms answered {resp.status}")
+    return {m["phone"] for m in json.loads(body)}
+
+
+last_kill = 0.0
+last_ages = {}
+worst_lost = [0.0]   # the oldest answer (seconds before its kill) that a kill took
+committed = {}   # phone -> monotonic time its answer arrived
+next_phone = [9000000000]
+kills = 0
+checked = 0
+began = time.monotonic()
+
+while kills < args.kills and time.monotonic() - began < args.seconds:
+    proc, port = start()
+    present = sms_phones(port)
+    missing = lost_accounts(port) if args.register else lost(committed, present)
+    if missing:
+        oldest = max(last_kill - committed[p] for p in missing) * 1000
+        fail(f"after kill {kills}: {len(missing)} answered registrations lost, answered up to {oldest:.0f} ms before the kill, e.g. {missing[:3]}")
+    checked += len(committed)
+    # Of the last run's answers, the oldest one the kill took: how late writes really were.
+    for phone, age in last_ages.items():
+        if phone not in present and int(phone) >= (min(map(int, present)) if len(present) >= 10000 else 0):
+            worst_lost[0] = max(worst_lost[0], age)
+    # Only changes answered safely before the kill are owed; forget the rest of the last run.
+    stop = threading.Event()
+
+    def stream():
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        next_at = time.monotonic()
+        while not stop.is_set():
+            next_at += 1 / args.rate
+            pause = next_at - time.monotonic()
+            if pause > 0:
+                stop.wait(pause)   # pacing the stream, not synchronisation
+            phone = str(next_phone[0]); next_phone[0] += 1
+            try:
+                status, _ = form(conn, "POST", "/api/users/sms", f"phone={phone}")
+                if status != 200:
+                    fail(f"POST /api/users/sms answered {status}")
+                if args.register:
+                    conn.request("GET", f"/__mock/sms?phone={phone}")
+                    resp = conn.getresponse()
+                    code = json.loads(resp.read())[-1]["code"]
+                    status, body = form(conn, "POST", "/api/users/register",
+                                        f"name=Crash&phone={phone}&code={code}&password={PASSWORD}")
+                    if status != 200:
+                        fail(f"POST /api/users/register answered {status}: {body[:200]!r}")
+            except (OSError, http.client.HTTPException, ValueError):
+                return   # the kill, mid-request
+            answered[phone] = time.monotonic()
+
+    answered = {}
+    t = threading.Thread(target=stream, daemon=True)
+    t.start()
+    time.sleep(rng.uniform(0, args.max_wait))   # the random moment of the kill (not synchronisation)
+    killed_at = last_kill = time.monotonic()
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    stop.set()
+    t.join(timeout=10)
+    last_ages = {phone: killed_at - at for phone, at in answered.items()}
+    for phone, at in list(answered.items()):
+        if at < killed_at - args.grace:
+            committed[phone] = at
+    kills += 1
+
+proc, port = start()
+present = sms_phones(port)
+missing = lost_accounts(port) if args.register else lost(committed, present)
+proc.send_signal(signal.SIGTERM)
+proc.wait(timeout=15)
+if missing:
+    fail(f"after the last kill: {len(missing)} answered registrations lost, e.g. {missing[:3]}")
+leftovers = [n for n in os.listdir(workdir) if n.endswith(".tmp")]
+if leftovers:
+    fail(f"temporary files left beside the state file: {leftovers}")
+print(f"crash-state: ok: {kills} SIGKILLs in {time.monotonic() - began:.0f} s, every restart loaded {state}; "
+      f"{len(committed)} {'accounts registered' if args.register else 'SMS codes sent'} (answered > {args.grace * 1000:.0f} ms before a kill), all kept "
+      f"({len(present)} SMS in the outbox at the end); the oldest answer a kill took was {worst_lost[0] * 1000:.0f} ms old")
