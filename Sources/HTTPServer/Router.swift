@@ -33,6 +33,7 @@ public struct Router: Sendable {
 
     private struct SocketRoute: Sendable {
         let segments: [Segment]
+        let admit: (@Sendable (HTTPRequest) -> Bool)?
         let handler: WebSocketMessageHandler
     }
 
@@ -77,8 +78,11 @@ public struct Router: Sendable {
     public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { add(.delete, pattern, handler) }
 
     /// A WebSocket endpoint: a GET with a valid upgrade handshake on this path is handed to `handler`.
-    public mutating func webSocket(_ pattern: String, _ handler: @escaping WebSocketMessageHandler) {
-        socketRoutes.append(SocketRoute(segments: Router.compile(pattern), handler: handler))
+    /// A handshake `admit` refuses is routed as a plain request (so an HTTP route on the same
+    /// path can say why).
+    public mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest) -> Bool)? = nil,
+                                   _ handler: @escaping WebSocketMessageHandler) {
+        socketRoutes.append(SocketRoute(segments: Router.compile(pattern), admit: admit, handler: handler))
     }
 
     /// Finds the handler for a request and fills in its path parameters.
@@ -89,7 +93,7 @@ public struct Router: Sendable {
             let p = Router.split(request.path)
             parts = p
             for route in socketRoutes {
-                if let params = Router.bind(route.segments, p) {
+                if let params = Router.bind(route.segments, p), route.admit?(request) ?? true {
                     request.pathParameters = params
                     return .webSocket(route.handler)
                 }

@@ -31,7 +31,8 @@ do {
     exitWith("mock-server: \(error)\(hint)", status: 65)
 }
 
-let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken)
+let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken,
+                  adminHosts: [options.server.host])
 let server = Server(configuration: options.server, responder: Responder(router: app.makeRouter()), logger: logger)
 do {
     try server.start()

@@ -7,8 +7,9 @@ public final class MockApp: Sendable {
     private let admin: MockAdmin
 
     /// Builds every system from the seed. `adminToken`, when set, lets non-loopback clients
-    /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`.
-    public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil) {
+    /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`; `adminHosts` are `Host` names
+    /// the admin paths accept besides the loopback ones (the configured listen host).
+    public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, adminHosts: [String] = []) {
         self.environment = environment
         let systems: [any EmulatedSystem] = [
             RowsApp(seed: seed.rows, environment: environment),
@@ -18,7 +19,7 @@ public final class MockApp: Sendable {
             RSSchool(seed: seed.rsschool, environment: environment),
         ]
         self.systems = systems
-        admin = MockAdmin(environment: environment, adminToken: adminToken, resetAll: {
+        admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts), systems: systems, resetAll: {
             for system in systems { system.reset() }
             environment.outbox.reset()
         })
@@ -29,7 +30,7 @@ public final class MockApp: Sendable {
         var router = Router()
         for system in systems { system.register(in: &router) }
         admin.register(in: &router)
-        router.errorResponse = MockApp.errorResponse
+        router.errorResponse = Console.redirectingBrowsers(MockApp.errorResponse)
         return router
     }
 

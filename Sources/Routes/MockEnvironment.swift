@@ -20,4 +20,6 @@ public struct MockEnvironment: Sendable {
 public protocol EmulatedSystem: Sendable {
     func register(in router: inout Router)
     func reset()
+    /// The system's accounts for the web console (`GET /__mock/accounts`); default: none.
+    func accountListing() -> AccountListing?
 }
