@@ -54,6 +54,9 @@ def browser(width, height):
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(20)
+    # Headless windows are at least 500 px wide: emulate the phone's viewport exactly.
+    driver.viewport = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", driver.viewport)
     return driver
 
 
@@ -62,11 +65,10 @@ def shot(driver, name):
     # The whole page, not just the viewport: the CDP metrics give its full height.
     metrics = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})
     height = int(min(metrics["cssContentSize"]["height"], 4000))
-    width = driver.execute_script("return window.innerWidth")
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": max(height, 600), "deviceScaleFactor": 1, "mobile": width < 500})
+    full = dict(driver.viewport, height=max(height, driver.viewport["height"]))
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", full)
     driver.save_screenshot(path)
-    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", driver.viewport)
     print(f"console-test: screenshot {path}")
 
 
@@ -83,6 +85,9 @@ def run(width, height, label):
         driver.get(BASE + "/")
         wait.until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
         check(urllib.parse.urlparse(driver.current_url).path == "/__mock/", f"{label}: / redirects to the console")
+        check(driver.execute_script("return window.innerWidth") == width, f"{label}: viewport is {width} px wide")
+        check(driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"),
+              f"{label}: nothing wider than the viewport")
         check(driver.find_element(By.ID, "sms-empty").is_displayed(), f"{label}: empty inbox says so")
         # Probes of control-plane paths this build may not serve are 404s ("network"); script
         # errors and CSP violations are not.
@@ -115,6 +120,9 @@ def run(width, height, label):
         check("Иван" in driver.page_source or "Подтверждение" in driver.find_element(By.ID, "email-list").text,
               f"{label}: Cyrillic subject shown")
         shot(driver, f"{label}-3-email")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        shot(driver, f"{label}-3-email-dark")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
         # The accounts view shows the new account, not yet confirmed, with its session.
         tab(driver, "accounts")

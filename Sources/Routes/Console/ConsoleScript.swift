@@ -157,7 +157,7 @@ enum ConsoleScript {
       const table = el("table", {},
         el("thead", {}, el("tr", {}, used.map(([, t]) => el("th", {}, t)))),
         el("tbody", {}, accounts.map((a) => el("tr", { "data-login": a.login || "", "data-id": a.id || "" },
-          used.map(([k, t]) => { const c = cell(k, a); return el("td", { "data-label": t, class: c === "" ? "blank" : null }, c); })))));
+          used.map(([k, t]) => { const c = cell(k, a); return el("td", { "data-label": t, class: (c === "" ? "blank " : "") + "c-" + k }, el("div", {}, c)); })))));
       return el("div", { class: "system", id: "accounts-" + name },
         el("h2", {}, TITLES[name] || name, " ", el("span", { class: "count" }, accounts.length)),
         accounts.length ? el("div", { class: "table-wrap accounts" }, table) : el("p", { class: "empty" }, "No accounts."));

@@ -71,7 +71,7 @@ main { max-width: 1280px; margin: 0 auto; padding: 1rem 1.2rem 3rem; }
 .when { color: var(--muted); font-size: .85rem; white-space: nowrap; }
 .code-row { display: flex; align-items: center; gap: .8rem; margin: .4rem 0 .2rem; flex-wrap: wrap; }
 .code {
-  font: 700 clamp(2.4rem, 7vw, 3.6rem)/1.1 var(--mono); letter-spacing: .12em; color: var(--code);
+  font: 700 clamp(2.8rem, 9vw, 4rem)/1.1 var(--mono); letter-spacing: .12em; color: var(--code);
   background: var(--code-bg); border-radius: 10px; padding: .2rem .6rem; user-select: all; font-variant-numeric: tabular-nums;
 }
 .sms-text { color: var(--muted); margin: .2rem 0 0; }
@@ -92,6 +92,8 @@ tr:last-child td { border-bottom: none; }
 .badge.no { color: var(--warn); }
 .chip { display: inline-block; font: .8rem var(--mono); background: var(--surface-2); border-radius: 6px; padding: .05rem .4rem; margin: 0 .25rem .2rem 0; }
 .note { color: var(--muted); font-size: .85rem; }
+td.c-phone, td.c-login { white-space: nowrap; }
+td.c-id { font: .8rem var(--mono); color: var(--muted); }
 
 .journal-layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; }
 .journal-layout.with-detail { grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); }
@@ -132,6 +134,8 @@ label > input, label > select { color: var(--text); font-size: .95rem; }
 
 @media (max-width: 760px) {
   .top { padding: .5rem .8rem; gap: .5rem; }
+  .brand .muted { display: none; }
+  .pill { font-size: .72rem; padding: .1rem .5rem; }
   .tabs { order: 3; flex-basis: 100%; }
   .top-right { margin-left: auto; }
   main { padding: .8rem .8rem 3rem; }
@@ -149,6 +153,7 @@ label > input, label > select { color: var(--text); font-size: .95rem; }
   .accounts td { border: none; padding: .15rem .6rem; display: grid; grid-template-columns: 6.5rem minmax(0, 1fr); gap: .5rem; }
   .accounts td::before { content: attr(data-label); color: var(--muted); font-size: .75rem; text-transform: uppercase; letter-spacing: .04em; padding-top: .15rem; }
   .accounts td.blank { display: none; }
+  .accounts td.c-phone, .accounts td.c-login { white-space: normal; }
 }
 """#
 }
