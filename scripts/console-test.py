@@ -8,6 +8,7 @@ page must show the SMS code without a reload, the e-mail's confirmation link mus
 account when clicked (the accounts view flips isConfirmed), and Reset must empty the inbox.
 Every step is saved as a screenshot at desktop width and at a phone's width (375 px).
 """
+import importlib.util
 import json
 import os
 import sys
@@ -70,6 +71,12 @@ def shot(driver, name):
     driver.save_screenshot(path)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", driver.viewport)
     print(f"console-test: screenshot {path}")
+
+
+def click(driver, element):
+    """Clicks like a person: scrolled to the middle, so the sticky header cannot cover it."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
 
 
 def tab(driver, name):
@@ -164,10 +171,58 @@ def run(width, height, label):
         driver.quit()
 
 
+def run_control_panels(width, height, label):
+    """The journal and control panels against the §6.1 stand-in (when the build has no control plane)."""
+    global BASE
+    spec = importlib.util.spec_from_file_location("stub", os.path.join(os.path.dirname(__file__), "console-control-stub.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    stub = module.Stub(BASE)
+    server = stub.serve()
+    upstream, BASE = BASE, f"http://127.0.0.1:{server.server_address[1]}"
+    driver = browser(width, height)
+    wait = WebDriverWait(driver, 10)
+    try:
+        driver.get(BASE + "/__mock/")
+        wait.until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        features = driver.execute_script("return document.body.dataset.features")
+        check(all(f in features for f in ("requests", "faults", "clock", "tokens")), f"{label}: control plane detected ({features})")
+        http("POST", "/api/users/sms", form={"phone": "89123456789"})
+        http("POST", "/api/users/sms", form={"phone": ""})
+        http("POST", "/auth/login", form={"email": "johndown@exmample.com"})
+        tab(driver, "journal")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#journal-list .entry")) >= 3)
+        click(driver, driver.find_elements(By.CSS_SELECTOR, "#journal-list .entry")[-1])
+        detail = wait.until(EC.visibility_of_element_located((By.ID, "journal-detail")))
+        check("/api/users/sms" in detail.text and "response body" in detail.text.lower(), f"{label}: entry detail shown")
+        shot(driver, f"{label}-10-journal-detail")
+
+        tab(driver, "controls")
+        driver.find_element(By.ID, "fault-path").send_keys("/rows/*")
+        driver.find_element(By.ID, "fault-times").send_keys("2")
+        driver.find_element(By.ID, "fault-value").send_keys("503")
+        click(driver, driver.find_element(By.CSS_SELECTOR, "#fault-form button[type=submit]"))
+        wait.until(lambda d: "/rows/*" in d.find_element(By.ID, "faults-list").text)
+        check(("POST", "/__mock/faults", {"path": "/rows/*", "action": {"status": 503}, "times": 2}) in stub.calls,
+              f"{label}: the fault is posted in §6.1's shape ({stub.calls})")
+        click(driver, driver.find_element(By.CSS_SELECTOR, '[data-advance="3600"]'))
+        wait.until(lambda d: "3600" in d.find_element(By.ID, "clock-offset").text)
+        click(driver, driver.find_element(By.CSS_SELECTOR, '#tokens-form button[data-op="revoke"]'))
+        wait.until(lambda d: any(c[1] == "/__mock/tokens/revoke" for c in stub.calls))
+        shot(driver, f"{label}-11-controls")
+    finally:
+        driver.quit()
+        server.shutdown()
+        BASE = upstream
+
+
 def main():
     os.makedirs(SHOTS, exist_ok=True)
     run(1280, 900, "desktop")
     run(375, 812, "phone")
+    if http("OPTIONS", "/__mock/requests")[0] == 404:
+        run_control_panels(1280, 900, "desktop-stub")
+        run_control_panels(375, 812, "phone-stub")
     print(f"console-test: {checks} checks passed; screenshots in {SHOTS}")
 
 

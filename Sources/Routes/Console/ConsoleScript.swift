@@ -56,11 +56,11 @@ enum ConsoleScript {
   function time(iso) {
     const d = new Date(iso);
     if (isNaN(d)) return iso || "";
-    return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
   }
   function dateTime(iso) {
     const d = new Date(iso);
-    return isNaN(d) ? (iso || "") : d.toLocaleString([], { dateStyle: "medium", timeStyle: "medium" });
+    return isNaN(d) ? (iso || "") : d.toLocaleString([], { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
   }
   function prettyPhone(p) {
     return /^\d{10}$/.test(p || "") ? "+7 (" + p.slice(0, 3) + ") " + p.slice(3, 6) + "-" + p.slice(6, 8) + "-" + p.slice(8) : (p || "");
@@ -229,7 +229,7 @@ enum ConsoleScript {
     state.clockText = text;
     const c = JSON.parse(text);
     $("clock-now").textContent = dateTime(c.now);
-    $("clock-offset").textContent = c.offsetSeconds ? "(+" + c.offsetSeconds + " s ahead of real time)" : "(real time)";
+    $("clock-offset").textContent = c.offsetSeconds ? "+" + c.offsetSeconds + " s ahead of real time" : "real time";
   }
   async function advance(seconds) {
     await api("POST", "/__mock/clock", { advanceSeconds: seconds });

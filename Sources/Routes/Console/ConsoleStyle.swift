@@ -98,9 +98,10 @@ td.c-id { font: .8rem var(--mono); color: var(--muted); }
 .journal-layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; }
 .journal-layout.with-detail { grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); }
 .journal { list-style: none; margin: 0; padding: 0; background: var(--surface); border: 1px solid var(--border); border-radius: 12px; overflow: hidden; box-shadow: var(--shadow); }
-.entry { display: grid; grid-template-columns: 4.8rem 6.2rem 3.4rem minmax(0, 1fr) 3.2rem 4.2rem; gap: .6rem; align-items: baseline; padding: .45rem .8rem; border-bottom: 1px solid var(--border); cursor: pointer; font-size: .9rem; }
+.entry { display: grid; grid-template-columns: 4.6rem 6.4rem 3.4rem minmax(0, 1fr) 3.2rem 4.4rem; gap: .6rem; align-items: baseline; padding: .45rem .8rem; border-bottom: 1px solid var(--border); cursor: pointer; font-size: .9rem; }
 .entry:last-child { border-bottom: none; }
 .entry:hover, .entry.selected { background: var(--surface-2); }
+.entry .when { font-variant-numeric: tabular-nums; }
 .entry .path { font-family: var(--mono); font-size: .85rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .entry .hint { grid-column: 4 / -1; color: var(--warn); font-size: .82rem; }
 .entry .dur { text-align: right; color: var(--muted); font-variant-numeric: tabular-nums; }
@@ -118,6 +119,7 @@ td.c-id { font: .8rem var(--mono); color: var(--muted); }
 .box.wide { grid-column: 1 / -1; }
 .box h2 { margin-bottom: .6rem; }
 .clock-now { font: 600 1.2rem var(--mono); margin: .2rem 0 .8rem; }
+.clock-now .muted { display: block; font: 400 .85rem var(--sans); margin-top: .2rem; }
 .buttons { display: flex; gap: .5rem; flex-wrap: wrap; margin: .4rem 0; }
 .inline { display: flex; gap: .5rem; flex-wrap: wrap; }
 .inline input { width: 8rem; }
@@ -141,7 +143,8 @@ label > input, label > select { color: var(--text); font-size: .95rem; }
   main { padding: .8rem .8rem 3rem; }
   .columns, .journal-layout.with-detail { grid-template-columns: minmax(0, 1fr); }
   .column-head input { width: 100%; }
-  .entry { grid-template-columns: 3.2rem 3rem minmax(0, 1fr) 3.4rem; }
+  .entry { grid-template-columns: 3rem minmax(0, 1fr) 2.4rem 3.8rem; gap: .5rem; }
+  .tabs button { padding: .35rem .55rem; }
   .entry .sys { display: none; }
   .entry .when-cell { display: none; }
   .entry .hint { grid-column: 1 / -1; }
