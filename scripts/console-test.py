@@ -100,6 +100,14 @@ def run(width, height, label):
         # errors and CSP violations are not.
         logs = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE" and e.get("source") != "network"]
         check(not logs, f"{label}: no console errors (CSP violations, exceptions): {logs}")
+        # The page's policy lets it open its own origin's WebSockets (the event stream's way in).
+        opened = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const ws = new WebSocket("ws://" + location.host + "/__mock/echo");
+            ws.onopen = () => ws.send("проверка");
+            ws.onmessage = (m) => { ws.close(); done(m.data); };
+            ws.onerror = () => done("error");""")
+        check(opened == "проверка", f"{label}: a same-origin WebSocket passes the CSP and the guard ({opened})")
         shot(driver, f"{label}-1-empty")
 
         # Registration, step 1: the app asks for an SMS; the code shows up without a reload.

@@ -61,6 +61,7 @@ final class AdminSurfaceSecurityTests: XCTestCase {
             let refused = try server.request("POST", "/__mock/reset", headers: headers)
             XCTAssertEqual(refused.status, 403, "\(headers)")
             XCTAssertTrue(refused.text.contains("X-Mock-Admin: 1"), refused.text)
+            XCTAssertEqual(refused.header("X-Mock-Hint").map { refused.text.contains($0) }, true, "the hint says the same")
         }
         XCTAssertEqual(server.outbox.sms().count, 1, "a refused reset changed state")
 
