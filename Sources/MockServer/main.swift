@@ -36,7 +36,8 @@ do {
     exitWith("mock-server: \(error)\(hint)", status: 65)
 }
 
-let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken)
+let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken,
+                  adminHosts: [options.server.host])
 let persistence = startPersistence(app: app, options: options, seedPath: seedPath, logger: logger)
 let server = Server(configuration: options.server, responder: Responder(router: app.makeRouter()), logger: logger)
 do {

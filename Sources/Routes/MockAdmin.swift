@@ -1,12 +1,12 @@
 import HTTPServer
 
-/// The mock's own routes under `/__mock/`: health, the outbox, reset, and a WebSocket echo.
+/// The mock's own routes under `/__mock/`: health, the outbox, accounts, reset, the web
+/// console and a WebSocket echo; every one but health behind `AdminGuard`.
 struct MockAdmin: Sendable {
     let environment: MockEnvironment
-    let adminToken: String?
+    let `guard`: AdminGuard
+    let systems: [any EmulatedSystem]
     let resetAll: @Sendable () -> Void
-
-    static let tokenHeader = "X-Mock-Admin-Token"
 
     /// `/__mock/*` answers as `admin`, errors in Vapor's shape like the transport's own.
     static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock"])
@@ -14,32 +14,30 @@ struct MockAdmin: Sendable {
     func register(in router: inout Router) {
         let outbox = environment.outbox
         router.get("/__mock/health") { _ in .json(.ok, ["status": "ok"] as JSONValue) }
-        router.get("/__mock/sms", guarded { request in
+        router.get("/__mock/sms", `guard`.wrap { request in
             .json(.ok, outbox.sms(phone: request.queryParameters["phone"]))
         })
-        router.get("/__mock/emails", guarded { request in
+        router.get("/__mock/emails", `guard`.wrap { request in
             .json(.ok, outbox.emails(to: request.queryParameters["to"]))
         })
-        router.post("/__mock/reset", guarded { [environment, resetAll] request in
+        router.get("/__mock/accounts", `guard`.wrap { [systems] _ in
+            var listings: [String: [AccountSummary]] = [:]
+            for case let listing? in systems.map({ $0.accountListing() }) { listings[listing.system] = listing.accounts }
+            return .json(.ok, listings)
+        })
+        router.post("/__mock/reset", `guard`.wrap { [environment, resetAll] request in
             resetAll()
             environment.logger.info("state reset to the seed by \(request.remoteAddress)")
             return .empty(.noContent)
         })
-        // Conformance runs and diagnostics: every message comes back unchanged.
-        router.webSocket("/__mock/echo") { message in [message] }
-    }
-
-    /// Admin routes answer loopback clients, or anyone sending the configured admin token.
-    private func guarded(_ handler: @escaping HTTPHandler) -> HTTPHandler {
-        { [adminToken] request in
-            if let adminToken, !adminToken.isEmpty {
-                guard request.headers[MockAdmin.tokenHeader] == adminToken || request.isFromLoopback && request.headers[MockAdmin.tokenHeader] == nil else {
-                    return .json(.forbidden, object: ["error": "admin routes need the \(MockAdmin.tokenHeader) header"])
-                }
-            } else if !request.isFromLoopback {
-                return .json(.forbidden, object: ["error": "admin routes answer loopback clients only (start with --admin-token to open them)"])
-            }
-            return handler(request)
-        }
+        Console.register(in: &router, guard: `guard`)
+        // Conformance runs and diagnostics: every message comes back unchanged. A refused
+        // handshake falls through to the GET route, which says why.
+        router.webSocket("/__mock/echo", admit: `guard`.admits) { message in [message] }
+        router.get("/__mock/echo", `guard`.wrap { _ in
+            var response = HTTPResponse.text(.upgradeRequired, "This endpoint speaks WebSocket only; send an Upgrade: websocket handshake.\n")
+            response.headers.set("Upgrade", "websocket")
+            return response
+        })
     }
 }

@@ -9,8 +9,9 @@ public final class MockApp: Sendable {
     private let admin: MockAdmin
 
     /// Builds every system from the seed. `adminToken`, when set, lets non-loopback clients
-    /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`.
-    public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil) {
+    /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`; `adminHosts` are `Host` names
+    /// the admin paths accept besides the loopback ones (the configured listen host).
+    public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, adminHosts: [String] = []) {
         let environment = environment.resolved(with: seed.settings)
         self.environment = environment
         // The list of systems: a sixth is one more line here.
@@ -22,7 +23,7 @@ public final class MockApp: Sendable {
             RSSchool(seed: seed.rsschool, environment: environment),
         ]
         self.systems = systems
-        admin = MockAdmin(environment: environment, adminToken: adminToken, resetAll: {
+        admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts), systems: systems, resetAll: {
             for system in systems { system.reset() }
             environment.outbox.reset()
         })
@@ -40,6 +41,8 @@ public final class MockApp: Sendable {
             router.group(system.routeGroup) { system.register(in: &$0) }
         }
         router.group(MockAdmin.routeGroup) { admin.register(in: &$0) }
+        // `/` belongs to no system: a browser is sent to the console, API clients keep the 404.
+        router.get("/") { request in Console.rootAnswer(request) }
         return router
     }
 

@@ -91,4 +91,6 @@ public protocol EmulatedSystem: Sendable {
     func expireTokens(_ token: String?) -> Int
     /// Forgets a token (nil: every token): the next request with it gets the unknown-token answer.
     func revokeTokens(_ token: String?) -> Int
+    /// The system's accounts for the web console (`GET /__mock/accounts`); default: none.
+    func accountListing() -> AccountListing?
 }

@@ -73,7 +73,7 @@ final class MockAdminTests: XCTestCase {
         _ = try server.request("POST", "/api/users/send-confirm", headers: bearer(seedToken))
         XCTAssertFalse(server.outbox.sms().isEmpty)
 
-        let reset = try server.request("POST", "/__mock/reset")
+        let reset = try server.request("POST", "/__mock/reset", headers: [("X-Mock-Admin", "1")])
         XCTAssertEqual(reset.status, 204)
         XCTAssertEqual(reset.body, [])
         XCTAssertEqual(try server.request("GET", "/__mock/sms").text, "[]")

@@ -79,7 +79,7 @@ final class StateStoreTests: XCTestCase {
         try sendCode(server, "9031234567")
         store.flush()
         let keyBefore = try XCTUnwrap((try stateSystems(path)["rows"] as? [String: Any])?["tokenKey"] as? String)
-        XCTAssertEqual(try server.request("POST", "/__mock/reset").status, 204)
+        XCTAssertEqual(try server.request("POST", "/__mock/reset", headers: [("X-Mock-Admin", "1")]).status, 204)
         waitUntil("the reset in the state file") {
             let key = (try? stateSystems(path)["rows"] as? [String: Any])?["tokenKey"] as? String
             return statePhones(path).isEmpty && key != nil && key != keyBefore

@@ -77,6 +77,18 @@ public struct Responder: Sendable {
 
     static func addCORS(to response: inout HTTPResponse, for request: HTTPRequest) {
         guard let origin = request.headers["Origin"] else { return }
+        // The admin paths (`/__mock/…`, any case, however many slashes) are read by their own
+        // console only, which is same-origin and needs no CORS: a page from elsewhere in the
+        // developer's browser must not read SMS codes or pass a preflight to reset the server.
+        var segment = Substring(request.path)
+        while segment.hasPrefix("/") { segment = segment.dropFirst() }
+        if response.system == "admin" || segment.prefix(6).lowercased() == "__mock"
+            && (segment.count == 6 || segment.dropFirst(6).hasPrefix("/")) {
+            for name in ["Access-Control-Allow-Methods", "Access-Control-Allow-Headers", "Access-Control-Max-Age"] {
+                response.headers.remove(name)
+            }
+            return
+        }
         response.headers.set("Access-Control-Allow-Origin", origin)
         response.headers.set("Access-Control-Allow-Credentials", "true")
         response.headers.add("Vary", "Origin")

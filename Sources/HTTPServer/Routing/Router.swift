@@ -80,6 +80,7 @@ public struct Router: Sendable {
 
     private struct SocketRoute: Sendable {
         let segments: [Segment]
+        let admit: (@Sendable (HTTPRequest) -> Bool)?
         let handler: WebSocketEndpoint
     }
 
@@ -172,13 +173,17 @@ public struct Router: Sendable {
     public mutating func delete(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.delete, pattern, handler) }
 
     /// A WebSocket endpoint: a GET with a valid upgrade handshake on this path is handed to `handler`.
-    public mutating func webSocket(_ pattern: String, _ handler: @escaping WebSocketMessageHandler) {
-        webSocket(pattern, WebSocketEndpoint(handler))
+    /// A handshake `admit` refuses is routed as a plain request (so an HTTP route on the same
+    /// path can say why).
+    public mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest) -> Bool)? = nil,
+                                   _ handler: @escaping WebSocketMessageHandler) {
+        webSocket(pattern, admit: admit, WebSocketEndpoint(handler))
     }
 
     /// A WebSocket endpoint with open/close callbacks and a connection handle (push, delayed replies, close codes).
-    public mutating func webSocket(_ pattern: String, _ endpoint: WebSocketEndpoint) {
-        socketRoutes.append(SocketRoute(segments: Router.compile(pattern), handler: endpoint))
+    public mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest) -> Bool)? = nil,
+                                   _ endpoint: WebSocketEndpoint) {
+        socketRoutes.append(SocketRoute(segments: Router.compile(pattern), admit: admit, handler: endpoint))
     }
 
     /// Finds the handler for a request and fills in its path parameters.
@@ -189,7 +194,7 @@ public struct Router: Sendable {
             let p = Router.split(request.path)
             parts = p
             for route in socketRoutes {
-                if let params = Router.bind(route.segments, p, caseInsensitive: false) {
+                if let params = Router.bind(route.segments, p, caseInsensitive: false), route.admit?(request) ?? true {
                     request.pathParameters = params
                     return .webSocket(route.handler)
                 }

@@ -22,12 +22,12 @@ public final class CustomerGateway: EmulatedSystem {
 
     /// Keyed by the lowercased e-mail: addresses are case-insensitive in practice, and clients
     /// (and their users) capitalise them freely.
-    private let accounts: [String: CustomerGatewaySeed.Account]
+    let accounts: [String: CustomerGatewaySeed.Account]
     private let tokenLifetime: TimeInterval
     /// No endpoint ever reads an API token back, so none is stored: signed tokens can still be
     /// checked (tests, diagnostics) and a load test of logins costs no memory.
     private let tokens: SignedTokens
-    private let issued = Locked(0)
+    let issued = Locked(0)
     private let environment: MockEnvironment
     public let seedAccount: String?
 

@@ -6,7 +6,7 @@ import HTTPServer
 public final class Musbooking: EmulatedSystem {
     let seed: MusbookingSeed
     let environment: MockEnvironment
-    private let state: Locked<MusbookingState>
+    let state: Locked<MusbookingState>
     let pendingCodeCap: StateCap
     let accountCap: StateCap
     public let seedAccount: String?

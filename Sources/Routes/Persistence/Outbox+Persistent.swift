@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// The outbox in the state file: every kept SMS and e-mail, oldest first.
 public struct OutboxSnapshot: Codable, Sendable, Equatable {

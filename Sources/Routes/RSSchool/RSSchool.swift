@@ -13,7 +13,7 @@ public struct RSSchoolSeed: Decodable, Sendable {
 /// The original has no server and no session: every check stands alone, so there is no state
 /// to guard or reset.
 public final class RSSchool: EmulatedSystem {
-    private let seed: RSSchoolSeed
+    let seed: RSSchoolSeed
 
     private static let success = HTTPResponse.json(.ok, ["state": "success"] as JSONValue)
     private static let secureSuccess = HTTPResponse.json(

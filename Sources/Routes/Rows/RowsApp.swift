@@ -18,7 +18,7 @@ public struct RowsSeed: Decodable, Sendable {
 
 /// The "rows" app (document 004): JSON login and a paged, cacheable list of lorem-ipsum rows.
 public final class RowsApp: EmulatedSystem {
-    private let accounts: [String: String]
+    let accounts: [String: String]
     private let pages: [[UInt8]]
     /// The original never expires tokens; signed ones need no table, however many logins a load test makes.
     let tokens: SignedTokens

@@ -29,12 +29,12 @@ public struct SkyZoneSeed: Decodable, Sendable {
 /// SkyZone (document 002): account creation and sign-in by e-mail or social token, and the
 /// signed-in profile.
 public final class SkyZone: EmulatedSystem {
-    private struct Account: Sendable {
+    struct Account: Sendable {
         var profile: SkyZoneProfile
         var password: String?
     }
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var accounts: [Int: Account] = [:]
         /// Usernames are e-mail addresses, so they are matched case-insensitively (lowercased key).
         var idByUsername: [String: Int] = [:]
@@ -45,7 +45,7 @@ public final class SkyZone: EmulatedSystem {
     }
 
     private let seedState: State
-    private let state: Locked<State>
+    let state: Locked<State>
     private let environment: MockEnvironment
     private let accountCap: StateCap
     public let seedAccount: String?

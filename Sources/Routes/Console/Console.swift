@@ -1,0 +1,77 @@
+import HTTPServer
+
+/// The web console at `/__mock/`: one page, its stylesheet and its script, all compiled into
+/// the binary (no CDN, no build step), under a Content-Security-Policy of their own origin.
+enum Console {
+    static let pagePath = "/__mock/"
+    static let stylePath = "/__mock/console.css"
+    static let scriptPath = "/__mock/console.js"
+
+    static func register(in router: inout Router, guard adminGuard: AdminGuard) {
+        let page = Array(ConsolePage.html.utf8)
+        let style = Array(ConsoleStyle.css.utf8)
+        let script = Array(ConsoleScript.js.utf8)
+        router.get("/__mock", adminGuard.wrap { request in
+            asset(page, type: "text/html; charset=utf-8", policy: contentSecurityPolicy(host: request.headers["Host"]))
+        })
+        router.get(stylePath, adminGuard.wrap { _ in asset(style, type: "text/css; charset=utf-8") })
+        router.get(scriptPath, adminGuard.wrap { _ in asset(script, type: "text/javascript; charset=utf-8") })
+    }
+
+    private static func asset(_ bytes: [UInt8], type: String, policy: String? = nil) -> HTTPResponse {
+        var response = HTTPResponse(status: .ok, body: bytes)
+        response.headers.set("Content-Type", type)
+        // The page changes with the binary; a stale cached script would talk to a newer server.
+        response.headers.set("Cache-Control", "no-store")
+        response.headers.set("X-Content-Type-Options", "nosniff")
+        if let policy {
+            response.headers.set("Content-Security-Policy", policy)
+            response.headers.set("X-Frame-Options", "DENY")
+            response.headers.set("Referrer-Policy", "no-referrer")
+        }
+        return response
+    }
+
+    /// Only this origin: no inline script, no third-party anything, not framable. The event
+    /// stream is named explicitly, since older browsers do not let `'self'` cover `ws:`.
+    static func contentSecurityPolicy(host: String?) -> String {
+        var connect = "'self'"
+        if let host, HTTPRequest.isValidHost(host), !host.isEmpty { connect += " ws://\(host)" }
+        return "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            + "connect-src \(connect); base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    }
+
+    /// The answer at the server's root: a browser (preferring HTML) is sent to the console;
+    /// every other client gets the 404 it always had there.
+    static func rootAnswer(_ request: HTTPRequest) -> HTTPResponse {
+        guard prefersHTML(request.headers["Accept"]) else {
+            var response = RouteGroup.vaporShape(HTTPError(.notFound, "Not Found: \(request.path)"))
+            response.system = "admin"
+            return response
+        }
+        var response = HTTPResponse.text(HTTPStatus(code: 302, reasonPhrase: "Found"), "The mock's web console is at \(pagePath)\n")
+        response.headers.set("Location", pagePath)
+        response.headers.add("Vary", "Accept")
+        response.system = "admin"
+        return response
+    }
+
+    /// Whether an `Accept` value names `text/html` at least as highly as JSON (a browser
+    /// navigating; `*/*` alone, as curl and HTTP libraries send, is not a browser).
+    static func prefersHTML(_ accept: String?) -> Bool {
+        guard let accept else { return false }
+        var html = 0.0, json = 0.0
+        for range in accept.split(separator: ",") {
+            let parts = range.split(separator: ";")
+            guard let type = parts.first?.trimmingASCIISpaces().lowercased() else { continue }
+            var q = 1.0
+            for parameter in parts.dropFirst() {
+                let pair = parameter.trimmingASCIISpaces()
+                if pair.lowercased().hasPrefix("q="), let value = Double(pair.dropFirst(2)) { q = value }
+            }
+            if type == "text/html" || type == "application/xhtml+xml" { html = max(html, q) }
+            if type == "application/json" { json = max(json, q) }
+        }
+        return html > 0 && html >= json
+    }
+}

@@ -1,0 +1,128 @@
+/// The console's HTML: the frame the script fills in. No inline script or style (the page's
+/// Content-Security-Policy forbids them).
+enum ConsolePage {
+    static let html = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>mock-server console</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/__mock/console.css">
+<script src="/__mock/console.js" defer></script>
+</head>
+<body>
+<header class="top">
+  <div class="brand"><span class="logo" aria-hidden="true">◆</span> mock-server <span class="muted">console</span></div>
+  <nav class="tabs" id="tabs" aria-label="Sections">
+    <button type="button" data-tab="inbox" class="active">Inbox</button>
+    <button type="button" data-tab="accounts">Accounts</button>
+    <button type="button" data-tab="journal" hidden>Journal</button>
+    <button type="button" data-tab="controls">Controls</button>
+  </nav>
+  <div class="top-right">
+    <span id="live" class="pill" title="How the page gets updates">connecting…</span>
+    <button type="button" id="reset" class="danger" title="POST /__mock/reset: back to seed.json, empty outbox">Reset</button>
+  </div>
+</header>
+<div id="toast" class="toast" role="status" aria-live="polite" hidden></div>
+<main>
+  <section id="inbox" class="panel active" aria-label="Inbox">
+    <div class="columns">
+      <div class="column">
+        <div class="column-head">
+          <h2>SMS <span class="count" id="sms-count">0</span></h2>
+          <input id="phone-filter" type="search" placeholder="Filter by phone, any form" autocomplete="off" inputmode="tel">
+        </div>
+        <ol id="sms-list" class="cards"></ol>
+        <p id="sms-empty" class="empty">No SMS yet. Codes appear here as soon as the server “sends” them.</p>
+      </div>
+      <div class="column">
+        <div class="column-head">
+          <h2>E-mail <span class="count" id="email-count">0</span></h2>
+          <input id="email-filter" type="search" placeholder="Filter by address" autocomplete="off" inputmode="email">
+        </div>
+        <ol id="email-list" class="cards"></ol>
+        <p id="email-empty" class="empty">No e-mail yet.</p>
+      </div>
+    </div>
+  </section>
+  <section id="accounts" class="panel" aria-label="Accounts"><div id="accounts-body"></div></section>
+  <section id="journal" class="panel" aria-label="Request journal">
+    <div class="column-head">
+      <h2>Requests <span class="count" id="journal-count">0</span></h2>
+      <div class="row-controls">
+        <input id="journal-filter" type="search" placeholder="Filter: path, system, status" autocomplete="off">
+        <button type="button" id="journal-clear">Clear</button>
+      </div>
+    </div>
+    <div class="journal-layout">
+      <ol id="journal-list" class="journal"></ol>
+      <aside id="journal-detail" class="detail" hidden></aside>
+    </div>
+    <p id="journal-empty" class="empty">No requests yet.</p>
+  </section>
+  <section id="controls" class="panel" aria-label="Controls">
+    <div class="control-grid">
+      <div class="box" id="clock-box" hidden>
+        <h2>Clock</h2>
+        <p class="clock-now"><span id="clock-now">—</span> <span class="muted" id="clock-offset"></span></p>
+        <div class="buttons">
+          <button type="button" data-advance="60">+1 min</button>
+          <button type="button" data-advance="3600">+1 h</button>
+          <button type="button" data-advance="86400">+1 day</button>
+          <button type="button" data-advance="90000">+25 h</button>
+        </div>
+        <form id="clock-form" class="inline">
+          <input id="clock-seconds" type="number" min="0" step="any" placeholder="seconds" required>
+          <button type="submit">Advance</button>
+          <button type="button" id="clock-real">Real time</button>
+        </form>
+      </div>
+      <div class="box" id="tokens-box" hidden>
+        <h2>Tokens</h2>
+        <p class="muted">The next request with an expired token gets the system’s expired answer; a revoked one, its unknown-token answer.</p>
+        <form id="tokens-form" class="stack">
+          <label>System <select id="tokens-system"><option value="">every system</option></select></label>
+          <label>Token <input id="tokens-token" placeholder="all of them" autocomplete="off"></label>
+          <div class="buttons"><button type="submit" data-op="expire">Expire</button><button type="submit" data-op="revoke">Revoke</button></div>
+        </form>
+      </div>
+      <div class="box wide" id="faults-box" hidden>
+        <h2>Faults <span class="count" id="faults-count">0</span></h2>
+        <ol id="faults-list" class="faults"></ol>
+        <form id="fault-form" class="fault-form">
+          <label>Method <select id="fault-method"><option value="">any</option><option>GET</option><option>POST</option><option>PUT</option><option>DELETE</option><option>WS</option></select></label>
+          <label>System <select id="fault-system"><option value="">any</option></select></label>
+          <label class="grow">Path or message type <input id="fault-path" placeholder="/api/users/sms or /rows/* or LOGIN_CUSTOMER" required autocomplete="off"></label>
+          <label>Times <input id="fault-times" type="number" min="1" placeholder="∞"></label>
+          <label>Action <select id="fault-action">
+            <option value="status">answer status</option><option value="delayMs">delay (ms)</option>
+            <option value="close">close</option><option value="reset">reset (RST)</option>
+            <option value="truncate">truncate</option><option value="malformedJSON">malformed JSON</option>
+            <option value="reply">gateway: reply</option><option value="noReply">gateway: no reply</option>
+            <option value="closeCode">gateway: close code</option>
+          </select></label>
+          <label class="grow">Value <input id="fault-value" placeholder="503" autocomplete="off"></label>
+          <div class="buttons"><button type="submit">Add fault</button><button type="button" id="faults-clear">Remove all</button></div>
+        </form>
+      </div>
+      <div class="box" id="about-box">
+        <h2>Admin API</h2>
+        <ul class="links" id="links">
+          <li><a href="/__mock/sms">/__mock/sms</a></li>
+          <li><a href="/__mock/emails">/__mock/emails</a></li>
+          <li><a href="/__mock/accounts">/__mock/accounts</a></li>
+          <li><a href="/__mock/health">/__mock/health</a></li>
+        </ul>
+        <p class="muted" id="missing"></p>
+      </div>
+    </div>
+  </section>
+</main>
+</body>
+</html>
+"""#
+}

@@ -1,0 +1,356 @@
+/// The console's script. It reads the admin API (API.md §6, §6.1), feature-detects the control
+/// plane (journal, faults, clock, tokens, event stream) with `OPTIONS` probes, listens to
+/// `/__mock/events` when it is there and polls every second when it is not. Everything a client
+/// sent is put in the page as text, never as markup. State-changing calls carry
+/// `X-Mock-Admin: 1`, which the admin guard requires.
+enum ConsoleScript {
+    static let js = #"""
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const SYSTEMS = ["rows", "gateway", "skyzone", "musbooking", "rsschool"];
+  const TITLES = { rows: "Rows app", gateway: "Customer gateway", skyzone: "SkyZone", musbooking: "Musbooking", rsschool: "RSSchool" };
+  const state = {
+    features: { requests: false, faults: false, clock: false, tokens: false, events: false },
+    smsText: null, emailText: null, accountsText: null, faultsText: null, clockText: null,
+    seenSMS: new Set(), seenEmail: new Set(), firstInbox: true,
+    journal: [], journalSince: 0, selected: null, socket: null, pollTimer: null, busy: false,
+  };
+
+  // ---- small helpers -------------------------------------------------------------------
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    return node;
+  }
+  async function api(method, path, body) {
+    const headers = { "X-Mock-Admin": "1", "Accept": "application/json" };
+    const init = { method, headers, cache: "no-store", credentials: "same-origin" };
+    if (body !== undefined) { headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
+    const response = await fetch(path, init);
+    const text = await response.text();
+    if (!response.ok) {
+      let reason = text;
+      try { const j = JSON.parse(text); reason = j.error || j.reason || text; } catch (_) {}
+      throw new Error(response.status + " " + (reason || response.statusText));
+    }
+    return text;
+  }
+  async function exists(path) {
+    try { const r = await fetch(path, { method: "OPTIONS", cache: "no-store" }); return r.status !== 404; }
+    catch (_) { return false; }
+  }
+  let toastTimer = null;
+  function toast(message, isError) {
+    const t = $("toast");
+    t.textContent = message; t.className = "toast" + (isError ? " error" : ""); t.hidden = false;
+    clearTimeout(toastTimer); toastTimer = setTimeout(() => { t.hidden = true; }, isError ? 5000 : 2200);
+  }
+  function time(iso) {
+    const d = new Date(iso);
+    if (isNaN(d)) return iso || "";
+    return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+  }
+  function dateTime(iso) {
+    const d = new Date(iso);
+    return isNaN(d) ? (iso || "") : d.toLocaleString([], { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+  }
+  function prettyPhone(p) {
+    return /^\d{10}$/.test(p || "") ? "+7 (" + p.slice(0, 3) + ") " + p.slice(3, 6) + "-" + p.slice(6, 8) + "-" + p.slice(8) : (p || "");
+  }
+  function safeLink(url) { return typeof url === "string" && /^https?:\/\//i.test(url) ? url : null; }
+  function debounce(fn, ms) { let t; return (...a) => { clearTimeout(t); t = setTimeout(() => fn(...a), ms); }; }
+  function setEmpty(listId, emptyId, n) { $(emptyId).hidden = n > 0; $(listId).hidden = n === 0; }
+
+  // ---- tabs ------------------------------------------------------------------------------
+  function showTab(name) {
+    for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("active", b.dataset.tab === name);
+    for (const p of document.querySelectorAll(".panel")) p.classList.toggle("active", p.id === name);
+    if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
+  }
+  $("tabs").addEventListener("click", (e) => { const b = e.target.closest("button"); if (b) showTab(b.dataset.tab); });
+
+  // ---- inbox -----------------------------------------------------------------------------
+  async function loadInbox() {
+    const phone = $("phone-filter").value.trim(), to = $("email-filter").value.trim();
+    const [sms, emails] = await Promise.all([
+      api("GET", "/__mock/sms" + (phone ? "?phone=" + encodeURIComponent(phone) : "")),
+      api("GET", "/__mock/emails" + (to ? "?to=" + encodeURIComponent(to) : "")),
+    ]);
+    if (sms !== state.smsText) { state.smsText = sms; renderSMS(JSON.parse(sms)); }
+    if (emails !== state.emailText) { state.emailText = emails; renderEmails(JSON.parse(emails)); }
+    state.firstInbox = false;
+  }
+  function renderSMS(items) {
+    const list = $("sms-list");
+    list.replaceChildren(...items.slice().reverse().map((m) => {
+      const key = m.phone + "|" + m.sentAt + "|" + m.text;
+      const fresh = !state.firstInbox && !state.seenSMS.has(key);
+      state.seenSMS.add(key);
+      const code = m.code ? el("div", { class: "code-row" },
+        el("span", { class: "code", "data-code": m.code, title: "Click to select" }, m.code),
+        el("button", { type: "button", class: "copy", onclick: () => copy(m.code) }, "Copy")) : null;
+      return el("li", { class: "card sms" + (fresh ? " fresh" : ""), "data-phone": m.phone },
+        el("div", { class: "card-head" }, el("span", { class: "who" }, prettyPhone(m.phone)), el("span", { class: "when", title: m.sentAt }, time(m.sentAt))),
+        code, el("p", { class: "sms-text" }, m.text));
+    }));
+    $("sms-count").textContent = items.length;
+    setEmpty("sms-list", "sms-empty", items.length);
+  }
+  function renderEmails(items) {
+    const list = $("email-list");
+    list.replaceChildren(...items.slice().reverse().map((m) => {
+      const key = m.to + "|" + m.sentAt + "|" + m.subject;
+      const fresh = !state.firstInbox && !state.seenEmail.has(key);
+      state.seenEmail.add(key);
+      const link = safeLink(m.link);
+      return el("li", { class: "card email" + (fresh ? " fresh" : "") },
+        el("div", { class: "card-head" }, el("span", { class: "who" }, m.to), el("span", { class: "when", title: m.sentAt }, time(m.sentAt))),
+        el("div", { class: "subject" }, m.subject),
+        el("div", { class: "body" }, m.body),
+        link ? el("a", { class: "mail-link", href: link, target: "_blank", rel: "noopener noreferrer" }, "Open the link") : null,
+        link ? el("span", { class: "mail-url" }, link) : null);
+    }));
+    $("email-count").textContent = items.length;
+    setEmpty("email-list", "email-empty", items.length);
+  }
+  async function copy(text) {
+    try { await navigator.clipboard.writeText(text); toast("Copied " + text); }
+    catch (_) { toast("Select the code and copy it", true); }
+  }
+  const refilter = debounce(() => { state.smsText = state.emailText = null; loadInbox().catch(report); }, 250);
+  $("phone-filter").addEventListener("input", refilter);
+  $("email-filter").addEventListener("input", refilter);
+
+  // ---- accounts --------------------------------------------------------------------------
+  async function loadAccounts() {
+    const text = await api("GET", "/__mock/accounts");
+    if (text === state.accountsText) return;
+    state.accountsText = text;
+    renderAccounts(JSON.parse(text));
+  }
+  const COLUMNS = [
+    ["login", "Login"], ["name", "Name"], ["phone", "Phone"], ["email", "E-mail"],
+    ["isConfirmed", "Confirmed"], ["sessions", "Sessions"], ["id", "Id"], ["note", "Note"],
+  ];
+  function cell(key, a) {
+    const v = a[key];
+    if (key === "isConfirmed") return v === undefined ? "" : el("span", { class: "badge " + (v ? "yes" : "no"), "data-confirmed": String(v) }, v ? "confirmed" : "not confirmed");
+    if (key === "sessions") return v === undefined ? "" : (v.length ? v.map((s) => el("span", { class: "chip", title: s.expiresAt ? "expires " + dateTime(s.expiresAt) : "" }, s.token)) : el("span", { class: "note" }, "none"));
+    if (key === "phone") return prettyPhone(v);
+    if (key === "note") return v ? el("span", { class: "note" }, v) : "";
+    return v === undefined || v === null ? "" : String(v);
+  }
+  function renderAccounts(bySystem) {
+    const body = $("accounts-body");
+    const names = SYSTEMS.filter((s) => bySystem[s]).concat(Object.keys(bySystem).filter((s) => !SYSTEMS.includes(s)));
+    body.replaceChildren(el("div", { class: "systems" }, names.map((name) => {
+      const accounts = bySystem[name] || [];
+      const used = COLUMNS.filter(([k]) => accounts.some((a) => a[k] !== undefined && a[k] !== null && !(k === "email" && a.login === a.email)));
+      const table = el("table", {},
+        el("thead", {}, el("tr", {}, used.map(([, t]) => el("th", {}, t)))),
+        el("tbody", {}, accounts.map((a) => el("tr", { "data-login": a.login || "", "data-id": a.id || "" },
+          used.map(([k, t]) => { const c = cell(k, a); return el("td", { "data-label": t, class: (c === "" ? "blank " : "") + "c-" + k }, el("div", {}, c)); })))));
+      return el("div", { class: "system", id: "accounts-" + name },
+        el("h2", {}, TITLES[name] || name, " ", el("span", { class: "count" }, accounts.length)),
+        accounts.length ? el("div", { class: "table-wrap accounts" }, table) : el("p", { class: "empty" }, "No accounts."));
+    })));
+  }
+
+  // ---- journal (control plane) -----------------------------------------------------------
+  function entryHeaders(h) {
+    if (!h) return "";
+    if (Array.isArray(h)) return h.map((p) => Array.isArray(p) ? p.join(": ") : (p.name + ": " + p.value)).join("\n");
+    return Object.entries(h).map(([k, v]) => k + ": " + v).join("\n");
+  }
+  function addJournal(entries) {
+    if (!entries.length) return;
+    const known = new Set(state.journal.map((e) => e.id));
+    for (const e of entries) if (!known.has(e.id)) state.journal.push(e);
+    state.journal.sort((a, b) => a.id - b.id);
+    if (state.journal.length > 500) state.journal.splice(0, state.journal.length - 500);
+    state.journalSince = Math.max(state.journalSince, ...entries.map((e) => e.id || 0));
+    renderJournal();
+  }
+  async function loadJournal() {
+    const text = await api("GET", "/__mock/requests?limit=200" + (state.journalSince ? "&since=" + state.journalSince : ""));
+    addJournal(JSON.parse(text));
+  }
+  function renderJournal() {
+    const q = $("journal-filter").value.trim().toLowerCase();
+    const shown = state.journal.filter((e) => !q || [e.path, e.system, String(e.status), e.method, e.hint].some((v) => (v || "").toString().toLowerCase().includes(q)));
+    $("journal-list").replaceChildren(...shown.slice().reverse().map((e) => {
+      const s = Math.floor((e.status || 0) / 100);
+      return el("li", { class: "entry" + (state.selected === e.id ? " selected" : ""), "data-id": e.id, onclick: () => select(e.id) },
+        el("span", { class: "when when-cell" }, time(e.at)),
+        el("span", { class: "sys" }, e.system || "—"),
+        el("span", { class: "method" }, e.method),
+        el("span", { class: "path", title: e.path + (e.query ? "?" + e.query : "") }, e.path + (e.query ? "?" + e.query : "")),
+        el("span", { class: "status s" + s }, e.status),
+        el("span", { class: "dur" }, e.durationMs !== undefined ? (Math.round(e.durationMs * 10) / 10) + " ms" : ""),
+        e.hint || e.fault ? el("span", { class: "hint" }, (e.fault ? "fault " + JSON.stringify(e.fault.action) + " " : "") + (e.hint ? "hint: " + e.hint : "")) : null);
+    }));
+    $("journal-count").textContent = state.journal.length;
+    setEmpty("journal-list", "journal-empty", shown.length);
+    renderDetail();
+  }
+  function select(id) { state.selected = state.selected === id ? null : id; renderJournal(); }
+  function renderDetail() {
+    const d = $("journal-detail"), e = state.journal.find((x) => x.id === state.selected);
+    d.parentElement.classList.toggle("with-detail", !!e);
+    if (!e) { d.hidden = true; return; }
+    d.hidden = false;
+    const part = (title, text) => text ? [el("h3", {}, title), el("pre", {}, text)] : [];
+    d.replaceChildren(
+      el("button", { type: "button", class: "close", onclick: () => select(e.id) }, "Close"),
+      el("h2", {}, e.method + " " + e.path),
+      el("p", { class: "muted" }, "#" + e.id + " · " + (e.system || "no system") + " · " + e.status + " · " + (e.durationMs ?? "?") + " ms · " + dateTime(e.at) + (e.truncated ? " · bodies truncated" : "")),
+      ...part("Hint", e.hint),
+      ...part("Fault", e.fault ? JSON.stringify(e.fault, null, 2) : ""),
+      ...part("Query", e.query),
+      ...part("Request headers", entryHeaders(e.requestHeaders)),
+      ...part("Request body", e.requestBody),
+      ...part("Response body", e.responseBody));
+  }
+  $("journal-filter").addEventListener("input", debounce(renderJournal, 150));
+  $("journal-clear").addEventListener("click", () => api("DELETE", "/__mock/requests").then(() => { state.journal = []; state.selected = null; renderJournal(); }).catch(report));
+
+  // ---- controls (control plane) ----------------------------------------------------------
+  async function loadClock() {
+    const text = await api("GET", "/__mock/clock");
+    if (text === state.clockText) return;
+    state.clockText = text;
+    const c = JSON.parse(text);
+    $("clock-now").textContent = dateTime(c.now);
+    $("clock-offset").textContent = c.offsetSeconds ? "+" + c.offsetSeconds + " s ahead of real time" : "real time";
+  }
+  async function advance(seconds) {
+    await api("POST", "/__mock/clock", { advanceSeconds: seconds });
+    state.clockText = null; await loadClock(); toast("Clock advanced " + seconds + " s");
+  }
+  for (const b of document.querySelectorAll("[data-advance]")) b.addEventListener("click", () => advance(Number(b.dataset.advance)).catch(report));
+  $("clock-form").addEventListener("submit", (e) => { e.preventDefault(); advance(Number($("clock-seconds").value)).catch(report); });
+  $("clock-real").addEventListener("click", () => api("DELETE", "/__mock/clock").then(() => { state.clockText = null; return loadClock(); }).then(() => toast("Back to real time")).catch(report));
+
+  async function loadFaults() {
+    const text = await api("GET", "/__mock/faults");
+    if (text === state.faultsText) return;
+    state.faultsText = text;
+    const faults = JSON.parse(text);
+    $("faults-count").textContent = faults.length;
+    $("faults-list").replaceChildren(...faults.map((f) => el("li", {},
+      el("span", {}, [f.method || "any", f.system || "", f.path, "→", JSON.stringify(f.action), f.remaining === null || f.remaining === undefined ? "(until removed)" : "(" + f.remaining + " left)"].filter(Boolean).join(" ")),
+      el("button", { type: "button", onclick: () => api("DELETE", "/__mock/faults/" + encodeURIComponent(f.id)).then(refreshFaults).catch(report) }, "Remove"))));
+    if (!faults.length) $("faults-list").append(el("li", { class: "note" }, "No faults: every request is answered normally."));
+  }
+  function refreshFaults() { state.faultsText = null; return loadFaults(); }
+  $("fault-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const kind = $("fault-action").value, value = $("fault-value").value.trim();
+    const action = {};
+    if (kind === "status") { action.status = Number(value || 503); }
+    else if (kind === "delayMs" || kind === "closeCode") { action[kind] = Number(value || (kind === "delayMs" ? 1000 : 1011)); }
+    else if (kind === "reply") { action.reply = value; }
+    else { action[kind] = true; }
+    const rule = { path: $("fault-path").value.trim(), action };
+    if ($("fault-method").value) rule.method = $("fault-method").value;
+    if ($("fault-system").value) rule.system = $("fault-system").value;
+    if ($("fault-times").value) rule.times = Number($("fault-times").value);
+    api("POST", "/__mock/faults", rule).then(refreshFaults).then(() => toast("Fault added")).catch(report);
+  });
+  $("faults-clear").addEventListener("click", () => api("DELETE", "/__mock/faults").then(refreshFaults).then(() => toast("Faults removed")).catch(report));
+  $("tokens-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const op = (e.submitter && e.submitter.dataset.op) || "expire", body = {};
+    if ($("tokens-system").value) body.system = $("tokens-system").value;
+    if ($("tokens-token").value.trim()) body.token = $("tokens-token").value.trim();
+    api("POST", "/__mock/tokens/" + op, body).then(() => { toast("Tokens " + op + "d"); state.accountsText = null; return loadAccounts(); }).catch(report);
+  });
+  for (const id of ["fault-system", "tokens-system"]) for (const s of SYSTEMS) $(id).append(el("option", { value: s }, s));
+
+  $("reset").addEventListener("click", () => {
+    api("POST", "/__mock/reset").then(() => {
+      state.journal = []; state.journalSince = 0; state.selected = null;
+      state.smsText = state.emailText = state.accountsText = state.faultsText = state.clockText = null;
+      toast("Reset to the seed");
+      return refreshAll();
+    }).catch(report);
+  });
+
+  // ---- live updates ----------------------------------------------------------------------
+  function report(err) { toast(err && err.message ? err.message : String(err), true); }
+  function setLive(mode, text) { const p = $("live"); p.className = "pill " + mode; p.textContent = text; }
+  async function refreshAll() {
+    const jobs = [loadInbox(), loadAccounts()];
+    if (state.features.requests) jobs.push(loadJournal());
+    if (state.features.faults) jobs.push(loadFaults());
+    if (state.features.clock) jobs.push(loadClock());
+    await Promise.all(jobs);
+  }
+  async function poll() {
+    if (state.busy) return;
+    state.busy = true;
+    try { await refreshAll(); if (!state.socket) setLive("poll", "polling every 1 s"); }
+    catch (err) { setLive("down", "server unreachable"); }
+    finally { state.busy = false; }
+  }
+  function startPolling() { if (!state.pollTimer) state.pollTimer = setInterval(poll, 1000); }
+  function stopPolling() { clearInterval(state.pollTimer); state.pollTimer = null; }
+  const refreshSoon = debounce(() => { refreshAll().catch(() => {}); }, 200);
+  function connectEvents() {
+    if (!state.features.events || state.socket) return;
+    let socket;
+    try { socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/__mock/events"); }
+    catch (_) { return; }
+    socket.onopen = () => { state.socket = socket; stopPolling(); setLive("live", "live"); refreshSoon(); };
+    socket.onmessage = (m) => {
+      let event;
+      try { event = JSON.parse(m.data); } catch (_) { return; }
+      if (event.kind === "request" && event.data) { addJournal([event.data]); refreshAccountsSoon(); }
+      else if (event.kind === "sms" || event.kind === "email") { loadInbox().catch(() => {}); }
+      else if (event.kind === "fault") { refreshFaults().catch(() => {}); }
+      else if (event.kind === "clock") { state.clockText = null; loadClock().catch(() => {}); }
+      else if (event.kind === "reset") { state.journal = []; state.journalSince = 0; state.selected = null; renderJournal(); refreshSoon(); }
+    };
+    socket.onclose = () => {
+      if (state.socket === socket) state.socket = null;
+      startPolling();
+      setTimeout(connectEvents, 3000);
+    };
+  }
+  const refreshAccountsSoon = debounce(() => { loadAccounts().catch(() => {}); }, 300);
+
+  async function detect() {
+    const [requests, faults, clock, expire, events, openapi] = await Promise.all(
+      ["/__mock/requests", "/__mock/faults", "/__mock/clock", "/__mock/tokens/expire", "/__mock/events", "/__mock/openapi.json"].map(exists));
+    Object.assign(state.features, { requests, faults, clock, tokens: expire, events });
+    document.querySelector('[data-tab="journal"]').hidden = !requests;
+    $("faults-box").hidden = !faults;
+    $("clock-box").hidden = !clock;
+    $("tokens-box").hidden = !expire;
+    if (openapi) $("links").append(el("li", {}, el("a", { href: "/__mock/openapi.json" }, "/__mock/openapi.json")));
+    const missing = Object.entries({ journal: requests, faults, clock, tokens: expire, "event stream": events }).filter(([, v]) => !v).map(([k]) => k);
+    $("missing").textContent = missing.length ? "Not served by this build: " + missing.join(", ") + "." : "";
+    document.body.dataset.features = Object.entries(state.features).filter(([, v]) => v).map(([k]) => k).join(" ");
+  }
+
+  async function start() {
+    const wanted = location.hash.slice(1);
+    await detect();
+    if (wanted && $(wanted) && !document.querySelector('[data-tab="' + wanted + '"]').hidden) showTab(wanted);
+    await poll();
+    startPolling();
+    connectEvents();
+    document.body.dataset.ready = "1";
+  }
+  start().catch(report);
+})();
+"""#
+}

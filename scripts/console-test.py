@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Drives the web console (/__mock/) in headless Chromium against a running mock-server.
+
+Usage: console-test.py BASE_URL SCREENSHOT_DIR
+
+A musbooking registration runs over plain HTTP (as an app would) while the page is open; the
+page must show the SMS code without a reload, the e-mail's confirmation link must confirm the
+account when clicked (the accounts view flips isConfirmed), and Reset must empty the inbox.
+Every step is saved as a screenshot at desktop width and at a phone's width (375 px).
+"""
+import importlib.util
+import json
+import os
+import sys
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE, SHOTS = sys.argv[1].rstrip("/"), sys.argv[2]
+PHONE = "+7 (912) 345-67-89"
+checks = 0
+
+
+def check(cond, what):
+    global checks
+    if not cond:
+        raise SystemExit(f"console-test: FAILED: {what}")
+    checks += 1
+
+
+def http(method, path, form=None, headers=None):
+    """An app's request: musbooking takes form bodies."""
+    data = urllib.parse.urlencode(form).encode() if form is not None else None
+    req = urllib.request.Request(BASE + path, data=data, method=method, headers=headers or {})
+    if form is not None:
+        req.add_header("Content-Type", "application/x-www-form-urlencoded")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def browser(width, height):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                f"--window-size={width},{height}", "--lang=ru-RU", "--force-device-scale-factor=1"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_page_load_timeout(20)
+    # Headless windows are at least 500 px wide: emulate the phone's viewport exactly.
+    driver.viewport = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", driver.viewport)
+    return driver
+
+
+def shot(driver, name):
+    path = os.path.join(SHOTS, name + ".png")
+    # The whole page, not just the viewport: the CDP metrics give its full height.
+    metrics = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})
+    height = int(min(metrics["cssContentSize"]["height"], 4000))
+    full = dict(driver.viewport, height=max(height, driver.viewport["height"]))
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", full)
+    driver.save_screenshot(path)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", driver.viewport)
+    print(f"console-test: screenshot {path}")
+
+
+def click(driver, element):
+    """Clicks like a person: scrolled to the middle, so the sticky header cannot cover it."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def tab(driver, name):
+    driver.find_element(By.CSS_SELECTOR, f'#tabs button[data-tab="{name}"]').click()
+
+
+def run(width, height, label):
+    http("POST", "/__mock/reset", headers={"X-Mock-Admin": "1"})
+    driver = browser(width, height)
+    wait = WebDriverWait(driver, 10)
+    try:
+        # A browser opening the server's root lands on the console.
+        driver.get(BASE + "/")
+        wait.until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        check(urllib.parse.urlparse(driver.current_url).path == "/__mock/", f"{label}: / redirects to the console")
+        check(driver.execute_script("return window.innerWidth") == width, f"{label}: viewport is {width} px wide")
+        check(driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"),
+              f"{label}: nothing wider than the viewport")
+        check(driver.find_element(By.ID, "sms-empty").is_displayed(), f"{label}: empty inbox says so")
+        # Probes of control-plane paths this build may not serve are 404s ("network"); script
+        # errors and CSP violations are not.
+        logs = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE" and e.get("source") != "network"]
+        check(not logs, f"{label}: no console errors (CSP violations, exceptions): {logs}")
+        # The page's policy lets it open its own origin's WebSockets (the event stream's way in).
+        opened = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const ws = new WebSocket("ws://" + location.host + "/__mock/echo");
+            ws.onopen = () => ws.send("проверка");
+            ws.onmessage = (m) => { ws.close(); done(m.data); };
+            ws.onerror = () => done("error");""")
+        check(opened == "проверка", f"{label}: a same-origin WebSocket passes the CSP and the guard ({opened})")
+        shot(driver, f"{label}-1-empty")
+
+        # Registration, step 1: the app asks for an SMS; the code shows up without a reload.
+        status, text = http("POST", "/api/users/sms", form={"phone": PHONE})
+        check(status == 200, f"sms: {status} {text}")
+        code_el = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#sms-list .code")))
+        code = code_el.text.strip()
+        outbox = json.loads(http("GET", "/__mock/sms")[1])
+        check(code == outbox[-1]["code"], f"{label}: the page shows the outbox's code ({code})")
+        check(code_el.size["height"] >= 40, f"{label}: the code is large ({code_el.size})")
+        shot(driver, f"{label}-2-sms-code")
+
+        # The phone filter takes the number in any written form (the server normalises it).
+        phone_filter = driver.find_element(By.ID, "phone-filter")
+        phone_filter.send_keys("9000000000")
+        wait.until(EC.visibility_of_element_located((By.ID, "sms-empty")))
+        phone_filter.clear()
+        phone_filter.send_keys("8 912 345-67-89")
+        wait.until(lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#sms-list .code")] == [code])
+        phone_filter.clear()
+        phone_filter.send_keys(" ")
+        phone_filter.send_keys("\b")
+
+        # Step 2: register with that code, log in, ask for the confirmation e-mail.
+        status, text = http("POST", "/api/users/register", form={
+            "name": "Иван", "lastname": "Петров", "phone": PHONE, "code": code,
+            "password": "Secret99", "email": "ivan.petrov@example.ru"})
+        check(status == 200, f"register: {status} {text}")
+        login = json.loads(text)["login"]
+        status, text = http("POST", "/api/auth/login", form={"login": login, "password": "Secret99"})
+        check(status == 200, f"login: {status} {text}")
+        token = json.loads(text)["token"]
+        status, text = http("POST", "/api/users/send-confirm", headers={"Authorization": "Bearer " + token})
+        check(status == 200, f"send-confirm: {status} {text}")
+        link = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#email-list .mail-link")))
+        check("Иван" in driver.page_source or "Подтверждение" in driver.find_element(By.ID, "email-list").text,
+              f"{label}: Cyrillic subject shown")
+        shot(driver, f"{label}-3-email")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        shot(driver, f"{label}-3-email-dark")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+        # The accounts view shows the new account, not yet confirmed, with its session.
+        tab(driver, "accounts")
+        row = f'#accounts-musbooking tr[data-login="{login}"]'
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, row + ' [data-confirmed="false"]')))
+        check(token[:4] + "…" in driver.find_element(By.CSS_SELECTOR, row).text, f"{label}: session token shortened")
+        check(token not in driver.page_source, f"{label}: the full token is never shown")
+        check("Secret99" not in driver.page_source, f"{label}: no password shown")
+        shot(driver, f"{label}-4-accounts-unconfirmed")
+
+        # Step 3: click the e-mail's link, as in a mailbox (a new tab), then see isConfirmed flip.
+        tab(driver, "inbox")
+        console = driver.current_window_handle
+        link.click()
+        wait.until(lambda d: len(d.window_handles) == 2)
+        driver.switch_to.window([h for h in driver.window_handles if h != console][0])
+        wait.until(lambda d: "Почта пользователя подтверждена" in d.page_source)
+        shot(driver, f"{label}-5-link-opened")
+        driver.close()
+        driver.switch_to.window(console)
+        tab(driver, "accounts")
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, row + ' [data-confirmed="true"]')))
+        shot(driver, f"{label}-6-accounts-confirmed")
+
+        # Step 4: Reset empties the inbox (and the new account is gone).
+        tab(driver, "inbox")
+        driver.find_element(By.ID, "reset").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "sms-empty")))
+        wait.until(EC.visibility_of_element_located((By.ID, "email-empty")))
+        check(not driver.find_elements(By.CSS_SELECTOR, "#sms-list .card"), f"{label}: no SMS after reset")
+        check(json.loads(http("GET", "/__mock/sms")[1]) == [], f"{label}: the server's outbox is empty")
+        shot(driver, f"{label}-7-after-reset")
+        tab(driver, "controls")
+        shot(driver, f"{label}-8-controls")
+        if driver.find_elements(By.CSS_SELECTOR, '#tabs button[data-tab="journal"]:not([hidden])'):
+            tab(driver, "journal")
+            shot(driver, f"{label}-9-journal")
+    finally:
+        driver.quit()
+
+
+def run_control_panels(width, height, label):
+    """The journal and control panels against the §6.1 stand-in (when the build has no control plane)."""
+    global BASE
+    spec = importlib.util.spec_from_file_location("stub", os.path.join(os.path.dirname(__file__), "console-control-stub.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    stub = module.Stub(BASE)
+    server = stub.serve()
+    upstream, BASE = BASE, f"http://127.0.0.1:{server.server_address[1]}"
+    driver = browser(width, height)
+    wait = WebDriverWait(driver, 10)
+    try:
+        driver.get(BASE + "/__mock/")
+        wait.until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        features = driver.execute_script("return document.body.dataset.features")
+        check(all(f in features for f in ("requests", "faults", "clock", "tokens")), f"{label}: control plane detected ({features})")
+        http("POST", "/api/users/sms", form={"phone": "89123456789"})
+        http("POST", "/api/users/sms", form={"phone": ""})
+        http("POST", "/auth/login", form={"email": "johndown@exmample.com"})
+        tab(driver, "journal")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#journal-list .entry")) >= 3)
+        click(driver, driver.find_elements(By.CSS_SELECTOR, "#journal-list .entry")[-1])
+        detail = wait.until(EC.visibility_of_element_located((By.ID, "journal-detail")))
+        check("/api/users/sms" in detail.text and "response body" in detail.text.lower(), f"{label}: entry detail shown")
+        shot(driver, f"{label}-10-journal-detail")
+
+        tab(driver, "controls")
+        driver.find_element(By.ID, "fault-path").send_keys("/rows/*")
+        driver.find_element(By.ID, "fault-times").send_keys("2")
+        driver.find_element(By.ID, "fault-value").send_keys("503")
+        click(driver, driver.find_element(By.CSS_SELECTOR, "#fault-form button[type=submit]"))
+        wait.until(lambda d: "/rows/*" in d.find_element(By.ID, "faults-list").text)
+        check(("POST", "/__mock/faults", {"path": "/rows/*", "action": {"status": 503}, "times": 2}) in stub.calls,
+              f"{label}: the fault is posted in §6.1's shape ({stub.calls})")
+        click(driver, driver.find_element(By.CSS_SELECTOR, '[data-advance="3600"]'))
+        wait.until(lambda d: "3600" in d.find_element(By.ID, "clock-offset").text)
+        click(driver, driver.find_element(By.CSS_SELECTOR, '#tokens-form button[data-op="revoke"]'))
+        wait.until(lambda d: any(c[1] == "/__mock/tokens/revoke" for c in stub.calls))
+        shot(driver, f"{label}-11-controls")
+    finally:
+        driver.quit()
+        server.shutdown()
+        BASE = upstream
+
+
+def main():
+    os.makedirs(SHOTS, exist_ok=True)
+    run(1280, 900, "desktop")
+    run(375, 812, "phone")
+    if http("OPTIONS", "/__mock/requests")[0] == 404:
+        run_control_panels(1280, 900, "desktop-stub")
+        run_control_panels(375, 812, "phone-stub")
+    print(f"console-test: {checks} checks passed; screenshots in {SHOTS}")
+
+
+main()
