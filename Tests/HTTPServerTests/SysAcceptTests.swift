@@ -51,6 +51,25 @@ final class SysAcceptTests: XCTestCase {
         Sys.close(fd)
     }
 
+    func testKeepAliveAndNoDelayOptionsAreSet() throws {
+        let (listener, port) = try Sys.listen(host: "127.0.0.1", port: 0, backlog: 16, reusePort: false)
+        defer { Sys.close(listener) }
+        let client = try TestHTTPClient(port: port)
+        defer { withExtendedLifetime(client) {} }
+        guard case .connection(let fd, _) = try acceptWaiting(listener) else { return XCTFail("no connection") }
+        defer { Sys.close(fd) }
+        Sys.setKeepAlive(fd, idleSeconds: 42)
+        XCTAssertEqual(option(fd, SOL_SOCKET, SO_KEEPALIVE), 1)
+        XCTAssertEqual(option(fd, Int32(IPPROTO_TCP), Sys.keepIdleOption), 42)
+        XCTAssertNotEqual(option(fd, Int32(IPPROTO_TCP), TCP_NODELAY), 0, "accept sets TCP_NODELAY")
+    }
+
+    private func option(_ fd: Int32, _ level: Int32, _ name: Int32) -> Int32 {
+        var value: Int32 = -1
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(fd, level, name, &value, &length) == 0 ? value : -1
+    }
+
     /// Accepts, waiting (bounded, on the listener's readiness) for the client to arrive.
     private func acceptWaiting(_ listener: Int32) throws -> Sys.AcceptOutcome {
         let poller = try PollerKind.poll.make()
