@@ -97,7 +97,11 @@ final class ExecutableTests: XCTestCase {
         }
     }
 
-    func testPollerFlagRefusesAMechanismThisSystemLacks() throws {
+    func testPollerFlagTakesPollAndRefusesAMechanismThisSystemLacks() throws {
+        let (server, out, serverErr) = try launch(["--port", "0", "--poller", "poll"])
+        _ = try bannerPort(out)
+        kill(server.processIdentifier, SIGTERM)
+        XCTAssertEqual(finish(server, serverErr).0, 0)
         #if canImport(Darwin)
         let missing = "epoll"
         #else

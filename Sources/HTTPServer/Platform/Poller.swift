@@ -12,8 +12,10 @@
 // - `hangup` (peer hung up, or the socket has an error) may come with no interest at all; data can
 //   still be pending, so read until recv returns 0 or an error, then remove and close.
 // - The poller's own wake-up descriptor is drained inside `wait` and never reported.
-// - kqueue reports read and write readiness of one descriptor as two events; any backend may report
-//   a descriptor that was removed earlier in the same batch only if it was re-added (a reused fd).
+// - kqueue reports read and write readiness of one descriptor as two events.
+// - A batch is a snapshot: a descriptor closed while handling it (or closed and reused by an accept)
+//   can still appear later in the same batch. Look the fd up again and treat readiness as a hint
+//   (a spurious one costs an EAGAIN; level-triggering brings a real one back).
 // - One thread uses a poller; only `wake()` may be called from other threads.
 //
 // Backends: `EpollPoller` (Linux, default there), `KqueuePoller` (Darwin, default there) and

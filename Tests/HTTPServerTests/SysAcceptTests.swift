@@ -1,0 +1,89 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+import XCTest
+@testable import HTTPServer
+import TestSupport
+
+/// What `Sys.accept` tells the loop, on a real listener.
+final class SysAcceptTests: XCTestCase {
+    func testAcceptOutcomes() throws {
+        let (listener, port) = try Sys.listen(host: "127.0.0.1", port: 0, backlog: 16, reusePort: false)
+        defer { Sys.close(listener) }
+        XCTAssertEqual(Sys.accept(listener), .wouldBlock, "nobody waiting yet")
+
+        let client = try TestHTTPClient(port: port)
+        guard case .connection(let fd, let peer) = try acceptWaiting(listener) else {
+            return XCTFail("no connection")
+        }
+        defer { Sys.close(fd) }
+        XCTAssertEqual(peer, "127.0.0.1")
+        XCTAssertNotEqual(fcntl(fd, F_GETFL, 0) & O_NONBLOCK, 0, "non-blocking")
+        XCTAssertNotEqual(fcntl(fd, F_GETFD, 0) & FD_CLOEXEC, 0, "close-on-exec")
+        var buffer = [UInt8](repeating: 0, count: 8)
+        XCTAssertEqual(buffer.withUnsafeMutableBytes { Sys.recv(fd, into: $0) }, -1)
+        XCTAssertTrue(Sys.isWouldBlock(Sys.lastError), "nothing sent yet")
+        try client.send("hi")
+        XCTAssertEqual(try readSome(fd, into: &buffer), 2)
+    }
+
+    func testOutOfDescriptorsIsReportedAndLeavesTheClientQueued() throws {
+        let (listener, port) = try Sys.listen(host: "127.0.0.1", port: 0, backlog: 16, reusePort: false)
+        defer { Sys.close(listener) }
+        let client = try TestHTTPClient(port: port)
+        defer { withExtendedLifetime(client) {} }
+        // The lowest free descriptor becomes the limit, so the next one cannot be created.
+        let probe = Sys.openSpare()
+        XCTAssertGreaterThanOrEqual(probe, 0)
+        Sys.close(probe)
+        var saved = rlimit()
+        XCTAssertEqual(Sys.getFileLimit(&saved), 0)
+        var tight = saved
+        tight.rlim_cur = rlim_t(probe)
+        XCTAssertEqual(Sys.setFileLimit(&tight), 0)
+        let outcome = Sys.accept(listener)
+        XCTAssertEqual(Sys.setFileLimit(&saved), 0)
+        guard case .outOfDescriptors = outcome else { return XCTFail("got \(outcome)") }
+        // The client is still queued: with descriptors back, it is accepted.
+        guard case .connection(let fd, _) = try acceptWaiting(listener) else { return XCTFail("client lost") }
+        Sys.close(fd)
+    }
+
+    func testKeepAliveAndNoDelayOptionsAreSet() throws {
+        let (listener, port) = try Sys.listen(host: "127.0.0.1", port: 0, backlog: 16, reusePort: false)
+        defer { Sys.close(listener) }
+        let client = try TestHTTPClient(port: port)
+        defer { withExtendedLifetime(client) {} }
+        guard case .connection(let fd, _) = try acceptWaiting(listener) else { return XCTFail("no connection") }
+        defer { Sys.close(fd) }
+        Sys.setKeepAlive(fd, idleSeconds: 42)
+        XCTAssertEqual(option(fd, SOL_SOCKET, SO_KEEPALIVE), 1)
+        XCTAssertEqual(option(fd, Int32(IPPROTO_TCP), Sys.keepIdleOption), 42)
+        XCTAssertNotEqual(option(fd, Int32(IPPROTO_TCP), TCP_NODELAY), 0, "accept sets TCP_NODELAY")
+    }
+
+    private func option(_ fd: Int32, _ level: Int32, _ name: Int32) -> Int32 {
+        var value: Int32 = -1
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(fd, level, name, &value, &length) == 0 ? value : -1
+    }
+
+    /// Accepts, waiting (bounded, on the listener's readiness) for the client to arrive.
+    private func acceptWaiting(_ listener: Int32) throws -> Sys.AcceptOutcome {
+        let poller = try PollerKind.poll.make()
+        try poller.add(listener, read: true, write: false)
+        var events: [PollEvent] = []
+        _ = try poller.wait(timeoutMillis: 5000, into: &events)
+        return Sys.accept(listener)
+    }
+
+    private func readSome(_ fd: Int32, into buffer: inout [UInt8]) throws -> Int {
+        let poller = try PollerKind.poll.make()
+        try poller.add(fd, read: true, write: false)
+        var events: [PollEvent] = []
+        _ = try poller.wait(timeoutMillis: 5000, into: &events)
+        return buffer.withUnsafeMutableBytes { Sys.recv(fd, into: $0) }
+    }
+}
