@@ -2,11 +2,21 @@
 /// CORS preflight and CORS headers. Pure, so it is tested without sockets.
 public struct Responder: Sendable {
     public let router: Router
+    /// Sees every answered request and its response (journal, faults); nil costs nothing.
+    public let middleware: Middleware?
 
-    public init(router: Router) { self.router = router }
+    public init(router: Router, middleware: Middleware? = nil) {
+        self.router = router
+        self.middleware = middleware
+    }
 
     /// Answers a plain (non-upgrade) HTTP request.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let middleware else { return respondDirectly(to: request) }
+        return middleware(request, respondDirectly)
+    }
+
+    private func respondDirectly(to request: HTTPRequest) -> HTTPResponse {
         var request = request
         var response: HTTPResponse
         if request.method == .options {

@@ -29,11 +29,13 @@ public struct Router: Sendable {
         let method: HTTPMethod
         let segments: [Segment]
         let handler: HTTPHandler
+        var pattern = ""
     }
 
     private struct SocketRoute: Sendable {
         let segments: [Segment]
-        let handler: WebSocketMessageHandler
+        var handler: WebSocketMessageHandler
+        var pattern = ""
     }
 
     private var routes: [Route] = []
@@ -59,7 +61,7 @@ public struct Router: Sendable {
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
         let segments = Router.compile(pattern)
         let index = routes.count
-        routes.append(Route(method: method, segments: segments, handler: handler))
+        routes.append(Route(method: method, segments: segments, handler: handler, pattern: pattern))
         let literals = segments.compactMap { segment -> String? in
             if case .literal(let text) = segment { return text }
             return nil
@@ -78,7 +80,18 @@ public struct Router: Sendable {
 
     /// A WebSocket endpoint: a GET with a valid upgrade handshake on this path is handed to `handler`.
     public mutating func webSocket(_ pattern: String, _ handler: @escaping WebSocketMessageHandler) {
-        socketRoutes.append(SocketRoute(segments: Router.compile(pattern), handler: handler))
+        socketRoutes.append(SocketRoute(segments: Router.compile(pattern), handler: handler, pattern: pattern))
+    }
+
+    /// Every registered route as registered (`method` nil for a WebSocket endpoint), for
+    /// documents and tests that must not drift from the table.
+    public var routeTable: [(method: HTTPMethod?, pattern: String)] {
+        routes.map { ($0.method, $0.pattern) } + socketRoutes.map { (nil, $0.pattern) }
+    }
+
+    /// Wraps the handler of every WebSocket endpoint (the control plane journals and faults messages).
+    public mutating func wrapWebSocketHandlers(_ wrap: (_ pattern: String, _ handler: @escaping WebSocketMessageHandler) -> WebSocketMessageHandler) {
+        for i in socketRoutes.indices { socketRoutes[i].handler = wrap(socketRoutes[i].pattern, socketRoutes[i].handler) }
     }
 
     /// Finds the handler for a request and fills in its path parameters.

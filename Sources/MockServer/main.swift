@@ -32,7 +32,7 @@ do {
 }
 
 let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken)
-let server = Server(configuration: options.server, responder: Responder(router: app.makeRouter()), logger: logger)
+let server = Server(configuration: options.server, responder: app.makeResponder(), logger: logger)
 do {
     try server.start()
 } catch {

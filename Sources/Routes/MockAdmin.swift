@@ -5,6 +5,7 @@ struct MockAdmin: Sendable {
     let environment: MockEnvironment
     let adminToken: String?
     let resetAll: @Sendable () -> Void
+    let control: ControlPlane
 
     static let tokenHeader = "X-Mock-Admin-Token"
 
@@ -24,10 +25,11 @@ struct MockAdmin: Sendable {
         })
         // Conformance runs and diagnostics: every message comes back unchanged.
         router.webSocket("/__mock/echo") { message in [message] }
+        control.register(in: &router, guarded: guarded)
     }
 
     /// Admin routes answer loopback clients, or anyone sending the configured admin token.
-    private func guarded(_ handler: @escaping HTTPHandler) -> HTTPHandler {
+    func guarded(_ handler: @escaping HTTPHandler) -> HTTPHandler {
         { [adminToken] request in
             if let adminToken, !adminToken.isEmpty {
                 guard request.headers[MockAdmin.tokenHeader] == adminToken || request.isFromLoopback && request.headers[MockAdmin.tokenHeader] == nil else {

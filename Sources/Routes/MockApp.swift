@@ -5,10 +5,12 @@ public final class MockApp: Sendable {
     public let environment: MockEnvironment
     public let systems: [any EmulatedSystem]
     private let admin: MockAdmin
+    /// Journal, faults, clock, token controls and events (API.md §6.1).
+    public let control: ControlPlane
 
     /// Builds every system from the seed. `adminToken`, when set, lets non-loopback clients
     /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`.
-    public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil) {
+    public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, journalSize: Int = 1000) {
         self.environment = environment
         let systems: [any EmulatedSystem] = [
             RowsApp(seed: seed.rows, environment: environment),
@@ -18,10 +20,13 @@ public final class MockApp: Sendable {
             RSSchool(seed: seed.rsschool, environment: environment),
         ]
         self.systems = systems
+        let control = ControlPlane(environment: environment, systems: systems, journalSize: journalSize)
+        self.control = control
         admin = MockAdmin(environment: environment, adminToken: adminToken, resetAll: {
             for system in systems { system.reset() }
             environment.outbox.reset()
-        })
+            control.reset()
+        }, control: control)
     }
 
     /// A router with every route of every system.
@@ -30,7 +35,15 @@ public final class MockApp: Sendable {
         for system in systems { system.register(in: &router) }
         admin.register(in: &router)
         router.errorResponse = MockApp.errorResponse
+        router.wrapWebSocketHandlers { [control] pattern, handler in
+            pattern == CustomerGateway.path ? control.gatewayHandler(handler) : handler
+        }
         return router
+    }
+
+    /// The responder to serve: every route, with the control plane's journal and faults around it.
+    public func makeResponder() -> Responder {
+        Responder(router: makeRouter(), middleware: control.middleware)
     }
 
     /// 404 and 405 in the error shape of the system that owns the path: musbooking answers

@@ -9,6 +9,8 @@ public struct MockEnvironment: Sendable {
 
     public init(clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource(),
                 outbox: Outbox? = nil, logger: Logger = Logger()) {
+        // Every reader shares one offset clock, so /__mock/clock moves them all (outbox included).
+        let clock = clock as? OffsetClock ?? OffsetClock(base: clock)
         self.clock = clock
         self.random = random
         self.outbox = outbox ?? Outbox(clock: clock, logger: logger)
@@ -20,4 +22,7 @@ public struct MockEnvironment: Sendable {
 public protocol EmulatedSystem: Sendable {
     func register(in router: inout Router)
     func reset()
+    /// Control plane (API.md §6.1): expire or revoke one token, or every token with nil; returns how many.
+    func expireTokens(_ token: String?) -> Int
+    func revokeTokens(_ token: String?) -> Int
 }

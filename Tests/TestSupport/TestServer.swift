@@ -30,7 +30,7 @@ public final class TestServer: @unchecked Sendable {
         let env = MockEnvironment(clock: clock, random: random, logger: logger)
         outbox = env.outbox
         app = MockApp(seed: try Seed.load(path: seedPath), environment: env, adminToken: adminToken)
-        responder = Responder(router: app.makeRouter())
+        responder = app.makeResponder()
         var config = ServerConfiguration()
         config.host = "127.0.0.1"
         config.port = 0
