@@ -23,13 +23,13 @@ public final class TestServer: @unchecked Sendable {
 
     public init(seedPath: String = TestServer.repositorySeedPath, clock: ManualClock = ManualClock(),
                 random: any RandomSource = SeededRandomSource(seed: 42),
-                adminToken: String? = nil,
+                adminToken: String? = nil, journalSize: Int = 1000,
                 logger: Logger = .silent,
                 configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         self.clock = clock
         let env = MockEnvironment(clock: clock, random: random, logger: logger)
         outbox = env.outbox
-        app = MockApp(seed: try Seed.load(path: seedPath), environment: env, adminToken: adminToken)
+        app = MockApp(seed: try Seed.load(path: seedPath), environment: env, adminToken: adminToken, journalSize: journalSize)
         responder = app.makeResponder()
         var config = ServerConfiguration()
         config.host = "127.0.0.1"
