@@ -38,6 +38,9 @@ public final class MockApp: Sendable {
         router.wrapWebSocketHandlers { [control] pattern, handler in
             pattern == CustomerGateway.path ? control.gatewayHandler(handler) : handler
         }
+        // Last, so the document lists every route (itself included).
+        let document = JSON.serialize(OpenAPIDocument.document(routes: router.routeTable + [(.get, "/__mock/openapi.json")]))
+        router.get("/__mock/openapi.json", admin.guarded { _ in .json(bytes: document) })
         return router
     }
 
