@@ -1,3 +1,5 @@
+import Foundation
+
 /// The named schemas of the OpenAPI document: each system's bodies and the admin API's.
 extension OAS {
     static var schemas: Object {
@@ -76,7 +78,8 @@ extension OAS {
                                  "times": nullableInt, "remaining": nullableInt, "action": ref("FaultAction")]),
             "Clock": object(["now": ["type": "string", "format": "date-time"], "offsetSeconds": number]),
             "ClockAdvance": object(["advanceSeconds": ["type": "number", "exclusiveMinimum": 0]]),
-            "TokenControl": ["type": "object", "properties": ["system": systemName, "token": string]] as Object,
+            "TokenControl": ["type": "object", "properties": ["system": ["type": ["string", "null"], "enum": SystemNames.all + [NSNull()]] as Object,
+                                                          "token": nullableString]] as Object,
             "Affected": object(["affected": ["type": "integer", "minimum": 0]]),
         ]
     }

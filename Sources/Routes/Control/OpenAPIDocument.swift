@@ -40,7 +40,6 @@ public enum OpenAPIDocument {
                 "schemas": OAS.schemas,
                 "securitySchemes": [
                     "bearer": ["type": "http", "scheme": "bearer"],
-                    "rowsToken": ["type": "apiKey", "in": "header", "name": "authorization"],
                 ] as [String: Any],
             ] as [String: Any],
         ]
