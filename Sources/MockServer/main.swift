@@ -31,7 +31,7 @@ do {
     exitWith("mock-server: \(error)\(hint)", status: 65)
 }
 
-let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken)
+let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken, journalSize: options.journalSize)
 let server = Server(configuration: options.server, responder: app.makeResponder(), logger: logger)
 do {
     try server.start()

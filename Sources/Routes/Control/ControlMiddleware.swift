@@ -9,12 +9,13 @@ extension ControlPlane {
             let system = SystemNames.owner(ofPath: request.path)
             if system == "admin" { return next(request) }
             let started = DispatchTime.now().uptimeNanoseconds
+            let at = journal.isEnabled ? clock.now() : Date(timeIntervalSince1970: 0)
             let fired = faults.fire(method: request.method.rawValue, path: request.path, system: system)
             var response = fired.map { apply($0.action, to: request, system: system, next) } ?? next(request)
             if let fired { reportFired(fired, method: request.method.rawValue, path: request.path, system: system) }
             guard journal.isEnabled else { return response }
             if response.system == nil { response.system = system }
-            var entry = JournalEntry(at: clock.now(), system: response.system, method: request.method.rawValue,
+            var entry = JournalEntry(at: at, system: response.system, method: request.method.rawValue,
                                      path: request.path, query: request.query, status: sentStatus(response),
                                      durationNanos: DispatchTime.now().uptimeNanoseconds &- started,
                                      requestHeaders: request.headers, requestBody: request.body,
