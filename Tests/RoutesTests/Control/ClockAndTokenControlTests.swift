@@ -96,3 +96,17 @@ final class TokenControlTests: MockServerTestCase {
         XCTAssertEqual(fake.calls.withLock { $0 }, ["expire *", "expire t1", "revoke t2"])
     }
 }
+
+/// The clock control reaches the systems' own expiry (issue 8: a musbooking token expired by the clock gets 400).
+final class ClockExpiryTests: MockServerTestCase {
+    func testAMusbookingTokenExpiresWhenTheClockPassesItsLifetime() throws {
+        let token = try server.musbookingLogin("Test005", "123456")
+        XCTAssertEqual(try server.musbookingUser(token).status, 200)
+        XCTAssertEqual(try server.request("POST", "/__mock/clock", json: ["advanceSeconds": 25 * 3600]).status, 200)
+        let expired = try server.musbookingUser(token)
+        XCTAssertEqual(expired.status, 400, expired.text)
+        XCTAssertEqual(expired.header("Content-Type"), "text/plain; charset=utf-8")
+        XCTAssertEqual(try server.request("DELETE", "/__mock/clock").status, 200)
+        XCTAssertEqual(try server.musbookingUser(token).status, 200, "back to real time, the token is valid again")
+    }
+}

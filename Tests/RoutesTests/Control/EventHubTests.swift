@@ -62,3 +62,33 @@ final class EventHubTests: MockServerTestCase {
         XCTAssertEqual(other.drain().count, 2)
     }
 }
+
+/// The pump the events WebSocket will use: order kept, a fallen-behind sink told once.
+final class EventPumpTests: XCTestCase {
+    func testEventsReachTheSinkInOrder() {
+        let hub = EventHub()
+        let got = Locked<[Int]>([])
+        let all = expectation(description: "100 events")
+        let pump = EventPump(hub: hub, send: { event in
+            let count = got.withLock { $0.append(event.sequence); return $0.count }
+            if count == 100 { all.fulfill() }
+        }, onDropped: { XCTFail("dropped") })
+        for i in 1...100 { hub.publish(kind: "request", at: Date()) { ["n": i] } }
+        wait(for: [all], timeout: 10)
+        XCTAssertEqual(got.withLock { $0 }, Array(1...100))
+        pump.cancel()
+        XCTAssertFalse(hub.hasSubscribers)
+    }
+
+    func testASinkThatFallsBehindIsDroppedOnce() {
+        let hub = EventHub()
+        let gate = DispatchSemaphore(value: 0)
+        let dropped = expectation(description: "dropped")
+        let pump = EventPump(hub: hub, capacity: 2, send: { _ in gate.wait() }, onDropped: { dropped.fulfill() })
+        for i in 1...10 { hub.publish(kind: "request", at: Date()) { ["n": i] } }
+        for _ in 0..<10 { gate.signal() }
+        wait(for: [dropped], timeout: 10)
+        XCTAssertFalse(hub.hasSubscribers, "the hub forgot the slow subscriber")
+        pump.cancel()
+    }
+}
