@@ -10,6 +10,7 @@ struct Options {
     var adminToken: String?
     var statePath: String?
     var watch = false
+    var journalSize = 1000
 
     /// One documented setting: its flag, environment variable, help text and how to apply a value.
     struct Setting: Sendable {
@@ -31,6 +32,7 @@ struct Options {
             o.logLevel = l
         },
         Setting(flag: "--admin-token", env: "MOCK_ADMIN_TOKEN", valueName: "TOKEN", help: "lets non-loopback clients use /__mock/* with header X-Mock-Admin-Token: TOKEN") { o, v in o.adminToken = v },
+        Setting(flag: "--journal-size", env: "MOCK_JOURNAL_SIZE", valueName: "N", help: "requests kept in /__mock/requests (default 1000; 0 turns the journal off)") { o, v in o.journalSize = try int(v, "--journal-size", 0...1_000_000) },
         Setting(flag: "--max-header-bytes", env: "MOCK_MAX_HEADER_BYTES", valueName: "N", help: "request line + headers limit, answered 431 (default 16384)") { o, v in o.server.maxHeaderBytes = try int(v, "--max-header-bytes", 256...(1 << 24)) },
         Setting(flag: "--max-request-line-bytes", env: "MOCK_MAX_REQUEST_LINE_BYTES", valueName: "N", help: "request line limit, answered 414 (default 8192)") { o, v in o.server.maxRequestLineBytes = try int(v, "--max-request-line-bytes", 64...(1 << 24)) },
         Setting(flag: "--max-body-bytes", env: "MOCK_MAX_BODY_BYTES", valueName: "N", help: "request body limit, answered 413 (default 1048576)") { o, v in o.server.maxBodyBytes = try int(v, "--max-body-bytes", 0...(1 << 30)) },

@@ -37,9 +37,9 @@ do {
 }
 
 let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken,
-                  adminHosts: [options.server.host])
+                  adminHosts: [options.server.host], journalSize: options.journalSize)
 let persistence = startPersistence(app: app, options: options, seedPath: seedPath, logger: logger)
-let server = Server(configuration: options.server, responder: Responder(router: app.makeRouter()), logger: logger)
+let server = Server(configuration: options.server, responder: app.makeResponder(), logger: logger)
 do {
     try server.start()
 } catch {

@@ -7,6 +7,7 @@ struct MockAdmin: Sendable {
     let `guard`: AdminGuard
     let systems: [any EmulatedSystem]
     let resetAll: @Sendable () -> Void
+    let control: ControlPlane
 
     /// `/__mock/*` answers as `admin`, errors in Vapor's shape like the transport's own.
     static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock"])
@@ -31,6 +32,7 @@ struct MockAdmin: Sendable {
             return .empty(.noContent)
         })
         Console.register(in: &router, guard: `guard`)
+        control.register(in: &router, guarded: `guard`.wrap)
         // Conformance runs and diagnostics: every message comes back unchanged. A refused
         // handshake falls through to the GET route, which says why.
         router.webSocket("/__mock/echo", admit: `guard`.admits) { message in [message] }

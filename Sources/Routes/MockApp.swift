@@ -7,11 +7,14 @@ public final class MockApp: Sendable {
     /// The emulated systems, in the order the banner and the README list them.
     public let systems: [any EmulatedSystem]
     private let admin: MockAdmin
+    /// Journal, faults, clock, token controls and events (API.md §6.1).
+    public let control: ControlPlane
 
     /// Builds every system from the seed. `adminToken`, when set, lets non-loopback clients
     /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`; `adminHosts` are `Host` names
     /// the admin paths accept besides the loopback ones (the configured listen host).
-    public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, adminHosts: [String] = []) {
+    public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, adminHosts: [String] = [],
+                journalSize: Int = 1000) {
         let environment = environment.resolved(with: seed.settings)
         self.environment = environment
         // The list of systems: a sixth is one more line here.
@@ -23,10 +26,13 @@ public final class MockApp: Sendable {
             RSSchool(seed: seed.rsschool, environment: environment),
         ]
         self.systems = systems
+        let control = ControlPlane(environment: environment, systems: systems, journalSize: journalSize)
+        self.control = control
         admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts), systems: systems, resetAll: {
             for system in systems { system.reset() }
             environment.outbox.reset()
-        })
+            control.reset()
+        }, control: control)
     }
 
     /// The system of that name (`rows`, `gateway`, `skyzone`, `musbooking`, `rsschool`), or nil.
@@ -43,7 +49,20 @@ public final class MockApp: Sendable {
         router.group(MockAdmin.routeGroup) { admin.register(in: &$0) }
         // `/` belongs to no system: a browser is sent to the console, API clients keep the 404.
         router.get("/") { request in Console.rootAnswer(request) }
+        router.wrapWebSocketEndpoints { [control] pattern, endpoint in
+            pattern == CustomerGateway.path ? control.gatewayEndpoint(endpoint) : endpoint
+        }
+        // Last, so the document lists every route (itself included).
+        let document = JSON.serialize(OpenAPIDocument.document(routes: router.routeTable + [(.get, "/__mock/openapi.json")]))
+        router.group(MockAdmin.routeGroup) { [admin] in
+            $0.get("/__mock/openapi.json", admin.guard.wrap { _ in .json(bytes: document) })
+        }
         return router
+    }
+
+    /// The responder to serve: every route, with the control plane's journal and faults around it.
+    public func makeResponder() -> Responder {
+        Responder(router: makeRouter(), middleware: control.middleware)
     }
 
     /// Puts every system back to the seed and empties the outbox.

@@ -18,6 +18,8 @@ public struct MockEnvironment: Sendable {
 
     public init(clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource(),
                 outbox: Outbox? = nil, logger: Logger = Logger()) {
+        // Every reader shares one offset clock, so /__mock/clock moves them all (outbox included).
+        let clock = clock as? OffsetClock ?? OffsetClock(base: clock)
         self.clock = clock
         self.random = random
         self.outbox = outbox ?? Outbox(clock: clock, logger: logger)

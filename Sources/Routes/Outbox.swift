@@ -37,6 +37,12 @@ public struct SentEmail: Codable, Sendable, Equatable {
     }
 }
 
+/// One message the outbox sent, as its observers see it.
+public enum OutboxMessage: Sendable {
+    case sms(SentSMS)
+    case email(SentEmail)
+}
+
 /// Every simulated SMS and e-mail, oldest first; each is also one log line.
 public final class Outbox: Sendable {
     struct Messages {
@@ -46,6 +52,7 @@ public final class Outbox: Sendable {
 
     let messages = StateCell(Messages())
     let snapshotCache = OutboxSnapshotCache()
+    private let observers = Locked<[@Sendable (OutboxMessage) -> Void]>([])
     private let clock: any Clock
     private let logger: Logger
     /// Messages kept per kind; past it the oldest are dropped, so a load test of `/api/users/sms`
@@ -63,6 +70,7 @@ public final class Outbox: Sendable {
         let sms = SentSMS(phone: PhoneNumber.normalize(phone), text: text, code: code, sentAt: ISO8601.string(clock.now()))
         messages.withLock { Outbox.append(sms, to: &$0.sms, capacity: capacity) }
         logger.info("SMS to \(sms.phone): \(text)")
+        notify(.sms(sms))
     }
 
     /// Records an e-mail; `link` is the confirmation link it carries, if any.
@@ -70,6 +78,16 @@ public final class Outbox: Sendable {
         let mail = SentEmail(to: address, subject: subject, body: body, link: link, sentAt: ISO8601.string(clock.now()))
         messages.withLock { Outbox.append(mail, to: &$0.emails, capacity: capacity) }
         logger.info("E-mail to \(address): \(subject)\(link.map { " — \($0)" } ?? "")")
+        notify(.email(mail))
+    }
+
+    /// Calls `observer` after every message sent (the control plane's events stream).
+    public func observe(_ observer: @escaping @Sendable (OutboxMessage) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    private func notify(_ message: OutboxMessage) {
+        for observer in observers.withLock({ $0 }) { observer(message) }
     }
 
     /// SMS oldest first; with a phone, only those to that number written in any form.

@@ -23,7 +23,7 @@ public final class TestServer: @unchecked Sendable {
 
     public init(seedPath: String = TestServer.repositorySeedPath, clock: ManualClock = ManualClock(),
                 random: any RandomSource = SeededRandomSource(seed: 42),
-                adminToken: String? = nil,
+                adminToken: String? = nil, journalSize: Int = 1000,
                 logger: Logger = .silent,
                 configure: (inout ServerConfiguration) -> Void = { _ in },
                 environment: (inout MockEnvironment) -> Void = { _ in }) throws {
@@ -31,8 +31,8 @@ public final class TestServer: @unchecked Sendable {
         var env = MockEnvironment(clock: clock, random: random, logger: logger)
         environment(&env)
         outbox = env.outbox
-        app = MockApp(seed: try Seed.load(path: seedPath), environment: env, adminToken: adminToken)
-        responder = Responder(router: app.makeRouter())
+        app = MockApp(seed: try Seed.load(path: seedPath), environment: env, adminToken: adminToken, journalSize: journalSize)
+        responder = app.makeResponder()
         var config = ServerConfiguration()
         config.host = "127.0.0.1"
         config.port = 0
@@ -47,6 +47,9 @@ public final class TestServer: @unchecked Sendable {
     deinit { stop() }
 
     /// Sends one request and waits for its response.
+    /// What a state-changing admin request carries (the admin guard refuses simple cross-site requests).
+    public static let adminWrite: [(String, String)] = [("X-Mock-Admin", "1")]
+
     public func request(_ method: String, _ path: String, headers: [(String, String)] = [],
                         body: [UInt8] = []) throws -> TestResponse {
         let client = try TestHTTPClient(port: port)

@@ -8,8 +8,13 @@ public enum RouteOutcome: Sendable {
 /// CORS preflight and CORS headers. Pure, so it is tested without sockets.
 public struct Responder: Sendable {
     public let router: Router
+    /// Sees every answered request and its response (journal, faults); nil costs nothing.
+    public let middleware: Middleware?
 
-    public init(router: Router) { self.router = router }
+    public init(router: Router, middleware: Middleware? = nil) {
+        self.router = router
+        self.middleware = middleware
+    }
 
     /// Answers any request: a response, or for a valid handshake on a WebSocket route an upgrade.
     public func outcome(for request: HTTPRequest) -> RouteOutcome {
@@ -25,6 +30,11 @@ public struct Responder: Sendable {
 
     /// Answers a plain (non-upgrade) HTTP request.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let middleware else { return respondDirectly(to: request) }
+        return middleware(request, respondDirectly)
+    }
+
+    private func respondDirectly(to request: HTTPRequest) -> HTTPResponse {
         var request = request
         var response: HTTPResponse
         if request.method == .options {

@@ -76,12 +76,14 @@ public struct Router: Sendable {
         let segments: [Segment]
         let caseInsensitive: Bool
         let handler: HTTPHandler
+        var pattern = ""
     }
 
     private struct SocketRoute: Sendable {
         let segments: [Segment]
         let admit: (@Sendable (HTTPRequest) -> Bool)?
-        let handler: WebSocketEndpoint
+        var handler: WebSocketEndpoint
+        var pattern = ""
     }
 
     private var routes: [Route] = []
@@ -129,7 +131,7 @@ public struct Router: Sendable {
         let segments = Router.compile(caseInsensitive ? pattern.lowercased() : pattern)
         let index = routes.count
         routes.append(Route(method: method, segments: segments, caseInsensitive: caseInsensitive,
-                            handler: Router.wrap(handler, group: group, defaultShape: defaultErrorShape)))
+                            handler: Router.wrap(handler, group: group, defaultShape: defaultErrorShape), pattern: pattern))
         hasCaseInsensitiveRoutes = hasCaseInsensitiveRoutes || caseInsensitive
         let literals = segments.compactMap { segment -> String? in
             if case .literal(let text) = segment { return text }
@@ -183,7 +185,18 @@ public struct Router: Sendable {
     /// A WebSocket endpoint with open/close callbacks and a connection handle (push, delayed replies, close codes).
     public mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest) -> Bool)? = nil,
                                    _ endpoint: WebSocketEndpoint) {
-        socketRoutes.append(SocketRoute(segments: Router.compile(pattern), admit: admit, handler: endpoint))
+        socketRoutes.append(SocketRoute(segments: Router.compile(pattern), admit: admit, handler: endpoint, pattern: pattern))
+    }
+
+    /// Every registered route as registered (`method` nil for a WebSocket endpoint), for
+    /// documents and tests that must not drift from the table.
+    public var routeTable: [(method: HTTPMethod?, pattern: String)] {
+        routes.map { ($0.method, $0.pattern) } + socketRoutes.map { (nil, $0.pattern) }
+    }
+
+    /// Wraps every WebSocket endpoint (the control plane journals and faults messages).
+    public mutating func wrapWebSocketEndpoints(_ wrap: (_ pattern: String, _ endpoint: WebSocketEndpoint) -> WebSocketEndpoint) {
+        for i in socketRoutes.indices { socketRoutes[i].handler = wrap(socketRoutes[i].pattern, socketRoutes[i].handler) }
     }
 
     /// Finds the handler for a request and fills in its path parameters.

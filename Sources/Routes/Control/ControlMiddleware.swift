@@ -1,0 +1,132 @@
+import Foundation
+import HTTPServer
+
+extension ControlPlane {
+    /// The responder's middleware: fires faults and journals every answered request except the
+    /// admin paths, which are neither faulted nor journaled.
+    public var middleware: Middleware {
+        { [self] request, next in
+            let system = SystemNames.owner(ofPath: request.path)
+            if system == "admin" { return next(request) }
+            let started = DispatchTime.now().uptimeNanoseconds
+            let at = journal.isEnabled ? clock.now() : Date(timeIntervalSince1970: 0)
+            let fired = faults.fire(method: request.method.rawValue, path: request.path, system: system)
+            var response = fired.map { apply($0.action, to: request, system: system, next) } ?? next(request)
+            if let fired { reportFired(fired, method: request.method.rawValue, path: request.path, system: system) }
+            guard journal.isEnabled else { return response }
+            if response.system == nil { response.system = system }
+            var entry = JournalEntry(at: at, system: response.system, method: request.method.rawValue,
+                                     path: request.path, query: request.query, status: sentStatus(response),
+                                     durationNanos: DispatchTime.now().uptimeNanoseconds &- started,
+                                     requestHeaders: request.headers, requestBody: request.body,
+                                     responseBody: sentBody(response), hint: response.hint)
+            if let fired { entry.fault = .init(id: fired.id, action: fired.action) }
+            journal.record(entry)
+            return response
+        }
+    }
+
+    /// The status on the wire: none when the connection is closed or reset instead.
+    private func sentStatus(_ response: HTTPResponse) -> Int? {
+        switch response.delivery.action {
+        case .close, .reset: return nil
+        case .send, .truncate: return response.status.code
+        }
+    }
+
+    private func sentBody(_ response: HTTPResponse) -> [UInt8] {
+        switch response.delivery.action {
+        case .close, .reset: return []
+        case .truncate: return Array(response.body.prefix(response.body.count / 2))
+        case .send: return response.body
+        }
+    }
+
+    /// An HTTP fault: a substitute answer (the handler does not run), or the real one re-delivered.
+    func apply(_ action: FaultAction, to request: HTTPRequest, system: String?, _ next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        var response: HTTPResponse
+        switch action {
+        case .delay(let ms):
+            response = next(request)
+            response.delivery.delayNanos = UInt64(ms) * 1_000_000
+        case .respond(let status, let body, let headers):
+            response = HTTPResponse(status: HTTPStatus(code: status), body: Array((body ?? "").utf8))
+            if let body, !headers.contains(where: { $0.name.equalsIgnoringASCIICase("Content-Type") }) {
+                response.headers.set("Content-Type", JSON.parse(Array(body.utf8)) == nil ? HTTPResponse.textContentType : HTTPResponse.jsonContentType)
+            }
+            for field in headers { response.headers.add(field.name, field.value) }
+        case .close:
+            response = .empty(.internalServerError)
+            response.delivery.action = .close
+        case .reset:
+            response = .empty(.internalServerError)
+            response.delivery.action = .reset
+        case .truncate:
+            response = next(request)
+            response.delivery.action = .truncate
+        case .malformedJSON:
+            response = next(request)
+            // Half the real body and a tail no JSON parser accepts, whatever the half ends in.
+            response.body = Array(response.body.prefix(response.body.count / 2)) + Array("<<mock fault: malformed JSON".utf8)
+        case .reply, .noReply, .closeCode:
+            // Refused when the rule is posted; answer normally if one slipped through.
+            response = next(request)
+        }
+        if response.system == nil { response.system = system }
+        return response
+    }
+
+    /// Each fault that fires is logged and published.
+    func reportFired(_ rule: FaultRule, method: String, path: String, system: String?) {
+        logger.info("fault \(rule.id) fired on \(method) \(path): \(rule.action.name)\(rule.remaining.map { " (\($0) left)" } ?? "")")
+        let data = rule.json
+        events.publish(kind: "fault", at: clock.now()) {
+            var d = data
+            d["request"] = ["method": method, "path": path, "system": system.map { $0 as Any } ?? NSNull()] as [String: Any]
+            return d
+        }
+    }
+
+    /// Wraps the gateway's endpoint: journal entries (`method: "WS"`) and message-type faults
+    /// (`reply`, `noReply`, `delayMs`, `closeCode`), delivered through the transport's reply.
+    public func gatewayEndpoint(_ endpoint: WebSocketEndpoint) -> WebSocketEndpoint {
+        var wrapped = endpoint
+        let onMessage = endpoint.onMessage
+        wrapped.onMessage = { [self] message, connection in
+            let started = DispatchTime.now().uptimeNanoseconds
+            var fired: FaultRule?
+            if faults.hasGatewayRules {
+                fired = faults.fire(messageType: JSONValue.parse(ControlPlane.bytes(message))?["type"]?.string ?? "")
+            }
+            var reply: WebSocketReply
+            switch fired?.action {
+            case .reply(let text)?: reply = WebSocketReply(messages: [.text(text)])
+            case .noReply?: reply = .none
+            case .closeCode(let code)?: reply = WebSocketReply(close: WebSocketCloseRequest(code: UInt16(clamping: code), reason: "fault"))
+            case .delay(let ms)?:
+                reply = onMessage(message, connection)
+                reply.delayNanos += UInt64(max(0, ms)) * 1_000_000
+            default: reply = onMessage(message, connection)
+            }
+            if let fired { reportFired(fired, method: "WS", path: CustomerGateway.path, system: "gateway") }
+            guard journal.isEnabled else { return reply }
+            let replies = reply.messages
+            var entry = JournalEntry(at: clock.now(), system: "gateway", method: "WS", path: "", query: "", status: 101,
+                                     durationNanos: DispatchTime.now().uptimeNanoseconds &- started,
+                                     requestHeaders: HTTPHeaders(), requestBody: ControlPlane.bytes(message),
+                                     responseBody: replies.count == 1 ? ControlPlane.bytes(replies[0]) : replies.map(ControlPlane.bytes).joined(separator: [10]).map { $0 },
+                                     hint: nil)
+            if let fired { entry.fault = .init(id: fired.id, action: fired.action) }
+            journal.record(entry)
+            return reply
+        }
+        return wrapped
+    }
+
+    static func bytes(_ message: WebSocketMessage) -> [UInt8] {
+        switch message {
+        case .text(let text): return Array(text.utf8)
+        case .binary(let bytes): return bytes
+        }
+    }
+}

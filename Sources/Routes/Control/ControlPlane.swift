@@ -1,0 +1,85 @@
+import Foundation
+import HTTPServer
+
+/// The control plane for tests (API.md §6.1): the request journal, faults, the adjustable clock,
+/// token controls and the event hub, over the systems of one `MockApp`.
+public final class ControlPlane: Sendable {
+    public let journal: RequestJournal
+    public let faults: FaultStore
+    public let clock: OffsetClock
+    public let events: EventHub
+    let systems: [(name: String, system: any EmulatedSystem)]
+    let logger: Logger
+
+    public init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int = 1000) {
+        events = EventHub()
+        journal = RequestJournal(capacity: journalSize, events: events)
+        faults = FaultStore()
+        clock = environment.clock as? OffsetClock ?? OffsetClock(base: environment.clock)
+        self.systems = systems.map { (SystemNames.name(of: $0), $0) }
+        logger = environment.logger
+        let events = self.events
+        environment.outbox.observe { message in
+            switch message {
+            case .sms(let sms):
+                events.publish(kind: "sms", at: environment.clock.now()) {
+                    ["phone": sms.phone, "text": sms.text, "code": sms.code ?? NSNull(), "sentAt": sms.sentAt]
+                }
+            case .email(let mail):
+                events.publish(kind: "email", at: environment.clock.now()) {
+                    ["to": mail.to, "subject": mail.subject, "body": mail.body, "link": mail.link ?? NSNull(), "sentAt": mail.sentAt]
+                }
+            }
+        }
+    }
+
+    /// What `POST /__mock/reset` adds to the systems' reset: an empty journal, no faults, real time.
+    public func reset() {
+        journal.clear()
+        faults.removeAll()
+        clock.reset()
+        events.publish(kind: "reset", at: clock.now()) { [:] }
+    }
+
+    /// `{"now", "offsetSeconds"}` of the mock's clock.
+    public var clockJSON: [String: Any] {
+        ["now": ISO8601.string(clock.now()), "offsetSeconds": clock.offsetSeconds]
+    }
+
+    /// Moves the clock forward and says so on the events stream.
+    public func advanceClock(by seconds: TimeInterval) {
+        clock.advance(by: seconds)
+        logger.info("mock clock moved forward \(seconds) s (now \(ISO8601.string(clock.now())))")
+        publishClock()
+    }
+
+    /// Puts the clock back to its base.
+    public func resetClock() {
+        clock.reset()
+        logger.info("mock clock back to real time")
+        publishClock()
+    }
+
+    private func publishClock() {
+        let data = clockJSON
+        events.publish(kind: "clock", at: clock.now()) { data }
+    }
+
+    /// Why a token control was refused.
+    public struct UnknownSystem: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Expires (or revokes) one token or all of one or every system's; returns how many were affected.
+    public func tokens(revoke: Bool, system: String?, token: String?) throws -> Int {
+        if let system, !systems.contains(where: { $0.name == system }) {
+            throw UnknownSystem(description: "unknown system \"\(system)\" (systems: \(systems.map(\.name).joined(separator: ", ")))")
+        }
+        var affected = 0
+        for entry in systems where system == nil || entry.name == system {
+            affected += revoke ? entry.system.revokeTokens(token) : entry.system.expireTokens(token)
+        }
+        logger.info("\(revoke ? "revoked" : "expired") \(affected) token(s)\(system.map { " of \($0)" } ?? "")")
+        return affected
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import HTTPServer
+
+extension ControlPlane {
+    /// Registers `/__mock/requests`, `/__mock/faults`, `/__mock/clock` and `/__mock/tokens/*`,
+    /// each handler wrapped by `guarded` (the admin paths' access rule).
+    func register(in router: inout Router, guarded: (@escaping HTTPHandler) -> HTTPHandler) {
+        router.get("/__mock/requests", guarded { [self] request in
+            switch ControlPlane.filter(request.queryParameters) {
+            case .failure(let problem): return ControlPlane.badRequest(problem.description)
+            case .success(let filter): return .json(object: journal.entries(filter).map(\.json))
+            }
+        })
+        router.delete("/__mock/requests", guarded { [self] _ in
+            journal.clear()
+            return .empty(.noContent)
+        })
+        router.get("/__mock/faults", guarded { [self] _ in .json(object: faults.rules.map(\.json)) })
+        router.post("/__mock/faults", guarded { [self] request in
+            do {
+                let rule = faults.add(try FaultRuleDraft.parse(request.body))
+                logger.info("fault \(rule.id) added: \(rule.method ?? "any") \(rule.path.text)\(rule.system.map { " [\($0)]" } ?? "") → \(rule.action.name)")
+                return .json(.created, object: rule.json)
+            } catch {
+                return ControlPlane.badRequest("\(error)")
+            }
+        })
+        router.delete("/__mock/faults", guarded { [self] _ in
+            faults.removeAll()
+            return .empty(.noContent)
+        })
+        router.delete("/__mock/faults/:id", guarded { [self] request in
+            guard let id = Int(request.pathParameters["id"] ?? ""), faults.remove(id: id) else {
+                return .json(.notFound, object: ["error": "no fault rule with id \(request.pathParameters["id"] ?? "")"])
+            }
+            return .empty(.noContent)
+        })
+        router.get("/__mock/clock", guarded { [self] _ in .json(object: clockJSON) })
+        router.post("/__mock/clock", guarded { [self] request in
+            guard let body = JSON.parseObject(request.body), let n = body["advanceSeconds"] as? NSNumber, !JSON.isBool(n),
+                  n.doubleValue.isFinite, n.doubleValue > 0, n.doubleValue <= 3_153_600_000 else {
+                return ControlPlane.badRequest("the body must be {\"advanceSeconds\": n} with n a number of seconds above 0 (fractions allowed, at most 100 years)")
+            }
+            advanceClock(by: n.doubleValue)
+            return .json(object: clockJSON)
+        })
+        router.delete("/__mock/clock", guarded { [self] _ in
+            resetClock()
+            return .json(object: clockJSON)
+        })
+        for (name, revoke) in [("expire", false), ("revoke", true)] {
+            router.post("/__mock/tokens/\(name)", guarded { [self] request in
+                var system: String?, token: String?
+                if !request.body.isEmpty {
+                    guard let body = JSON.parseObject(request.body) else {
+                        return ControlPlane.badRequest("the body must be a JSON object {\"system\"?, \"token\"?}")
+                    }
+                    if let unknown = body.keys.sorted().first(where: { $0 != "system" && $0 != "token" }) {
+                        return ControlPlane.badRequest("unknown field \"\(unknown)\" (fields: system, token)")
+                    }
+                    for (key, value) in body where !(value is NSNull) {
+                        guard let text = value as? String else { return ControlPlane.badRequest("\"\(key)\" must be a string") }
+                        if key == "system" { system = text } else { token = text }
+                    }
+                }
+                do {
+                    return .json(object: ["affected": try tokens(revoke: revoke, system: system, token: token)])
+                } catch {
+                    return ControlPlane.badRequest("\(error)")
+                }
+            })
+        }
+    }
+
+    static func badRequest(_ message: String) -> HTTPResponse {
+        .json(.badRequest, object: ["error": message])
+    }
+
+    struct FilterProblem: Error, CustomStringConvertible { let description: String }
+
+    /// The journal filter from `?system=&method=&path=&status=&since=&limit=`.
+    static func filter(_ query: Parameters) -> Result<RequestJournal.Filter, FilterProblem> {
+        var filter = RequestJournal.Filter()
+        let known: Set<String> = ["system", "method", "path", "status", "since", "limit"]
+        for item in query where !known.contains(item.name) {
+            return .failure(FilterProblem(description: "unknown filter \"\(item.name)\" (filters: system, method, path, status, since, limit)"))
+        }
+        if let v = query["system"], !v.isEmpty { filter.system = v }
+        if let v = query["method"], !v.isEmpty { filter.method = v }
+        if let v = query["path"], !v.isEmpty { filter.path = PathPattern(v) }
+        func int(_ name: String, _ range: ClosedRange<Int>) -> Result<Int?, FilterProblem> {
+            guard let v = query[name], !v.isEmpty else { return .success(nil) }
+            guard let n = Int(v), range.contains(n) else {
+                return .failure(FilterProblem(description: "\"\(name)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)"))
+            }
+            return .success(n)
+        }
+        switch (int("status", 100...599), int("since", 0...Int(Int32.max)), int("limit", 1...100_000)) {
+        case (.failure(let p), _, _), (_, .failure(let p), _), (_, _, .failure(let p)): return .failure(p)
+        case (.success(let status), .success(let since), .success(let limit)):
+            filter.status = status
+            filter.since = since
+            if let limit { filter.limit = limit }
+        }
+        return .success(filter)
+    }
+}

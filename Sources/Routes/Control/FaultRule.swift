@@ -1,0 +1,185 @@
+import Foundation
+import HTTPServer
+
+/// One fault rule (API.md §6.1): which requests or gateway messages it matches, what it does,
+/// and how many more times it fires (nil: until removed).
+public struct FaultRule: Sendable {
+    public let id: Int
+    /// Upper-cased; nil matches every method.
+    public let method: String?
+    public let path: PathPattern
+    /// A system name; `gateway` makes it a rule on gateway message types.
+    public let system: String?
+    public let times: Int?
+    public internal(set) var remaining: Int?
+    public let action: FaultAction
+
+    public var isGatewayRule: Bool { system == "gateway" }
+
+    /// Whether it applies to an HTTP request of a system (nil: a path no system claims).
+    func matches(method: String, path: String, system: String?) -> Bool {
+        guard !isGatewayRule else { return false }
+        if let s = self.system, s != system { return false }
+        if let m = self.method, !m.equalsIgnoringASCIICase(method) { return false }
+        return self.path.matches(path)
+    }
+
+    /// Whether it applies to a gateway message of this type.
+    func matches(messageType: String) -> Bool {
+        isGatewayRule && path.matches(messageType)
+    }
+
+    /// The rule as `GET /__mock/faults` lists it.
+    public var json: [String: Any] {
+        [
+            "id": id,
+            "method": method ?? NSNull(),
+            "path": path.text,
+            "system": system ?? NSNull(),
+            "times": times ?? NSNull(),
+            "remaining": remaining ?? NSNull(),
+            "action": action.json,
+        ]
+    }
+}
+
+/// A rule as posted, checked; `FaultStore.add` gives it its id.
+public struct FaultRuleDraft: Sendable {
+    public var method: String?
+    public var path: PathPattern
+    public var system: String?
+    public var times: Int?
+    public var action: FaultAction
+
+    /// Why a posted rule was refused (400 with this message).
+    public struct Invalid: Error, Equatable, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "WS"]
+
+    /// Reads and checks a posted rule body.
+    public static func parse(_ body: [UInt8]) throws -> FaultRuleDraft {
+        guard let object = JSON.parseObject(body) else {
+            throw Invalid("the body must be a JSON object {\"path\", \"method\"?, \"system\"?, \"times\"?, \"action\": {…}}")
+        }
+        let known: Set<String> = ["method", "path", "system", "times", "action"]
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw Invalid("unknown field \"\(unknown)\" (fields: method, path, system, times, action)")
+        }
+        guard let path = object["path"] as? String, !path.isEmpty else {
+            throw Invalid("\"path\" is required: a path, a pattern with * (\"/api/*\"), or a gateway message type")
+        }
+        var system: String?
+        if let value = object["system"], !(value is NSNull) {
+            guard let name = value as? String, SystemNames.all.contains(name) else {
+                throw Invalid("\"system\" must be one of \(SystemNames.all.joined(separator: ", "))")
+            }
+            system = name
+        }
+        var method: String?
+        if let value = object["method"], !(value is NSNull) {
+            guard let name = value as? String, methods.contains(name.uppercased()) else {
+                throw Invalid("\"method\" must be one of \(methods.sorted().joined(separator: ", "))")
+            }
+            method = name.uppercased()
+        }
+        if system != "gateway" {
+            guard path.hasPrefix("/") || path.hasPrefix("*") else {
+                throw Invalid("\"path\" must start with / or * (gateway message types need \"system\": \"gateway\")")
+            }
+            if path.lowercased().hasPrefix("/__mock") {
+                throw Invalid("admin paths (/__mock/…) cannot be faulted")
+            }
+        }
+        var times: Int?
+        if let value = object["times"], !(value is NSNull) {
+            guard let n = integer(value), n >= 1, n <= 1_000_000_000 else { throw Invalid("\"times\" must be a whole number of at least 1") }
+            times = n
+        }
+        guard let actionObject = object["action"] as? [String: Any] else {
+            throw Invalid("\"action\" is required: an object such as {\"status\": 503} or {\"delayMs\": 2000}")
+        }
+        let action = try parseAction(actionObject)
+        if system == "gateway" && !action.isGatewayAction {
+            throw Invalid("a gateway rule takes delayMs, reply, noReply or closeCode, not \(action.name)")
+        }
+        if system != "gateway" && !action.isHTTPAction {
+            throw Invalid("\(action.name) is a gateway action: add \"system\": \"gateway\" and a message type as \"path\"")
+        }
+        return FaultRuleDraft(method: method, path: PathPattern(path), system: system, times: times, action: action)
+    }
+
+    private static func parseAction(_ object: [String: Any]) throws -> FaultAction {
+        func flag(_ key: String) throws {
+            guard let n = object[key] as? NSNumber, JSON.isBool(n), n.boolValue else { throw Invalid("\"\(key)\" must be true") }
+        }
+        let kinds = ["delayMs", "status", "close", "reset", "truncate", "malformedJSON", "reply", "noReply", "closeCode"]
+        let present = kinds.filter { object[$0] != nil }
+        guard present.count == 1, let kind = present.first else {
+            throw Invalid("\"action\" must have exactly one of \(kinds.joined(separator: ", "))")
+        }
+        let allowed: Set<String> = kind == "status" ? ["status", "body", "headers"] : [kind]
+        if let extra = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw Invalid("\"action\" field \"\(extra)\" does not go with \(kind)")
+        }
+        switch kind {
+        case "delayMs":
+            guard let ms = integer(object[kind]), ms >= 0, ms <= 600_000 else {
+                throw Invalid("\"delayMs\" must be a whole number of milliseconds from 0 to 600000")
+            }
+            return .delay(milliseconds: ms)
+        case "status":
+            guard let status = integer(object[kind]), (200...599).contains(status) else {
+                throw Invalid("\"status\" must be a whole number from 200 to 599")
+            }
+            var body: String?
+            if let value = object["body"], !(value is NSNull) {
+                guard let text = value as? String else { throw Invalid("\"body\" must be a string (the exact body to send)") }
+                body = text
+            }
+            var headers: [FaultAction.HeaderField] = []
+            if let value = object["headers"], !(value is NSNull) {
+                guard let fields = value as? [String: Any] else { throw Invalid("\"headers\" must be an object of strings") }
+                for (name, v) in fields.sorted(by: { $0.key < $1.key }) {
+                    guard let text = v as? String, isToken(name), !text.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+                        throw Invalid("header \"\(name)\" must be a valid header name with a one-line string value")
+                    }
+                    if ["content-length", "transfer-encoding", "connection"].contains(name.lowercased()) {
+                        throw Invalid("header \"\(name)\" is set by the server")
+                    }
+                    headers.append(.init(name: name, value: text))
+                }
+            }
+            return .respond(status: status, body: body, headers: headers)
+        case "close": try flag(kind); return .close
+        case "reset": try flag(kind); return .reset
+        case "truncate": try flag(kind); return .truncate
+        case "malformedJSON": try flag(kind); return .malformedJSON
+        case "noReply": try flag(kind); return .noReply
+        case "reply":
+            guard let text = object[kind] as? String else { throw Invalid("\"reply\" must be a string (the text frame to send)") }
+            return .reply(text)
+        default:
+            guard let code = integer(object[kind]), (1000...4999).contains(code), ![1004, 1005, 1006, 1015].contains(code) else {
+                throw Invalid("\"closeCode\" must be a WebSocket close code a server may send (1000-4999, not 1004-1006 or 1015)")
+            }
+            return .closeCode(code)
+        }
+    }
+
+    /// A JSON whole number (not a boolean, not a fraction).
+    static func integer(_ value: Any?) -> Int? {
+        guard let n = value as? NSNumber, !JSON.isBool(n) else { return nil }
+        let d = n.doubleValue
+        guard d.isFinite, d == d.rounded(), abs(d) < 1e15 else { return nil }
+        return Int(d)
+    }
+
+    private static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "!#$%&'*+-.^_`|~".utf8.contains(b)
+        }
+    }
+}
