@@ -1,0 +1,189 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// Formats log lines (text or JSON, with or without colour) and escapes what a client sent.
+enum LogLine {
+    // ANSI colours, used only when the output is a terminal.
+    private static let reset = "\u{1B}[0m"
+    private static let dim = "\u{1B}[2m"
+    private static let red = "\u{1B}[31m"
+    private static let green = "\u{1B}[32m"
+    private static let yellow = "\u{1B}[33m"
+    private static let magenta = "\u{1B}[35m"
+    private static let cyan = "\u{1B}[36m"
+    private static let highlight = "\u{1B}[1;30;43m"
+
+    /// A plain line: text `12:00:00.123 [warning] message`, or a JSON object.
+    static func message(_ level: LogLevel, kind: LogKind, _ message: String, format: LogFormat, colour: Bool) -> String {
+        let now = Timestamp.now()
+        switch format {
+        case .json:
+            var line = "{\"time\":\"\(now.iso)\",\"level\":\"\(level.name)\",\"kind\":\"\(kind.rawValue)\",\"msg\":"
+            appendJSONString(message, to: &line)
+            line += "}\n"
+            return line
+        case .text:
+            var line = now.time
+            line += " "
+            switch kind {
+            case .sms, .email:
+                // Prominent with or without colour: a developer scans the log for these.
+                line += colour ? "\(highlight) \(message) \(reset)" : "*** \(message)"
+            case .message, .request:
+                switch level {
+                case .info: line += message
+                case .debug: line += colour ? "\(dim)[debug] \(message)\(reset)" : "[debug] \(message)"
+                case .warning: line += colour ? "\(yellow)[warning]\(reset) \(message)" : "[warning] \(message)"
+                case .error, .off: line += colour ? "\(red)[error]\(reset) \(message)" : "[error] \(message)"
+                }
+            }
+            line += "\n"
+            return line
+        }
+    }
+
+    /// The per-request line: `12:00:00.123 POST /auth/login 200 0.4ms rows hint: …`.
+    static func request(_ entry: RequestLogEntry, format: LogFormat, colour: Bool) -> String {
+        let now = Timestamp.now()
+        let method = escaped(entry.method), path = escaped(entry.path)
+        switch format {
+        case .json:
+            var line = "{\"time\":\"\(now.iso)\",\"level\":\"info\",\"kind\":\"request\",\"method\":"
+            appendJSONString(method, to: &line)
+            line += ",\"path\":"
+            appendJSONString(path, to: &line)
+            line += ",\"status\":\(entry.status),\"durationMs\":\(entry.durationMillisText),\"system\":"
+            if let system = entry.system { appendJSONString(escaped(system), to: &line) } else { line += "null" }
+            line += ",\"hint\":"
+            if let hint = entry.hint { appendJSONString(escaped(hint), to: &line) } else { line += "null" }
+            if !entry.remoteAddress.isEmpty {
+                line += ",\"remote\":"
+                appendJSONString(escaped(entry.remoteAddress), to: &line)
+            }
+            line += "}\n"
+            return line
+        case .text:
+            var line = now.time
+            line += " \(method) \(path) "
+            if colour {
+                let c = entry.status >= 500 ? red : entry.status >= 400 ? yellow : entry.status >= 300 ? cyan : green
+                line += "\(c)\(entry.status)\(reset) \(dim)\(entry.durationMillisText)ms"
+                if let system = entry.system { line += " \(escaped(system))" }
+                line += reset
+                if let hint = entry.hint { line += " \(magenta)hint: \(escaped(hint))\(reset)" }
+            } else {
+                line += "\(entry.status) \(entry.durationMillisText)ms"
+                if let system = entry.system { line += " \(escaped(system))" }
+                if let hint = entry.hint { line += " hint: \(escaped(hint))" }
+            }
+            line += "\n"
+            return line
+        }
+    }
+
+    /// The line reporting lines the queue had to drop.
+    static func dropNotice(_ count: Int, format: LogFormat, colour: Bool) -> String {
+        message(.warning, kind: .message, "\(count) log line\(count == 1 ? "" : "s") dropped (the log output was not being read fast enough)",
+                format: format, colour: colour)
+    }
+
+    /// `text` with every character that could forge or garble a line made visible: C0 controls
+    /// (newline, CR, tab, ESC…), DEL, C1 controls and the Unicode line/paragraph separators.
+    /// Text without any (the usual case) is returned as is, after one scan of its bytes.
+    static func escaped(_ text: String) -> String {
+        var text = text
+        let clean = text.withUTF8 { bytes -> Bool in
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                if b < 0x20 || b == 0x7F { return false }
+                // C1 controls are C2 80...C2 9F in UTF-8; U+2028/U+2029 are E2 80 A8/A9.
+                if b == 0xC2, i + 1 < bytes.count, bytes[i + 1] < 0xA0 { return false }
+                if b == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 { return false }
+                i += 1
+            }
+            return true
+        }
+        if clean { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029:
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Appends `text` as a JSON string literal (quotes, backslash and controls escaped).
+    static func appendJSONString(_ text: String, to line: inout String) {
+        line += "\""
+        var needsEscape = false
+        for b in text.utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            needsEscape = true
+            break
+        }
+        if !needsEscape {
+            line += text
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": line += "\\\""
+                case "\\": line += "\\\\"
+                case "\n": line += "\\n"
+                case "\r": line += "\\r"
+                case "\t": line += "\\t"
+                default:
+                    if scalar.value < 0x20 {
+                        let hex = String(scalar.value, radix: 16)
+                        line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        line.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+        }
+        line += "\""
+    }
+}
+
+/// The wall-clock time of a line, with its digits written by hand (no formatter on the hot path).
+struct Timestamp {
+    /// `2026-11-22T00:14:43.123Z`
+    let iso: String
+    /// `00:14:43.123`
+    var time: String { String(iso.utf8.dropFirst(11).dropLast()) ?? iso }
+
+    static func now() -> Timestamp {
+        var tv = timeval()
+        gettimeofday(&tv, nil)
+        var t = time_t(tv.tv_sec)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        let iso = String(unsafeUninitializedCapacity: 24) { buf in
+            var i = 0
+            func put(_ value: Int, _ width: Int) {
+                var v = value
+                for k in stride(from: width - 1, through: 0, by: -1) {
+                    buf[i + k] = UInt8(48 + v % 10)
+                    v /= 10
+                }
+                i += width
+            }
+            func sep(_ c: Character) { buf[i] = c.asciiValue ?? 32; i += 1 }
+            put(Int(parts.tm_year) + 1900, 4); sep("-"); put(Int(parts.tm_mon) + 1, 2); sep("-"); put(Int(parts.tm_mday), 2)
+            sep("T"); put(Int(parts.tm_hour), 2); sep(":"); put(Int(parts.tm_min), 2); sep(":"); put(Int(parts.tm_sec), 2)
+            sep("."); put(Int(tv.tv_usec) / 1000, 3); sep("Z")
+            return i
+        }
+        return Timestamp(iso: iso)
+    }
+}
