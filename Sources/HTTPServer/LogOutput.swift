@@ -49,6 +49,7 @@ public final class LogOutput: @unchecked Sendable {
             dropped += 1
             return
         }
+        let wasEmpty = queue.isEmpty
         if pendingDrops > 0 {
             guard queue.count + 1 < capacity else {
                 pendingDrops += 1
@@ -59,7 +60,8 @@ public final class LogOutput: @unchecked Sendable {
             pendingDrops = 0
         }
         queue.append(line)
-        if queue.count == 1 { condition.signal() }
+        // Broadcast: flushers wait on the same condition, and a signal could wake one of them instead.
+        if wasEmpty { condition.broadcast() }
     }
 
     /// Waits until everything queued so far is written, at most `timeout` seconds (a reader that
@@ -71,7 +73,7 @@ public final class LogOutput: @unchecked Sendable {
         if pendingDrops > 0, let notice, queue.count < capacity {
             queue.append(notice(pendingDrops))
             pendingDrops = 0
-            condition.signal()
+            condition.broadcast()
         }
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !queue.isEmpty || busy {
