@@ -28,7 +28,7 @@ let package = Package(
         // Shared by the test targets: a real server on an ephemeral port and raw-socket clients.
         .target(name: "TestSupport", dependencies: ["HTTPServer", "Routes"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "RoutesTests", dependencies: ["Routes", "HTTPServer", "TestSupport"]),
+        .testTarget(name: "RoutesTests", dependencies: ["Routes", "HTTPServer", "TestSupport", "MockServerKit"]),
         .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient"]),
     ],
     swiftLanguageModes: [.v6]
