@@ -157,33 +157,51 @@ enum LogLine {
 
 /// The wall-clock time of a line, with its digits written by hand (no formatter on the hot path).
 struct Timestamp {
-    /// `2026-11-22T00:14:43.123Z`
-    let iso: String
-    /// `00:14:43.123`
-    var time: String { String(iso.utf8.dropFirst(11).dropLast()) ?? iso }
+    let seconds: Int
+    let millis: Int
 
     static func now() -> Timestamp {
         var tv = timeval()
         gettimeofday(&tv, nil)
-        var t = time_t(tv.tv_sec)
+        return Timestamp(seconds: Int(tv.tv_sec), millis: Int(tv.tv_usec) / 1000)
+    }
+
+    /// `00:14:43.123` (UTC), from the seconds of the day: no calendar work for the text format.
+    var time: String {
+        let day = seconds % 86_400
+        return Timestamp.digits(12) { put, sep in
+            put(day / 3600, 2); sep(58); put(day / 60 % 60, 2); sep(58); put(day % 60, 2); sep(46); put(millis, 3)
+        }
+    }
+
+    /// `2026-11-22T00:14:43.123Z`
+    var iso: String {
+        var t = time_t(seconds)
         var parts = tm()
         gmtime_r(&t, &parts)
-        let iso = String(unsafeUninitializedCapacity: 24) { buf in
+        return Timestamp.digits(24) { put, sep in
+            put(Int(parts.tm_year) + 1900, 4); sep(45); put(Int(parts.tm_mon) + 1, 2); sep(45); put(Int(parts.tm_mday), 2)
+            sep(84); put(Int(parts.tm_hour), 2); sep(58); put(Int(parts.tm_min), 2); sep(58); put(Int(parts.tm_sec), 2)
+            sep(46); put(millis, 3); sep(90)
+        }
+    }
+
+    /// A string of exactly `count` ASCII bytes written by `body` through `put(value, width)` and `sep(byte)`.
+    private static func digits(_ count: Int, _ body: ((Int, Int) -> Void, (UInt8) -> Void) -> Void) -> String {
+        String(unsafeUninitializedCapacity: count) { buf in
             var i = 0
-            func put(_ value: Int, _ width: Int) {
+            body({ value, width in
                 var v = value
                 for k in stride(from: width - 1, through: 0, by: -1) {
                     buf[i + k] = UInt8(48 + v % 10)
                     v /= 10
                 }
                 i += width
-            }
-            func sep(_ c: Character) { buf[i] = c.asciiValue ?? 32; i += 1 }
-            put(Int(parts.tm_year) + 1900, 4); sep("-"); put(Int(parts.tm_mon) + 1, 2); sep("-"); put(Int(parts.tm_mday), 2)
-            sep("T"); put(Int(parts.tm_hour), 2); sep(":"); put(Int(parts.tm_min), 2); sep(":"); put(Int(parts.tm_sec), 2)
-            sep("."); put(Int(tv.tv_usec) / 1000, 3); sep("Z")
+            }, { c in
+                buf[i] = c
+                i += 1
+            })
             return i
         }
-        return Timestamp(iso: iso)
     }
 }
