@@ -65,7 +65,7 @@ final class ExecutableTests: XCTestCase {
         let help = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(finish(process, err).0, 0)
         for flag in ["--host", "--port", "--seed", "--log-level", "--admin-token", "--max-body-bytes", "--header-timeout",
-                     "--idle-timeout", "--max-ws-message-bytes", "--max-connections", "MOCK_PORT"] {
+                     "--idle-timeout", "--max-ws-message-bytes", "--max-connections", "MOCK_PORT", "--log-format", "MOCK_LOG_FORMAT", "--version"] {
             XCTAssertTrue(help.contains(flag), flag)
         }
     }
@@ -106,7 +106,7 @@ final class ExecutableTests: XCTestCase {
     }
 
     func testUnknownFlagAndBadValueAreUsageErrors() throws {
-        for args in [["--bogus"], ["--port", "70000"], ["--log-level", "loud"], ["--header-timeout", "1e20"], ["--idle-timeout", "nan"]] {
+        for args in [["--bogus"], ["--port", "70000"], ["--log-level", "loud"], ["--header-timeout", "1e20"], ["--idle-timeout", "nan"], ["--log-format", "xml"]] {
             let (process, _, err) = try launch(args)
             let (status, message) = finish(process, err)
             XCTAssertEqual(status, 64, args.joined(separator: " "))
@@ -118,6 +118,28 @@ final class ExecutableTests: XCTestCase {
     private func stopNow(_ process: Process) {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// `--log-format json`: every line on standard error is one JSON object, the SMS line included.
+    func testJSONLogFormatWritesOneObjectPerLine() throws {
+        let (process, out, err) = try launch(["--port", "0", "--log-format", "json"])
+        let port = try bannerPort(out)
+        let client = try TestHTTPClient(port: port)
+        let body = Array("phone=9550001122".utf8)
+        try client.sendRequest("POST", "/api/users/sms", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: body)
+        XCTAssertEqual(try client.readResponse().status, 200)
+        kill(process.processIdentifier, SIGTERM)
+        let (status, log) = finish(process, err)
+        XCTAssertEqual(status, 0, log)
+        let lines = log.split(separator: "\n")
+        XCTAssertFalse(lines.isEmpty)
+        var kinds: [String] = []
+        for line in lines {
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line))
+            kinds.append(object["kind"] as? String ?? "?")
+        }
+        XCTAssertTrue(kinds.contains("sms"), log)
+        XCTAssertFalse(log.contains("\u{1B}"), "no colour in a pipe")
     }
 
     func testVersionPrintsTheLibraryConstant() throws {
