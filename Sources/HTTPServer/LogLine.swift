@@ -66,22 +66,59 @@ enum LogLine {
             line += "}\n"
             return line
         case .text:
-            var line = now.time
-            line += " \(method) \(path) "
+            // One buffer reserved up front and plain appends: growing a String step by step
+            // (interpolations, small-string spills) cost more than everything else in the line.
+            var line = ""
+            line.reserveCapacity(64 + method.utf8.count + path.utf8.count + (entry.hint?.utf8.count ?? 0))
+            line.append(now.time)
+            line.append(" ")
+            line.append(method)
+            line.append(" ")
+            line.append(path)
+            line.append(" ")
             if colour {
                 let c = entry.status >= 500 ? red : entry.status >= 400 ? yellow : entry.status >= 300 ? cyan : green
-                line += "\(c)\(entry.status)\(reset) \(dim)\(entry.durationMillisText)ms"
-                if let system = entry.system { line += " \(escaped(system))" }
-                line += reset
-                if let hint = entry.hint { line += " \(magenta)hint: \(escaped(hint))\(reset)" }
-            } else {
-                line += "\(entry.status) \(entry.durationMillisText)ms"
-                if let system = entry.system { line += " \(escaped(system))" }
-                if let hint = entry.hint { line += " hint: \(escaped(hint))" }
+                line.append(c)
             }
-            line += "\n"
+            appendDecimal(entry.status, to: &line)
+            if colour { line.append(reset); line.append(" "); line.append(dim) } else { line.append(" ") }
+            appendMillis(entry.durationNanos, to: &line)
+            if let system = entry.system { line.append(" "); line.append(escaped(system)) }
+            if colour { line.append(reset) }
+            if let hint = entry.hint {
+                line.append(colour ? " \(magenta)hint: " : " hint: ")
+                line.append(escaped(hint))
+                if colour { line.append(reset) }
+            }
+            line.append("\n")
             return line
         }
+    }
+
+    /// `n` in decimal, without a temporary String.
+    static func appendDecimal(_ n: Int, to line: inout String) {
+        guard n >= 0 else { line.append(String(n)); return }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buf in
+            var i = buf.count
+            var v = n
+            repeat {
+                i -= 1
+                buf[i] = UInt8(48 + v % 10)
+                v /= 10
+            } while v > 0
+            line.append(String(decoding: UnsafeRawBufferPointer(rebasing: buf[i...]), as: UTF8.self))
+        }
+    }
+
+    /// Milliseconds with one decimal and the unit: `0.4ms`.
+    static func appendMillis(_ nanos: UInt64, to line: inout String) {
+        let tenths = Int(min(nanos / 100_000, UInt64(Int.max)))
+        appendDecimal(tenths / 10, to: &line)
+        line.append(".")
+        line.append(Character(Unicode.Scalar(UInt8(48 + tenths % 10))))
+        line.append("ms")
     }
 
     /// The line reporting lines the queue had to drop.

@@ -15,6 +15,7 @@ public final class LogOutput: @unchecked Sendable {
     private var pendingDrops = 0
     private var dropped = 0
     private var busy = false
+    private var writerWaiting = false
     private var closed = false
     private let write: @Sendable (String) -> Void
     /// Lines the queue holds at most.
@@ -49,7 +50,6 @@ public final class LogOutput: @unchecked Sendable {
             dropped += 1
             return
         }
-        let wasEmpty = queue.isEmpty
         if pendingDrops > 0 {
             guard queue.count + 1 < capacity else {
                 pendingDrops += 1
@@ -60,8 +60,9 @@ public final class LogOutput: @unchecked Sendable {
             pendingDrops = 0
         }
         queue.append(line)
-        // Broadcast: flushers wait on the same condition, and a signal could wake one of them instead.
-        if wasEmpty { condition.broadcast() }
+        // Wake the writer only when it sleeps (a busy writer looks at the queue again by itself);
+        // broadcast, since flushers wait on the same condition and a signal could wake one of them.
+        if writerWaiting { condition.broadcast() }
     }
 
     /// Waits until everything queued so far is written, at most `timeout` seconds (a reader that
@@ -73,8 +74,8 @@ public final class LogOutput: @unchecked Sendable {
         if pendingDrops > 0, let notice, queue.count < capacity {
             queue.append(notice(pendingDrops))
             pendingDrops = 0
-            condition.broadcast()
         }
+        condition.broadcast()
         let deadline = Date(timeIntervalSinceNow: timeout)
         while !queue.isEmpty || busy {
             if !condition.wait(until: deadline) { return false }
@@ -93,7 +94,11 @@ public final class LogOutput: @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
-            while queue.isEmpty && !closed { condition.wait() }
+            while queue.isEmpty && !closed {
+                writerWaiting = true
+                condition.wait()
+                writerWaiting = false
+            }
             if queue.isEmpty && closed {
                 condition.unlock()
                 return
