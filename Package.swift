@@ -7,6 +7,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "mock-server", targets: ["MockServer"]),
+        // The whole mock in-process, for a test target: start on port 0, base URL, outbox, reset, stop.
+        .library(name: "MockServerKit", targets: ["MockServerKit"]),
+        // A URLSession client of /__mock/ for UI tests in another process; does not link the server.
+        .library(name: "MockServerAdminClient", targets: ["MockServerAdminClient"]),
     ],
     targets: [
         // Transport: sockets, event loops, HTTP/1.1 and WebSocket codecs, router.
@@ -15,12 +19,17 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // The emulated APIs and their in-memory store.
         .target(name: "Routes", dependencies: ["HTTPServer"]),
-        // The executable: command line, seed loading, logging, signals.
-        .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes"]),
+        // The mock as a library: app construction, bundled seed, in-process start and stop.
+        .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "MockServerAdminClient"]),
+        // The admin API client (Foundation/URLSession only).
+        .target(name: "MockServerAdminClient"),
+        // The executable: command line, banner, signals; the rest is MockServerKit.
+        .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes", "MockServerKit"]),
         // Shared by the test targets: a real server on an ephemeral port and raw-socket clients.
         .target(name: "TestSupport", dependencies: ["HTTPServer", "Routes"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "RoutesTests", dependencies: ["Routes", "HTTPServer", "TestSupport"]),
+        .testTarget(name: "RoutesTests", dependencies: ["Routes", "HTTPServer", "TestSupport", "MockServerKit"]),
+        .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,9 +4,10 @@ import HTTPServer
 /// Everything the command line and the environment can set.
 struct Options {
     var server = ServerConfiguration()
-    var seedPath = "seed.json"
-    var seedPathGiven = false
+    /// A seed file; nil means the seed compiled into the binary.
+    var seedPath: String?
     var logLevel = LogLevel.info
+    var logFormat = LogFormat.text
     var adminToken: String?
     var statePath: String?
     var watch = false
@@ -26,10 +27,14 @@ struct Options {
     static let settings: [Setting] = [
         Setting(flag: "--host", env: "MOCK_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)") { o, v in o.server.host = v },
         Setting(flag: "--port", env: "MOCK_PORT", valueName: "N", help: "port to listen on (default 8080; 0 picks a free port, printed in the banner)") { o, v in o.server.port = try int(v, "--port", 0...65535) },
-        Setting(flag: "--seed", env: "MOCK_SEED", valueName: "PATH", help: "initial data (default seed.json)") { o, v in o.seedPath = v; o.seedPathGiven = true },
+        Setting(flag: "--seed", env: "MOCK_SEED", valueName: "PATH", help: "initial data (default: the bundled copy of the repository's seed.json)") { o, v in o.seedPath = v },
         Setting(flag: "--log-level", env: "MOCK_LOG_LEVEL", valueName: "LEVEL", help: "debug (every request), info (default), warning, error or off") { o, v in
             guard let l = LogLevel(name: v) else { throw UsageError(description: "--log-level must be debug, info, warning, error or off, not \"\(v)\"") }
             o.logLevel = l
+        },
+        Setting(flag: "--log-format", env: "MOCK_LOG_FORMAT", valueName: "FORMAT", help: "text (default; coloured on a terminal) or json (one object per line)") { o, v in
+            guard let f = LogFormat(rawValue: v.lowercased()) else { throw UsageError(description: "--log-format must be text or json, not \"\(v)\"") }
+            o.logFormat = f
         },
         Setting(flag: "--admin-token", env: "MOCK_ADMIN_TOKEN", valueName: "TOKEN", help: "lets non-loopback clients use /__mock/* with header X-Mock-Admin-Token: TOKEN") { o, v in o.adminToken = v },
         Setting(flag: "--journal-size", env: "MOCK_JOURNAL_SIZE", valueName: "N", help: "requests kept in /__mock/requests (default 1000; 0 turns the journal off)") { o, v in o.journalSize = try int(v, "--journal-size", 0...1_000_000) },
@@ -74,6 +79,7 @@ struct Options {
                 inlineValue = String(arg[arg.index(after: eq)...])
             }
             if name == "--help" || name == "-h" { throw HelpRequested() }
+            if name == "--version" { throw VersionRequested() }
             guard let setting = settings.first(where: { $0.flag == name }) else {
                 throw UsageError(description: "unknown option \(arg) (see --help)")
             }
@@ -94,6 +100,7 @@ struct Options {
     }
 
     struct HelpRequested: Error {}
+    struct VersionRequested: Error {}
 
     static var usage: String {
         var lines = [
@@ -106,6 +113,7 @@ struct Options {
             let left = "  \(s.flag) \(s.valueName)".padding(toLength: 34, withPad: " ", startingAt: 0)
             lines.append("\(left)\(s.help)  [$\(s.env)]")
         }
+        lines.append("  --version".padding(toLength: 34, withPad: " ", startingAt: 0) + "print the version and exit")
         lines.append("  -h, --help".padding(toLength: 34, withPad: " ", startingAt: 0) + "this text")
         return lines.joined(separator: "\n")
     }

@@ -4,13 +4,13 @@ import Routes
 
 /// `--state` and `--watch`: opens the state file (an unusable one stops the start, exit 65) and
 /// watches the seed file. Kept apart from `main` so it moves with the app's construction.
-func startPersistence(app: MockApp, options: Options, seedPath: String, logger: Logger) -> MockPersistence {
+func startPersistence(app: MockApp, options: Options, seedPath: String?, logger: Logger) -> MockPersistence {
     var watched: String?
     if options.watch {
-        if FileManager.default.fileExists(atPath: seedPath) {
+        if let seedPath, FileManager.default.fileExists(atPath: seedPath) {
             watched = seedPath
         } else {
-            logger.warning("--watch: no seed file on disk to watch (\(seedPath)); name one with --seed PATH")
+            logger.warning("--watch: the seed in use has no file on disk to watch (\(seedPath ?? "bundled seed")); name one with --seed PATH")
         }
     }
     do {

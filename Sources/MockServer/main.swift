@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import MockServerKit
 import Routes
 #if canImport(Darwin)
 import Darwin
@@ -22,40 +23,47 @@ do {
 } catch is Options.HelpRequested {
     print(Options.usage)
     exit(0)
+} catch is Options.VersionRequested {
+    print("mock-server \(MockServerVersion.current)")
+    exit(0)
 } catch {
     exitWith("mock-server: \(error)", status: 64)
 }
 
-let logger = Logger(level: options.logLevel)
-let seedPath = SeedLocator.resolve(options.seedPath, explicitlyGiven: options.seedPathGiven)
+// Colour only for a person at a terminal (and not when NO_COLOR is set, as https://no-color.org asks).
+let colour = options.logFormat == .text && isatty(2) != 0 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+let logger = Logger(level: options.logLevel, format: options.logFormat, colour: colour)
 let seed: Seed
 do {
-    seed = try Seed.load(path: seedPath)
+    seed = try EmbeddedMockServer.load(options.seedPath.map { .file($0) } ?? .bundled)
 } catch {
-    let hint = FileManager.default.fileExists(atPath: seedPath) ? "" : "\n(run from the repository, or name the file with --seed PATH or MOCK_SEED)"
-    exitWith("mock-server: \(error)\(hint)", status: 65)
+    exitWith("mock-server: \(error)", status: 65)
 }
 
 let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)
-let persistence = startPersistence(app: app, options: options, seedPath: seedPath, logger: logger)
-let server = Server(configuration: options.server, responder: app.makeResponder(), logger: logger)
+let persistence = startPersistence(app: app, options: options, seedPath: options.seedPath, logger: logger)
+let server: EmbeddedMockServer
 do {
-    try server.start()
+    server = try EmbeddedMockServer(app: app, configuration: options.server, logger: logger)
 } catch {
     exitWith("mock-server: cannot listen on \(options.server.host):\(options.server.port): \(error)", status: 69)
 }
 
 signalTrap.start { sig in
     logger.info("\(SignalTrap.name(sig)): finishing requests in flight and stopping")
-    server.shutdown()
+    server.beginShutdown()
 }
 
-let hostForURL = options.server.host.contains(":") ? "[\(options.server.host)]" : options.server.host
+let host = options.server.host
+let deviceAddresses = host == "0.0.0.0" || host == "::" ? NetworkInterfaces.reachableAddresses(includeIPv6: host == "::") : []
+let banner = Banner.text(host: host, port: server.port, seedName: options.seedPath ?? "bundled seed", seed: seed,
+                         deviceAddresses: deviceAddresses, adminTokenSet: !(options.adminToken ?? "").isEmpty)
 // One write, so scripts reading the banner from a pipe see it at once.
-FileHandle.standardOutput.write(Data((Banner.text(baseURL: "http://\(hostForURL):\(server.port)", seedPath: seedPath, seed: seed) + "\n").utf8))
+FileHandle.standardOutput.write(Data((banner + "\n").utf8))
 
 server.waitUntilStopped()
 persistence.close()
 logger.info("stopped")
+logger.flush()
 exit(0)

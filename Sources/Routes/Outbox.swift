@@ -69,7 +69,7 @@ public final class Outbox: Sendable {
     public func sendSMS(to phone: String, text: String, code: String? = nil) {
         let sms = SentSMS(phone: PhoneNumber.normalize(phone), text: text, code: code, sentAt: ISO8601.string(clock.now()))
         messages.withLock { Outbox.append(sms, to: &$0.sms, capacity: capacity) }
-        logger.info("SMS to \(sms.phone): \(text)")
+        logger.outbox(.sms, "SMS to \(sms.phone): \(text)")
         notify(.sms(sms))
     }
 
@@ -77,7 +77,7 @@ public final class Outbox: Sendable {
     public func sendEmail(to address: String, subject: String, body: String, link: String? = nil) {
         let mail = SentEmail(to: address, subject: subject, body: body, link: link, sentAt: ISO8601.string(clock.now()))
         messages.withLock { Outbox.append(mail, to: &$0.emails, capacity: capacity) }
-        logger.info("E-mail to \(address): \(subject)\(link.map { " — \($0)" } ?? "")")
+        logger.outbox(.email, "E-mail to \(address): \(subject)\(link.map { " — \($0)" } ?? "")")
         notify(.email(mail))
     }
 

@@ -125,7 +125,7 @@ final class DeliveryWireTests: XCTestCase {
         s.shutdown()
         s.waitUntilStopped()
         let log = lines.withLock { $0 }
-        XCTAssertTrue(log.contains { $0.contains("GET /rows/7 200") && $0.contains("[rows]") && $0.contains("try /rows/1") }, "\(log)")
+        XCTAssertTrue(log.contains { $0.contains("GET /rows/7 200") && $0.contains(" rows ") && $0.contains("try /rows/1") }, "\(log)")
         XCTAssertFalse(log.contains { $0.contains("secret") }, "never the query")
         XCTAssertTrue(log.contains { $0.contains(" 400 ") }, "\(log)")
     }

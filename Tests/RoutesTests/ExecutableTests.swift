@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import TestSupport
+import MockServerKit
 
 /// The `mock-server` executable itself: flags, banner, exit codes and signals.
 final class ExecutableTests: XCTestCase {
@@ -16,16 +17,27 @@ final class ExecutableTests: XCTestCase {
     }
 
     /// Starts the server; returns the process and the pipe its banner goes to.
-    private func launch(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+    private func launch(_ arguments: [String], in directory: URL? = nil) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = try binary
         process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: TestServer.repositorySeedPath).deletingLastPathComponent()
+        process.currentDirectoryURL = directory ?? URL(fileURLWithPath: TestServer.repositorySeedPath).deletingLastPathComponent()
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
         return (process, out, err)
+    }
+
+    /// Reads standard output until the banner's last line (it ends with "Ctrl-C stops it.").
+    private func banner(_ pipe: Pipe) throws -> String {
+        var text = ""
+        while !text.contains("Ctrl-C stops it.") {
+            let chunk = pipe.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw TestClientError("no whole banner; output so far: \(text)") }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return text
     }
 
     /// Reads standard output until the banner's first line names the URL.
@@ -53,7 +65,7 @@ final class ExecutableTests: XCTestCase {
         let help = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(finish(process, err).0, 0)
         for flag in ["--host", "--port", "--seed", "--log-level", "--admin-token", "--max-body-bytes", "--header-timeout",
-                     "--idle-timeout", "--max-ws-message-bytes", "--max-connections", "MOCK_PORT"] {
+                     "--idle-timeout", "--max-ws-message-bytes", "--max-connections", "MOCK_PORT", "--log-format", "MOCK_LOG_FORMAT", "--version"] {
             XCTAssertTrue(help.contains(flag), flag)
         }
     }
@@ -137,11 +149,81 @@ final class ExecutableTests: XCTestCase {
     }
 
     func testUnknownFlagAndBadValueAreUsageErrors() throws {
-        for args in [["--bogus"], ["--port", "70000"], ["--log-level", "loud"], ["--header-timeout", "1e20"], ["--idle-timeout", "nan"]] {
+        for args in [["--bogus"], ["--port", "70000"], ["--log-level", "loud"], ["--header-timeout", "1e20"], ["--idle-timeout", "nan"], ["--log-format", "xml"]] {
             let (process, _, err) = try launch(args)
             let (status, message) = finish(process, err)
             XCTAssertEqual(status, 64, args.joined(separator: " "))
             XCTAssertFalse(message.isEmpty)
         }
+    }
+
+    /// SIGKILL: these tests check the banner, not shutdown (SIGTERM is tested above).
+    private func stopNow(_ process: Process) {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// `--log-format json`: every line on standard error is one JSON object, the SMS line included.
+    func testJSONLogFormatWritesOneObjectPerLine() throws {
+        let (process, out, err) = try launch(["--port", "0", "--log-format", "json"])
+        let port = try bannerPort(out)
+        let client = try TestHTTPClient(port: port)
+        let body = Array("phone=9550001122".utf8)
+        try client.sendRequest("POST", "/api/users/sms", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: body)
+        XCTAssertEqual(try client.readResponse().status, 200)
+        kill(process.processIdentifier, SIGTERM)
+        let (status, log) = finish(process, err)
+        XCTAssertEqual(status, 0, log)
+        let lines = log.split(separator: "\n")
+        XCTAssertFalse(lines.isEmpty)
+        var kinds: [String] = []
+        for line in lines {
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line))
+            kinds.append(object["kind"] as? String ?? "?")
+        }
+        XCTAssertTrue(kinds.contains("sms"), log)
+        XCTAssertFalse(log.contains("\u{1B}"), "no colour in a pipe")
+    }
+
+    func testVersionPrintsTheLibraryConstant() throws {
+        let (process, out, err) = try launch(["--version"])
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(finish(process, err).0, 0)
+        XCTAssertEqual(text, "mock-server \(MockServerVersion.current)\n")
+    }
+
+    /// Issue 12: a copy of the binary started outside the checkout serves the bundled seed.
+    func testStartsFromADirectoryWithoutASeedFileUsingTheBundledSeed() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("mock-server-cwd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let (process, out, _) = try launch(["--port", "0"], in: empty)
+        let text = try banner(out)
+        XCTAssertTrue(text.contains("(seed: bundled seed)") && text.contains("mock-server \(MockServerVersion.current) listening"), text)
+        guard let range = text.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+              let port = Int(text[range].split(separator: ":").last ?? "") else { throw TestClientError("no URL: \(text)") }
+        let client = try TestHTTPClient(port: port)
+        try client.sendRequest("GET", "/__mock/health")
+        XCTAssertEqual(try client.readResponse().text, #"{"status":"ok"}"#)
+        stopNow(process)
+    }
+
+    /// Listening on every interface, the banner gives URLs a phone can open, never 0.0.0.0.
+    func testBannerOnEveryInterfaceListsDeviceURLsAndTheAdminToken() throws {
+        let (process, out, _) = try launch(["--port", "0", "--host", "0.0.0.0"])
+        let text = try banner(out)
+        stopNow(process)
+        XCTAssertFalse(text.contains("0.0.0.0"), text)
+        XCTAssertTrue(text.contains("http://127.0.0.1:"), text)
+        XCTAssertTrue(text.contains("--admin-token"), text)
+        XCTAssertTrue(text.contains("From a device on the same network:") || text.contains("no non-loopback address"), text)
+    }
+
+    /// With --seed the banner names the file.
+    func testBannerNamesAGivenSeedFile() throws {
+        let (process, out, _) = try launch(["--port", "0", "--seed", TestServer.repositorySeedPath])
+        let text = try banner(out)
+        stopNow(process)
+        XCTAssertTrue(text.contains("(seed: \(TestServer.repositorySeedPath))"), text)
     }
 }

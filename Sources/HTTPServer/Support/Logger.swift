@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -24,20 +23,42 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// Writes one line per event to standard error (a single `write`, so lines from threads never interleave).
+/// How lines are written: for a person (`text`) or one JSON object per line (`json`).
+public enum LogFormat: String, Sendable, CaseIterable {
+    case text, json
+}
+
+/// What a line is about; SMS and e-mail lines are highlighted, as a developer waits for them.
+public enum LogKind: String, Sendable {
+    case message, request, sms, email
+}
+
+/// Writes one line per event. Every client-controlled character that could forge a line
+/// (control characters) is escaped here, so no caller can forget; lines go through a bounded
+/// queue (`LogOutput`), so logging never blocks an event loop.
 public struct Logger: Sendable {
     public let level: LogLevel
+    public let format: LogFormat
+    /// ANSI colours (only when the output is a terminal).
+    public let colour: Bool
+    private let output: LogOutput?
     private let sink: (@Sendable (String) -> Void)?
 
-    /// A logger writing to standard error at `level` and above.
-    public init(level: LogLevel = .info) {
+    /// A logger writing to `output` (standard error by default) at `level` and above.
+    public init(level: LogLevel = .info, format: LogFormat = .text, colour: Bool = false, output: LogOutput? = nil) {
         self.level = level
+        self.format = format
+        self.colour = colour
+        self.output = output
         sink = nil
     }
 
-    /// A logger handing each formatted line to `sink` (tests capture lines this way).
-    public init(level: LogLevel, sink: @escaping @Sendable (String) -> Void) {
+    /// A logger handing each formatted line (newline included) to `sink` synchronously (tests).
+    public init(level: LogLevel, format: LogFormat = .text, sink: @escaping @Sendable (String) -> Void) {
         self.level = level
+        self.format = format
+        colour = false
+        output = nil
         self.sink = sink
     }
 
@@ -53,34 +74,37 @@ public struct Logger: Sendable {
 
     public func log(_ l: LogLevel, _ message: @autoclosure () -> String) {
         guard isEnabled(l) else { return }
-        let line = "\(Logger.timestamp()) [\(l.name)] \(message())\n"
-        if let sink {
-            sink(line)
-        } else {
-            var bytes = Array(line.utf8)
-            _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
-        }
+        emit(LogLine.message(l, kind: .message, LogLine.escaped(message()), format: format, colour: colour))
+    }
+
+    /// A line a developer is waiting for (an SMS or e-mail the mock "sent"), at info, highlighted.
+    public func outbox(_ kind: LogKind, _ message: @autoclosure () -> String) {
+        guard isEnabled(.info) else { return }
+        emit(LogLine.message(.info, kind: kind, LogLine.escaped(message()), format: format, colour: colour))
     }
 
     /// One answered request, the line a person reads at the default level (API.md §0: a hinted
     /// request is always logged at info).
     public func request(_ entry: RequestLogEntry) {
         guard isEnabled(.info) else { return }
-        var line = "\(entry.method) \(entry.path) \(entry.status) \(entry.durationMillisText)ms"
-        if let system = entry.system { line += " [\(system)]" }
-        if let hint = entry.hint { line += " hint: \(hint)" }
-        log(.info, line)
+        emit(LogLine.request(entry, format: format, colour: colour))
     }
 
-    static func timestamp() -> String {
-        var tv = timeval()
-        gettimeofday(&tv, nil)
-        var t = time_t(tv.tv_sec)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                      Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(tv.tv_usec) / 1000)
+    /// Waits (at most `timeout` seconds) until every line so far is written; before exit.
+    @discardableResult
+    public func flush(timeout: Double = 1) -> Bool {
+        guard sink == nil else { return true }
+        let format = format, colour = colour
+        return (output ?? .standardError).flush(timeout: timeout) { LogLine.dropNotice($0, format: format, colour: colour) }
+    }
+
+    private func emit(_ line: String) {
+        if let sink {
+            sink(line)
+            return
+        }
+        let format = format, colour = colour
+        (output ?? .standardError).enqueue(line) { LogLine.dropNotice($0, format: format, colour: colour) }
     }
 }
 

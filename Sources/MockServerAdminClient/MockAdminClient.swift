@@ -1,0 +1,98 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A client of the mock's `/__mock/` admin API over URLSession, for tests that run in another
+/// process than the server (an XCUITest driving an app): read the outbox, wait for an SMS,
+/// reset, health. It does not link the server.
+public struct MockAdminClient: Sendable {
+    /// The server's base URL, e.g. `http://127.0.0.1:8080`.
+    public let baseURL: URL
+    /// Sent as `X-Mock-Admin-Token` when set (a server started with `--admin-token`, reached over the LAN).
+    public let adminToken: String?
+    private let session: URLSession
+
+    public init(baseURL: URL, adminToken: String? = nil, session: URLSession = .shared) {
+        self.baseURL = baseURL
+        self.adminToken = adminToken
+        self.session = session
+    }
+
+    /// A failed admin call: the status and body the server answered, or what went wrong.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// True when `GET /__mock/health` answers 200.
+    public func health() async -> Bool {
+        (try? await send("GET", "/__mock/health", expecting: 200)) != nil
+    }
+
+    /// Every SMS, oldest first; with `phone`, only those to it (written in any form).
+    public func sms(phone: String? = nil) async throws -> [MockSMS] {
+        let data = try await send("GET", "/__mock/sms", query: phone.map { ["phone": $0] } ?? [:], expecting: 200)
+        return try decode([MockSMS].self, data)
+    }
+
+    /// Every e-mail, oldest first; with `to`, only those to that address (any case).
+    public func emails(to address: String? = nil) async throws -> [MockEmail] {
+        let data = try await send("GET", "/__mock/emails", query: address.map { ["to": $0] } ?? [:], expecting: 200)
+        return try decode([MockEmail].self, data)
+    }
+
+    /// The code of the newest SMS to `phone`, if any.
+    public func latestCode(phone: String) async throws -> String? {
+        try await sms(phone: phone).last { $0.code != nil }?.code
+    }
+
+    /// Polls until an SMS to `phone` newer than the ones already there at the call arrives
+    /// (or any, with `new: false`); throws when `timeout` seconds pass first.
+    public func waitForSMS(to phone: String, new: Bool = true, timeout: TimeInterval = 10,
+                           pollInterval: TimeInterval = 0.1) async throws -> MockSMS {
+        let already = new ? try await sms(phone: phone).count : 0
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while true {
+            let messages = try await sms(phone: phone)
+            if messages.count > already, let last = messages.last { return last }
+            guard Date() < deadline else {
+                throw Failure(description: "no SMS to \(phone) within \(timeout) s (\(messages.count) to it so far)")
+            }
+            try await Task.sleep(nanoseconds: UInt64(pollInterval * 1_000_000_000))
+        }
+    }
+
+    /// `POST /__mock/reset`: every system back to its seed, the outbox emptied.
+    public func reset() async throws {
+        _ = try await send("POST", "/__mock/reset", body: Data("{}".utf8), expecting: 204)
+    }
+
+    private func send(_ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil,
+                      expecting status: Int) async throws -> Data {
+        guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
+            throw Failure(description: "bad base URL \(baseURL)")
+        }
+        if !query.isEmpty { components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) } }
+        guard let url = components.url else { throw Failure(description: "bad URL for \(path)") }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = body
+            // A JSON Content-Type makes it a non-simple request, which admin writes require.
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        if let adminToken { request.setValue(adminToken, forHTTPHeaderField: "X-Mock-Admin-Token") }
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw Failure(description: "\(method) \(path): no HTTP response") }
+        guard http.statusCode == status else {
+            throw Failure(description: "\(method) \(path): \(http.statusCode) \(String(decoding: data, as: UTF8.self))")
+        }
+        return data
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
+        do { return try JSONDecoder().decode(type, from: data) } catch {
+            throw Failure(description: "unexpected admin answer: \(String(decoding: data.prefix(300), as: UTF8.self))")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+@_exported import MockServerAdminClient
+import Foundation
+import HTTPServer
+import Routes
+
+/// The whole mock (five systems and `/__mock/`) running in this process, for tests: start it on
+/// a free port, point the client under test at `baseURL`, read the outbox, reset, stop.
+///
+///     let server = try EmbeddedMockServer()
+///     defer { server.stop() }
+///     // … requests to server.baseURL …
+///     let code = server.sms(phone: "9123456789").last?.code
+public final class EmbeddedMockServer: Sendable {
+    /// Where the initial data comes from.
+    public enum SeedSource: Sendable {
+        /// The repository's `seed.json`, compiled in.
+        case bundled
+        /// A seed file.
+        case file(String)
+        /// Seed JSON text.
+        case json(String)
+    }
+
+    /// Log verbosity of an embedded server (its lines go to standard error).
+    public enum LogLevel: Sendable {
+        case debug, info, warning, error, off
+    }
+
+    private let app: MockApp
+    private let server: Server
+    /// The host the server listens on.
+    public let host: String
+
+    /// Starts the mock on `host`:`port` (0: a free port) and returns once it accepts connections.
+    public convenience init(seed: SeedSource = .bundled, host: String = "127.0.0.1", port: Int = 0,
+                            logLevel: LogLevel = .warning, adminToken: String? = nil) throws {
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.eventLoops = 1
+        configuration.shutdownGrace = 1
+        try self.init(seed: try EmbeddedMockServer.load(seed), configuration: configuration,
+                      logger: Logger(level: logLevel.level), adminToken: adminToken)
+    }
+
+    /// Starts the mock with every server setting and the logger given.
+    public convenience init(seed: Seed, configuration: ServerConfiguration, logger: Logger, adminToken: String? = nil) throws {
+        let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: adminToken,
+                          adminHosts: [configuration.host])
+        try self.init(app: app, configuration: configuration, logger: logger)
+    }
+
+    /// Serves an app built by the caller (the `mock-server` executable loads its state file into
+    /// the app first, so no request sees the seed's state).
+    public init(app: MockApp, configuration: ServerConfiguration, logger: Logger) throws {
+        self.app = app
+        server = Server(configuration: configuration, responder: app.makeResponder(), logger: logger)
+        host = configuration.host
+        try server.start()
+    }
+
+    /// Decodes a seed source; errors name the file or say "bundled seed".
+    public static func load(_ source: SeedSource) throws -> Seed {
+        switch source {
+        case .bundled: return try Seed.bundled()
+        case .file(let path): return try Seed.load(path: path)
+        case .json(let text): return try Seed.decode(Data(text.utf8), source: "seed JSON")
+        }
+    }
+
+    /// The text of the bundled seed (the repository's `seed.json`), to start from when a test wants a variant.
+    public static var bundledSeedJSON: String { BundledSeed.json }
+
+    /// The port actually bound.
+    public var port: Int { server.port }
+
+    /// `http://127.0.0.1:<port>` (the listening address; loopback when it listens on every interface).
+    public var baseURL: URL {
+        let reachable = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
+        let hostForURL = reachable.contains(":") ? "[\(reachable)]" : reachable
+        return URL(string: "http://\(hostForURL):\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// A client of this server's `/__mock/` admin API (the same one an XCUITest uses).
+    public var admin: MockAdminClient { MockAdminClient(baseURL: baseURL) }
+
+    /// Every system back to its seed, the outbox emptied.
+    public func reset() { app.reset() }
+
+    /// Every SMS sent so far, oldest first; with `phone`, only those to it (written in any form).
+    public func sms(phone: String? = nil) -> [MockSMS] {
+        app.environment.outbox.sms(phone: phone).map { MockSMS(phone: $0.phone, text: $0.text, code: $0.code, sentAt: $0.sentAt) }
+    }
+
+    /// Every e-mail sent so far, oldest first; with `to`, only those to that address.
+    public func emails(to address: String? = nil) -> [MockEmail] {
+        app.environment.outbox.emails(to: address).map {
+            MockEmail(to: $0.to, subject: $0.subject, body: $0.body, link: $0.link, sentAt: $0.sentAt)
+        }
+    }
+
+    /// Stops accepting, lets requests in flight finish, and waits for the loops (idempotent).
+    public func stop() {
+        server.shutdown()
+        server.waitUntilStopped()
+    }
+
+    /// Stops the server from another thread (a signal handler) without waiting.
+    public func beginShutdown() { server.shutdown() }
+
+    /// Blocks until the server has stopped.
+    public func waitUntilStopped() { server.waitUntilStopped() }
+}
+
+extension EmbeddedMockServer.LogLevel {
+    var level: HTTPServer.LogLevel {
+        switch self {
+        case .debug: .debug
+        case .info: .info
+        case .warning: .warning
+        case .error: .error
+        case .off: .off
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import XCTest
+@testable import HTTPServer
+
+/// The log line formats (text at each level, JSON for every kind), escaping of what a client
+/// sent, and the bounded queue that keeps a stuck reader from blocking the server.
+final class LoggerTests: XCTestCase {
+    private func capture(_ level: LogLevel, _ format: LogFormat = .text, _ body: (Logger) -> Void) -> [String] {
+        let lines = Locked<[String]>([])
+        body(Logger(level: level, format: format) { line in lines.withLock { $0.append(line) } })
+        return lines.withLock { $0 }
+    }
+
+    private func everyKind(_ logger: Logger) {
+        logger.debug("debug line")
+        logger.info("info line")
+        logger.warning("warning line")
+        logger.error("error line")
+        logger.outbox(.sms, "SMS to 9123456789: Код подтверждения: 1234")
+        logger.outbox(.email, "E-mail to a@b.c: subject")
+        logger.request(RequestLogEntry(method: "POST", path: "/auth/login", status: 415, durationNanos: 1_250_000,
+                                       system: "rows", hint: "send Content-Type: application/json", remoteAddress: "127.0.0.1"))
+        logger.request(RequestLogEntry(method: "GET", path: "/rows/1", status: 200, durationNanos: 300_000))
+    }
+
+    func testTextLinesAtEachLevel() {
+        let debug = capture(.debug, .text, everyKind)
+        XCTAssertEqual(debug.count, 8)
+        XCTAssertTrue(debug.allSatisfy { $0.hasSuffix("\n") && !$0.dropLast().contains("\n") && !$0.contains("\u{1B}") }, "\(debug)")
+        XCTAssertTrue(debug[0].hasSuffix(" [debug] debug line\n"), debug[0])
+        XCTAssertTrue(debug[1].hasSuffix(" info line\n") && !debug[1].contains("["), debug[1])
+        XCTAssertTrue(debug[2].hasSuffix(" [warning] warning line\n"), debug[2])
+        XCTAssertTrue(debug[3].hasSuffix(" [error] error line\n"), debug[3])
+        XCTAssertTrue(debug[4].hasSuffix(" *** SMS to 9123456789: Код подтверждения: 1234\n"), debug[4])
+        XCTAssertTrue(debug[5].hasSuffix(" *** E-mail to a@b.c: subject\n"), debug[5])
+        XCTAssertTrue(debug[6].hasSuffix(" POST /auth/login 415 1.2ms rows hint: send Content-Type: application/json\n"), debug[6])
+        XCTAssertTrue(debug[7].hasSuffix(" GET /rows/1 200 0.3ms\n"), debug[7])
+        XCTAssertNotNil(debug[7].range(of: #"^\d\d:\d\d:\d\d\.\d\d\d "#, options: .regularExpression), debug[7])
+
+        XCTAssertEqual(capture(.info, .text, everyKind).count, 7, "info drops only debug")
+        let warning = capture(.warning, .text, everyKind)
+        XCTAssertEqual(warning.count, 2, "warning is the quiet mode: no requests, no outbox lines")
+        XCTAssertTrue(warning[0].contains("warning line") && warning[1].contains("error line"))
+        XCTAssertEqual(capture(.error, .text, everyKind).count, 1)
+        XCTAssertEqual(capture(.off, .text, everyKind), [])
+    }
+
+    func testEveryJSONLineParses() throws {
+        let lines = capture(.debug, .json, everyKind)
+        XCTAssertEqual(lines.count, 8)
+        var objects: [[String: Any]] = []
+        for line in lines {
+            XCTAssertTrue(line.hasSuffix("}\n") && !line.dropLast().contains("\n"), line)
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
+            XCTAssertNotNil((object["time"] as? String)?.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression), line)
+            objects.append(object)
+        }
+        XCTAssertEqual(objects.map { $0["level"] as? String }, ["debug", "info", "warning", "error", "info", "info", "info", "info"])
+        XCTAssertEqual(objects.map { $0["kind"] as? String }, ["message", "message", "message", "message", "sms", "email", "request", "request"])
+        XCTAssertEqual(objects[4]["msg"] as? String, "SMS to 9123456789: Код подтверждения: 1234")
+        let request = objects[6]
+        XCTAssertEqual(request["method"] as? String, "POST")
+        XCTAssertEqual(request["path"] as? String, "/auth/login")
+        XCTAssertEqual(request["status"] as? Int, 415)
+        XCTAssertEqual(request["durationMs"] as? Double, 1.2)
+        XCTAssertEqual(request["system"] as? String, "rows")
+        XCTAssertEqual(request["hint"] as? String, "send Content-Type: application/json")
+        XCTAssertEqual(request["remote"] as? String, "127.0.0.1")
+        XCTAssertTrue(objects[7]["system"] is NSNull && objects[7]["hint"] is NSNull, "\(objects[7])")
+    }
+
+    func testColourOnlyWhenAskedFor() {
+        let lines = Locked<[String]>([])
+        let output = LogOutput { text in lines.withLock { $0.append(text) } }
+        defer { output.close() }
+        let logger = Logger(level: .info, colour: true, output: output)
+        logger.request(RequestLogEntry(method: "GET", path: "/x", status: 404, durationNanos: 0, hint: "h"))
+        logger.outbox(.sms, "SMS to 1: code")
+        XCTAssertTrue(logger.flush(timeout: 10))
+        let text = lines.withLock { $0.joined() }
+        XCTAssertTrue(text.contains("\u{1B}[33m404\u{1B}[0m"), text)
+        XCTAssertTrue(text.contains("\u{1B}[1;30;43m SMS to 1: code \u{1B}[0m"), text)
+    }
+
+    /// Issue 13.9: a login containing a newline must not write a second (forged) line.
+    func testControlCharactersFromClientsAreEscapedInEveryFormat() throws {
+        let forged = "ivan\n2026-01-01T00:00:00.000Z [error] forged\r\u{1B}[31mred\u{7F}\u{85}\u{2028}\ttab"
+        for format in LogFormat.allCases {
+            let lines = capture(.debug, format) { logger in
+                logger.info("musbooking: registered \(forged)")
+                logger.outbox(.sms, "SMS to \(forged)")
+                logger.request(RequestLogEntry(method: "GE\nT", path: "/a\nb", status: 400, durationNanos: 0, system: "x\ny", hint: "h\u{1B}int"))
+            }
+            XCTAssertEqual(lines.count, 3, "\(format): \(lines)")
+            for line in lines {
+                XCTAssertEqual(line.filter { $0 == "\n" || $0 == "\r\n" }.count, 1, line)
+                XCTAssertFalse(line.unicodeScalars.contains { $0.value == 0x0D || $0.value == 0x1B || $0.value == 0x7F || $0.value == 0x85 || $0.value == 0x2028 || $0.value == 0x09 }, line)
+            }
+            if format == .text {
+                XCTAssertTrue(lines[0].hasSuffix(#"registered ivan\n2026-01-01T00:00:00.000Z [error] forged\r\u{1B}[31mred\u{7F}\u{85}\u{2028}\ttab"# + "\n"), lines[0])
+                XCTAssertTrue(lines[2].contains(#" GE\nT /a\nb 400 0.0ms x\ny hint: h\u{1B}int"#), lines[2])
+            } else {
+                let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+                XCTAssertEqual(object["msg"] as? String, #"musbooking: registered ivan\n2026-01-01T00:00:00.000Z [error] forged\r\u{1B}[31mred\u{7F}\u{85}\u{2028}\ttab"#)
+            }
+        }
+        XCTAssertEqual(LogLine.escaped("plain Иван ✓"), "plain Иван ✓")
+    }
+
+    /// Issue 13.8: a reader that never reads (a writer stuck in write(2)) must not block `log`:
+    /// lines past the queue's capacity are dropped and counted, and a later line says how many.
+    func testAStuckWriterNeverBlocksLoggingAndDropsAreReported() {
+        let release = DispatchSemaphore(value: 0)
+        let written = Locked<[String]>([])
+        let output = LogOutput(capacity: 4) { text in
+            release.wait()  // stuck, as write(2) on a full pipe
+            written.withLock { $0.append(text) }
+        }
+        defer { output.close() }
+        let logger = Logger(level: .info, output: output)
+        // The writer takes at most one batch (≤ 4 lines) before it blocks, the queue holds 4 more:
+        // of 20 lines at least 12 are dropped, whatever the threads' timing.
+        for i in 0..<20 { logger.info("line \(i)") }
+        XCTAssertGreaterThanOrEqual(output.droppedCount, 12)
+        let droppedBefore = output.droppedCount
+
+        for _ in 0..<100 { release.signal() }  // the reader reads again: let every later write through
+        XCTAssertTrue(output.flush(timeout: 30), "the stuck lines drain")
+        logger.info("after")
+        XCTAssertTrue(logger.flush(timeout: 30))
+        let text = written.withLock { $0.joined() }
+        // Drops are reported in the next line that fits (one notice or several, as the writer ran):
+        // together they count every dropped line.
+        let reported = text.split(separator: "\n").compactMap { line -> Int? in
+            guard let r = line.range(of: #"\[warning\] \d+ log lines? dropped"#, options: .regularExpression) else { return nil }
+            return Int(line[r].split(separator: " ")[1])
+        }
+        XCTAssertFalse(reported.isEmpty, text)
+        XCTAssertEqual(reported.reduce(0, +), droppedBefore, text)
+        XCTAssertTrue(text.hasSuffix(" after\n"), text)
+        XCTAssertEqual(output.droppedCount, droppedBefore, "nothing dropped once the reader reads")
+    }
+
+    func testFlushGivesUpOnAStuckWriter() {
+        let release = DispatchSemaphore(value: 0)
+        let output = LogOutput(capacity: 4) { _ in release.wait() }
+        defer { release.signal(); output.close() }
+        Logger(level: .info, output: output).info("stuck")
+        XCTAssertFalse(output.flush(timeout: 0.05), "a reader that never reads must not hold the process at exit")
+    }
+}
