@@ -38,8 +38,9 @@ do {
 
 let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken,
                   adminHosts: [options.server.host])
-let persistence = startPersistence(app: app, options: options, seedPath: seedPath, logger: logger)
 let server = Server(configuration: options.server, responder: Responder(router: app.makeRouter()), logger: logger)
+// Before the server starts: the first request already sees the restored state.
+let persistence = startPersistence(app: app, server: server, options: options, seedPath: seedPath, logger: logger)
 do {
     try server.start()
 } catch {

@@ -7,11 +7,18 @@ public final class MockApp: Sendable {
     /// The emulated systems, in the order the banner and the README list them.
     public let systems: [any EmulatedSystem]
     private let admin: MockAdmin
+    /// What `rebuilt(seed:)` builds the next app from: the environment before the seed's settings.
+    private let base: MockEnvironment
+    private let adminToken: String?
+    private let adminHosts: [String]
 
     /// Builds every system from the seed. `adminToken`, when set, lets non-loopback clients
     /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`; `adminHosts` are `Host` names
     /// the admin paths accept besides the loopback ones (the configured listen host).
     public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, adminHosts: [String] = []) {
+        base = environment
+        self.adminToken = adminToken
+        self.adminHosts = adminHosts
         let environment = environment.resolved(with: seed.settings)
         self.environment = environment
         // The list of systems: a sixth is one more line here.
@@ -48,4 +55,10 @@ public final class MockApp: Sendable {
 
     /// Puts every system back to the seed and empties the outbox.
     public func reset() { admin.resetAll() }
+
+    /// A new app on `seed`, sharing this one's clock, randomness, outbox, log and flags (the
+    /// outbox keeps its messages: `--watch` empties it as a reset does).
+    public func rebuilt(seed: Seed) -> MockApp {
+        MockApp(seed: seed, environment: base, adminToken: adminToken, adminHosts: adminHosts)
+    }
 }

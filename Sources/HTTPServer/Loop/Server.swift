@@ -74,6 +74,19 @@ public final class Server: @unchecked Sendable {
         }
     }
 
+    /// Answers every request from now on with `responder` (a new seed under `--watch`), without
+    /// a restart and without a lock on the request path: each loop keeps its own copy and takes
+    /// the new one through its mailbox, which it drains under one lock per wake-up anyway.
+    /// Returns at once; `applied` runs (on some loop's thread, or this one) once no loop answers
+    /// with the old responder any more: a request sent after that gets the new one. Requests a
+    /// loop is answering at that moment finish with the old one; open WebSockets keep their
+    /// endpoint. Call it before `start()` or after it returned, like `shutdown()`.
+    public func replaceResponder(_ responder: Responder, applied: @escaping @Sendable () -> Void = {}) {
+        shared.setResponder(responder)
+        let swap = ResponderSwap(responder: responder, loops: loops.count, applied: applied)
+        for loop in loops { loop.mailbox.post(swap) }
+    }
+
     /// Stops accepting, lets requests in flight finish (up to `shutdownGrace`), then stops the loops.
     /// Safe to call from any thread, more than once.
     public func shutdown() {
