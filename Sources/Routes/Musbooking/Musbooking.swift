@@ -9,8 +9,9 @@ public final class Musbooking: EmulatedSystem {
     /// Every change goes through `transaction` (which the state file follows), reads through `inspect`.
     let state: StateCell<MusbookingState>
     let pendingCodeCap: StateCap
-    /// The users' JSON kept between writes of the state file.
+    /// The users' and sessions' JSON kept between writes of the state file.
     let usersJSON = EncodedListCache<MusbookingUser>()
+    let sessionsJSON = KeyedJSONCache<String, MusbookingState.Session>()
     let accountCap: StateCap
     public let seedAccount: String?
 

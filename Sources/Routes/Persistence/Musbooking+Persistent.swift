@@ -20,7 +20,7 @@ public struct MusbookingSnapshot: Codable, Sendable, Equatable {
     var users: [MusbookingUser]
     /// Oldest first.
     var codes: [Code]
-    /// By token.
+    /// In no particular order.
     var sessions: [Session]
 }
 
@@ -36,7 +36,7 @@ extension Musbooking: PersistentSystem {
                                     .sorted { $0.token < $1.token })
     }
 
-    /// By hand, reusing the JSON of the users already written (a stream of sign-ups appends
+    /// By hand, reusing the JSON of the users and sessions already written (a stream of sign-ups appends
     /// users; `JSONEncoder` over every user would grow each write with the total). The same JSON
     /// as the snapshot's `Codable`.
     public func encodeSnapshot() throws -> Data {
@@ -50,17 +50,18 @@ extension Musbooking: PersistentSystem {
             JSONText.appendQuoted(entry.phone, to: &out)
             out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: Array("],\"sessions\":[".utf8))
-        for (i, token) in s.sessions.keys.sorted().enumerated() {
-            guard let session = s.sessions[token] else { continue }
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: Array("{\"expiresAt\":\(session.expiresAt.timeIntervalSince1970),\"token\":".utf8))
+        out.append(contentsOf: Array("],\"sessions\":".utf8))
+        // In the table's order, not sorted: a write follows every login, and sorting thousands of
+        // tokens each time costs more than the JSON; the restore does not depend on the order.
+        out.append(contentsOf: sessionsJSON.json(for: s.sessions) { token, session in
+            var out: [UInt8] = Array("{\"expiresAt\":\(session.expiresAt.timeIntervalSince1970),\"token\":".utf8)
             JSONText.appendQuoted(token, to: &out)
             out.append(contentsOf: Array(",\"userId\":".utf8))
             JSONText.appendQuoted(session.userId, to: &out)
             out.append(UInt8(ascii: "}"))
-        }
-        out.append(contentsOf: Array("],\"users\":".utf8))
+            return out
+        })
+        out.append(contentsOf: Array(",\"users\":".utf8))
         var failure: (any Error)?
         out.append(contentsOf: usersJSON.json(for: s.order.compactMap { s.users[$0] }) { user in
             do { return try Musbooking.userJSON(user) } catch {
