@@ -54,7 +54,8 @@ signalTrap.start { sig in
 
 let hostForURL = options.server.host.contains(":") ? "[\(options.server.host)]" : options.server.host
 // One write, so scripts reading the banner from a pipe see it at once.
-FileHandle.standardOutput.write(Data((Banner.text(baseURL: "http://\(hostForURL):\(server.port)", seedPath: seedPath, seed: seed) + "\n").utf8))
+FileHandle.standardOutput.write(Data((Banner.text(baseURL: "http://\(hostForURL):\(server.port)", seedPath: seedPath, seed: seed,
+                                                         statePath: persistence.store?.path, watchedSeed: persistence.watchedSeed) + "\n").utf8))
 
 server.waitUntilStopped()
 persistence.close()

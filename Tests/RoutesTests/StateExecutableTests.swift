@@ -147,6 +147,20 @@ final class StateExecutableTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
     }
 
+    func testTheBannerNamesTheStateFileAndTheWatchedSeed() throws {
+        let (process, out, err) = try launch(["--port", "0", "--state", statePath, "--watch"])
+        var banner = ""
+        while !banner.contains("Ctrl-C") {
+            let chunk = out.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        XCTAssertTrue(banner.contains("state file       \(statePath): accounts, sessions, tokens"), banner)
+        XCTAssertTrue(banner.contains("watching seed    \(TestServer.repositorySeedPath): a saved edit resets every system"), banner)
+        kill(process.processIdentifier, SIGTERM)
+        XCTAssertEqual(finish(process, err).0, 0)
+    }
+
     func testWatchTakesNoValueAndRejectsANonBoolean() throws {
         let (process, _, err) = try launch(["--watch=maybe"])
         XCTAssertEqual(finish(process, err).0, 64)

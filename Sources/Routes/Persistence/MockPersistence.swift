@@ -24,6 +24,9 @@ public final class MockPersistence: Sendable {
         current = Locked(app)
     }
 
+    /// The seed file `--watch` follows, if any.
+    public var watchedSeed: String? { watcher?.path }
+
     /// The app answering requests now (another one after each good seed edit).
     public var app: MockApp { current.withLock { $0 } }
 
