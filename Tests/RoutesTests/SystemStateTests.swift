@@ -184,8 +184,37 @@ final class SystemStateTests: XCTestCase {
         XCTAssertEqual(decoded.users.last?.birthday?.formatted, "01.02.1990 00:00:00")
     }
 
+    /// The hook for a clock with state (the control plane's offset clock): conforming to
+    /// `PersistentSystem` is all it takes to be kept under its key.
+    func testAClockThatIsAPersistentSystemIsKept() throws {
+        let first = OffsetClock()
+        var server = try TestServer(environment: { $0.clock = first })
+        var store = try open(server)
+        first.offset.replace(90)
+        store.close()
+        server.stop()
+        XCTAssertEqual((try stateSystems(path)["clock"] as? [String: Any])?["offset"] as? Double, 90)
+
+        let second = OffsetClock()
+        server = try TestServer(environment: { $0.clock = second })
+        store = try open(server)
+        defer { store.close() }
+        XCTAssertEqual(second.offset.value, 90)
+    }
+
     private func rowsToken(_ server: TestServer) throws -> String {
         let login = try server.request("POST", "/auth/login", json: ["email": "johndown@exmample.com", "password": "1234567"])
         return try XCTUnwrap(login.jsonObject?["token"] as? String)
     }
+}
+
+/// A clock with an offset kept in the state file, as the control plane's will be.
+private final class OffsetClock: Clock, PersistentSystem {
+    struct Snapshot: Codable, Sendable { var offset: Double }
+    let offset = StateCell<Double>(0)
+    func now() -> Date { Date(timeIntervalSince1970: 1_800_000_000 + offset.value) }
+    var stateKey: String { "clock" }
+    var stateChanges: ChangeSignal { offset.changes }
+    func snapshot() -> Snapshot { Snapshot(offset: offset.value) }
+    func restore(_ snapshot: Snapshot) throws { offset.replace(snapshot.offset) }
 }
