@@ -5,9 +5,9 @@ always loads) and (2) every change answered more than GRACE seconds before the k
 
 The stream is musbooking sign-ups, each a new phone: POST /api/users/sms with a form body
 phone=9...; the SMS it sends is kept by the outbox, and that answer is the change checked.
-With --register each sign-up goes on (the code from /__mock/sms, then POST /api/users/register)
-and the account, checked by POST /api/auth/login after the restart, is the change: that needs
-musbooking's accounts in the state file.
+With --register (what CI runs) each sign-up goes on (the code from /__mock/sms, then POST
+/api/users/register) and the account, checked by POST /api/auth/login after the restart, is the
+change: musbooking's accounts are in the state file.
 Usage: crash_state.py BINARY SEED [--kills N] [--seconds S] [--grace S] [--register]
 """
 import argparse, http.client, json, os, random, re, signal, subprocess, sys, tempfile, threading, time

@@ -5,8 +5,10 @@ import Routes
 /// the default accounts; listening on every interface, the URLs a device can use.
 enum Banner {
     /// `seedName` is "bundled seed" or the seed file's path; `deviceAddresses` the machine's
-    /// non-loopback addresses when it listens on every interface (empty otherwise).
-    static func text(host: String, port: Int, seedName: String, seed: Seed, deviceAddresses: [String], adminTokenSet: Bool) -> String {
+    /// non-loopback addresses when it listens on every interface (empty otherwise); `statePath`
+    /// the `--state` file; `watchedSeed` the seed file `--watch` follows.
+    static func text(host: String, port: Int, seedName: String, seed: Seed, deviceAddresses: [String], adminTokenSet: Bool,
+                     statePath: String? = nil, watchedSeed: String? = nil) -> String {
         let everyInterface = host == "0.0.0.0" || host == "::"
         let local = everyInterface ? (host == "::" ? "::1" : "127.0.0.1") : host
         let baseURL = url(local, port)
@@ -20,6 +22,13 @@ enum Banner {
         let sky = seed.skyzone.customers.first { $0.username != nil }
         let skyzone = pair(sky?.username, sky?.password)
         let rsschool = pair(seed.rsschool.login, seed.rsschool.password)
+        var kept = ""
+        if let statePath {
+            kept += "\n  state file       \(statePath): accounts, sessions, tokens, codes and the outbox survive a restart (written within 50 ms of a change)"
+        }
+        if let watchedSeed {
+            kept += "\n  watching seed    \(watchedSeed): a saved edit resets every system to it; a broken edit is logged and ignored"
+        }
         var text = """
         mock-server \(MockServerVersion.current) listening on \(baseURL)  (seed: \(seedName))
           rows app         POST /auth/login, GET /rows/<page>\(rows)
@@ -27,7 +36,7 @@ enum Banner {
           SkyZone          POST /customer, POST /tokens, GET /customer\(skyzone)
           musbooking       /api/users/*, /api/auth/login, /api/categories/<id>
           RSSchool         POST /rsschool/authorize, POST /rsschool/secure\(rsschool)
-          outbox & admin   GET /__mock/sms, GET /__mock/emails, POST /__mock/reset, GET /__mock/health
+          outbox & admin   GET /__mock/sms, GET /__mock/emails, POST /__mock/reset, GET /__mock/health\(kept)
         """
         if everyInterface {
             if deviceAddresses.isEmpty {

@@ -3,8 +3,9 @@ import HTTPServer
 import Routes
 
 /// `--state` and `--watch`: opens the state file (an unusable one stops the start, exit 65) and
-/// watches the seed file. Kept apart from `main` so it moves with the app's construction.
-func startPersistence(app: MockApp, options: Options, seedPath: String?, logger: Logger) -> MockPersistence {
+/// watches the seed file (a good edit moves `server` to an app built from it). Kept apart from
+/// `main` so it moves with the app's construction.
+func startPersistence(app: MockApp, server: Server, options: Options, seedPath: String?, logger: Logger) -> MockPersistence {
     var watched: String?
     if options.watch {
         if let seedPath, FileManager.default.fileExists(atPath: seedPath) {
@@ -14,7 +15,7 @@ func startPersistence(app: MockApp, options: Options, seedPath: String?, logger:
         }
     }
     do {
-        return try MockPersistence.start(app: app, statePath: options.statePath, watchSeed: watched, logger: logger)
+        return try MockPersistence.start(app: app, server: server, statePath: options.statePath, watchSeed: watched, logger: logger)
     } catch {
         exitWith("mock-server: \(error)\n(the server did not start so as not to lose that state; fix or move the file, or start without --state)", status: 65)
     }

@@ -42,10 +42,13 @@ do {
 
 let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)
-let persistence = startPersistence(app: app, options: options, seedPath: options.seedPath, logger: logger)
+var persistence: MockPersistence?
 let server: EmbeddedMockServer
 do {
-    server = try EmbeddedMockServer(app: app, configuration: options.server, logger: logger)
+    // Before the server starts: the first request already sees the restored state.
+    server = try EmbeddedMockServer(app: app, configuration: options.server, logger: logger) { server in
+        persistence = startPersistence(app: app, server: server, options: options, seedPath: options.seedPath, logger: logger)
+    }
 } catch {
     exitWith("mock-server: cannot listen on \(options.server.host):\(options.server.port): \(error)", status: 69)
 }
@@ -58,12 +61,13 @@ signalTrap.start { sig in
 let host = options.server.host
 let deviceAddresses = host == "0.0.0.0" || host == "::" ? NetworkInterfaces.reachableAddresses(includeIPv6: host == "::") : []
 let banner = Banner.text(host: host, port: server.port, seedName: options.seedPath ?? "bundled seed", seed: seed,
-                         deviceAddresses: deviceAddresses, adminTokenSet: !(options.adminToken ?? "").isEmpty)
+                         deviceAddresses: deviceAddresses, adminTokenSet: !(options.adminToken ?? "").isEmpty,
+                         statePath: persistence?.store?.path, watchedSeed: persistence?.watchedSeed)
 // One write, so scripts reading the banner from a pipe see it at once.
 FileHandle.standardOutput.write(Data((banner + "\n").utf8))
 
 server.waitUntilStopped()
-persistence.close()
+persistence?.close()
 logger.info("stopped")
 logger.flush()
 exit(0)

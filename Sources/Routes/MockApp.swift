@@ -9,12 +9,21 @@ public final class MockApp: Sendable {
     private let admin: MockAdmin
     /// Journal, faults, clock, token controls and events (API.md §6.1).
     public let control: ControlPlane
+    /// What `rebuilt(seed:)` builds the next app from: the environment before the seed's settings.
+    private let base: MockEnvironment
+    private let adminToken: String?
+    private let adminHosts: [String]
+    private let journalSize: Int
 
     /// Builds every system from the seed. `adminToken`, when set, lets non-loopback clients
     /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`; `adminHosts` are `Host` names
     /// the admin paths accept besides the loopback ones (the configured listen host).
     public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, adminHosts: [String] = [],
                 journalSize: Int = 1000) {
+        base = environment
+        self.adminToken = adminToken
+        self.adminHosts = adminHosts
+        self.journalSize = journalSize
         let environment = environment.resolved(with: seed.settings)
         self.environment = environment
         // The list of systems: a sixth is one more line here.
@@ -67,4 +76,10 @@ public final class MockApp: Sendable {
 
     /// Puts every system back to the seed and empties the outbox.
     public func reset() { admin.resetAll() }
+
+    /// A new app on `seed`, sharing this one's clock, randomness, outbox, log and flags (the
+    /// outbox keeps its messages: `--watch` empties it as a reset does).
+    public func rebuilt(seed: Seed) -> MockApp {
+        MockApp(seed: seed, environment: base, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize)
+    }
 }

@@ -15,8 +15,8 @@ final class SignedTokens: Sendable {
 
     private let state: Locked<KeyState>
     private let random: any RandomSource
-    /// Signalled when the key changes (rotation, revoke-all, restore): what the state file keeps.
-    /// Issuing a token changes nothing worth saving, so a login never wakes the state writer.
+    /// Signalled when the key or the revoked set changes (rotation, a revoke, restore): what the
+    /// state file keeps. Issuing a token changes nothing worth saving, so a login never wakes the state writer.
     let keyChanges = ChangeSignal()
 
     init(random: any RandomSource) {
@@ -54,7 +54,9 @@ final class SignedTokens: Sendable {
             return count
         }
         guard isValid(token), let (high, _) = UUIDText.parse(token) else { return 0 }
-        return state.withLock { $0.revoked.insert(high).inserted ? 1 : 0 }
+        let revoked = state.withLock { $0.revoked.insert(high).inserted ? 1 : 0 }
+        if revoked > 0 { keyChanges.changed() }
+        return revoked
     }
 
     /// A new key: every token issued so far stops being valid.
@@ -65,9 +67,15 @@ final class SignedTokens: Sendable {
     /// The current signing key (for the state file).
     var key: (UInt64, UInt64) { state.withLock { $0.key } }
 
-    /// Puts back a saved key: every token issued under it is valid again.
-    func restore(key: (UInt64, UInt64)) {
-        state.withLock { $0 = KeyState(key: key) }
+    /// The key and the random halves of the tokens revoked one by one, sorted (for the state file).
+    var keyAndRevoked: (key: (UInt64, UInt64), revoked: [UInt64]) {
+        state.withLock { ($0.key, $0.revoked.sorted()) }
+    }
+
+    /// Puts back a saved key (and the tokens revoked under it): every other token issued under it
+    /// is valid again.
+    func restore(key: (UInt64, UInt64), revoked: [UInt64] = []) {
+        state.withLock { $0 = KeyState(key: key, revoked: Set(revoked)) }
         keyChanges.changed()
     }
 

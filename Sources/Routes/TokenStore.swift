@@ -32,6 +32,19 @@ struct TokenStore<Value> {
     mutating func remove(_ token: String) {
         values.removeValue(forKey: token)
     }
+
+    /// The live tokens, oldest first: inserting them in this order into an empty store rebuilds
+    /// this one (what the state file keeps; the ring's slots are never written, so a file cannot
+    /// hand a restore an impossible slot or a count beyond the capacity).
+    var ordered: [(token: String, value: Value)] {
+        let oldestFirst = order.count < capacity ? order : Array(order[nextSlot...] + order[..<nextSlot])
+        // A token removed and issued again sits in two slots; it is listed once.
+        var seen = Set<String>()
+        return oldestFirst.compactMap { token in
+            guard let value = values[token], seen.insert(token).inserted else { return nil }
+            return (token, value)
+        }
+    }
 }
 
 extension TokenStore: Sendable where Value: Sendable {}

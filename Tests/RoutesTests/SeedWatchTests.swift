@@ -20,7 +20,7 @@ final class SeedWatchTests: XCTestCase {
     }
 
     private func start(_ server: TestServer, log: LogCapture, statePath: String? = nil) throws -> MockPersistence {
-        try MockPersistence.start(app: server.app, statePath: statePath, watchSeed: seedPath, logger: log.logger, pollInterval: 0.01)
+        try MockPersistence.start(app: server.app, server: server.server, statePath: statePath, watchSeed: seedPath, logger: log.logger, pollInterval: 0.01)
     }
 
     func testTheWatcherReportsEachChangeOfTheFile() throws {
@@ -51,7 +51,7 @@ final class SeedWatchTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/__mock/health").status, 200)
     }
 
-    func testAGoodEditResetsToTheNewSeedAndRewritesTheStateFile() throws {
+    func testAGoodEditAppliesTheNewSeedAndRewritesTheStateFile() throws {
         let server = try TestServer(seedPath: seedPath)
         let log = LogCapture()
         let statePath = dir.appendingPathComponent("state.json").path
@@ -61,10 +61,25 @@ final class SeedWatchTests: XCTestCase {
         waitUntil("the SMS in the state file") { statePhones(statePath) == ["9031234567"] }
 
         var text = try String(contentsOfFile: seedPath, encoding: .utf8)
-        text = text.replacingOccurrences(of: "\"pageSize\": 20", with: "\"pageSize\": 10")
+        XCTAssertTrue(text.contains("skyzonecustomer@gmail.com"))
+        text = text.replacingOccurrences(of: "skyzonecustomer@gmail.com", with: "edited@example.com")
         try Data(text.utf8).write(to: URL(fileURLWithPath: seedPath))
         waitUntil("the reload") { log.contains("seed reloaded from \(seedPath)") }
+        XCTAssertFalse(persistence.app === server.app, "a new app, built from the edited seed")
+
+        // The edited seed answers now: its account signs in, the one it replaced does not.
+        let edited = try server.request("POST", "/tokens", json: ["username": "edited@example.com", "password": "password1"])
+        XCTAssertEqual(edited.status, 200, edited.text)
+        let old = try server.request("POST", "/tokens", json: ["username": "skyzonecustomer@gmail.com", "password": "password1"])
+        XCTAssertEqual(old.status, 401, old.text)
         XCTAssertEqual(server.outbox.sms(), [])
-        waitUntil("the reset in the state file") { statePhones(statePath).isEmpty }
+
+        // The state file follows the new app: its accounts, and its changes from now on.
+        waitUntil("the new seed in the state file") {
+            let accounts = ((try? stateSystems(statePath))?["skyzone"] as? [String: Any])?["accounts"] as? [[String: Any]] ?? []
+            return statePhones(statePath).isEmpty && accounts.contains { $0["username"] as? String == "edited@example.com" }
+        }
+        XCTAssertEqual(try server.request("POST", "/api/users/sms", form: [("phone", "9037654321")]).status, 200)
+        waitUntil("a change of the new app in the state file") { statePhones(statePath) == ["9037654321"] }
     }
 }

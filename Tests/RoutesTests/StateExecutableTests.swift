@@ -107,7 +107,7 @@ final class StateExecutableTests: XCTestCase {
         }
     }
 
-    /// `--watch` on the executable: a bad edit is logged with its place, a good one reloads.
+    /// `--watch` on the executable: a bad edit is logged with its place, a good one is applied.
     func testWatchLogsABadEditAndReloadsAGoodOne() throws {
         let seed = dir.appendingPathComponent("seed.json")
         try FileManager.default.copyItem(atPath: TestServer.repositorySeedPath, toPath: seed.path)
@@ -132,12 +132,33 @@ final class StateExecutableTests: XCTestCase {
         XCTAssertTrue(log.withLock { $0 }.contains("\(seed.path): not valid JSON at line 3"), log.withLock { $0 })
         XCTAssertEqual(try request(port, "GET", "/__mock/health").status, 200)
 
-        try FileManager.default.removeItem(at: seed)
-        try FileManager.default.copyItem(atPath: TestServer.repositorySeedPath, toPath: seed.path)
+        // Saved as editors do (a new file renamed over the old one), with an account renamed.
+        let edited = try String(contentsOfFile: TestServer.repositorySeedPath, encoding: .utf8)
+            .replacingOccurrences(of: "skyzonecustomer@gmail.com", with: "edited@example.com")
+        let saved = dir.appendingPathComponent("seed.json.new")
+        try Data(edited.utf8).write(to: saved)
+        XCTAssertEqual(rename(saved.path, seed.path), 0)
         waitUntil("the reload") { log.withLock { $0 }.contains("seed reloaded from \(seed.path)") }
+        let signIn = try request(port, "POST", "/tokens", headers: [("Content-Type", "application/json")],
+                                 body: #"{"username": "edited@example.com", "password": "password1"}"#)
+        XCTAssertEqual(signIn.status, 200, "the edited seed's account signs in: \(signIn.text)")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
+    }
+
+    func testTheBannerNamesTheStateFileAndTheWatchedSeed() throws {
+        let (process, out, err) = try launch(["--port", "0", "--state", statePath, "--watch"])
+        var banner = ""
+        while !banner.contains("Ctrl-C") {
+            let chunk = out.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        XCTAssertTrue(banner.contains("state file       \(statePath): accounts, sessions, tokens"), banner)
+        XCTAssertTrue(banner.contains("watching seed    \(TestServer.repositorySeedPath): a saved edit resets every system"), banner)
+        kill(process.processIdentifier, SIGTERM)
+        XCTAssertEqual(finish(process, err).0, 0)
     }
 
     func testWatchTakesNoValueAndRejectsANonBoolean() throws {

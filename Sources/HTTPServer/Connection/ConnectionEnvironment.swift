@@ -40,7 +40,8 @@ struct ConnectionSettings: Sendable {
 /// What the machines of one event loop share: the application, the log, the loop's clock and
 /// the stop flag. Confined to the loop's thread (tests drive one directly and move `now`).
 final class ConnectionEnvironment {
-    let responder: Responder
+    /// Replaced only by the loop itself (`Server.replaceResponder` goes through its mailbox).
+    var responder: Responder
     let logger: Logger
     let settings: ConnectionSettings
     let mailbox: LoopMailbox

@@ -52,7 +52,7 @@ final class EventLoop: @unchecked Sendable {
         let poller = try shared.configuration.poller.make()
         self.poller = poller
         mailbox = LoopMailbox(wake: { poller.wake() })
-        env = ConnectionEnvironment(responder: shared.responder, logger: shared.logger, settings: shared.settings, mailbox: mailbox)
+        env = ConnectionEnvironment(responder: shared.currentResponder, logger: shared.logger, settings: shared.settings, mailbox: mailbox)
         spareFD = Sys.openSpare()
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: EventLoop.readSize, alignment: 16)
         if listenFD >= 0 { try poller.add(listenFD, read: true, write: false) }
@@ -138,6 +138,7 @@ final class EventLoop: @unchecked Sendable {
             shared.releaseConnection()
         }
         closeListener()
+        mailbox.close()?.loopTookIt()
         // Loops refer to each other: let go, so the server's loops (and their pollers) are freed.
         peers = []
         targets = []
@@ -354,7 +355,13 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func runCommands() {
-        let commands = mailbox.take()
+        let (commands, swap) = mailbox.take()
+        if let swap {
+            // Requests parsed from here on get the new responder; connections already upgraded
+            // to WebSocket keep the endpoint they were given.
+            env.responder = swap.responder
+            swap.loopTookIt()
+        }
         for (id, command) in commands {
             guard let conn = connection(id.fd), conn.machine.id == id else { continue }
             conn.machine.command(command)

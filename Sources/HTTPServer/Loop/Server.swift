@@ -4,10 +4,14 @@ import Foundation
 public final class Server: @unchecked Sendable {
     public let configuration: ServerConfiguration
     private let shared: ServerShared
-    // Written once in start() before any loop thread exists, read afterwards: no lock needed.
+    // Written once in start() before any loop thread exists (under `lifecycle`, which
+    // replaceResponder takes to read it), read afterwards.
     private var loops: [EventLoop] = []
     private let finished = DispatchGroup()
     private var boundPort = 0
+    /// Held by `start` while it creates the loops and by `replaceResponder`, so a swap lands
+    /// either before the loops exist (they start with it) or after (they are sent it).
+    private let lifecycle = Locked(())
 
     public init(configuration: ServerConfiguration, responder: Responder, logger: Logger = Logger()) {
         self.configuration = configuration
@@ -35,6 +39,10 @@ public final class Server: @unchecked Sendable {
 
     /// Binds the address and starts the event loops; returns once the server accepts connections.
     public func start() throws {
+        try lifecycle.withLock { (_: inout Void) throws(any Error) in try startLoops() }
+    }
+
+    private func startLoops() throws {
         let count = configuration.eventLoops > 0 ? configuration.eventLoops : max(1, ProcessInfo.processInfo.activeProcessorCount)
         shared.setConnectionLimit(ConnectionBudget.apply(configured: configuration.maxConnections, eventLoops: count, logger: shared.logger))
         let single = usesSingleListener || count == 1
@@ -71,6 +79,23 @@ public final class Server: @unchecked Sendable {
             }
             thread.name = "mock-server-loop-\(loop.id)"
             thread.start()
+        }
+    }
+
+    /// Answers every request from now on with `responder` (a new seed under `--watch`), without
+    /// a restart and without a lock on the request path: each loop keeps its own copy and takes
+    /// the new one through its mailbox, which it drains under one lock per wake-up anyway.
+    /// Returns at once; `applied` runs (on some loop's thread, or this one) once no loop answers
+    /// with the old responder any more: a request sent after that gets the new one. Requests a
+    /// loop is answering at that moment finish with the old one; open WebSockets keep their
+    /// endpoint. Safe from any thread but a loop's own, at any time (during `start` it waits for
+    /// it); `applied` must not call it again.
+    public func replaceResponder(_ responder: Responder, applied: @escaping @Sendable () -> Void = {}) {
+        // Under the lock, so two swaps reach every loop in the order they set the server's.
+        lifecycle.withLock { _ in
+            shared.setResponder(responder)
+            let swap = ResponderSwap(responder: responder, loops: loops.count, applied: applied)
+            for loop in loops { loop.mailbox.post(swap) }
         }
     }
 

@@ -2,7 +2,8 @@
 /// and the open-connection count (the mutable parts, each behind a lock).
 final class ServerShared: Sendable {
     let configuration: ServerConfiguration
-    let responder: Responder
+    /// What a loop starts with; a running loop keeps its own copy, swapped through its mailbox.
+    private let responder: Locked<Responder>
     let logger: Logger
     let settings: ConnectionSettings
     let tickMillis: Int32
@@ -20,7 +21,7 @@ final class ServerShared: Sendable {
             configuration[keyPath: keyPath] = v.isFinite ? min(max(v, 0.001), 31_536_000) : 31_536_000
         }
         self.configuration = configuration
-        self.responder = responder
+        self.responder = Locked(responder)
         self.logger = logger
         settings = ConnectionSettings(configuration: configuration)
         open.withLock { $0.limit = configuration.maxConnections }
@@ -29,6 +30,9 @@ final class ServerShared: Sendable {
                            configuration.webSocketPingInterval, configuration.webSocketFrameTimeout)
         tickMillis = Int32(max(10, min(1000, shortest * 250)))
     }
+
+    var currentResponder: Responder { responder.withLock { $0 } }
+    func setResponder(_ new: Responder) { responder.withLock { $0 = new } }
 
     var isStopping: Bool { stopping.withLock { $0 } }
     func markStopping() { stopping.withLock { $0 = true } }

@@ -26,7 +26,7 @@ public final class CustomerGateway: EmulatedSystem {
     private let tokenLifetime: TimeInterval
     /// No endpoint ever reads an API token back, so none is stored: signed tokens can still be
     /// checked (tests, diagnostics) and a load test of logins costs no memory.
-    private let tokens: SignedTokens
+    let tokens: SignedTokens
     let issued = Locked(0)
     private let environment: MockEnvironment
     public let seedAccount: String?

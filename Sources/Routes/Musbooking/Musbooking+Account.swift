@@ -11,15 +11,24 @@ extension Musbooking {
         let password = params.raw("password") ?? ""
         let token = environment.random.token()
         let expiresAt = environment.clock.now().addingTimeInterval(TimeInterval(seed.tokenLifetimeSeconds))
-        let changesState = request.method != .head
-        return try transaction { (state) throws(HTTPError) -> HTTPResponse in
+        func check(_ state: MusbookingState) throws(HTTPError) -> MusbookingUser {
             guard let user = state.account(login: login) else {
                 throw HTTPError(.badRequest, MusbookingText.loginNotFound(login), hint: Musbooking.loginHint(login, in: state))
             }
             guard user.password == password else { throw HTTPError(.badRequest, MusbookingText.wrongPassword) }
-            if changesState { state.startSession(token, userId: user.id, expiresAt: expiresAt) }
-            return .json(.ok, ["key": .string(user.id), "token": .string(token)] as JSONValue)
+            return user
         }
+        let user: MusbookingUser
+        if request.method == .head {
+            user = try inspect { (state) throws(HTTPError) in try check(state) }
+        } else {
+            user = try transaction { (state) throws(HTTPError) -> MusbookingUser in
+                let user = try check(state)
+                state.startSession(token, userId: user.id, expiresAt: expiresAt)
+                return user
+            }
+        }
+        return .json(.ok, ["key": .string(user.id), "token": .string(token)] as JSONValue)
     }
 
     /// When the unknown login is a phone of an account written another way: the login to use.
@@ -34,7 +43,7 @@ extension Musbooking {
 
     /// `GET api/users/user`: the signed-in user's profile.
     func profile(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        let user = try transaction { (state) throws(HTTPError) in try authenticatedUser(request, in: state) }
+        let user = try inspect { (state) throws(HTTPError) in try authenticatedUser(request, in: state) }
         return .json(.ok, user.profileJSON)
     }
 
@@ -110,7 +119,7 @@ extension Musbooking {
     /// `POST api/users/send-confirm`: "sends" the confirmation link to the user's address.
     func sendConfirmation(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let host = Musbooking.linkHost(request.headers["Host"], localPort: request.localPort)
-        let user = try transaction { (state) throws(HTTPError) in try authenticatedUser(request, in: state) }
+        let user = try inspect { (state) throws(HTTPError) in try authenticatedUser(request, in: state) }
         guard let email = user.email else { throw HTTPError(.badRequest, MusbookingText.noEmail) }
         let link = "http://\(host)/api/users/confirm?id=\(user.id)"
         environment.outbox.sendEmail(to: email, subject: "Подтверждение почты",
@@ -123,22 +132,27 @@ extension Musbooking {
     /// previews, mail scanners) gets the same answer and changes nothing.
     func confirm(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let id = try parameters(request).text("id")
-        let changesState = request.method != .head
-        return try transaction { (state) throws(HTTPError) -> HTTPResponse in
-            guard let id, var user = state.user(id: id) else { throw HTTPError(.badRequest, MusbookingText.userNotFound) }
+        func check(_ state: MusbookingState) throws(HTTPError) -> MusbookingUser {
+            guard let id, let user = state.user(id: id) else { throw HTTPError(.badRequest, MusbookingText.userNotFound) }
             guard user.email != nil else { throw HTTPError(.badRequest, MusbookingText.noEmail) }
-            if changesState {
+            return user
+        }
+        if request.method == .head {
+            _ = try inspect { (state) throws(HTTPError) in try check(state) }
+        } else {
+            try transaction { (state) throws(HTTPError) in
+                var user = try check(state)
                 user.isConfirmed = true
                 state.update(user)
             }
-            return .text(.ok, MusbookingText.emailConfirmed)
         }
+        return .text(.ok, MusbookingText.emailConfirmed)
     }
 
     /// `GET api/categories/:id`: the seed's category; auth required, as everywhere by default.
     func category(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let raw = request.pathParameters["id"] ?? ""
-        return try transaction { (state) throws(HTTPError) -> HTTPResponse in
+        return try inspect { (state) throws(HTTPError) -> HTTPResponse in
             _ = try authenticatedUser(request, in: state)
             guard let id = Int(raw) else { throw HTTPError(.badRequest, MusbookingText.badCategoryId(raw)) }
             guard let category = state.categories[id] else { throw HTTPError(.badRequest, MusbookingText.categoryNotFound(id)) }

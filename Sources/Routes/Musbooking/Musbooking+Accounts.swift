@@ -3,7 +3,7 @@ import Foundation
 extension Musbooking {
     /// Accounts and seeded customer records (by id, at most `listLimit`), with confirmation and live sessions.
     public func accountListing() -> AccountListing? {
-        let accounts = state.withLock { state -> [AccountSummary] in
+        let accounts = state.read { state -> [AccountSummary] in
             var sessions: [String: [AccountSummary.Session]] = [:]
             for (token, session) in state.sessions {
                 sessions[session.userId.lowercased(), default: []]

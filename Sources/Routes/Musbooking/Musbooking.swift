@@ -6,8 +6,12 @@ import HTTPServer
 public final class Musbooking: EmulatedSystem {
     let seed: MusbookingSeed
     let environment: MockEnvironment
-    let state: Locked<MusbookingState>
+    /// Every change goes through `transaction` (which the state file follows), reads through `inspect`.
+    let state: StateCell<MusbookingState>
     let pendingCodeCap: StateCap
+    /// The users' and sessions' JSON kept between writes of the state file.
+    let usersJSON = EncodedListCache<MusbookingUser>()
+    let sessionsJSON = KeyedJSONCache<String, MusbookingState.Session>()
     let accountCap: StateCap
     public let seedAccount: String?
 
@@ -20,12 +24,11 @@ public final class Musbooking: EmulatedSystem {
                                   flag: "--max-pending-sms-codes", logger: environment.logger)
         accountCap = StateCap(limit: environment.maxMusbookingAccounts, fallback: defaults.maxMusbookingAccounts,
                               flag: "--max-musbooking-accounts", logger: environment.logger)
-        state = Locked(MusbookingState(seed: seed, maxPendingCodes: pendingCodeCap.limit))
+        state = StateCell(MusbookingState(seed: seed, maxPendingCodes: pendingCodeCap.limit))
     }
 
     public func reset() {
-        let fresh = MusbookingState(seed: seed, maxPendingCodes: pendingCodeCap.limit)
-        state.withLock { $0 = fresh }
+        state.replace(MusbookingState(seed: seed, maxPendingCodes: pendingCodeCap.limit))
     }
 
     public let name = "musbooking"
@@ -97,6 +100,12 @@ public final class Musbooking: EmulatedSystem {
     /// side effects (outbox) come last.
     func transaction<R>(_ body: (inout MusbookingState) throws(HTTPError) -> R) throws(HTTPError) -> R {
         try state.withLock { (state) throws(HTTPError) -> R in try body(&state) }
+    }
+
+    /// Runs `body` on the state under the lock without changing it: the state file is not told,
+    /// so a profile or category read (or a `HEAD`) never wakes its writer.
+    func inspect<R>(_ body: (MusbookingState) throws(HTTPError) -> R) throws(HTTPError) -> R {
+        try state.read { (state) throws(HTTPError) -> R in try body(state) }
     }
 
     static let expiredTokenHint = "The token has expired; log in again (POST /api/auth/login) for a new one."

@@ -56,7 +56,7 @@ public struct MusbookingSeed: Decodable, Sendable {
 }
 
 /// A partner zone entry of a user's `parts`.
-struct MusbookingPart: Decodable, Sendable, Equatable {
+struct MusbookingPart: Codable, Sendable, Equatable {
     var domainId: String
     var name: String
     var forfeit: Double

@@ -1,16 +1,20 @@
 import Foundation
+import HTTPServer
 
 /// Everything musbooking remembers; lives in one `Locked`. Every lookup a request makes is a
 /// hash lookup (by id, login, phone, e-mail, token): no request walks all users.
 struct MusbookingState: Sendable {
     /// A login session: one per user, ended by the next login or by its expiry.
-    struct Session: Sendable {
+    struct Session: Sendable, Equatable {
         var userId: String
         var expiresAt: Date
     }
 
     /// Users (accounts and customer records) by id, lower-case.
     private(set) var users: [String: MusbookingUser] = [:]
+    /// User ids in the order they were added (seed first): the order the state file lists them in,
+    /// so a write re-encodes only the users added since the last one.
+    private(set) var order: [String] = []
     /// Account ids by login, case-folded.
     private var idByLogin: [String: String] = [:]
     /// Account ids by normalised phone.
@@ -28,9 +32,13 @@ struct MusbookingState: Sendable {
     private(set) var accountCount = 0
 
     init(seed: MusbookingSeed, maxPendingCodes: Int) {
-        codes = PendingCodes(capacity: maxPendingCodes)
-        categories = Dictionary(seed.categories.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.init(categories: seed.categories, maxPendingCodes: maxPendingCodes)
         for user in seed.users { insert(user) }
+    }
+
+    private init(categories: [MusbookingCategory], maxPendingCodes: Int) {
+        codes = PendingCodes(capacity: maxPendingCodes)
+        self.categories = Dictionary(categories.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     // MARK: - Lookups
@@ -53,7 +61,7 @@ struct MusbookingState: Sendable {
 
     /// Adds a user (account or customer record) and indexes it.
     mutating func insert(_ user: MusbookingUser) {
-        users[user.id] = user
+        if let old = users.updateValue(user, forKey: user.id) { unindex(old) } else { order.append(user.id) }
         index(user)
     }
 
@@ -116,5 +124,41 @@ struct MusbookingState: Sendable {
         guard sessions[token] != nil else { return 0 }
         sessions[token]?.expiresAt = past
         return 1
+    }
+}
+
+extension MusbookingState {
+    /// The state kept in the state file (`users` in `order`, codes oldest first, sessions) over
+    /// the categories of `seed`, checked as the seed is: the file is input, so a user id, login or
+    /// phone twice, or a session of nobody, is refused rather than indexed into a state no request could reach.
+    init(seed: MusbookingSeed, maxPendingCodes: Int, users: [MusbookingUser], codes: [(phone: String, code: String)],
+         sessions: [(token: String, session: Session)]) throws(StateRestoreError) {
+        self.init(categories: seed.categories, maxPendingCodes: maxPendingCodes)
+        var logins = Set<String>(), phones = Set<String>()
+        for user in users {
+            guard !user.id.isEmpty else { throw StateRestoreError("users: a user with an empty id") }
+            guard self.users[user.id] == nil else { throw StateRestoreError("users: user id \(user.id) twice") }
+            if user.isAccount, let login = user.login, !logins.insert(login.lowercased()).inserted {
+                throw StateRestoreError("users: login \(JSONText.quoted(login)) twice")
+            }
+            if let phone = user.phone, !phones.insert(phone).inserted {
+                throw StateRestoreError("users: phone \(phone) twice")
+            }
+            insert(user)
+        }
+        for (phone, code) in codes {
+            guard !phone.isEmpty, !code.isEmpty else { throw StateRestoreError("codes: an empty phone or code") }
+            _ = self.codes.set(code, for: phone)
+        }
+        for (token, session) in sessions {
+            guard self.users[session.userId]?.isAccount == true else {
+                throw StateRestoreError("sessions: token \(token) belongs to no account (user id \(session.userId))")
+            }
+            guard tokenByUser[session.userId] == nil else {
+                throw StateRestoreError("sessions: two sessions for user \(session.userId) (one session per user)")
+            }
+            guard self.sessions[token] == nil else { throw StateRestoreError("sessions: token \(token) twice") }
+            startSession(token, userId: session.userId, expiresAt: session.expiresAt)
+        }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import HTTPServer
 
 /// One musbooking person: an account (has a login and password) or a customer record awaiting one.
-struct MusbookingUser: Decodable, Sendable {
+/// `Codable` in the seed's format: the state file keeps users exactly as a seed would list them.
+struct MusbookingUser: Codable, Sendable, Equatable {
     var id: String
     var login: String?
     var password: String?
@@ -67,6 +68,25 @@ struct MusbookingUser: Decodable, Sendable {
         room = try c.decodeIfPresent(String.self, forKey: .room)
         base = try c.decodeIfPresent(String.self, forKey: .base)
         parts = try c.decodeIfPresent([MusbookingPart].self, forKey: .parts) ?? []
+    }
+
+    /// The seed's format (absent fields left out, the birthday as the original writes it).
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encodeIfPresent(login, forKey: .login)
+        try c.encodeIfPresent(password, forKey: .password)
+        try c.encodeIfPresent(phone, forKey: .phone)
+        try c.encodeIfPresent(firstName, forKey: .firstName)
+        try c.encodeIfPresent(lastName, forKey: .lastName)
+        try c.encodeIfPresent(surName, forKey: .surName)
+        try c.encodeIfPresent(email, forKey: .email)
+        try c.encodeIfPresent(birthday?.formatted, forKey: .birthday)
+        try c.encode(isConfirmed, forKey: .isConfirmed)
+        try c.encodeIfPresent(fcm, forKey: .fcm)
+        try c.encodeIfPresent(room, forKey: .room)
+        try c.encodeIfPresent(base, forKey: .base)
+        if !parts.isEmpty { try c.encode(parts, forKey: .parts) }
     }
 
     /// `GET api/users/user`: every key always present, `null` when unknown; `name` is the login,

@@ -46,4 +46,12 @@ struct PendingCodes: Sendable {
         queue = queue[head...].filter { codes[$0.phone]?.generation == $0.generation }
         head = 0
     }
+
+    /// The pending codes, oldest first (what the state file keeps; `set` in this order rebuilds them).
+    var ordered: [(phone: String, code: String)] {
+        queue[head...].compactMap { entry in
+            guard let current = codes[entry.phone], current.generation == entry.generation else { return nil }
+            return (entry.phone, current.code)
+        }
+    }
 }

@@ -1,37 +1,58 @@
 import Foundation
 import HTTPServer
 
-/// `--state` and `--watch` for one app: the state store and the seed watcher, started together
-/// and closed together (on shutdown, so the last changes reach the file).
+/// `--state` and `--watch` for one server: the state store and the seed watcher, started
+/// together and closed together (on shutdown, so the last changes reach the file).
+///
+/// A good seed edit builds a new `MockApp` from the new seed and swaps the server's responder
+/// to it (`Server.replaceResponder`), then points the state store at the new app's parts.
+/// Rebuilding rather than reloading each system in place: every system derives lookup tables,
+/// caps and answers from its seed section at construction, and keeps them immutable so the hot
+/// paths read them without a lock; a rebuild reuses that one construction path for all five
+/// systems (a sixth needs nothing), can never leave a system half on the old seed, and costs
+/// the request path nothing (each loop keeps its own responder copy, swapped via its wake-up).
+/// What must outlive a reload lives in the shared environment (clock, outbox, randomness).
 public final class MockPersistence: Sendable {
     /// The state file's store; `nil` without `--state`.
     public let store: StateStore?
     private let watcher: FileWatcher?
+    private let current: Locked<MockApp>
 
-    private init(store: StateStore?, watcher: FileWatcher?) {
+    private init(store: StateStore?, watcher: FileWatcher?, app: MockApp) {
         self.store = store
         self.watcher = watcher
+        current = Locked(app)
     }
 
+    /// The seed file `--watch` follows, if any.
+    public var watchedSeed: String? { watcher?.path }
+
+    /// The app answering requests now (another one after each good seed edit).
+    public var app: MockApp { current.withLock { $0 } }
+
     /// Opens the state file (throws `StateFileError`: do not start) and, with `watchSeed`, starts
-    /// watching that seed file: a good edit resets every system to it, a bad one is logged with
-    /// its place and the running state kept.
-    public static func start(app: MockApp, statePath: String?, watchSeed: String?, logger: Logger,
+    /// watching that seed file: a good edit puts `server` on a new app built from it (every
+    /// system reset to the new seed, logged), a bad one is logged with its place and the running
+    /// state kept. `app` must be the app `server` answers with.
+    public static func start(app: MockApp, server: Server, statePath: String?, watchSeed: String?, logger: Logger,
                              writeInterval: TimeInterval = StateStore.defaultWriteInterval,
                              pollInterval: TimeInterval = FileWatcher.defaultInterval) throws -> MockPersistence {
         let store = try statePath.map { try StateStore.open(path: $0, parts: app.persistentParts, logger: logger, writeInterval: writeInterval) }
+        // Weak: the persistence owns the watcher, which must not keep it alive.
+        let box = Locked(WeakPersistence())
         let watcher = watchSeed.map { path in
-            FileWatcher(path: path, interval: pollInterval) { [weak app] in
-                guard let app else { return }
-                MockPersistence.seedChanged(path: path, app: app, logger: logger)
+            FileWatcher(path: path, interval: pollInterval) {
+                box.withLock { $0.value }?.seedChanged(path: path, server: server, logger: logger)
             }
         }
+        let persistence = MockPersistence(store: store, watcher: watcher, app: app)
+        box.withLock { $0.value = persistence }
         watcher?.start()
         if let watchSeed { logger.info("watching \(watchSeed): a saved edit reloads the seed") }
-        return MockPersistence(store: store, watcher: watcher)
+        return persistence
     }
 
-    static func seedChanged(path: String, app: MockApp, logger: Logger) {
+    private func seedChanged(path: String, server: Server, logger: Logger) {
         let seed: Seed
         do {
             seed = try Seed.load(path: path)
@@ -39,10 +60,16 @@ public final class MockPersistence: Sendable {
             logger.warning("seed not reloaded, the running state is kept: \(error)")
             return
         }
-        let kept = app.reload(seed: seed)
-        var line = "seed reloaded from \(path): every system reset to it"
-        if !kept.isEmpty { line += " (\(kept.joined(separator: ", ")) still on the seed they started with)" }
-        logger.info(line)
+        let next = current.withLock { $0 }.rebuilt(seed: seed)
+        // The store first: from here the new app's changes are followed (the old app's requests
+        // still in flight are dropped with the state they belong to, as a reset would drop them).
+        store?.reattach(next.persistentParts)
+        let swapped = DispatchSemaphore(value: 0)
+        server.replaceResponder(next.makeResponder()) { swapped.signal() }
+        swapped.wait()
+        current.withLock { $0 = next }
+        next.environment.outbox.reset()
+        logger.info("seed reloaded from \(path): every system reset to it")
     }
 
     /// Stops watching and writes the last changes.
@@ -50,4 +77,8 @@ public final class MockPersistence: Sendable {
         watcher?.stop()
         store?.close()
     }
+}
+
+private struct WeakPersistence {
+    weak var value: MockPersistence?
 }

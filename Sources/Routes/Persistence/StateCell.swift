@@ -14,15 +14,15 @@ public final class StateCell<Value: Sendable>: Sendable {
     /// Exclusive access that may change the value; a body that throws announces nothing
     /// (callers that throw half-way must not have changed it: work on a copy, as transactions do).
     @discardableResult
-    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    public func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         let result = try storage.withLock(body)
         changes.changed()
         return result
     }
 
     /// Exclusive read-only access: announces nothing.
-    public func read<R>(_ body: (Value) throws -> R) rethrows -> R {
-        try storage.withLock { try body($0) }
+    public func read<R, E: Error>(_ body: (Value) throws(E) -> R) throws(E) -> R {
+        try storage.withLock { (value) throws(E) -> R in try body(value) }
     }
 
     /// A copy of the value (cheap for copy-on-write collections): what snapshots take.

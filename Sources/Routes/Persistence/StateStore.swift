@@ -9,7 +9,8 @@ public final class StateStore: Sendable {
 
     /// The file.
     public let path: String
-    private let entries: [PersistentEntry]
+    /// The parts followed; replaced when `--watch` rebuilds the app from a new seed.
+    private let entries: Locked<[PersistentEntry]>
     private let logger: Logger
     /// Each part's last encoded snapshot: a write re-encodes only the parts that changed.
     private let encoded = Locked<[String: Data]>([:])
@@ -20,7 +21,7 @@ public final class StateStore: Sendable {
 
     private init(path: String, entries: [PersistentEntry], logger: Logger) {
         self.path = path
-        self.entries = entries
+        self.entries = Locked(entries)
         self.logger = logger
     }
 
@@ -60,11 +61,30 @@ public final class StateStore: Sendable {
         let writer = StateWriter(interval: writeInterval) { [weak store] in store?.writeChanges() ?? true }
         store.writer.withLock { $0 = writer }
         writer.start()
-        for entry in entries {
-            let key = entry.key
-            entry.changes.connect { [weak store] in store?.changed(key) }
-        }
+        for entry in entries { store.follow(entry) }
         return store
+    }
+
+    private func follow(_ entry: PersistentEntry) {
+        let key = entry.key
+        entry.changes.connect { [weak self] in self?.changed(key) }
+    }
+
+    /// Follows `parts` instead (the same keys, from an app rebuilt on a new seed) and writes
+    /// them soon: the file holds the new parts' state from the next write on.
+    public func reattach(_ parts: [any PersistentSystem]) {
+        guard writer.withLock({ $0 }) != nil else { return }   // closed
+        let new = parts.map { PersistentEntry($0) }
+        let old = entries.withLock { e in
+            defer { e = new }
+            return e
+        }
+        for entry in old { entry.changes.connect(nil) }
+        let keys = Set(new.map(\.key))
+        encoded.withLock { $0 = $0.filter { keys.contains($0.key) } }
+        for entry in new { follow(entry) }
+        dirty.withLock { $0.formUnion(keys) }
+        writer.withLock { $0 }?.poke()
     }
 
     /// The file's bytes, `nil` when it does not exist.
@@ -80,7 +100,7 @@ public final class StateStore: Sendable {
     }
 
     private func encodeAll() throws {
-        for entry in entries {
+        for entry in entries.withLock({ $0 }) {
             let data: Data
             do { data = try entry.encode() } catch {
                 throw StateFileError(path, "cannot encode \(entry.key): \(error)")
@@ -107,7 +127,7 @@ public final class StateStore: Sendable {
             d = []
             return keys
         }
-        for entry in entries where keys.contains(entry.key) {
+        for entry in entries.withLock({ $0 }) where keys.contains(entry.key) {
             do {
                 let data = try entry.encode()
                 encoded.withLock { $0[entry.key] = data }
@@ -142,7 +162,7 @@ public final class StateStore: Sendable {
 
     /// Flushes, stops following changes and ends the writer thread.
     public func close() {
-        for entry in entries { entry.changes.connect(nil) }
+        for entry in entries.withLock({ $0 }) { entry.changes.connect(nil) }
         let writer = self.writer.withLock { w -> StateWriter? in defer { w = nil }; return w }
         writer?.stop()
     }

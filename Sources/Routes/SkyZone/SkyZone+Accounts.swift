@@ -1,7 +1,7 @@
 extension SkyZone {
     /// Customers by id, with how each signs in and its live tokens.
     public func accountListing() -> AccountListing? {
-        let accounts = state.withLock { state -> [AccountSummary] in
+        let accounts = state.read { state -> [AccountSummary] in
             var sessions: [Int: [AccountSummary.Session]] = [:]
             for (token, id) in state.tokens.values { sessions[id, default: []].append(AccountSummary.Session(token: token)) }
             var usernames: [Int: String] = [:]

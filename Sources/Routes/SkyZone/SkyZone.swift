@@ -45,9 +45,10 @@ public final class SkyZone: EmulatedSystem {
     }
 
     private let seedState: State
-    let state: Locked<State>
+    /// Changes go through `withLock` (which the state file follows), reads through `read`.
+    let state: StateCell<State>
     private let environment: MockEnvironment
-    private let accountCap: StateCap
+    let accountCap: StateCap
     public let seedAccount: String?
 
     private static let notVerified = HTTPResponse.json(.unauthorized, ["auth": ["verified": false, "token": ""]] as JSONValue)
@@ -71,7 +72,7 @@ public final class SkyZone: EmulatedSystem {
         seedState = initial
         seedAccount = seed.customers.first { $0.username != nil && $0.password != nil }
             .map { "\($0.username ?? "") / \($0.password ?? "")" }
-        state = Locked(initial)
+        state = StateCell(initial)
     }
 
     public let name = "skyzone"
@@ -98,7 +99,7 @@ public final class SkyZone: EmulatedSystem {
     }
 
     public func reset() {
-        state.withLock { $0 = seedState }
+        state.replace(seedState)
     }
 
     /// SkyZone tokens never expire on their own: an expired one is answered as an unknown one.
@@ -187,7 +188,7 @@ public final class SkyZone: EmulatedSystem {
         guard let token = request.bearerToken else {
             throw HTTPError(.unauthorized, "Missing \"Authorization: Bearer <token>\" header")
         }
-        let profile: SkyZoneProfile? = state.withLock { state in
+        let profile: SkyZoneProfile? = state.read { state in
             state.tokens[token].flatMap { state.accounts[$0]?.profile }
         }
         guard let profile else { throw HTTPError(.unauthorized, "Invalid or expired token") }
@@ -206,5 +207,5 @@ public final class SkyZone: EmulatedSystem {
         var profile: SkyZoneProfile
     }
 
-    private static func socialKey(_ type: String, _ token: String) -> String { "\(type):\(token)" }
+    static func socialKey(_ type: String, _ token: String) -> String { "\(type):\(token)" }
 }

@@ -1,0 +1,74 @@
+import Foundation
+
+/// SkyZone in the state file: every account (profile, username, password), the next id, and
+/// the live sign-in tokens oldest first. The lookup tables are rebuilt on restore.
+public struct SkyZoneSnapshot: Codable, Sendable, Equatable {
+    struct Account: Codable, Sendable, Equatable {
+        var profile: SkyZoneProfile
+        /// As first given; matched case-insensitively.
+        var username: String?
+        var password: String?
+    }
+
+    struct Token: Codable, Sendable, Equatable {
+        var token: String
+        var id: Int
+    }
+
+    /// By id.
+    var accounts: [Account]
+    var nextId: Int
+    /// Oldest first: replayed into the bounded token store, so its capacity holds for any file.
+    var tokens: [Token]
+}
+
+extension SkyZone: PersistentSystem {
+    public var stateKey: String { "skyzone" }
+    public var stateChanges: ChangeSignal { state.changes }
+
+    public func snapshot() -> SkyZoneSnapshot {
+        let s = state.value
+        var usernames: [Int: String] = [:]
+        for (username, id) in s.idByUsername { usernames[id] = username }
+        let accounts = s.accounts.keys.sorted().compactMap { id -> SkyZoneSnapshot.Account? in
+            guard let account = s.accounts[id] else { return nil }
+            // The profile's e-mail is the username as typed; the table holds it lower-cased.
+            let username = usernames[id].map { account.profile.email.lowercased() == $0 ? account.profile.email : $0 }
+            return SkyZoneSnapshot.Account(profile: account.profile, username: username, password: account.password)
+        }
+        return SkyZoneSnapshot(accounts: accounts, nextId: s.nextId,
+                               tokens: s.tokens.ordered.map { SkyZoneSnapshot.Token(token: $0.token, id: $0.value) })
+    }
+
+    /// Rebuilds the state; a file with an id, username or social pair twice, or a token of no
+    /// account, is refused (`StateRestoreError`). More tokens than the store holds keep the newest.
+    public func restore(_ snapshot: SkyZoneSnapshot) throws {
+        var restored = State(nextId: snapshot.nextId)
+        for account in snapshot.accounts {
+            let id = account.profile.id
+            guard restored.accounts[id] == nil else { throw StateRestoreError("accounts: id \(id) twice") }
+            restored.accounts[id] = Account(profile: account.profile, password: account.password)
+            if let username = account.username {
+                guard restored.idByUsername.updateValue(id, forKey: username.lowercased()) == nil else {
+                    throw StateRestoreError("accounts: username \(username) twice")
+                }
+            }
+            if !account.profile.externalToken.isEmpty, !account.profile.externalType.isEmpty {
+                let key = SkyZone.socialKey(account.profile.externalType, account.profile.externalToken)
+                guard restored.idBySocial.updateValue(id, forKey: key) == nil else {
+                    throw StateRestoreError("accounts: the social sign-in \(key) twice")
+                }
+            }
+            // Never hand out an id already used, whatever the file says.
+            restored.nextId = max(restored.nextId, id + 1)
+        }
+        for entry in snapshot.tokens {
+            guard restored.accounts[entry.id] != nil else {
+                throw StateRestoreError("tokens: token \(entry.token) belongs to no account (id \(entry.id))")
+            }
+            guard restored.tokens[entry.token] == nil else { throw StateRestoreError("tokens: token \(entry.token) twice") }
+            restored.tokens.insert(entry.token, entry.id)
+        }
+        state.replace(restored)
+    }
+}
