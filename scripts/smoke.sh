@@ -2,7 +2,9 @@
 # Runs README.md's examples exactly as written against a fresh mock-server, and fails on any
 # surprise. The examples are the ```sh blocks between <!-- smoke:begin --> and <!-- smoke:end -->;
 # they run in order in one bash with `set -euo pipefail`, the server on a free port (its port
-# replaces 8080 in every URL of the blocks). Usage: scripts/smoke.sh [path/to/mock-server]
+# replaces 8080 in every URL of the blocks). It also checks that the README's option list is
+# `mock-server --help` (scripts/readme-help.sh regenerates it) and that the server's log has a
+# line per request. Usage: scripts/smoke.sh [path/to/mock-server]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -14,6 +16,16 @@ else
 fi
 
 work="$(mktemp -d)"
+
+# The README's option list is the binary's --help, word for word.
+"$bin" --help > "$work/help"
+sed -n '/<!-- help:begin -->/,/<!-- help:end -->/p' README.md | sed -e '1,2d' -e '$d' | sed -e '$d' > "$work/readme-help"
+if ! diff -u "$work/readme-help" "$work/help" > "$work/help.diff"; then
+    cat "$work/help.diff" >&2
+    echo "smoke: README.md's option list differs from mock-server --help (above); run scripts/readme-help.sh" >&2
+    rm -rf "$work"
+    exit 1
+fi
 pid=""
 cleanup() {
     if [[ -n "$pid" ]]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
@@ -57,4 +69,9 @@ if ! bash "$work/run.sh" > "$work/out" 2>&1; then
 fi
 cat "$work/out"
 kill -0 "$pid" 2>/dev/null || { echo "smoke: the server died during the run" >&2; cat "$work/log" >&2; exit 1; }
+# At the default level every request has its log line (method, path, status, duration, system).
+for line in 'POST /api/users/register 200 [0-9.]+ms musbooking' 'GET /rows/1 403 [0-9.]+ms rows hint: ' \
+            'POST /api/auth/login 503 [0-9.]+ms musbooking'; do
+    grep -qE "$line" "$work/log" || { cat "$work/log" >&2; echo "smoke: no log line matching \"$line\" (log above)" >&2; exit 1; }
+done
 echo "smoke: all README examples passed"

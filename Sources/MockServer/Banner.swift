@@ -1,56 +1,98 @@
 import MockServerKit
 import Routes
 
-/// The one start-up message: version, where the server listens, which seed, what it serves and
-/// the default accounts; listening on every interface, the URLs a device can use.
+/// The one start-up message: version, where the server listens, which seed, what each system
+/// serves and its seed account (as the systems declare them), the console, the state file and
+/// the watched seed when set, and, listening on every interface, the URLs a device can use.
 enum Banner {
-    /// `seedName` is "bundled seed" or the seed file's path; `deviceAddresses` the machine's
-    /// non-loopback addresses when it listens on every interface (empty otherwise); `statePath`
-    /// the `--state` file; `watchedSeed` the seed file `--watch` follows.
-    static func text(host: String, port: Int, seedName: String, seed: Seed, deviceAddresses: [String], adminTokenSet: Bool,
-                     statePath: String? = nil, watchedSeed: String? = nil) -> String {
-        let everyInterface = host == "0.0.0.0" || host == "::"
-        let local = everyInterface ? (host == "::" ? "::1" : "127.0.0.1") : host
-        let baseURL = url(local, port)
-        let ws = baseURL.replacingOccurrences(of: "http://", with: "ws://")
-        func pair(_ email: String?, _ password: String?) -> String {
-            guard let email, let password else { return "" }
-            return "   (\(email) / \(password))"
-        }
-        let rows = pair(seed.rows.accounts.first?.email, seed.rows.accounts.first?.password)
-        let gateway = pair(seed.customerGateway.accounts.first?.email, seed.customerGateway.accounts.first?.password)
-        let sky = seed.skyzone.customers.first { $0.username != nil }
-        let skyzone = pair(sky?.username, sky?.password)
-        let rsschool = pair(seed.rsschool.login, seed.rsschool.password)
-        var kept = ""
-        if let statePath {
-            kept += "\n  state file       \(statePath): accounts, sessions, tokens, codes and the outbox survive a restart (written within 50 ms of a change)"
-        }
-        if let watchedSeed {
-            kept += "\n  watching seed    \(watchedSeed): a saved edit resets every system to it; a broken edit is logged and ignored"
-        }
-        var text = """
-        mock-server \(MockServerVersion.current) listening on \(baseURL)  (seed: \(seedName))
-          rows app         POST /auth/login, GET /rows/<page>\(rows)
-          gateway          \(ws)/customer-gateway/customer\(gateway)
-          SkyZone          POST /customer, POST /tokens, GET /customer\(skyzone)
-          musbooking       /api/users/*, /api/auth/login, /api/categories/<id>
-          RSSchool         POST /rsschool/authorize, POST /rsschool/secure\(rsschool)
-          outbox & admin   GET /__mock/sms, GET /__mock/emails, POST /__mock/reset, GET /__mock/health\(kept)
-        """
-        if everyInterface {
-            if deviceAddresses.isEmpty {
-                text += "\nListening on every interface, but this machine has no non-loopback address right now."
-            } else {
-                text += "\nFrom a device on the same network:"
-                for address in deviceAddresses { text += "\n  \(url(address, port))" }
+    /// What the banner reports; everything but the systems is known only once the server runs.
+    struct Facts {
+        var host: String
+        var port: Int
+        /// "bundled seed" or the seed file's path.
+        var seedName: String
+        var systems: [any EmulatedSystem]
+        /// The machine's non-loopback addresses when it listens on every interface (empty otherwise).
+        var deviceAddresses: [String] = []
+        var adminTokenSet = false
+        var statePath: String?
+        var watchedPath: String?
+        /// `--max-connections`, and the limit in force (lower when `ulimit -n` allows fewer).
+        var configuredConnections = 0
+        var connectionLimit = 0
+    }
+
+    /// Lines are wrapped at this width (continuations indented under the first endpoint).
+    static let width = 110
+    private static let labelWidth = 17
+
+    static func text(_ facts: Facts) -> String {
+        let everyInterface = facts.host == "0.0.0.0" || facts.host == "::"
+        let local = everyInterface ? (facts.host == "::" ? "::1" : "127.0.0.1") : facts.host
+        let baseURL = url(local, facts.port)
+        let ws = "ws://" + baseURL.dropFirst("http://".count)
+        var lines = ["mock-server \(MockServerVersion.current) listening on \(baseURL)  (seed: \(facts.seedName))"]
+        for system in facts.systems {
+            let endpoints = system.endpoints.map { endpoint in
+                let path = readablePath(endpoint.path)
+                return endpoint.method == "WS" ? ws + path : "\(endpoint.method) \(path)"
             }
-            text += adminTokenSet
-                ? "\n/__mock/* answers other machines that send the header X-Mock-Admin-Token (the --admin-token value)."
-                : "\n/__mock/* answers this machine only; start with --admin-token TOKEN to open it to devices (header X-Mock-Admin-Token)."
+            let account = system.seedAccount.map { ["(\($0))"] } ?? []
+            lines += wrapped(label: system.name, items: endpoints + account)
         }
-        text += "\nSMS codes and e-mails appear below and at /__mock/sms, /__mock/emails. Ctrl-C stops it."
-        return text
+        lines += wrapped(label: "outbox & admin", items: ["GET /__mock/sms", "GET /__mock/emails", "POST /__mock/reset", "GET /__mock/health"])
+        lines += wrapped(label: "console", items: ["\(baseURL)/__mock/  (inbox, accounts, requests, faults, clock)"])
+        if let statePath = facts.statePath {
+            lines += wrapped(label: "state", items: ["kept in \(statePath) (written within 50 ms of a change; POST /__mock/reset empties it)"])
+        }
+        if let watchedPath = facts.watchedPath {
+            lines += wrapped(label: "watching", items: ["\(watchedPath): saving it reloads the seed"])
+        }
+        if facts.connectionLimit < facts.configuredConnections {
+            lines += wrapped(label: "connections", items: [
+                "at most \(facts.connectionLimit), not \(facts.configuredConnections): the open-file limit (ulimit -n) allows no more",
+            ])
+        }
+        if everyInterface {
+            if facts.deviceAddresses.isEmpty {
+                lines.append("Listening on every interface, but this machine has no non-loopback address right now.")
+            } else {
+                lines.append("From a device on the same network:")
+                for address in facts.deviceAddresses { lines.append("  \(url(address, facts.port))") }
+            }
+            lines.append(facts.adminTokenSet
+                ? "/__mock/* answers other machines that send the header X-Mock-Admin-Token (the --admin-token value)."
+                : "/__mock/* answers this machine only; start with --admin-token TOKEN to open it to devices (header X-Mock-Admin-Token).")
+        }
+        lines.append("SMS codes and e-mails appear below and at /__mock/sms, /__mock/emails. Ctrl-C stops it.")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `/rows/:page` → `/rows/<page>`: the banner is read by people, not routers.
+    static func readablePath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { part in
+            part.hasPrefix(":") ? "<\(part.dropFirst())>" : String(part)
+        }.joined(separator: "/")
+    }
+
+    /// `  label            item, item, …`, continued on indented lines past `width`.
+    private static func wrapped(label: String, items: [String]) -> [String] {
+        let indent = String(repeating: " ", count: 2 + labelWidth)
+        var lines: [String] = []
+        var line = "  " + label.padding(toLength: max(labelWidth, label.count + 1), withPad: " ", startingAt: 0)
+        var first = true
+        for item in items {
+            let separator = first ? "" : (item.hasPrefix("(") ? "   " : ", ")
+            if !first && line.count + separator.count + item.count > width {
+                lines.append(line + (item.hasPrefix("(") ? "" : ","))
+                line = indent + item
+            } else {
+                line += separator + item
+            }
+            first = false
+        }
+        lines.append(line)
+        return lines
     }
 
     private static func url(_ host: String, _ port: Int) -> String {

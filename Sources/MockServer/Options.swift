@@ -25,10 +25,10 @@ struct Options {
     struct UsageError: Error, CustomStringConvertible { let description: String }
 
     static let settings: [Setting] = [
-        Setting(flag: "--host", env: "MOCK_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)") { o, v in o.server.host = v },
+        Setting(flag: "--host", env: "MOCK_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1; 0.0.0.0 or :: for every interface)") { o, v in o.server.host = v },
         Setting(flag: "--port", env: "MOCK_PORT", valueName: "N", help: "port to listen on (default 8080; 0 picks a free port, printed in the banner)") { o, v in o.server.port = try int(v, "--port", 0...65535) },
         Setting(flag: "--seed", env: "MOCK_SEED", valueName: "PATH", help: "initial data (default: the bundled copy of the repository's seed.json)") { o, v in o.seedPath = v },
-        Setting(flag: "--log-level", env: "MOCK_LOG_LEVEL", valueName: "LEVEL", help: "debug (every request), info (default), warning, error or off") { o, v in
+        Setting(flag: "--log-level", env: "MOCK_LOG_LEVEL", valueName: "LEVEL", help: "info (default: a line per request, SMS and e-mails), debug (more detail), warning (quiet), error or off") { o, v in
             guard let l = LogLevel(name: v) else { throw UsageError(description: "--log-level must be debug, info, warning, error or off, not \"\(v)\"") }
             o.logLevel = l
         },
@@ -44,7 +44,7 @@ struct Options {
         Setting(flag: "--header-timeout", env: "MOCK_HEADER_TIMEOUT", valueName: "SECONDS", help: "time to send a whole request before 408 (default 10)") { o, v in o.server.headerTimeout = try seconds(v, "--header-timeout") },
         Setting(flag: "--idle-timeout", env: "MOCK_IDLE_TIMEOUT", valueName: "SECONDS", help: "idle keep-alive connections are closed after this (default 60)") { o, v in o.server.idleTimeout = try seconds(v, "--idle-timeout") },
         Setting(flag: "--max-ws-message-bytes", env: "MOCK_MAX_WS_MESSAGE_BYTES", valueName: "N", help: "WebSocket message limit, closed with 1009 (default 1048576)") { o, v in o.server.maxWebSocketMessageBytes = try int(v, "--max-ws-message-bytes", 125...(1 << 30)) },
-        Setting(flag: "--max-connections", env: "MOCK_MAX_CONNECTIONS", valueName: "N", help: "open connections at most; more get 503 (default 10000)") { o, v in o.server.maxConnections = try int(v, "--max-connections", 1...10_000_000) },
+        Setting(flag: "--max-connections", env: "MOCK_MAX_CONNECTIONS", valueName: "N", help: "open connections at most; more get 503 (default 10000, lowered to what ulimit -n allows)") { o, v in o.server.maxConnections = try int(v, "--max-connections", 1...10_000_000) },
         Setting(flag: "--event-loops", env: "MOCK_EVENT_LOOPS", valueName: "N", help: "event-loop threads (default: one per CPU core)") { o, v in o.server.eventLoops = try int(v, "--event-loops", 1...256) },
         Setting(flag: "--poller", env: "MOCK_POLLER", valueName: "KIND", help: "event-loop readiness: epoll (Linux), kqueue (macOS) or poll (both; default: the system's best)") { o, v in
             guard let kind = PollerKind(rawValue: v) else { throw UsageError(description: "--poller must be epoll, kqueue or poll, not \"\(v)\"") }
@@ -52,10 +52,10 @@ struct Options {
             o.server.poller = kind
         },
         Setting(flag: "--send-timeout", env: "MOCK_SEND_TIMEOUT", valueName: "SECONDS", help: "a client whose pending output makes no progress this long is closed (default 30)") { o, v in o.server.sendTimeout = try seconds(v, "--send-timeout") },
-        Setting(flag: "--ws-ping-interval", env: "MOCK_WS_PING_INTERVAL", valueName: "SECONDS", help: "a silent WebSocket is pinged after this; no answer as long again closes it (default 30)") { o, v in o.server.webSocketPingInterval = try seconds(v, "--ws-ping-interval") },
+        Setting(flag: "--ws-ping-interval", env: "MOCK_WS_PING_INTERVAL", valueName: "SECONDS", help: "a silent WebSocket is pinged after this; no answer as long again closes it with 1001 (default 30)") { o, v in o.server.webSocketPingInterval = try seconds(v, "--ws-ping-interval") },
         Setting(flag: "--ws-frame-timeout", env: "MOCK_WS_FRAME_TIMEOUT", valueName: "SECONDS", help: "a started WebSocket frame or message left unfinished this long is closed with 1008 (default 30)") { o, v in o.server.webSocketFrameTimeout = try seconds(v, "--ws-frame-timeout") },
         Setting(flag: "--state", env: "MOCK_STATE", valueName: "PATH", help: "keep all state in this file across restarts (written within 50 ms of a change; created from the seed if missing)") { o, v in o.statePath = v },
-        Setting(flag: "--watch", env: "MOCK_WATCH", valueName: "", help: "reload the seed file when it changes on disk (polled every 300 ms; a bad edit is logged and ignored)") { o, v in o.watch = try flag(v, "--watch") },
+        Setting(flag: "--watch", env: "MOCK_WATCH", valueName: "", help: "reload the --seed file when it changes on disk (polled every 300 ms; a bad edit is logged and ignored)") { o, v in o.watch = try flag(v, "--watch") },
         Setting(flag: "--shutdown-grace", env: "MOCK_SHUTDOWN_GRACE", valueName: "SECONDS", help: "time requests in flight get on SIGINT/SIGTERM (default 5)") { o, v in o.server.shutdownGrace = try seconds(v, "--shutdown-grace") },
     ]
 

@@ -42,32 +42,33 @@ do {
 
 let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)
-var persistence: MockPersistence?
-let server: EmbeddedMockServer
+// The transport itself rather than EmbeddedMockServer: the banner reports its connection limit.
+let server = Server(configuration: options.server, responder: app.makeResponder(), logger: logger)
+// Before the server starts: the first request already sees the restored state.
+let persistence = startPersistence(app: app, server: server, options: options, seedPath: options.seedPath, logger: logger)
 do {
-    // Before the server starts: the first request already sees the restored state.
-    server = try EmbeddedMockServer(app: app, configuration: options.server, logger: logger) { server in
-        persistence = startPersistence(app: app, server: server, options: options, seedPath: options.seedPath, logger: logger)
-    }
+    try server.start()
 } catch {
     exitWith("mock-server: cannot listen on \(options.server.host):\(options.server.port): \(error)", status: 69)
 }
 
 signalTrap.start { sig in
     logger.info("\(SignalTrap.name(sig)): finishing requests in flight and stopping")
-    server.beginShutdown()
+    server.shutdown()
 }
 
 let host = options.server.host
 let deviceAddresses = host == "0.0.0.0" || host == "::" ? NetworkInterfaces.reachableAddresses(includeIPv6: host == "::") : []
-let banner = Banner.text(host: host, port: server.port, seedName: options.seedPath ?? "bundled seed", seed: seed,
-                         deviceAddresses: deviceAddresses, adminTokenSet: !(options.adminToken ?? "").isEmpty,
-                         statePath: persistence?.store?.path, watchedSeed: persistence?.watchedSeed)
+let banner = Banner.text(Banner.Facts(
+    host: host, port: server.port, seedName: options.seedPath ?? "bundled seed", systems: app.systems,
+    deviceAddresses: deviceAddresses, adminTokenSet: !(options.adminToken ?? "").isEmpty,
+    statePath: persistence.store?.path, watchedPath: persistence.watchedSeed,
+    configuredConnections: options.server.maxConnections, connectionLimit: server.connectionLimit))
 // One write, so scripts reading the banner from a pipe see it at once.
 FileHandle.standardOutput.write(Data((banner + "\n").utf8))
 
 server.waitUntilStopped()
-persistence?.close()
+persistence.close()
 logger.info("stopped")
 logger.flush()
 exit(0)

@@ -50,16 +50,11 @@ public final class EmbeddedMockServer: Sendable {
         try self.init(app: app, configuration: configuration, logger: logger)
     }
 
-    /// Serves an app built by the caller (the `mock-server` executable loads its state file into
-    /// the app first, so no request sees the seed's state).
-    /// `beforeStart` sees the server before it accepts anything (the executable attaches its
-    /// state file and seed watcher there).
-    public init(app: MockApp, configuration: ServerConfiguration, logger: Logger,
-                beforeStart: (Server) -> Void = { _ in }) throws {
+    /// Serves an app built by the caller (e.g. with a state file already loaded into it).
+    public init(app: MockApp, configuration: ServerConfiguration, logger: Logger) throws {
         self.app = app
         server = Server(configuration: configuration, responder: app.makeResponder(), logger: logger)
         host = configuration.host
-        beforeStart(server)
         try server.start()
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import TestSupport
 import MockServerKit
+import Routes
 
 /// The `mock-server` executable itself: flags, banner, exit codes and signals.
 final class ExecutableTests: XCTestCase {
@@ -65,7 +66,9 @@ final class ExecutableTests: XCTestCase {
         let help = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(finish(process, err).0, 0)
         for flag in ["--host", "--port", "--seed", "--log-level", "--admin-token", "--max-body-bytes", "--header-timeout",
-                     "--idle-timeout", "--max-ws-message-bytes", "--max-connections", "MOCK_PORT", "--log-format", "MOCK_LOG_FORMAT", "--version"] {
+                     "--idle-timeout", "--max-ws-message-bytes", "--max-connections", "MOCK_PORT", "--log-format", "MOCK_LOG_FORMAT", "--version",
+                     "--journal-size", "--max-request-line-bytes", "--event-loops", "--poller", "MOCK_POLLER", "--send-timeout",
+                     "--ws-ping-interval", "--ws-frame-timeout", "--state", "MOCK_STATE", "--watch", "MOCK_WATCH", "--shutdown-grace"] {
             XCTAssertTrue(help.contains(flag), flag)
         }
     }
@@ -225,5 +228,67 @@ final class ExecutableTests: XCTestCase {
         let text = try banner(out)
         stopNow(process)
         XCTAssertTrue(text.contains("(seed: \(TestServer.repositorySeedPath))"), text)
+    }
+
+    /// The banner lists what the systems declare: each system's name, every endpoint and its seed
+    /// account; then the console's URL.
+    func testBannerListsEverySystemsDeclaredEndpointsAndTheConsole() throws {
+        let (process, out, _) = try launch(["--port", "0"])
+        let text = try banner(out)
+        stopNow(process)
+        let port = try bannerPort(text)
+        let app = MockApp(seed: try Seed.load(path: TestServer.repositorySeedPath), environment: MockEnvironment())
+        for system in app.systems {
+            XCTAssertTrue(text.contains("\n  \(system.name) "), system.name)
+            for endpoint in system.endpoints {
+                let path = endpoint.path.replacingOccurrences(of: ":page", with: "<page>").replacingOccurrences(of: ":id", with: "<id>")
+                let shown = endpoint.method == "WS" ? "ws://127.0.0.1:\(port)\(path)" : "\(endpoint.method) \(path)"
+                XCTAssertTrue(text.contains(shown), "\(shown) missing from:\n\(text)")
+            }
+            if let account = system.seedAccount { XCTAssertTrue(text.contains("(\(account))"), account) }
+        }
+        XCTAssertTrue(text.contains("http://127.0.0.1:\(port)/__mock/"), text)
+        XCTAssertFalse(text.contains("state  "), "no state line without --state")
+        XCTAssertFalse(text.contains("watching"), "no watch line without --watch")
+        XCTAssertFalse(text.contains("connections "), "no connection line when the limit is the configured one")
+    }
+
+    /// With `--state` and `--watch`, the banner says where the state is kept and which file is watched.
+    func testBannerNamesTheStateFileAndTheWatchedSeed() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mock-server-banner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let seed = directory.appendingPathComponent("seed.json").path
+        try FileManager.default.copyItem(atPath: TestServer.repositorySeedPath, toPath: seed)
+        let state = directory.appendingPathComponent("state.json").path
+        let (process, out, _) = try launch(["--port", "0", "--seed", seed, "--state", state, "--watch"])
+        let text = try banner(out)
+        stopNow(process)
+        XCTAssertTrue(text.contains("  state            kept in \(state) (written within 50 ms of a change; POST /__mock/reset empties it)"), text)
+        XCTAssertTrue(text.contains("  watching         \(seed): saving it reloads the seed"), text)
+    }
+
+    /// Under a low `ulimit -n` the banner gives the connection limit actually in force.
+    func testBannerGivesTheConnectionLimitWhenTheDescriptorLimitLowersIt() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"ulimit -n 200 && exec "$0" "$@""#, try binary.path, "--port", "0", "--max-connections", "5000"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let text = try banner(out)
+        stopNow(process)
+        guard let range = text.range(of: #"connections +at most \d+, not 5000"#, options: .regularExpression) else {
+            return XCTFail("no connection-limit line:\n\(text)")
+        }
+        let limit = Int(text[range].split(separator: " ")[3].dropLast()) ?? 0
+        XCTAssertTrue(limit > 0 && limit < 200, String(text[range]))
+    }
+
+    private func bannerPort(_ text: String) throws -> Int {
+        guard let range = text.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+              let port = Int(text[range].split(separator: ":").last ?? "") else { throw TestClientError("no URL: \(text)") }
+        return port
     }
 }

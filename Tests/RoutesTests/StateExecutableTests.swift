@@ -155,8 +155,8 @@ final class StateExecutableTests: XCTestCase {
             guard !chunk.isEmpty else { break }
             banner += String(decoding: chunk, as: UTF8.self)
         }
-        XCTAssertTrue(banner.contains("state file       \(statePath): accounts, sessions, tokens"), banner)
-        XCTAssertTrue(banner.contains("watching seed    \(TestServer.repositorySeedPath): a saved edit resets every system"), banner)
+        XCTAssertTrue(banner.contains("state            kept in \(statePath) (written within 50 ms of a change"), banner)
+        XCTAssertTrue(banner.contains("watching         \(TestServer.repositorySeedPath): saving it reloads the seed"), banner)
         kill(process.processIdentifier, SIGTERM)
         XCTAssertEqual(finish(process, err).0, 0)
     }
