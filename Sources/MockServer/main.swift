@@ -40,7 +40,12 @@ do {
     exitWith("mock-server: \(error)", status: 65)
 }
 
-let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: options.adminToken,
+var environment = MockEnvironment(logger: logger)
+environment.fixedSMSCode = options.mockSettings.smsCode
+environment.maxPendingSMSCodes = options.mockSettings.maxPendingSMSCodes
+environment.maxMusbookingAccounts = options.mockSettings.maxMusbookingAccounts
+environment.maxSkyZoneAccounts = options.mockSettings.maxSkyZoneAccounts
+let app = MockApp(seed: seed, environment: environment, adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)
 // The transport itself rather than EmbeddedMockServer: the banner reports its connection limit.
 let server = Server(configuration: options.server, responder: app.makeResponder(), logger: logger)

@@ -211,6 +211,28 @@ final class ExecutableTests: XCTestCase {
         stopNow(process)
     }
 
+    /// `--sms-code` (issue 8): every SMS code is the given value, so a UI test can type it; a code
+    /// that is not digits is a usage error.
+    func testSMSCodeFlagFixesEveryCode() throws {
+        let (process, out, _) = try launch(["--port", "0", "--sms-code", "4242"])
+        let port = try bannerPort(out)
+        for phone in ["9031112233", "9034445566"] {
+            let client = try TestHTTPClient(port: port)
+            try client.sendRequest("POST", "/api/users/sms", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                   body: Array("phone=\(phone)".utf8))
+            XCTAssertEqual(try client.readResponse().status, 200)
+        }
+        let client = try TestHTTPClient(port: port)
+        try client.sendRequest("GET", "/__mock/sms")
+        let codes = (try client.readResponse().jsonArray ?? []).compactMap { ($0 as? [String: Any])?["code"] as? String }
+        XCTAssertEqual(codes, ["4242", "4242"])
+        stopNow(process)
+        let (bad, _, err) = try launch(["--sms-code", "12a4"])
+        let (status, message) = finish(bad, err)
+        XCTAssertEqual(status, 64)
+        XCTAssertTrue(message.contains("--sms-code must be 1 to 9 digits"), message)
+    }
+
     /// Listening on every interface, the banner gives URLs a phone can open, never 0.0.0.0.
     func testBannerOnEveryInterfaceListsDeviceURLsAndTheAdminToken() throws {
         let (process, out, _) = try launch(["--port", "0", "--host", "0.0.0.0"])
