@@ -70,15 +70,30 @@ final class RequestJournalTests: MockServerTestCase {
         off.stop()
     }
 
+    /// API.md: "each body cut at 4,096 bytes". The cut is made on the bytes received; what is shown
+    /// can be shorter only because a redacted secret (`"password":"…"` → `"***"`) is shorter, or
+    /// because the cut backs off to the start of a split UTF-8 character (at most 3 bytes).
     func testBodiesAreCutAt4096BytesAndMarked() throws {
         let long = String(repeating: "a", count: 10_000)
-        _ = try server.request("POST", "/rsschool/authorize", json: ["login": long, "password": "password"])
+        _ = try server.request("POST", "/rsschool/authorize", jsonText: #"{"login": ""# + long + #"", "password": "password"}"#)
         _ = try server.request("GET", "/rows/2")
+        _ = try server.request("POST", "/rsschool/authorize", jsonText: #"{"password": "password", "login": ""# + long + "\"}")
+        // `{"login": "` is 11 bytes: an odd offset puts the cut inside a 2-byte Cyrillic letter.
+        _ = try server.request("POST", "/rsschool/authorize", jsonText: #"{"login": ""# + String(repeating: "ж", count: 5000) + #""}"#)
         let entries = try server.journal()
+        XCTAssertEqual(entries.count, 4)
         XCTAssertEqual(entries[0]["truncated"] as? Bool, true)
-        XCTAssertEqual((entries[0]["requestBody"] as? String)?.utf8.count, 4096)
+        XCTAssertEqual((entries[0]["requestBody"] as? String)?.utf8.count, 4096, "no secret in the first 4,096 bytes: cut exactly there")
         XCTAssertNil(entries[1]["truncated"], "a page under 4,096 bytes is whole")
         XCTAssertEqual((entries[1]["responseBody"] as? String).map { JSON.parse(Array($0.utf8)) != nil }, true)
+        let redacted = try XCTUnwrap(entries[2]["requestBody"] as? String)
+        XCTAssertTrue(redacted.hasPrefix(#"{"password": "***", "login": "aaa"#), redacted.prefix(40).description)
+        XCTAssertEqual(redacted.utf8.count, 4096 - "password".count + "***".count, "cut at 4,096, then the secret redacted")
+        let cyrillic = try XCTUnwrap(entries[3]["requestBody"] as? String)
+        XCTAssertEqual(cyrillic.utf8.count, 4095, "the split letter is left out, not shown as U+FFFD")
+        XCTAssertFalse(cyrillic.contains("\u{FFFD}"))
+        XCTAssertTrue(cyrillic.hasSuffix("жж"))
+        XCTAssertEqual(entries[3]["truncated"] as? Bool, true)
     }
 
     func testGatewayMessagesAreEntriesWithMethodWS() throws {
