@@ -125,7 +125,9 @@ final class RequestJournalTests: MockServerTestCase {
         let token = try XCTUnwrap(login.jsonObject?["token"] as? String)
         XCTAssertEqual(try server.musbookingUser(token).status, 200)
         _ = try server.request("POST", "/api/users/change", headers: bearer(token), form: [("fcm", "push-1")])
-        _ = try server.request("POST", "/api/users/send-confirm", headers: bearer(token))
+        XCTAssertEqual(try server.request("POST", "/api/users/send-confirm", headers: bearer(token)).status, 200)
+        let link = try XCTUnwrap(server.outbox.emails().last?.link.flatMap(URLComponents.init(string:)))
+        XCTAssertEqual(try server.request("GET", link.path + "?" + (link.query ?? "")).status, 200, "confirmed from the e-mail's link")
         let parts = multipart([("login", "9123456789"), ("password", "Multi99x")])
         _ = try server.request("POST", "/api/auth/login", headers: [("Content-Type", parts.contentType)], body: parts.body)
         _ = try server.request("POST", "/api/users/restore", form: [("phone", "9123456789"), ("sms", "true")])
@@ -133,9 +135,15 @@ final class RequestJournalTests: MockServerTestCase {
         let token2 = try server.musbookingLogin("9123456789", newPassword)
         _ = try server.request("POST", "/api/auth/login", jsonText: #"{"login": "9123456789", "password": "JsonSecret1"}"#)
 
-        let text = try server.request("GET", "/__mock/requests").text
-        XCTAssertEqual(try server.journal().count, 10)
-        for secret in [code, generated, token, "Multi99x", newPassword, token2, "JsonSecret1"] {
+        // A second account registered with a password of its own, and its login.
+        let code2 = try server.musbookingCode(phone: "9000000001")
+        XCTAssertEqual(try server.request("POST", "/api/users/register",
+                                          form: [("name", "Пётр"), ("phone", "9000000001"), ("code", code2), ("login", "petr.login"), ("password", "Given777")]).status, 200)
+        let token3 = try server.musbookingLogin("petr.login", "Given777")
+
+        let text = try server.request("GET", "/__mock/requests?limit=1000").text
+        XCTAssertEqual(try server.journal("limit=1000").count, 14)
+        for secret in [code, generated, token, "Multi99x", newPassword, token2, "JsonSecret1", code2, "Given777", token3] {
             XCTAssertFalse(text.contains(secret), "\(secret) is readable in the journal")
         }
         XCTAssertTrue(text.contains("Bearer \(token.prefix(4))…"), "the token's first characters are shown")
