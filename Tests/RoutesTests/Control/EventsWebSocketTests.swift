@@ -83,9 +83,11 @@ final class EventsWebSocketTests: MockServerTestCase {
     }
 
     /// A subscriber that never reads is closed once its unread output passes the cap; publishing
-    /// never waits for it.
+    /// never waits for it. The client reads nothing until the server has said it closed it.
     func testASubscriberThatDoesNotReadIsDropped() throws {
-        let small = try TestServer(configure: {
+        let closed = DispatchSemaphore(value: 0)
+        let logger = Logger(level: .warning) { line in if line.contains("output unread") { closed.signal() } }
+        let small = try TestServer(logger: logger, configure: {
             $0.outputHighWaterBytes = 16 * 1024
             $0.maxPendingOutputBytes = 64 * 1024
         })
@@ -94,6 +96,7 @@ final class EventsWebSocketTests: MockServerTestCase {
         let blob = String(repeating: "x", count: 64 * 1024)
         // 32 MiB in all: more than the kernel's socket buffers and the cap together.
         for _ in 0..<512 { small.app.control.events.publish(kind: "request", at: Date()) { ["blob": blob] } }
+        XCTAssertEqual(closed.wait(timeout: .now() + 10), .success, "the server closed the subscriber that does not read")
         var received = 0
         while true {
             do {
