@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// A client of the mock's `/__mock/` admin API over URLSession, for tests that run in another
 /// process than the server (an XCUITest driving an app): read the outbox, wait for an SMS,
-/// reset, health. It does not link the server.
+/// reset, health, and the test controls (journal, faults, clock, tokens). It does not link the server.
 public struct MockAdminClient: Sendable {
     /// The server's base URL, e.g. `http://127.0.0.1:8080`.
     public let baseURL: URL
@@ -67,7 +67,7 @@ public struct MockAdminClient: Sendable {
         _ = try await send("POST", "/__mock/reset", body: Data("{}".utf8), expecting: 204)
     }
 
-    private func send(_ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil,
+    func send(_ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil,
                       expecting status: Int) async throws -> Data {
         guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
             throw Failure(description: "bad base URL \(baseURL)")
@@ -76,8 +76,8 @@ public struct MockAdminClient: Sendable {
         guard let url = components.url else { throw Failure(description: "bad URL for \(path)") }
         var request = URLRequest(url: url)
         request.httpMethod = method
-        if let body {
-            request.httpBody = body
+        if let body { request.httpBody = body }
+        if body != nil || method != "GET" {
             // A JSON Content-Type makes it a non-simple request, which admin writes require.
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
@@ -90,7 +90,7 @@ public struct MockAdminClient: Sendable {
         return data
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
         do { return try JSONDecoder().decode(type, from: data) } catch {
             throw Failure(description: "unexpected admin answer: \(String(decoding: data.prefix(300), as: UTF8.self))")
         }

@@ -33,6 +33,7 @@ struct MockAdmin: Sendable {
         })
         Console.register(in: &router, guard: `guard`)
         control.register(in: &router, guarded: `guard`.wrap)
+        control.registerEvents(in: &router, admit: `guard`.admits, guarded: `guard`.wrap)
         // Conformance runs and diagnostics: every message comes back unchanged. A refused
         // handshake falls through to the GET route, which says why.
         router.webSocket("/__mock/echo", admit: `guard`.admits) { message in [message] }

@@ -86,13 +86,23 @@ public struct JournalEntry: Sendable {
             "status": status ?? NSNull(),
             "durationMs": Double(durationNanos / 1000) / 1000,
             "requestHeaders": headers,
-            "requestBody": Redaction.body(Array(requestBody.prefix(JournalEntry.bodyLimit)), contentType: contentType),
-            "responseBody": Redaction.body(Array(responseBody.prefix(JournalEntry.bodyLimit)), contentType: nil),
+            "requestBody": Redaction.body(JournalEntry.shown(requestBody), contentType: contentType),
+            "responseBody": Redaction.body(JournalEntry.shown(responseBody), contentType: nil),
             "hint": hint ?? NSNull(),
         ]
         if truncated { object["truncated"] = true }
         if let fault { object["fault"] = ["id": fault.id, "action": fault.action.json] }
         return object
+    }
+
+    /// The first 4,096 bytes of a body, cut back to the start of a UTF-8 character (at most 3
+    /// bytes shorter) so the shown text never ends in a replacement character.
+    static func shown(_ body: [UInt8]) -> [UInt8] {
+        guard body.count > bodyLimit else { return body }
+        var end = bodyLimit
+        // A continuation byte (10xxxxxx) right after the cut means a character was split.
+        while end > bodyLimit - 3 && body[end] & 0xC0 == 0x80 { end -= 1 }
+        return Array(body[..<end])
     }
 
     /// ISO 8601 UTC with milliseconds (entries of one second must stay apart).

@@ -81,6 +81,10 @@ extension OAS {
             "TokenControl": ["type": "object", "properties": ["system": ["type": ["string", "null"], "enum": SystemNames.all + [NSNull()]] as Object,
                                                           "token": nullableString]] as Object,
             "Affected": object(["affected": ["type": "integer", "minimum": 0]]),
+            "AccountSummary": object([
+                "id": string, "login": string, "email": string, "phone": string, "name": string, "isConfirmed": boolean,
+                "sessions": array(object(["token": string, "expiresAt": string], required: ["token"])), "note": string,
+            ], required: []),
         ]
     }
 }

@@ -163,6 +163,32 @@ extension OAS {
             ], body: body(ref("TokenControl"), [jsonType], required: false))
         }
         ops["GET /__mock/openapi.json"] = admin("This document", ["200": response("OpenAPI 3.1.", json(["type": "object"]))])
+        ops["GET /__mock/accounts"] = admin("Every system's accounts, as the console lists them", [
+            "200": response("Accounts keyed by system; never a password, tokens as their first 4 characters and an ellipsis.",
+                            json(["type": "object", "additionalProperties": array(ref("AccountSummary"))])),
+        ])
+
+        // The web console (API.md §6.2): a page, its stylesheet and its script, from the binary.
+        func asset(_ summary: String, _ type: String, _ what: String) -> Object {
+            admin(summary, ["200": response(what, [type: ["schema": string]])])
+        }
+        ops["GET /__mock"] = asset("The web console (also at /__mock/)", "text/html", "The console's HTML page.")
+        ops["GET /__mock/console.css"] = asset("The console's stylesheet", "text/css", "CSS.")
+        ops["GET /__mock/console.js"] = asset("The console's script", "text/javascript", "JavaScript.")
+        ops["GET /"] = [
+            "tags": ["admin"], "summary": "The server's root: a browser is sent to the console",
+            "description": "Accept preferring text/html (a browser navigating): 302 to /__mock/. Any other client: 404, as for any unknown path.",
+            "responses": ["302": response("To the console.", text, headers: ["Location": ["schema": string]]),
+                          "404": response("Not a browser.", json(ref("VaporError")))],
+        ] as Object
+
+        // WebSocket endpoints: a plain GET is told to upgrade; the protocol is in the document's description.
+        for (path, what) in [("/__mock/echo", "Returns every message unchanged."),
+                             ("/__mock/events", "Pushes one JSON text message {\"kind\", \"at\", \"data\"} per event (request, sms, email, fault, reset, clock), in order.")] {
+            ops["GET \(path)"] = admin("WebSocket: \(what)", [
+                "426": response("Not a WebSocket handshake: open it with Upgrade: websocket.", text, headers: ["Upgrade": ["schema": string]]),
+            ], description: "A WebSocket endpoint (RFC 6455); a handshake refused by the admin guard gets the 403. \(what)")
+        }
         return ops
     }
 }

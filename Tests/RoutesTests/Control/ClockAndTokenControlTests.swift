@@ -115,3 +115,56 @@ final class ClockExpiryTests: MockServerTestCase {
         XCTAssertEqual(try server.musbookingUser(token).status, 200, "back to real time, the token is valid again")
     }
 }
+
+/// Token controls seen by each system's own clients, over real sockets (API.md §6.1, issue 8).
+final class TokenControlPerSystemTests: MockServerTestCase {
+    func testAMusbookingTokenExpiredByTheControlGets400WithAHint() throws {
+        let token = try server.musbookingLogin("Test005", "123456")
+        XCTAssertEqual(try server.musbookingRegister(phone: "9123456789", extra: [("password", "Secret12")]).status, 200)
+        let other = try server.musbookingLogin("9123456789", "Secret12")
+        let r = try server.request("POST", "/__mock/tokens/expire", json: ["system": "musbooking", "token": token])
+        XCTAssertEqual(r.jsonObject?["affected"] as? Int, 1, r.text)
+        let expired = try server.musbookingUser(token)
+        XCTAssertEqual(expired.status, 400, expired.text)
+        XCTAssertEqual(expired.header("Content-Type"), "text/plain; charset=utf-8")
+        XCTAssertTrue(expired.header("X-Mock-Hint")?.contains("expired") ?? false, "\(expired.headers)")
+        XCTAssertEqual(try server.musbookingUser(other).status, 200, "only that token")
+    }
+
+    func testAMusbookingTokenRevokedGets401AccessDenied() throws {
+        let token = try server.musbookingLogin("Test005", "123456")
+        XCTAssertEqual(try server.request("POST", "/__mock/tokens/revoke", json: ["system": "musbooking"]).status, 200)
+        let revoked = try server.musbookingUser(token)
+        XCTAssertEqual(revoked.status, 401, revoked.text)
+        XCTAssertEqual(revoked.text, "Access denied")
+        let fresh = try server.musbookingLogin("Test005", "123456")
+        XCTAssertEqual(try server.musbookingUser(fresh).status, 200, "a new login works")
+    }
+
+    func testASkyZoneTokenRevokedGets401OnGetCustomer() throws {
+        let signIn = try server.request("POST", "/tokens", json: ["username": "skyzonecustomer@gmail.com", "password": "password1"])
+        let token = try XCTUnwrap((signIn.jsonObject?["auth"] as? [String: Any])?["token"] as? String, signIn.text)
+        XCTAssertEqual(try server.request("GET", "/customer", headers: bearer(token)).status, 200)
+        XCTAssertEqual(try server.request("POST", "/__mock/tokens/revoke", json: ["token": token]).jsonObject?["affected"] as? Int, 1)
+        let revoked = try server.request("GET", "/customer", headers: bearer(token))
+        XCTAssertEqual(revoked.status, 401, revoked.text)
+        XCTAssertNotNil(revoked.jsonObject?["error"], revoked.text)
+    }
+
+    func testARowsTokenRevokedGets403() throws {
+        let login = try server.request("POST", "/auth/login", json: ["email": "johndown@exmample.com", "password": "1234567"])
+        let token = try XCTUnwrap(login.jsonObject?["token"] as? String, login.text)
+        XCTAssertEqual(try server.request("GET", "/rows/1", headers: [("authorization", token)]).status, 200)
+        XCTAssertEqual(try server.request("POST", "/__mock/tokens/revoke", json: ["system": "rows"]).status, 200)
+        XCTAssertEqual(try server.request("GET", "/rows/1", headers: [("authorization", token)]).status, 403)
+    }
+
+    func testAMusbookingTokenExpiredByTheClockGets400() throws {
+        let token = try server.musbookingLogin("Test005", "123456")
+        let moved = try server.request("POST", "/__mock/clock", json: ["advanceSeconds": 90_000])
+        XCTAssertEqual(moved.jsonObject?["offsetSeconds"] as? Double, 90_000, moved.text)
+        let expired = try server.musbookingUser(token)
+        XCTAssertEqual(expired.status, 400, expired.text)
+        XCTAssertNotNil(expired.header("X-Mock-Hint"))
+    }
+}

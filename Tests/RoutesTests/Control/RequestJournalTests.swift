@@ -70,15 +70,30 @@ final class RequestJournalTests: MockServerTestCase {
         off.stop()
     }
 
+    /// API.md: "each body cut at 4,096 bytes". The cut is made on the bytes received; what is shown
+    /// can be shorter only because a redacted secret (`"password":"…"` → `"***"`) is shorter, or
+    /// because the cut backs off to the start of a split UTF-8 character (at most 3 bytes).
     func testBodiesAreCutAt4096BytesAndMarked() throws {
         let long = String(repeating: "a", count: 10_000)
-        _ = try server.request("POST", "/rsschool/authorize", json: ["login": long, "password": "password"])
+        _ = try server.request("POST", "/rsschool/authorize", jsonText: #"{"login": ""# + long + #"", "password": "password"}"#)
         _ = try server.request("GET", "/rows/2")
+        _ = try server.request("POST", "/rsschool/authorize", jsonText: #"{"password": "password", "login": ""# + long + "\"}")
+        // `{"login": "` is 11 bytes: an odd offset puts the cut inside a 2-byte Cyrillic letter.
+        _ = try server.request("POST", "/rsschool/authorize", jsonText: #"{"login": ""# + String(repeating: "ж", count: 5000) + #""}"#)
         let entries = try server.journal()
+        XCTAssertEqual(entries.count, 4)
         XCTAssertEqual(entries[0]["truncated"] as? Bool, true)
-        XCTAssertEqual((entries[0]["requestBody"] as? String)?.utf8.count, 4096)
+        XCTAssertEqual((entries[0]["requestBody"] as? String)?.utf8.count, 4096, "no secret in the first 4,096 bytes: cut exactly there")
         XCTAssertNil(entries[1]["truncated"], "a page under 4,096 bytes is whole")
         XCTAssertEqual((entries[1]["responseBody"] as? String).map { JSON.parse(Array($0.utf8)) != nil }, true)
+        let redacted = try XCTUnwrap(entries[2]["requestBody"] as? String)
+        XCTAssertTrue(redacted.hasPrefix(#"{"password": "***", "login": "aaa"#), redacted.prefix(40).description)
+        XCTAssertEqual(redacted.utf8.count, 4096 - "password".count + "***".count, "cut at 4,096, then the secret redacted")
+        let cyrillic = try XCTUnwrap(entries[3]["requestBody"] as? String)
+        XCTAssertEqual(cyrillic.utf8.count, 4095, "the split letter is left out, not shown as U+FFFD")
+        XCTAssertFalse(cyrillic.contains("\u{FFFD}"))
+        XCTAssertTrue(cyrillic.hasSuffix("жж"))
+        XCTAssertEqual(entries[3]["truncated"] as? Bool, true)
     }
 
     func testGatewayMessagesAreEntriesWithMethodWS() throws {
@@ -110,7 +125,9 @@ final class RequestJournalTests: MockServerTestCase {
         let token = try XCTUnwrap(login.jsonObject?["token"] as? String)
         XCTAssertEqual(try server.musbookingUser(token).status, 200)
         _ = try server.request("POST", "/api/users/change", headers: bearer(token), form: [("fcm", "push-1")])
-        _ = try server.request("POST", "/api/users/send-confirm", headers: bearer(token))
+        XCTAssertEqual(try server.request("POST", "/api/users/send-confirm", headers: bearer(token)).status, 200)
+        let link = try XCTUnwrap(server.outbox.emails().last?.link.flatMap(URLComponents.init(string:)))
+        XCTAssertEqual(try server.request("GET", link.path + "?" + (link.query ?? "")).status, 200, "confirmed from the e-mail's link")
         let parts = multipart([("login", "9123456789"), ("password", "Multi99x")])
         _ = try server.request("POST", "/api/auth/login", headers: [("Content-Type", parts.contentType)], body: parts.body)
         _ = try server.request("POST", "/api/users/restore", form: [("phone", "9123456789"), ("sms", "true")])
@@ -118,9 +135,15 @@ final class RequestJournalTests: MockServerTestCase {
         let token2 = try server.musbookingLogin("9123456789", newPassword)
         _ = try server.request("POST", "/api/auth/login", jsonText: #"{"login": "9123456789", "password": "JsonSecret1"}"#)
 
-        let text = try server.request("GET", "/__mock/requests").text
-        XCTAssertEqual(try server.journal().count, 10)
-        for secret in [code, generated, token, "Multi99x", newPassword, token2, "JsonSecret1"] {
+        // A second account registered with a password of its own, and its login.
+        let code2 = try server.musbookingCode(phone: "9000000001")
+        XCTAssertEqual(try server.request("POST", "/api/users/register",
+                                          form: [("name", "Пётр"), ("phone", "9000000001"), ("code", code2), ("login", "petr.login"), ("password", "Given777")]).status, 200)
+        let token3 = try server.musbookingLogin("petr.login", "Given777")
+
+        let text = try server.request("GET", "/__mock/requests?limit=1000").text
+        XCTAssertEqual(try server.journal("limit=1000").count, 14)
+        for secret in [code, generated, token, "Multi99x", newPassword, token2, "JsonSecret1", code2, "Given777", token3] {
             XCTAssertFalse(text.contains(secret), "\(secret) is readable in the journal")
         }
         XCTAssertTrue(text.contains("Bearer \(token.prefix(4))…"), "the token's first characters are shown")

@@ -1,0 +1,113 @@
+/// What a fault rule does (`POST /__mock/faults` `action`): HTTP actions, and for gateway rules
+/// (`system: "gateway"`, `path`: a message type) `delay`, `reply`, `noReply` and `closeCode`.
+public enum MockFaultAction: Codable, Sendable, Equatable {
+    /// Answer normally after this many milliseconds (other connections are served meanwhile).
+    case delay(milliseconds: Int)
+    /// Answer this instead (the handler does not run).
+    case respond(status: Int, body: String? = nil, headers: [String: String] = [:])
+    /// Close the connection without an answer.
+    case close
+    /// Close the connection with a TCP reset.
+    case reset
+    /// The real status line and headers, half the body, then close.
+    case truncate
+    /// The real status with a body that is not valid JSON.
+    case malformedJSON
+    /// Gateway: send this text frame instead of the reply.
+    case reply(String)
+    /// Gateway: no reply at all.
+    case noReply
+    /// Gateway: close the WebSocket with this code.
+    case closeCode(Int)
+
+    private struct Fields: Codable {
+        var delayMs: Int?, status: Int?, body: String?, headers: [String: String]?
+        var close: Bool?, reset: Bool?, truncate: Bool?, malformedJSON: Bool?
+        var reply: String?, noReply: Bool?, closeCode: Int?
+    }
+
+    private var fields: Fields {
+        var f = Fields()
+        switch self {
+        case .delay(let ms): f.delayMs = ms
+        case .respond(let status, let body, let headers):
+            f.status = status
+            f.body = body
+            f.headers = headers.isEmpty ? nil : headers
+        case .close: f.close = true
+        case .reset: f.reset = true
+        case .truncate: f.truncate = true
+        case .malformedJSON: f.malformedJSON = true
+        case .reply(let text): f.reply = text
+        case .noReply: f.noReply = true
+        case .closeCode(let code): f.closeCode = code
+        }
+        return f
+    }
+
+    public func encode(to encoder: any Encoder) throws { try fields.encode(to: encoder) }
+
+    public init(from decoder: any Decoder) throws {
+        let f = try Fields(from: decoder)
+        if let ms = f.delayMs { self = .delay(milliseconds: ms) }
+        else if let status = f.status { self = .respond(status: status, body: f.body, headers: f.headers ?? [:]) }
+        else if f.close == true { self = .close }
+        else if f.reset == true { self = .reset }
+        else if f.truncate == true { self = .truncate }
+        else if f.malformedJSON == true { self = .malformedJSON }
+        else if let text = f.reply { self = .reply(text) }
+        else if f.noReply == true { self = .noReply }
+        else if let code = f.closeCode { self = .closeCode(code) }
+        else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a fault action with no known field"))
+        }
+    }
+}
+
+/// A fault rule as `GET /__mock/faults` lists it.
+public struct MockFaultRule: Codable, Sendable, Equatable {
+    public var id: Int
+    public var method: String?
+    public var path: String
+    public var system: String?
+    public var times: Int?
+    /// How many more times it fires; nil when it fires until removed.
+    public var remaining: Int?
+    public var action: MockFaultAction
+}
+
+/// One entry of the request journal (`GET /__mock/requests`), secrets already redacted.
+public struct MockJournalEntry: Codable, Sendable, Equatable {
+    /// The fault that fired on the request.
+    public struct Fault: Codable, Sendable, Equatable {
+        public var id: Int
+        public var action: MockFaultAction
+    }
+
+    public var id: Int
+    public var at: String
+    public var system: String?
+    /// `GET`, `POST`, …, or `WS` for a gateway message.
+    public var method: String
+    /// The request path; for a gateway message its type.
+    public var path: String
+    public var query: String
+    /// The status sent; nil when the connection was closed or reset instead.
+    public var status: Int?
+    public var durationMs: Double
+    public var requestHeaders: [String: String]
+    public var requestBody: String
+    public var responseBody: String
+    public var hint: String?
+    /// True when a body was cut at 4,096 bytes.
+    public var truncated: Bool?
+    public var fault: Fault?
+}
+
+/// The mock's clock (`/__mock/clock`).
+public struct MockClock: Codable, Sendable, Equatable {
+    /// ISO 8601 UTC.
+    public var now: String
+    /// How far the clock is ahead of real time.
+    public var offsetSeconds: Double
+}

@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The test controls of `/__mock/` (journal, faults, clock, tokens). Every state-changing call
+/// sends `Content-Type: application/json`, which the admin guard requires of writes.
+extension MockAdminClient {
+    // MARK: Journal
+
+    /// The newest journaled requests, oldest first (`GET /__mock/requests`): only `system`'s,
+    /// only `path` (exact or a pattern with `*`), only after the entry with id `since`, at most
+    /// `limit` (the server's default is 100).
+    public func requests(system: String? = nil, path: String? = nil, since: Int? = nil, limit: Int? = nil) async throws -> [MockJournalEntry] {
+        var query: [String: String] = [:]
+        query["system"] = system
+        query["path"] = path
+        query["since"] = since.map(String.init)
+        query["limit"] = limit.map(String.init)
+        return try decode([MockJournalEntry].self, try await send("GET", "/__mock/requests", query: query, expecting: 200))
+    }
+
+    /// Empties the journal.
+    public func clearRequests() async throws {
+        _ = try await send("DELETE", "/__mock/requests", expecting: 204)
+    }
+
+    // MARK: Faults
+
+    /// Adds a fault rule and returns its id. `times` nil: it fires until removed.
+    @discardableResult
+    public func addFault(method: String? = nil, path: String, system: String? = nil, times: Int? = nil,
+                         action: MockFaultAction) async throws -> Int {
+        struct Rule: Encodable {
+            var method: String?, path: String, system: String?, times: Int?, action: MockFaultAction
+        }
+        let body = try JSONEncoder().encode(Rule(method: method, path: path, system: system, times: times, action: action))
+        return try decode(MockFaultRule.self, try await send("POST", "/__mock/faults", body: body, expecting: 201)).id
+    }
+
+    /// The active fault rules with their remaining counts.
+    public func faults() async throws -> [MockFaultRule] {
+        try decode([MockFaultRule].self, try await send("GET", "/__mock/faults", expecting: 200))
+    }
+
+    /// Removes one fault rule (a failure if there is none with that id).
+    public func removeFault(_ id: Int) async throws {
+        _ = try await send("DELETE", "/__mock/faults/\(id)", expecting: 204)
+    }
+
+    /// Removes every fault rule.
+    public func removeAllFaults() async throws {
+        _ = try await send("DELETE", "/__mock/faults", expecting: 204)
+    }
+
+    // MARK: Clock
+
+    /// The mock's clock.
+    public func clock() async throws -> MockClock {
+        try decode(MockClock.self, try await send("GET", "/__mock/clock", expecting: 200))
+    }
+
+    /// Moves the mock's clock forward (`seconds` > 0, fractions allowed): token expiry, `sentAt`, dates.
+    @discardableResult
+    public func advanceClock(seconds: Double) async throws -> MockClock {
+        let body = try JSONSerialization.data(withJSONObject: ["advanceSeconds": seconds])
+        return try decode(MockClock.self, try await send("POST", "/__mock/clock", body: body, expecting: 200))
+    }
+
+    /// Puts the clock back to real time.
+    @discardableResult
+    public func resetClock() async throws -> MockClock {
+        try decode(MockClock.self, try await send("DELETE", "/__mock/clock", expecting: 200))
+    }
+
+    // MARK: Tokens
+
+    /// Expires one token, all of `system`'s, or (neither given) every system's; returns how many.
+    @discardableResult
+    public func expireTokens(system: String? = nil, token: String? = nil) async throws -> Int {
+        try await tokens("expire", system: system, token: token)
+    }
+
+    /// Revokes one token, all of `system`'s, or (neither given) every system's; returns how many.
+    @discardableResult
+    public func revokeTokens(system: String? = nil, token: String? = nil) async throws -> Int {
+        try await tokens("revoke", system: system, token: token)
+    }
+
+    private func tokens(_ control: String, system: String?, token: String?) async throws -> Int {
+        struct Body: Encodable { var system: String?, token: String? }
+        struct Affected: Decodable { var affected: Int }
+        let body = try JSONEncoder().encode(Body(system: system, token: token))
+        return try decode(Affected.self, try await send("POST", "/__mock/tokens/\(control)", body: body, expecting: 200)).affected
+    }
+}
