@@ -1,4 +1,16 @@
-# Sourced by the scripts that drive a running mock-server (python-clients.sh, console-test.sh).
+# Sourced by the scripts that run mock-server (python-clients.sh, console-test.sh, smoke.sh,
+# readme-help.sh).
+
+# mock_server_binary [PATH]: prints PATH when given, else builds and prints the debug binary's
+# path (the build's output goes to standard error; a failed build fails the call).
+mock_server_binary() {
+    if [[ $# -ge 1 ]]; then
+        echo "$1"
+    else
+        swift build --product mock-server >&2 || return 1
+        echo "$(swift build --show-bin-path)/mock-server"
+    fi
+}
 
 # start_mock_server NAME [FLAG…]: builds the debug binary, starts it on a free port with
 # `--log-level warning` and FLAG…, and sets PORT from its banner (waiting at most 5 s). The server
