@@ -14,24 +14,12 @@ if [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver > /dev/null
 fi
+source scripts/lib/python-venv.sh
+source scripts/lib/mock-server.sh
 VENV="$ROOT/.venv-console"
-if [[ ! -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -c "import selenium" 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check selenium
-fi
+ensure_venv "$VENV" selenium
 
 # The debug build: CI has just built it, and a release binary could be older than the sources.
-swift build 2>&1 | tail -1
-BIN="$ROOT/.build/debug/mock-server"
-OUT="$(mktemp)"
-"$BIN" --port 0 --log-level warning > "$OUT" 2>&1 &
-PID=$!
-trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -f "$OUT"' EXIT
-PORT=""
-for _ in $(seq 1 100); do
-    PORT="$(grep -o 'http://127.0.0.1:[0-9]*' "$OUT" | head -1 | sed 's/.*://')" && [[ -n "$PORT" ]] && break
-    sleep 0.05
-done
-[[ -n "$PORT" ]] || { echo "console-test: server did not start"; cat "$OUT"; exit 1; }
+start_mock_server console-test
 
 timeout 180 "$VENV/bin/python" "$ROOT/scripts/console-test.py" "http://127.0.0.1:$PORT" "$SHOTS"

@@ -5,22 +5,11 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+source scripts/lib/python-venv.sh
+source scripts/lib/mock-server.sh
 VENV="$ROOT/.venv-clients"
-if [[ ! -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -c "import websockets, requests, h11" 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check websockets requests h11
-fi
-swift build 2>&1 | tail -1
-OUT="$(mktemp)"
-"$ROOT/.build/debug/mock-server" --port 0 --log-level warning > "$OUT" 2>&1 &
-PID=$!
-trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -f "$OUT"' EXIT
-PORT=""
-for _ in $(seq 1 100); do
-    PORT="$(grep -o 'http://127.0.0.1:[0-9]*' "$OUT" | head -1 | sed 's/.*://')" && [[ -n "$PORT" ]] && break
-    sleep 0.05
-done
-[[ -n "$PORT" ]] || { echo "python-clients: server did not start"; cat "$OUT"; exit 1; }
+ensure_venv "$VENV" websockets requests h11
+start_mock_server python-clients
 
 timeout 60 "$VENV/bin/python" - "$PORT" <<'PY'
 import asyncio, json, socket, sys

@@ -4,12 +4,8 @@
 # Usage: scripts/readme-help.sh [path/to/mock-server]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-if [[ $# -ge 1 ]]; then
-    bin="$1"
-else
-    swift build --product mock-server >&2
-    bin="$(swift build --show-bin-path)/mock-server"
-fi
+source scripts/lib/mock-server.sh
+bin="$(mock_server_binary "$@")"
 help="$(mktemp)"
 trap 'rm -f "$help"' EXIT
 "$bin" --help > "$help"

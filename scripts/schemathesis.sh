@@ -7,10 +7,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 VENV="$ROOT/.venv-schemathesis"
-if [[ ! -x "$VENV/bin/schemathesis" ]]; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check schemathesis
-fi
+source scripts/lib/python-venv.sh
+ensure_venv "$VENV" schemathesis
 swift build 2>&1 | tail -1
 OUT="$(mktemp)"
 "$ROOT/.build/debug/mock-server" --port 0 --log-level warning > "$OUT" 2>&1 &

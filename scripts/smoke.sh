@@ -8,12 +8,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-if [[ $# -ge 1 ]]; then
-    bin="$1"
-else
-    swift build --product mock-server >&2
-    bin="$(swift build --show-bin-path)/mock-server"
-fi
+source scripts/lib/mock-server.sh
+bin="$(mock_server_binary "$@")"
 
 work="$(mktemp -d)"
 

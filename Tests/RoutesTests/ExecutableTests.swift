@@ -6,65 +6,10 @@ import Routes
 
 /// The `mock-server` executable itself: flags, banner, exit codes and signals.
 final class ExecutableTests: XCTestCase {
-    /// The built executable, beside the test bundle in the build folder.
-    private var binary: URL {
-        get throws {
-            let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mock-server")
-            let inRepo = URL(fileURLWithPath: TestServer.repositorySeedPath).deletingLastPathComponent()
-                .appendingPathComponent(".build/debug/mock-server")
-            for candidate in [beside, inRepo] where FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            throw TestClientError("mock-server executable not found beside the tests (run `swift build` first)")
-        }
-    }
-
-    /// Starts the server; returns the process and the pipe its banner goes to.
-    private func launch(_ arguments: [String], in directory: URL? = nil) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = try binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? URL(fileURLWithPath: TestServer.repositorySeedPath).deletingLastPathComponent()
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        return (process, out, err)
-    }
-
-    /// Reads standard output until the banner's last line (it ends with "Ctrl-C stops it.").
-    private func banner(_ pipe: Pipe) throws -> String {
-        var text = ""
-        while !text.contains("Ctrl-C stops it.") {
-            let chunk = pipe.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw TestClientError("no whole banner; output so far: \(text)") }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        return text
-    }
-
-    /// Reads standard output until the banner's first line names the URL.
-    private func bannerPort(_ pipe: Pipe) throws -> Int {
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = pipe.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw TestClientError("no banner; output so far: \(text)") }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let range = text.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-              let port = Int(text[range].split(separator: ":").last ?? "") else {
-            throw TestClientError("banner without a URL: \(text)")
-        }
-        return port
-    }
-
-    private func finish(_ process: Process, _ err: Pipe) -> (Int32, String) {
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-    }
-
     func testHelpListsEveryFlagWithItsEnvironmentVariable() throws {
-        let (process, out, err) = try launch(["--help"])
-        let help = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(finish(process, err).0, 0)
+        let server = try TestExecutable(["--help"])
+        let help = server.readOutput()
+        XCTAssertEqual(try server.finish().status, 0)
         for flag in ["--host", "--port", "--seed", "--log-level", "--admin-token", "--max-body-bytes", "--header-timeout",
                      "--idle-timeout", "--max-ws-message-bytes", "--max-connections", "MOCK_PORT", "--log-format", "MOCK_LOG_FORMAT", "--version",
                      "--journal-size", "--max-request-line-bytes", "--event-loops", "--poller", "MOCK_POLLER", "--send-timeout",
@@ -75,13 +20,13 @@ final class ExecutableTests: XCTestCase {
 
     func testPortZeroBannerHealthAndSIGTERMOrSIGINTExitZero() throws {
         for (signal, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
-            let (process, out, err) = try launch(["--port", "0", "--log-level", "info"])
-            let port = try bannerPort(out)
+            let server = try TestExecutable(["--port", "0", "--log-level", "info"])
+            let port = try server.bannerPort()
             let client = try TestHTTPClient(port: port)
             try client.sendRequest("GET", "/__mock/health")
             XCTAssertEqual(try client.readResponse().text, #"{"status":"ok"}"#)
-            kill(process.processIdentifier, signal)
-            let (status, log) = finish(process, err)
+            server.signal(signal)
+            let (status, log) = try server.finish()
             XCTAssertEqual(status, 0, "\(name): \(log)")
             XCTAssertTrue(log.contains(name), log)
         }
@@ -91,91 +36,69 @@ final class ExecutableTests: XCTestCase {
     /// banner is read is never lost. Each exit is awaited with a bound, not forever.
     func testSIGTERMTheInstantTheBannerIsReadAlwaysExitsZero() throws {
         for run in 1...50 {
-            let process = Process()
-            process.executableURL = try binary
-            process.arguments = ["--port", "0", "--log-level", "warning", "--event-loops", "1"]
-            process.currentDirectoryURL = URL(fileURLWithPath: TestServer.repositorySeedPath).deletingLastPathComponent()
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            let exited = DispatchSemaphore(value: 0)
-            process.terminationHandler = { _ in exited.signal() }
-            try process.run()
-            _ = try bannerPort(out)
-            kill(process.processIdentifier, SIGTERM)
-            guard exited.wait(timeout: .now() + 20) == .success else {
-                kill(process.processIdentifier, SIGKILL)
-                return XCTFail("run \(run): still running 20 s after SIGTERM")
-            }
-            XCTAssertEqual(process.terminationReason, .exit, "run \(run)")
-            XCTAssertEqual(process.terminationStatus, 0, "run \(run)")
+            let server = try TestExecutable(["--port", "0", "--log-level", "warning", "--event-loops", "1"])
+            _ = try server.bannerPort()
+            server.signal(SIGTERM)
+            let status = try server.exitStatus(timeout: 20)
+            XCTAssertEqual(server.process.terminationReason, .exit, "run \(run)")
+            XCTAssertEqual(status, 0, "run \(run)")
         }
     }
 
     func testPollerFlagTakesPollAndRefusesAMechanismThisSystemLacks() throws {
-        let (server, out, serverErr) = try launch(["--port", "0", "--poller", "poll"])
-        _ = try bannerPort(out)
-        kill(server.processIdentifier, SIGTERM)
-        XCTAssertEqual(finish(server, serverErr).0, 0)
+        let server = try TestExecutable(["--port", "0", "--poller", "poll"])
+        _ = try server.bannerPort()
+        server.signal(SIGTERM)
+        XCTAssertEqual(try server.finish().status, 0)
         #if canImport(Darwin)
         let missing = "epoll"
         #else
         let missing = "kqueue"
         #endif
         for args in [["--poller", missing], ["--poller", "select"]] {
-            let (process, _, err) = try launch(args)
-            let (status, message) = finish(process, err)
+            let (status, message) = try TestExecutable(args).finish()
             XCTAssertEqual(status, 64, args.joined(separator: " "))
             XCTAssertTrue(message.contains("--poller"), message)
         }
     }
 
     func testBusyPortFailsWithAClearMessage() throws {
-        let (first, out, firstErr) = try launch(["--port", "0"])
-        let port = try bannerPort(out)
-        let (second, _, err) = try launch(["--port", String(port)])
-        let (status, message) = finish(second, err)
+        let first = try TestExecutable(["--port", "0"])
+        let port = try first.bannerPort()
+        let (status, message) = try TestExecutable(["--port", String(port)]).finish()
         XCTAssertEqual(status, 69)
         XCTAssertTrue(message.contains("already in use"), message)
-        first.terminate()
-        XCTAssertEqual(finish(first, firstErr).0, 0)
+        first.signal(SIGTERM)
+        XCTAssertEqual(try first.finish().status, 0)
     }
 
     func testMalformedSeedStopsTheServerNamingTheFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-seed-\(UUID().uuidString).json")
         try Data("{\"rows\": }".utf8).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
-        let (process, _, err) = try launch(["--port", "0", "--seed", path.path])
-        let (status, message) = finish(process, err)
+        let (status, message) = try TestExecutable(["--port", "0", "--seed", path.path]).finish()
         XCTAssertEqual(status, 65)
         XCTAssertTrue(message.contains(path.path) && message.contains("line 1"), message)
     }
 
     func testUnknownFlagAndBadValueAreUsageErrors() throws {
         for args in [["--bogus"], ["--port", "70000"], ["--log-level", "loud"], ["--header-timeout", "1e20"], ["--idle-timeout", "nan"], ["--log-format", "xml"]] {
-            let (process, _, err) = try launch(args)
-            let (status, message) = finish(process, err)
+            let (status, message) = try TestExecutable(args).finish()
             XCTAssertEqual(status, 64, args.joined(separator: " "))
             XCTAssertFalse(message.isEmpty)
         }
     }
 
-    /// SIGKILL: these tests check the banner, not shutdown (SIGTERM is tested above).
-    private func stopNow(_ process: Process) {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
     /// `--log-format json`: every line on standard error is one JSON object, the SMS line included.
     func testJSONLogFormatWritesOneObjectPerLine() throws {
-        let (process, out, err) = try launch(["--port", "0", "--log-format", "json"])
-        let port = try bannerPort(out)
+        let server = try TestExecutable(["--port", "0", "--log-format", "json"])
+        let port = try server.bannerPort()
         let client = try TestHTTPClient(port: port)
         let body = Array("phone=9550001122".utf8)
         try client.sendRequest("POST", "/api/users/sms", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: body)
         XCTAssertEqual(try client.readResponse().status, 200)
-        kill(process.processIdentifier, SIGTERM)
-        let (status, log) = finish(process, err)
+        server.signal(SIGTERM)
+        let (status, log) = try server.finish()
         XCTAssertEqual(status, 0, log)
         let lines = log.split(separator: "\n")
         XCTAssertFalse(lines.isEmpty)
@@ -189,9 +112,9 @@ final class ExecutableTests: XCTestCase {
     }
 
     func testVersionPrintsTheLibraryConstant() throws {
-        let (process, out, err) = try launch(["--version"])
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(finish(process, err).0, 0)
+        let server = try TestExecutable(["--version"])
+        let text = server.readOutput()
+        XCTAssertEqual(try server.finish().status, 0)
         XCTAssertEqual(text, "mock-server \(MockServerVersion.current)\n")
     }
 
@@ -200,22 +123,21 @@ final class ExecutableTests: XCTestCase {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("mock-server-cwd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
-        let (process, out, _) = try launch(["--port", "0"], in: empty)
-        let text = try banner(out)
+        let server = try TestExecutable(["--port", "0"], in: empty)
+        defer { server.stopNow() }
+        let text = try server.banner()
         XCTAssertTrue(text.contains("(seed: bundled seed)") && text.contains("mock-server \(MockServerVersion.current) listening"), text)
-        guard let range = text.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-              let port = Int(text[range].split(separator: ":").last ?? "") else { throw TestClientError("no URL: \(text)") }
+        let port = try TestExecutable.port(inBanner: text)
         let client = try TestHTTPClient(port: port)
         try client.sendRequest("GET", "/__mock/health")
         XCTAssertEqual(try client.readResponse().text, #"{"status":"ok"}"#)
-        stopNow(process)
     }
 
     /// `--sms-code` (issue 8): every SMS code is the given value, so a UI test can type it; a code
     /// that is not digits is a usage error.
     func testSMSCodeFlagFixesEveryCode() throws {
-        let (process, out, _) = try launch(["--port", "0", "--sms-code", "4242"])
-        let port = try bannerPort(out)
+        let server = try TestExecutable(["--port", "0", "--sms-code", "4242"])
+        let port = try server.bannerPort()
         for phone in ["9031112233", "9034445566"] {
             let client = try TestHTTPClient(port: port)
             try client.sendRequest("POST", "/api/users/sms", headers: [("Content-Type", "application/x-www-form-urlencoded")],
@@ -226,18 +148,17 @@ final class ExecutableTests: XCTestCase {
         try client.sendRequest("GET", "/__mock/sms")
         let codes = (try client.readResponse().jsonArray ?? []).compactMap { ($0 as? [String: Any])?["code"] as? String }
         XCTAssertEqual(codes, ["4242", "4242"])
-        stopNow(process)
-        let (bad, _, err) = try launch(["--sms-code", "12a4"])
-        let (status, message) = finish(bad, err)
+        server.stopNow()
+        let (status, message) = try TestExecutable(["--sms-code", "12a4"]).finish()
         XCTAssertEqual(status, 64)
         XCTAssertTrue(message.contains("--sms-code must be 1 to 9 digits"), message)
     }
 
     /// Listening on every interface, the banner gives URLs a phone can open, never 0.0.0.0.
     func testBannerOnEveryInterfaceListsDeviceURLsAndTheAdminToken() throws {
-        let (process, out, _) = try launch(["--port", "0", "--host", "0.0.0.0"])
-        let text = try banner(out)
-        stopNow(process)
+        let server = try TestExecutable(["--port", "0", "--host", "0.0.0.0"])
+        let text = try server.banner()
+        server.stopNow()
         XCTAssertFalse(text.contains("0.0.0.0"), text)
         XCTAssertTrue(text.contains("http://127.0.0.1:"), text)
         XCTAssertTrue(text.contains("--admin-token"), text)
@@ -246,19 +167,19 @@ final class ExecutableTests: XCTestCase {
 
     /// With --seed the banner names the file.
     func testBannerNamesAGivenSeedFile() throws {
-        let (process, out, _) = try launch(["--port", "0", "--seed", TestServer.repositorySeedPath])
-        let text = try banner(out)
-        stopNow(process)
+        let server = try TestExecutable(["--port", "0", "--seed", TestServer.repositorySeedPath])
+        let text = try server.banner()
+        server.stopNow()
         XCTAssertTrue(text.contains("(seed: \(TestServer.repositorySeedPath))"), text)
     }
 
     /// The banner lists what the systems declare: each system's name, every endpoint and its seed
     /// account; then the console's URL.
     func testBannerListsEverySystemsDeclaredEndpointsAndTheConsole() throws {
-        let (process, out, _) = try launch(["--port", "0"])
-        let text = try banner(out)
-        stopNow(process)
-        let port = try bannerPort(text)
+        let server = try TestExecutable(["--port", "0"])
+        let text = try server.banner()
+        server.stopNow()
+        let port = try TestExecutable.port(inBanner: text)
         let app = MockApp(seed: try Seed.load(path: TestServer.repositorySeedPath), environment: MockEnvironment())
         for system in app.systems {
             XCTAssertTrue(text.contains("\n  \(system.name) "), system.name)
@@ -283,34 +204,22 @@ final class ExecutableTests: XCTestCase {
         let seed = directory.appendingPathComponent("seed.json").path
         try FileManager.default.copyItem(atPath: TestServer.repositorySeedPath, toPath: seed)
         let state = directory.appendingPathComponent("state.json").path
-        let (process, out, _) = try launch(["--port", "0", "--seed", seed, "--state", state, "--watch"])
-        let text = try banner(out)
-        stopNow(process)
+        let server = try TestExecutable(["--port", "0", "--seed", seed, "--state", state, "--watch"])
+        let text = try server.banner()
+        server.stopNow()
         XCTAssertTrue(text.contains("  state            kept in \(state) (written within 50 ms of a change; POST /__mock/reset empties it)"), text)
         XCTAssertTrue(text.contains("  watching         \(seed): saving it reloads the seed"), text)
     }
 
     /// Under a low `ulimit -n` the banner gives the connection limit actually in force.
     func testBannerGivesTheConnectionLimitWhenTheDescriptorLimitLowersIt() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"ulimit -n 200 && exec "$0" "$@""#, try binary.path, "--port", "0", "--max-connections", "5000"]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let text = try banner(out)
-        stopNow(process)
+        let server = try TestExecutable(["--port", "0", "--max-connections", "5000"], shell: "ulimit -n 200")
+        let text = try server.banner()
+        server.stopNow()
         guard let range = text.range(of: #"connections +at most \d+, not 5000"#, options: .regularExpression) else {
             return XCTFail("no connection-limit line:\n\(text)")
         }
         let limit = Int(text[range].split(separator: " ")[3].dropLast()) ?? 0
         XCTAssertTrue(limit > 0 && limit < 200, String(text[range]))
-    }
-
-    private func bannerPort(_ text: String) throws -> Int {
-        guard let range = text.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-              let port = Int(text[range].split(separator: ":").last ?? "") else { throw TestClientError("no URL: \(text)") }
-        return port
     }
 }

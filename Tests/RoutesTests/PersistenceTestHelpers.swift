@@ -11,6 +11,23 @@ func makeTemporaryDirectory() throws -> URL {
     return url
 }
 
+/// A test case with a fresh temporary directory per test, removed afterwards, and a state file's
+/// place in it (created by the code under test, not here).
+class TemporaryDirectoryTestCase: XCTestCase {
+    var dir: URL!
+    var statePath: String { dir.appendingPathComponent("state.json").path }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        dir = try makeTemporaryDirectory()
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: dir)
+        super.tearDown()
+    }
+}
+
 /// Waits until `condition` holds, checking every 2 ms, failing after `timeout` seconds
 /// (a deadline for slow machines, not a delay: it returns as soon as the condition holds).
 func waitUntil(_ what: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line,

@@ -5,18 +5,12 @@ import HTTPServer
 import TestSupport
 
 /// `--watch`: the seed file polled, a good edit resetting to it, a bad one logged and ignored.
-final class SeedWatchTests: XCTestCase {
-    private var dir: URL!
+final class SeedWatchTests: TemporaryDirectoryTestCase {
     private var seedPath: String { dir.appendingPathComponent("seed.json").path }
 
     override func setUpWithError() throws {
-        dir = try makeTemporaryDirectory()
+        try super.setUpWithError()
         try FileManager.default.copyItem(atPath: TestServer.repositorySeedPath, toPath: seedPath)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: dir)
-        super.tearDown()
     }
 
     private func start(_ server: TestServer, log: LogCapture, statePath: String? = nil) throws -> MockPersistence {

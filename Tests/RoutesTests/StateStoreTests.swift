@@ -6,21 +6,9 @@ import TestSupport
 
 /// The `--state` file over a real server: created from the seed, following changes, restored on
 /// a restart, reset with the mock, and refusing files it cannot trust.
-final class StateStoreTests: XCTestCase {
-    private var dir: URL!
-    private var path: String { dir.appendingPathComponent("state.json").path }
-
-    override func setUpWithError() throws {
-        dir = try makeTemporaryDirectory()
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: dir)
-        super.tearDown()
-    }
-
+final class StateStoreTests: TemporaryDirectoryTestCase {
     private func open(_ server: TestServer, logger: Logger = .silent, writeInterval: TimeInterval = StateStore.defaultWriteInterval) throws -> StateStore {
-        try StateStore.open(path: path, parts: server.app.persistentParts, logger: logger, writeInterval: writeInterval)
+        try StateStore.open(path: statePath, parts: server.app.persistentParts, logger: logger, writeInterval: writeInterval)
     }
 
     private func sendCode(_ server: TestServer, _ phone: String) throws {
@@ -36,10 +24,10 @@ final class StateStoreTests: XCTestCase {
         let server = try TestServer()
         let store = try open(server)
         defer { store.close() }
-        let systems = try stateSystems(path)
+        let systems = try stateSystems(statePath)
         XCTAssertEqual(Set(systems.keys), ["gateway", "musbooking", "outbox", "rows", "skyzone"])
-        XCTAssertEqual(statePhones(path), [])
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertEqual(statePhones(statePath), [])
+        let text = try String(contentsOfFile: statePath, encoding: .utf8)
         XCTAssertTrue(text.hasPrefix(#"{"format":"mock-server-state","version":1,"savedAt":""#), text)
     }
 
@@ -49,7 +37,7 @@ final class StateStoreTests: XCTestCase {
         let store = try open(server)
         defer { store.close() }
         try sendCode(server, "9031234567")
-        waitUntil("the SMS in the state file") { statePhones(path) == ["9031234567"] }
+        waitUntil("the SMS in the state file") { statePhones(statePath) == ["9031234567"] }
     }
 
     func testARestartRestoresTheOutboxAndRowsTokensStayValid() throws {
@@ -69,7 +57,7 @@ final class StateStoreTests: XCTestCase {
         defer { store.close() }
         XCTAssertEqual(try second.request("GET", "/rows/1", headers: [("authorization", token)]).status, 200)
         XCTAssertEqual(second.outbox.sms().map(\.phone), ["9031234567"])
-        XCTAssertTrue(log.contains("state loaded from \(path)"), "\(log.all)")
+        XCTAssertTrue(log.contains("state loaded from \(statePath)"), "\(log.all)")
     }
 
     func testResetRewritesTheFileBackToTheSeed() throws {
@@ -78,11 +66,11 @@ final class StateStoreTests: XCTestCase {
         defer { store.close() }
         try sendCode(server, "9031234567")
         store.flush()
-        let keyBefore = try XCTUnwrap((try stateSystems(path)["rows"] as? [String: Any])?["tokenKey"] as? String)
+        let keyBefore = try XCTUnwrap((try stateSystems(statePath)["rows"] as? [String: Any])?["tokenKey"] as? String)
         XCTAssertEqual(try server.request("POST", "/__mock/reset", headers: [("X-Mock-Admin", "1")]).status, 204)
         waitUntil("the reset in the state file") {
-            let key = (try? stateSystems(path)["rows"] as? [String: Any])?["tokenKey"] as? String
-            return statePhones(path).isEmpty && key != nil && key != keyBefore
+            let key = (try? stateSystems(statePath)["rows"] as? [String: Any])?["tokenKey"] as? String
+            return statePhones(statePath).isEmpty && key != nil && key != keyBefore
         }
     }
 
@@ -94,18 +82,18 @@ final class StateStoreTests: XCTestCase {
         defer { store.close() }
         for i in 0..<50 { server.outbox.sendSMS(to: "90300000\(i / 10)\(i % 10)", text: "x") }
         store.flush()
-        XCTAssertEqual(statePhones(path).count, 50)
+        XCTAssertEqual(statePhones(statePath).count, 50)
         XCTAssertLessThanOrEqual(store.writeCount, 2)
         XCTAssertGreaterThanOrEqual(store.writeCount, 1)
     }
 
     func testACorruptFileStopsTheStartNamingTheFileAndThePlace() throws {
-        try Data("{\"format\": \"mock-server-state\",\n  \"version\": 1,\n  \"systems\": {\"outbox\": {\"sms\": [}\n}".utf8).write(to: URL(fileURLWithPath: path))
+        try Data("{\"format\": \"mock-server-state\",\n  \"version\": 1,\n  \"systems\": {\"outbox\": {\"sms\": [}\n}".utf8).write(to: URL(fileURLWithPath: statePath))
         try assertRefused(containing: ["not valid JSON at line 3"])
     }
 
     func testAFileFromTheFutureStopsTheStart() throws {
-        try Data(#"{"format": "mock-server-state", "version": 2, "systems": {}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        try Data(#"{"format": "mock-server-state", "version": 2, "systems": {}}"#.utf8).write(to: URL(fileURLWithPath: statePath))
         try assertRefused(containing: ["newer mock-server", "version 2"])
     }
 
@@ -119,13 +107,13 @@ final class StateStoreTests: XCTestCase {
             (#"{"format": "mock-server-state", "version": 1, "systems": {"rows": {"tokenKey": "xyz"}}}"#, "systems.rows: a token key must be 32 hex digits"),
         ]
         for (text, expected) in cases {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try Data(text.utf8).write(to: URL(fileURLWithPath: statePath))
             try assertRefused(containing: [expected])
         }
     }
 
     func testPartsMissingFromTheFileKeepTheSeedAndUnknownOnesAreReported() throws {
-        try Data(#"{"format": "mock-server-state", "version": 1, "systems": {"weather": {"sunny": true}}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        try Data(#"{"format": "mock-server-state", "version": 1, "systems": {"weather": {"sunny": true}}}"#.utf8).write(to: URL(fileURLWithPath: statePath))
         let server = try TestServer()
         let log = LogCapture()
         let store = try open(server, logger: log.logger)
@@ -136,14 +124,14 @@ final class StateStoreTests: XCTestCase {
 
     /// The start is refused with the file's name and the reason, and the file is left as it was.
     private func assertRefused(containing expected: [String], line: UInt = #line) throws {
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let before = try Data(contentsOf: URL(fileURLWithPath: statePath))
         let server = try TestServer()
         XCTAssertThrowsError(try open(server), line: line) { error in
             let message = "\(error)"
             XCTAssertTrue(error is StateFileError, message, line: line)
-            XCTAssertTrue(message.hasPrefix(path + ": "), message, line: line)
+            XCTAssertTrue(message.hasPrefix(statePath + ": "), message, line: line)
             for text in expected { XCTAssertTrue(message.contains(text), "\(message) lacks \(text)", line: line) }
         }
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "the file must not be touched", line: line)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: statePath)), before, "the file must not be touched", line: line)
     }
 }

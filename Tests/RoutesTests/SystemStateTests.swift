@@ -6,21 +6,9 @@ import TestSupport
 
 /// Each system through a restart on one state file: what it must keep, what must not wake the
 /// writer (the hot paths), and the clear start error for content a system cannot restore.
-final class SystemStateTests: XCTestCase {
-    private var dir: URL!
-    private var path: String { dir.appendingPathComponent("state.json").path }
-
-    override func setUpWithError() throws {
-        dir = try makeTemporaryDirectory()
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: dir)
-        super.tearDown()
-    }
-
+final class SystemStateTests: TemporaryDirectoryTestCase {
     private func open(_ server: TestServer, logger: Logger = .silent) throws -> StateStore {
-        try StateStore.open(path: path, parts: server.app.persistentParts, logger: logger)
+        try StateStore.open(path: statePath, parts: server.app.persistentParts, logger: logger)
     }
 
     /// Runs `body` on a server whose state is kept in the file, then closes both (the last
@@ -55,7 +43,7 @@ final class SystemStateTests: XCTestCase {
             // The seed's own account is there as well, and the restored one's phone stays taken.
             XCTAssertFalse(try server.musbookingLogin(MusbookingSeedData.login, MusbookingSeedData.password).isEmpty)
             XCTAssertEqual(try server.request("POST", "/api/users/sms", form: [("phone", "9031234567")]).status, 400)
-            let code = try XCTUnwrap((try stateSystems(path)["musbooking"] as? [String: Any])?["codes"] as? [[String: Any]])
+            let code = try XCTUnwrap((try stateSystems(statePath)["musbooking"] as? [String: Any])?["codes"] as? [[String: Any]])
             XCTAssertEqual(code.compactMap { $0["phone"] as? String }, ["9037654321"])
         }
         try run(3, clock: clock) { server in
@@ -161,13 +149,13 @@ final class SystemStateTests: XCTestCase {
         ]
         for (part, expected) in cases {
             let text = #"{"format": "mock-server-state", "version": 1, "systems": {\#(part)}}"#
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try Data(text.utf8).write(to: URL(fileURLWithPath: statePath))
             let server = try TestServer()
             XCTAssertThrowsError(try open(server)) { error in
                 let message = "\(error)"
-                XCTAssertTrue(message.hasPrefix(path + ": ") && message.contains(expected), "\(message) lacks \(expected)")
+                XCTAssertTrue(message.hasPrefix(statePath + ": ") && message.contains(expected), "\(message) lacks \(expected)")
             }
-            XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text, "the file must not be touched")
+            XCTAssertEqual(try String(contentsOfFile: statePath, encoding: .utf8), text, "the file must not be touched")
         }
     }
 
@@ -193,7 +181,7 @@ final class SystemStateTests: XCTestCase {
         first.offset.replace(90)
         store.close()
         server.stop()
-        XCTAssertEqual((try stateSystems(path)["clock"] as? [String: Any])?["offset"] as? Double, 90)
+        XCTAssertEqual((try stateSystems(statePath)["clock"] as? [String: Any])?["offset"] as? Double, 90)
 
         let second = OffsetClock()
         server = try TestServer(environment: { $0.clock = second })

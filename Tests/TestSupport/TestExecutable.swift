@@ -1,0 +1,119 @@
+import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `mock-server` executable run as a child process: its flags, banner, exit codes and signals.
+public final class TestExecutable {
+    public let process: Process
+    /// Standard output (the banner) and standard error (the log).
+    public let output = Pipe(), errors = Pipe()
+    private let exited = DispatchSemaphore(value: 0)
+
+    /// The built executable, beside the test bundle in the build folder (or in the checkout's `.build/debug`).
+    public static var binary: URL {
+        get throws {
+            let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mock-server")
+            let inRepo = repository.appendingPathComponent(".build/debug/mock-server")
+            for candidate in [beside, inRepo] where FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            throw TestClientError("mock-server executable not found beside the tests (run `swift build` first)")
+        }
+    }
+
+    /// The checkout (where `seed.json` is): the default working directory.
+    public static var repository: URL { URL(fileURLWithPath: TestServer.repositorySeedPath).deletingLastPathComponent() }
+
+    /// Starts `mock-server arguments` in `directory` (the checkout by default), with `environment`
+    /// added to the test's own. `shell`, when given, runs first in `/bin/sh`, which then execs the
+    /// server (e.g. `ulimit -n 200`).
+    public init(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], shell: String? = nil) throws {
+        process = Process()
+        if let shell {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", shell + #" && exec "$0" "$@""#, try Self.binary.path] + arguments
+        } else {
+            process.executableURL = try Self.binary
+            process.arguments = arguments
+        }
+        process.currentDirectoryURL = directory ?? Self.repository
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        process.standardOutput = output
+        process.standardError = errors
+        process.terminationHandler = { [exited] _ in exited.signal() }
+        try process.run()
+    }
+
+    /// Standard output up to the banner's last line ("… Ctrl-C stops it."); throws if the output
+    /// ends first or `timeout` seconds pass (the server is then killed), so a broken start fails, never hangs.
+    public func banner(timeout: TimeInterval = 20) throws -> String {
+        let fd = output.fileHandleForReading.fileDescriptor
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: bytes, as: UTF8.self).contains("Ctrl-C stops it.") {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let wait = Int32(max(0, deadline.timeIntervalSinceNow) * 1000)
+            let polled = poll(&ready, 1, wait)
+            if polled < 0 && errno == EINTR { continue }
+            guard polled > 0 else {
+                stopNow()
+                throw TestClientError("no whole banner within \(timeout) s; output so far: \(String(decoding: bytes, as: UTF8.self))")
+            }
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw TestClientError("no whole banner; output so far: \(String(decoding: bytes, as: UTF8.self))") }
+            bytes += buffer[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The port of the banner's `http://127.0.0.1:PORT` URL, read from standard output.
+    public func bannerPort(timeout: TimeInterval = 20) throws -> Int {
+        try Self.port(inBanner: banner(timeout: timeout))
+    }
+
+    /// The port of the first `http://127.0.0.1:PORT` URL in a banner.
+    public static func port(inBanner text: String) throws -> Int {
+        guard let range = text.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+              let port = Int(text[range].split(separator: ":").last ?? "") else {
+            throw TestClientError("banner without a URL: \(text)")
+        }
+        return port
+    }
+
+    /// All of standard output, once the process closes it (e.g. after `--help`).
+    public func readOutput() -> String {
+        String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    public func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the exit, at most `timeout` seconds (then kills the server and throws); the exit status.
+    public func exitStatus(timeout: TimeInterval = 20) throws -> Int32 {
+        guard exited.wait(timeout: .now() + timeout) == .success else {
+            stopNow()
+            throw TestClientError("mock-server still running \(timeout) s later")
+        }
+        exited.signal() // a later call returns at once
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Waits for the exit as `exitStatus` does; the exit status and all of standard error.
+    public func finish(timeout: TimeInterval = 20) throws -> (status: Int32, stderr: String) {
+        let status = try exitStatus(timeout: timeout)
+        return (status, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    /// SIGKILL, for tests that check the banner, not the shutdown.
+    public func stopNow() {
+        if process.isRunning { signal(SIGKILL) }
+        process.waitUntilExit()
+    }
+}
