@@ -94,6 +94,9 @@ final class EventLoop: @unchecked Sendable {
                 break
             }
             updateClock()
+            // Before this batch's bytes: a request that completes after `shutdown()` returned is
+            // answered with `Connection: close` (deciding after the batch answered it keep-alive).
+            if !draining && shared.isStopping { beginDrain() }
             for i in 0..<n {
                 let event = events[i]
                 if event.fd == listenFD && listenFD >= 0 {
@@ -111,7 +114,6 @@ final class EventLoop: @unchecked Sendable {
             }
             takeHandoffs()
             runCommands()
-            if !draining && shared.isStopping { beginDrain() }
             if listenerPausedUntil != 0 && env.now >= listenerPausedUntil { resumeListener() }
             if !timers.isEmpty { fireTimers() }
             if env.now >= nextSweep {
