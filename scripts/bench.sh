@@ -6,6 +6,9 @@
 #
 #   scripts/bench.sh                 # DURATION=10 CONNS=64 THREADS=2 WS_CONNS=16
 #   DURATION=5 scripts/bench.sh      # shorter
+#   MOCK_FLAGS="--poller poll" scripts/bench.sh         # extra server flags (after --log-level warning)
+#   IDLE=1000,5000,10000 scripts/bench.sh               # idle connections, measured at each step
+#   MOCK_BIN=/path/to/old/mock-server scripts/bench.sh   # another build, same workloads
 #
 # Workloads match the side-by-side harness of BENCHMARKS.md: GET /rows/1 with the
 # `authorization` token, POST /auth/login, and LOGIN_CUSTOMER over WebSocket.
@@ -14,7 +17,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 DURATION="${DURATION:-10}"; WARMUP="${WARMUP:-2}"; CONNS="${CONNS:-64}"; THREADS="${THREADS:-2}"
-WS_CONNS="${WS_CONNS:-16}"; IDLE="${IDLE:-10000}"
+WS_CONNS="${WS_CONNS:-16}"; IDLE="${IDLE:-10000}"; MOCK_FLAGS="${MOCK_FLAGS:-}"
+IDLE_MAX="${IDLE##*,}"
 WORK="$(mktemp -d /tmp/mock-bench.XXXXXX)"
 SERVER_PID=""
 cleanup() { [[ -n "$SERVER_PID" ]] && kill -TERM "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null; rm -rf "$WORK"; }
@@ -23,19 +27,20 @@ trap cleanup EXIT
 command -v wrk >/dev/null || { echo "bench: installing wrk" >&2; apt-get install -y -qq wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }; }
 command -v curl >/dev/null || apt-get install -y -qq curl
 
-swift build -c release 2>&1 | tail -1
-BIN="$ROOT/.build/release/mock-server"
+# MOCK_BIN=PATH benchmarks another build (an older commit's, for a before/after on one machine).
+if [[ -n "${MOCK_BIN:-}" ]]; then BIN="$MOCK_BIN"; else swift build -c release 2>&1 | tail -1; BIN="$ROOT/.build/release/mock-server"; fi
 
 # The WebSocket load client (benchmarks/wsload, no dependencies), built once into .build-wsload.
 (cd "$ROOT/benchmarks/wsload" && swift build -c release --scratch-path "$ROOT/.build-wsload/build" 2>&1 | tail -1) >&2
 WSLOAD="$ROOT/.build-wsload/build/release/wsload"
 [[ -x "$WSLOAD" ]] || WSLOAD=""
 
-ulimit -n $((IDLE + 4096)) 2>/dev/null || echo "bench: could not raise the open-files limit; the idle test may fall short" >&2
+ulimit -n $((IDLE_MAX + 4096)) 2>/dev/null || echo "bench: could not raise the open-files limit; the idle test may fall short" >&2
 
 # --- start, and time to the first answered request ---
 t0=$(date +%s%N)
-"$BIN" --port 0 --log-level warning --max-connections $((IDLE + 1000)) > "$WORK/banner.txt" 2> "$WORK/server.log" &
+# shellcheck disable=SC2086  # MOCK_FLAGS is split on purpose
+"$BIN" --port 0 --log-level warning --max-connections $((IDLE_MAX + 1000)) $MOCK_FLAGS > "$WORK/banner.txt" 2> "$WORK/server.log" &
 SERVER_PID=$!
 PORT=""
 for _ in $(seq 1 2000); do
@@ -101,35 +106,46 @@ else
 fi
 PEAK_KB=$(awk '/^VmHWM:/ {print $2}' "/proc/$SERVER_PID/status")
 
-# --- idle connections: hold IDLE sockets open, then time a request on a fresh one ---
-python3 - "$PORT" "$IDLE" "$SERVER_PID" > "$WORK/idle.out" <<'PY'
-import resource, socket, subprocess, sys, time
-port, n, pid = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+# --- idle connections: hold IDLE sockets open (each step of a comma list in turn), then time
+# requests on a fresh connection, and a short wrk load (rows) on other connections beside them ---
+python3 - "$PORT" "$IDLE" "$SERVER_PID" "$WORK/rows.lua" "$CLK" > "$WORK/idle.out" <<'PY'
+import resource, socket, subprocess, sys, time, re
+port, steps, pid, lua, clk = int(sys.argv[1]), [int(x) for x in sys.argv[2].split(",")], sys.argv[3], sys.argv[4], int(sys.argv[5])
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, n + 2048), hard))
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(steps) + 2048), hard))
+def ticks():
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return int(f[11]) + int(f[12])
 socks = []
-for _ in range(n):
-    s = socket.socket(); s.connect(("127.0.0.1", port)); socks.append(s)
-# One request on each of a few held connections proves they were accepted, not just queued.
-for s in socks[:: max(1, n // 20)]:
-    s.sendall(b"GET /__mock/health HTTP/1.1\r\nHost: x\r\n\r\n"); s.recv(4096)
-lat = []
-for _ in range(20):
-    t = time.perf_counter()
-    c = socket.create_connection(("127.0.0.1", port)); c.sendall(b"GET /__mock/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-    while c.recv(4096): pass
-    c.close(); lat.append((time.perf_counter() - t) * 1000)
-rss = [l.split()[1] for l in open(f"/proc/{pid}/status") if l.startswith("VmRSS:")][0]
-lat.sort()
-print(f"IDLE n={n} rss_kb={rss} p50_ms={lat[len(lat)//2]:.2f} max_ms={lat[-1]:.2f}")
+for n in steps:
+    while len(socks) < n:
+        s = socket.socket(); s.connect(("127.0.0.1", port)); socks.append(s)
+    # One request on each of a few held connections proves they were accepted, not just queued.
+    for s in socks[:: max(1, n // 20)]:
+        s.sendall(b"GET /__mock/health HTTP/1.1\r\nHost: x\r\n\r\n"); s.recv(4096)
+    lat = []
+    for _ in range(50):
+        t = time.perf_counter()
+        c = socket.create_connection(("127.0.0.1", port)); c.sendall(b"GET /__mock/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        while c.recv(4096): pass
+        c.close(); lat.append((time.perf_counter() - t) * 1000)
+    rss = [l.split()[1] for l in open(f"/proc/{pid}/status") if l.startswith("VmRSS:")][0]
+    lat.sort()
+    c0 = ticks()
+    out = subprocess.run(["timeout", "30", "wrk", "-t2", "-c64", "-d3s", "-s", lua, f"http://127.0.0.1:{port}"],
+                         capture_output=True, text=True).stdout
+    c1 = ticks()
+    m = re.search(r"requests=(\d+) rps=([\d.]+) p50_us=(\d+) p99_us=(\d+)", out)
+    req, rps, p99 = (int(m.group(1)), float(m.group(2)), int(m.group(4)) / 1000) if m else (0, 0.0, 0.0)
+    cpu = (c1 - c0) * 1000.0 / clk * 1000.0 / req if req else float("nan")
+    print(f"IDLE n={n} rss_kb={rss} p50_ms={lat[len(lat)//2]:.2f} max_ms={lat[-1]:.2f} rows_rps={rps:.0f} rows_p99_ms={p99:.2f} rows_cpu_1k={cpu:.1f}")
 for s in socks: s.close()
 PY
-IDLE_LINE="$(cat "$WORK/idle.out")"
 
 echo
-echo "mock-server benchmark — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, wrk -t$THREADS -c$CONNS -d${DURATION}s"
+echo "mock-server benchmark — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, wrk -t$THREADS -c$CONNS -d${DURATION}s${MOCK_FLAGS:+, server flags: $MOCK_FLAGS}"
 printf '%-28s %10s %9s %12s %8s\n' "workload" "req/s" "p99 ms" "CPU ms/1k" "errors"
 for r in "${ROWS[@]}"; do echo "$r"; done
 echo "peak RSS through the workloads: $((PEAK_KB / 1024)) MiB"
-echo "idle connections: $(echo "$IDLE_LINE" | sed 's/IDLE n=\([0-9]*\) rss_kb=\([0-9]*\) p50_ms=\([0-9.]*\) max_ms=\([0-9.]*\)/\1 held, RSS \2 KiB, request on another connection p50 \3 ms, max \4 ms/')"
+sed 's/IDLE n=\([0-9]*\) rss_kb=\([0-9]*\) p50_ms=\([0-9.]*\) max_ms=\([0-9.]*\) rows_rps=\([0-9]*\) rows_p99_ms=\([0-9.]*\) rows_cpu_1k=\([0-9.a-z]*\)/idle connections: \1 held, RSS \2 KiB, request on another connection p50 \3 ms, max \4 ms; beside them rows c=64 \5 req\/s, p99 \6 ms, \7 CPU ms\/1k/' "$WORK/idle.out"
 echo "start to first answered request: ${STARTUP_MS} ms"

@@ -47,6 +47,17 @@ final class ControlUnitTests: XCTestCase {
         XCTAssertEqual(SystemNames.owner(ofPath: "/customer-gateway/customer"), "gateway")
         XCTAssertEqual(SystemNames.owner(ofPath: "/rsschool/secure"), "rsschool")
         XCTAssertNil(SystemNames.owner(ofPath: "/favicon.ico"))
+        // Edges of the byte-wise comparison: exact names, prefixes without their slash, case, non-ASCII.
+        XCTAssertEqual(SystemNames.owner(ofPath: "/__mock"), "admin")
+        XCTAssertEqual(SystemNames.owner(ofPath: "/auth/login/"), "rows")
+        XCTAssertEqual(SystemNames.owner(ofPath: "/ROWS/1"), "rows")
+        XCTAssertEqual(SystemNames.owner(ofPath: "/Customer/x"), "skyzone")
+        XCTAssertNil(SystemNames.owner(ofPath: "/AUTH/LOGIN"))
+        XCTAssertNil(SystemNames.owner(ofPath: "/tokensX"))
+        XCTAssertNil(SystemNames.owner(ofPath: "/customer-gateway"))
+        XCTAssertNil(SystemNames.owner(ofPath: "/rows"))
+        XCTAssertNil(SystemNames.owner(ofPath: ""))
+        XCTAssertNil(SystemNames.owner(ofPath: "/é/rows/"))
     }
 
     func testOffsetClockAddsToItsBaseAndNeverStacks() {
