@@ -45,80 +45,159 @@ enum LogLine {
         }
     }
 
-    /// The per-request line: `12:00:00.123 POST /auth/login 200 0.4ms rows hint: …`.
-    static func request(_ entry: RequestLogEntry, format: LogFormat, colour: Bool) -> String {
+    /// The per-request line: `12:00:00.123 POST /auth/login 200 0.4ms rows hint: …`, appended
+    /// as bytes to `line` (no String built on the event loop; `clock` caches the second's digits).
+    static func request(_ entry: RequestLogEntry, format: LogFormat, colour: Bool, clock: inout LogClock, to line: inout [UInt8]) {
         let now = Timestamp.now()
-        let method = escaped(entry.method), path = escaped(entry.path)
         switch format {
         case .json:
-            var line = "{\"time\":\"\(now.iso)\",\"level\":\"info\",\"kind\":\"request\",\"method\":"
-            appendJSONString(method, to: &line)
-            line += ",\"path\":"
-            appendJSONString(path, to: &line)
-            line += ",\"status\":\(entry.status),\"durationMs\":\(entry.durationMillisText),\"system\":"
-            if let system = entry.system { appendJSONString(escaped(system), to: &line) } else { line += "null" }
-            line += ",\"hint\":"
-            if let hint = entry.hint { appendJSONString(escaped(hint), to: &line) } else { line += "null" }
+            line.append(contentsOf: #"{"time":""#.utf8)
+            clock.appendISO(now, to: &line)
+            line.append(contentsOf: #"","level":"info","kind":"request","method":"#.utf8)
+            appendEscaped(entry.method, json: true, to: &line)
+            line.append(contentsOf: #","path":"#.utf8)
+            appendEscaped(entry.path, json: true, to: &line)
+            line.append(contentsOf: #","status":"#.utf8)
+            appendDecimal(entry.status, to: &line)
+            line.append(contentsOf: #","durationMs":"#.utf8)
+            let tenths = entry.durationNanos / 100_000
+            appendDecimal(tenths / 10, to: &line)
+            line.append(UInt8(ascii: "."))
+            line.append(UInt8(48 + tenths % 10))
+            line.append(contentsOf: #","system":"#.utf8)
+            if let system = entry.system { appendEscaped(system, json: true, to: &line) } else { line.append(contentsOf: "null".utf8) }
+            line.append(contentsOf: #","hint":"#.utf8)
+            if let hint = entry.hint { appendEscaped(hint, json: true, to: &line) } else { line.append(contentsOf: "null".utf8) }
             if !entry.remoteAddress.isEmpty {
-                line += ",\"remote\":"
-                appendJSONString(escaped(entry.remoteAddress), to: &line)
+                line.append(contentsOf: #","remote":"#.utf8)
+                appendEscaped(entry.remoteAddress, json: true, to: &line)
             }
-            line += "}\n"
-            return line
+            line.append(contentsOf: "}\n".utf8)
         case .text:
-            // One buffer reserved up front and plain appends: growing a String step by step
-            // (interpolations, small-string spills) cost more than everything else in the line.
-            var line = ""
-            line.reserveCapacity(64 + method.utf8.count + path.utf8.count + (entry.hint?.utf8.count ?? 0))
-            line.append(now.time)
-            line.append(" ")
-            line.append(method)
-            line.append(" ")
-            line.append(path)
-            line.append(" ")
+            clock.appendTime(now, to: &line)
+            line.append(UInt8(ascii: " "))
+            appendEscaped(entry.method, json: false, to: &line)
+            line.append(UInt8(ascii: " "))
+            appendEscaped(entry.path, json: false, to: &line)
+            line.append(UInt8(ascii: " "))
             if colour {
                 let c = entry.status >= 500 ? red : entry.status >= 400 ? yellow : entry.status >= 300 ? cyan : green
-                line.append(c)
+                line.append(contentsOf: c.utf8)
             }
             appendDecimal(entry.status, to: &line)
-            if colour { line.append(reset); line.append(" "); line.append(dim) } else { line.append(" ") }
-            appendMillis(entry.durationNanos, to: &line)
-            if let system = entry.system { line.append(" "); line.append(escaped(system)) }
-            if colour { line.append(reset) }
-            if let hint = entry.hint {
-                line.append(colour ? " \(magenta)hint: " : " hint: ")
-                line.append(escaped(hint))
-                if colour { line.append(reset) }
+            if colour {
+                line.append(contentsOf: reset.utf8)
+                line.append(UInt8(ascii: " "))
+                line.append(contentsOf: dim.utf8)
+            } else {
+                line.append(UInt8(ascii: " "))
             }
-            line.append("\n")
-            return line
+            let tenths = entry.durationNanos / 100_000
+            appendDecimal(tenths / 10, to: &line)
+            line.append(UInt8(ascii: "."))
+            line.append(UInt8(48 + tenths % 10))
+            line.append(contentsOf: "ms".utf8)
+            if let system = entry.system {
+                line.append(UInt8(ascii: " "))
+                appendEscaped(system, json: false, to: &line)
+            }
+            if colour { line.append(contentsOf: reset.utf8) }
+            if let hint = entry.hint {
+                if colour {
+                    line.append(UInt8(ascii: " "))
+                    line.append(contentsOf: magenta.utf8)
+                }  else {
+                    line.append(UInt8(ascii: " "))
+                }
+                line.append(contentsOf: "hint: ".utf8)
+                appendEscaped(hint, json: false, to: &line)
+                if colour { line.append(contentsOf: reset.utf8) }
+            }
+            line.append(UInt8(ascii: "\n"))
         }
     }
 
-    /// `n` in decimal, without a temporary String.
-    static func appendDecimal(_ n: Int, to line: inout String) {
-        guard n >= 0 else { line.append(String(n)); return }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buf in
-            var i = buf.count
-            var v = n
-            repeat {
-                i -= 1
-                buf[i] = UInt8(48 + v % 10)
-                v /= 10
-            } while v > 0
-            line.append(String(decoding: UnsafeRawBufferPointer(rebasing: buf[i...]), as: UTF8.self))
+    /// `n` in decimal, digits written by hand.
+    static func appendDecimal(_ n: Int, to line: inout [UInt8]) {
+        if n < 0 { line.append(UInt8(ascii: "-")) }
+        appendDecimal(UInt64(n.magnitude), to: &line)
+    }
+
+    /// `n` in decimal, digits written by hand.
+    static func appendDecimal(_ n: UInt64, to line: inout [UInt8]) {
+        if n < 10 {
+            line.append(UInt8(48 + n))
+            return
+        }
+        var width = 0, t = n
+        repeat {
+            width += 1
+            t /= 10
+        } while t > 0
+        let start = line.count
+        line.append(contentsOf: repeatElement(UInt8(48), count: width))
+        var v = n, i = start + width
+        while v > 0 {
+            i -= 1
+            line[i] = UInt8(48 + v % 10)
+            v /= 10
         }
     }
 
-    /// Milliseconds with one decimal and the unit: `0.4ms`.
-    static func appendMillis(_ nanos: UInt64, to line: inout String) {
-        let tenths = Int(min(nanos / 100_000, UInt64(Int.max)))
-        appendDecimal(tenths / 10, to: &line)
-        line.append(".")
-        line.append(Character(Unicode.Scalar(UInt8(48 + tenths % 10))))
-        line.append("ms")
+    /// Appends `text` escaped as `escaped(_:)` does and, for JSON, as a quoted JSON string
+    /// (the backslashes of those escapes doubled, quotes and backslashes escaped). Text without
+    /// anything to escape (the usual case) is copied in one go after one scan of its bytes.
+    static func appendEscaped(_ text: String, json: Bool, to line: inout [UInt8]) {
+        if json { line.append(UInt8(ascii: "\"")) }
+        var text = text
+        text.withUTF8 { bytes in
+            var clean = true
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                if b < 0x20 || b == 0x7F || (json && (b == 0x22 || b == 0x5C)) { clean = false; break }
+                if b == 0xC2, i + 1 < bytes.count, bytes[i + 1] < 0xA0 { clean = false; break }
+                if b == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 { clean = false; break }
+                i += 1
+            }
+            if clean {
+                line.append(contentsOf: bytes)
+                return
+            }
+            let backslash: [UInt8] = json ? [0x5C, 0x5C] : [0x5C]
+            func control(_ value: UInt32, to line: inout [UInt8]) {
+                line.append(contentsOf: backslash)
+                switch value {
+                case 0x0A: line.append(UInt8(ascii: "n"))
+                case 0x0D: line.append(UInt8(ascii: "r"))
+                case 0x09: line.append(UInt8(ascii: "t"))
+                default:
+                    line.append(contentsOf: "u{".utf8)
+                    line.append(contentsOf: String(value, radix: 16, uppercase: true).utf8)
+                    line.append(UInt8(ascii: "}"))
+                }
+            }
+            i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                if b < 0x20 || b == 0x7F {
+                    control(UInt32(b), to: &line)
+                } else if json && (b == 0x22 || b == 0x5C) {
+                    line.append(0x5C)
+                    line.append(b)
+                } else if b == 0xC2, i + 1 < bytes.count, bytes[i + 1] < 0xA0 {
+                    control(UInt32(bytes[i + 1]), to: &line)
+                    i += 1
+                } else if b == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+                    control(bytes[i + 2] == 0xA8 ? 0x2028 : 0x2029, to: &line)
+                    i += 2
+                } else {
+                    line.append(b)
+                }
+                i += 1
+            }
+        }
+        if json { line.append(UInt8(ascii: "\"")) }
     }
 
     /// The line reporting lines the queue had to drop.
@@ -189,6 +268,46 @@ enum LogLine {
             }
         }
         line += "\""
+    }
+}
+
+/// The digits of the current second for both timestamp formats, recomputed only when the second
+/// changes (as `HTTPResponseEncoder` caches its Date); owned by whoever formats (under its lock).
+struct LogClock {
+    private var second = Int.min
+    private var isoSecond = Int.min
+    /// `00:14:43` (8 bytes).
+    private var time: [UInt8] = []
+    /// `2026-11-22T00:14:43` (19 bytes).
+    private var iso: [UInt8] = []
+
+    /// Appends `00:14:43.123` (UTC).
+    mutating func appendTime(_ now: Timestamp, to line: inout [UInt8]) {
+        if now.seconds != second {
+            second = now.seconds
+            time = Array(now.time.utf8.prefix(8))
+        }
+        line.append(contentsOf: time)
+        Self.appendMillis(now.millis, to: &line)
+    }
+
+    /// Appends `2026-11-22T00:14:43.123Z`.
+    mutating func appendISO(_ now: Timestamp, to line: inout [UInt8]) {
+        if now.seconds != isoSecond {
+            isoSecond = now.seconds
+            iso = Array(now.iso.utf8.prefix(19))
+        }
+        line.append(contentsOf: iso)
+        Self.appendMillis(now.millis, to: &line)
+        line.append(UInt8(ascii: "Z"))
+    }
+
+    /// `.123`
+    private static func appendMillis(_ millis: Int, to line: inout [UInt8]) {
+        line.append(UInt8(ascii: "."))
+        line.append(UInt8(truncatingIfNeeded: 48 + millis / 100 % 10))
+        line.append(UInt8(truncatingIfNeeded: 48 + millis / 10 % 10))
+        line.append(UInt8(truncatingIfNeeded: 48 + millis % 10))
     }
 }
 

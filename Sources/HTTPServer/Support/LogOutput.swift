@@ -9,25 +9,35 @@ import Glibc
 /// (stderr on a pipe nobody reads) never blocks an event loop. When the queue is full a line is
 /// dropped and counted; the count is reported in the next line that fits.
 public final class LogOutput: @unchecked Sendable {
-    // Guarded by `condition`; the writer thread is the only one that calls `write`.
+    // Guarded by `condition`; the writer thread is the only one that calls `write`. Queued lines
+    // are bytes in one buffer (`pending`, `queued` lines); the writer swaps it with its emptied
+    // batch buffer and writes the whole batch at once, so neither side allocates in steady state.
     private let condition = NSCondition()
-    private var queue: [String] = []
+    private var pending: [UInt8] = []
+    private var queued = 0
+    private var clock = LogClock()
     private var pendingDrops = 0
     private var dropped = 0
     private var busy = false
     private var writerWaiting = false
     private var closed = false
-    private let write: @Sendable (String) -> Void
+    private let write: @Sendable (UnsafeBufferPointer<UInt8>) -> Void
     /// Lines the queue holds at most.
     public let capacity: Int
 
     /// The process's standard error (created on first use).
-    public static let standardError = LogOutput { LogOutput.writeAll($0, to: 2) }
+    public static let standardError = LogOutput(lineCapacity: 8192, bytes: { LogOutput.writeAll($0, to: 2) })
 
     /// `write` is called on the writer thread with one or more whole lines.
-    public init(capacity: Int = 8192, write: @escaping @Sendable (String) -> Void) {
+    public convenience init(capacity: Int = 8192, write: @escaping @Sendable (String) -> Void) {
+        self.init(lineCapacity: capacity, bytes: { write(String(decoding: $0, as: UTF8.self)) })
+    }
+
+    /// `bytes` is called on the writer thread with one or more whole lines (UTF-8).
+    init(lineCapacity capacity: Int, bytes: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> Void) {
         self.capacity = max(2, capacity)
-        self.write = write
+        self.write = bytes
+        pending.reserveCapacity(4096)
         let thread = Thread { [self] in run() }
         thread.name = "mock-server log writer"
         thread.start()
@@ -43,23 +53,32 @@ public final class LogOutput: @unchecked Sendable {
     /// Queues `line`, or drops and counts it when the queue is full; never blocks on the reader.
     /// `notice` formats the "N log lines dropped" line put in front of it after drops.
     func enqueue(_ line: String, notice: (Int) -> String) {
+        enqueue(notice: notice) { buffer, _ in buffer.append(contentsOf: line.utf8) }
+    }
+
+    /// Queues the line `format` appends to the queue's buffer (under the lock, so the line goes
+    /// straight into the batch with no copy; `format` is not called when the line is dropped).
+    @inline(__always)
+    func enqueue(notice: (Int) -> String, _ format: (inout [UInt8], inout LogClock) -> Void) {
         condition.lock()
         defer { condition.unlock() }
-        guard !closed, queue.count < capacity else {
+        guard !closed, queued < capacity else {
             pendingDrops += 1
             dropped += 1
             return
         }
         if pendingDrops > 0 {
-            guard queue.count + 1 < capacity else {
+            guard queued + 1 < capacity else {
                 pendingDrops += 1
                 dropped += 1
                 return
             }
-            queue.append(notice(pendingDrops))
+            pending.append(contentsOf: notice(pendingDrops).utf8)
+            queued += 1
             pendingDrops = 0
         }
-        queue.append(line)
+        format(&pending, &clock)
+        queued += 1
         // Wake the writer only when it sleeps (a busy writer looks at the queue again by itself);
         // broadcast, since flushers wait on the same condition and a signal could wake one of them.
         if writerWaiting { condition.broadcast() }
@@ -71,13 +90,14 @@ public final class LogOutput: @unchecked Sendable {
     public func flush(timeout: Double = 1, notice: ((Int) -> String)? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        if pendingDrops > 0, let notice, queue.count < capacity {
-            queue.append(notice(pendingDrops))
+        if pendingDrops > 0, let notice, queued < capacity {
+            pending.append(contentsOf: notice(pendingDrops).utf8)
+            queued += 1
             pendingDrops = 0
         }
         condition.broadcast()
         let deadline = Date(timeIntervalSinceNow: timeout)
-        while !queue.isEmpty || busy {
+        while queued > 0 || busy {
             if !condition.wait(until: deadline) { return false }
         }
         return true
@@ -92,23 +112,26 @@ public final class LogOutput: @unchecked Sendable {
     }
 
     private func run() {
+        var batch: [UInt8] = []
         while true {
             condition.lock()
-            while queue.isEmpty && !closed {
+            while queued == 0 && !closed {
                 writerWaiting = true
                 condition.wait()
                 writerWaiting = false
             }
-            if queue.isEmpty && closed {
+            if queued == 0 && closed {
                 condition.unlock()
                 return
             }
-            let batch = queue
-            queue.removeAll(keepingCapacity: true)
+            // The loops fill the emptied buffer of the last batch while this one is written.
+            swap(&batch, &pending)
+            queued = 0
             busy = true
             condition.unlock()
 
-            write(batch.count == 1 ? batch[0] : batch.joined())
+            batch.withUnsafeBufferPointer { write($0) }
+            batch.removeAll(keepingCapacity: true)
 
             condition.lock()
             busy = false
@@ -119,24 +142,20 @@ public final class LogOutput: @unchecked Sendable {
 
     /// One `write(2)` loop per batch: partial writes continued, EINTR retried, other errors
     /// (a closed pipe) end it, since there is nowhere left to report them.
-    static func writeAll(_ text: String, to fd: Int32) {
-        var text = text
-        text.withUTF8 { buffer in
-            guard var p = buffer.baseAddress else { return }
-            var left = buffer.count
-            while left > 0 {
-                let n = systemWrite(fd, p, left)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                p += n
-                left -= n
+    static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to fd: Int32) {
+        guard var p = buffer.baseAddress else { return }
+        var left = buffer.count
+        while left > 0 {
+            let n = systemWrite(fd, p, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
             }
+            p += n
+            left -= n
         }
     }
 }
-
 /// `write(2)`, named apart from `LogOutput.write`.
 private func systemWrite(_ fd: Int32, _ p: UnsafePointer<UInt8>, _ count: Int) -> Int {
     write(fd, p, count)

@@ -87,7 +87,16 @@ public struct Logger: Sendable {
     /// request is always logged at info).
     public func request(_ entry: RequestLogEntry) {
         guard isEnabled(.info) else { return }
-        emit(LogLine.request(entry, format: format, colour: colour))
+        let format = format, colour = colour
+        if let sink {
+            var clock = LogClock(), line: [UInt8] = []
+            LogLine.request(entry, format: format, colour: colour, clock: &clock, to: &line)
+            sink(String(decoding: line, as: UTF8.self))
+            return
+        }
+        (output ?? .standardError).enqueue(notice: { LogLine.dropNotice($0, format: format, colour: colour) }) { line, clock in
+            LogLine.request(entry, format: format, colour: colour, clock: &clock, to: &line)
+        }
     }
 
     /// Waits (at most `timeout` seconds) until every line so far is written; before exit.
@@ -127,11 +136,5 @@ public struct RequestLogEntry: Sendable {
         self.system = system
         self.hint = hint
         self.remoteAddress = remoteAddress
-    }
-
-    /// Milliseconds with one decimal (`0.3`), written without Foundation's formatter.
-    var durationMillisText: String {
-        let tenths = durationNanos / 100_000
-        return "\(tenths / 10).\(tenths % 10)"
     }
 }
