@@ -51,28 +51,28 @@ enum LogLine {
         let now = Timestamp.now()
         switch format {
         case .json:
-            line.append(contentsOf: #"{"time":""#.utf8)
+            append(#"{"time":""#, to: &line)
             clock.appendISO(now, to: &line)
-            line.append(contentsOf: #"","level":"info","kind":"request","method":"#.utf8)
+            append(#"","level":"info","kind":"request","method":"#, to: &line)
             appendEscaped(entry.method, json: true, to: &line)
-            line.append(contentsOf: #","path":"#.utf8)
+            append(#","path":"#, to: &line)
             appendEscaped(entry.path, json: true, to: &line)
-            line.append(contentsOf: #","status":"#.utf8)
+            append(#","status":"#, to: &line)
             appendDecimal(entry.status, to: &line)
-            line.append(contentsOf: #","durationMs":"#.utf8)
+            append(#","durationMs":"#, to: &line)
             let tenths = entry.durationNanos / 100_000
             appendDecimal(tenths / 10, to: &line)
             line.append(UInt8(ascii: "."))
             line.append(UInt8(48 + tenths % 10))
-            line.append(contentsOf: #","system":"#.utf8)
-            if let system = entry.system { appendEscaped(system, json: true, to: &line) } else { line.append(contentsOf: "null".utf8) }
-            line.append(contentsOf: #","hint":"#.utf8)
-            if let hint = entry.hint { appendEscaped(hint, json: true, to: &line) } else { line.append(contentsOf: "null".utf8) }
+            append(#","system":"#, to: &line)
+            if let system = entry.system { appendEscaped(system, json: true, to: &line) } else { append("null", to: &line) }
+            append(#","hint":"#, to: &line)
+            if let hint = entry.hint { appendEscaped(hint, json: true, to: &line) } else { append("null", to: &line) }
             if !entry.remoteAddress.isEmpty {
-                line.append(contentsOf: #","remote":"#.utf8)
+                append(#","remote":"#, to: &line)
                 appendEscaped(entry.remoteAddress, json: true, to: &line)
             }
-            line.append(contentsOf: "}\n".utf8)
+            append("}\n", to: &line)
         case .text:
             clock.appendTime(now, to: &line)
             line.append(UInt8(ascii: " "))
@@ -96,7 +96,7 @@ enum LogLine {
             appendDecimal(tenths / 10, to: &line)
             line.append(UInt8(ascii: "."))
             line.append(UInt8(48 + tenths % 10))
-            line.append(contentsOf: "ms".utf8)
+            append("ms", to: &line)
             if let system = entry.system {
                 line.append(UInt8(ascii: " "))
                 appendEscaped(system, json: false, to: &line)
@@ -109,12 +109,18 @@ enum LogLine {
                 }  else {
                     line.append(UInt8(ascii: " "))
                 }
-                line.append(contentsOf: "hint: ".utf8)
+                append("hint: ", to: &line)
                 appendEscaped(hint, json: false, to: &line)
                 if colour { line.append(contentsOf: reset.utf8) }
             }
             line.append(UInt8(ascii: "\n"))
         }
+    }
+
+    /// A literal's bytes, copied from its static storage in one go.
+    @inline(__always)
+    private static func append(_ text: StaticString, to line: inout [UInt8]) {
+        line.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// `n` in decimal, digits written by hand.
