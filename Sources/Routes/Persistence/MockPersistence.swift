@@ -17,11 +17,16 @@ public final class MockPersistence: Sendable {
     public let store: StateStore?
     private let watcher: FileWatcher?
     private let current: Locked<MockApp>
+    /// What the watcher's callback reaches this persistence through; `close` empties it, which
+    /// ends the cycle persistence → watcher → box → persistence. (A weak reference here left its
+    /// side table to LeakSanitizer at exit: ASan runs of the executable then exited 1.)
+    private let watcherTarget: Locked<MockPersistence?>
 
-    private init(store: StateStore?, watcher: FileWatcher?, app: MockApp) {
+    private init(store: StateStore?, watcher: FileWatcher?, app: MockApp, watcherTarget: Locked<MockPersistence?>) {
         self.store = store
         self.watcher = watcher
         current = Locked(app)
+        self.watcherTarget = watcherTarget
     }
 
     /// The seed file `--watch` follows, if any.
@@ -38,15 +43,14 @@ public final class MockPersistence: Sendable {
                              writeInterval: TimeInterval = StateStore.defaultWriteInterval,
                              pollInterval: TimeInterval = FileWatcher.defaultInterval) throws -> MockPersistence {
         let store = try statePath.map { try StateStore.open(path: $0, parts: app.persistentParts, logger: logger, writeInterval: writeInterval) }
-        // Weak: the persistence owns the watcher, which must not keep it alive.
-        let box = Locked(WeakPersistence())
+        let box = Locked<MockPersistence?>(nil)
         let watcher = watchSeed.map { path in
             FileWatcher(path: path, interval: pollInterval) {
-                box.withLock { $0.value }?.seedChanged(path: path, server: server, logger: logger)
+                box.withLock { $0 }?.seedChanged(path: path, server: server, logger: logger)
             }
         }
-        let persistence = MockPersistence(store: store, watcher: watcher, app: app)
-        box.withLock { $0.value = persistence }
+        let persistence = MockPersistence(store: store, watcher: watcher, app: app, watcherTarget: box)
+        if watcher != nil { box.withLock { $0 = persistence } }
         watcher?.start()
         if let watchSeed { logger.info("watching \(watchSeed): a saved edit reloads the seed") }
         return persistence
@@ -75,10 +79,7 @@ public final class MockPersistence: Sendable {
     /// Stops watching and writes the last changes.
     public func close() {
         watcher?.stop()
+        watcherTarget.withLock { $0 = nil }
         store?.close()
     }
-}
-
-private struct WeakPersistence {
-    weak var value: MockPersistence?
 }
