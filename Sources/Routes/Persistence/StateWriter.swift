@@ -63,6 +63,14 @@ final class StateWriter: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// When the latest write started (monotonic nanoseconds): the instant the once-per-interval
+    /// rule is about, read by tests on the writer's own clock.
+    var lastWriteStart: UInt64? {
+        condition.lock()
+        defer { condition.unlock() }
+        return lastStart
+    }
+
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     private func run() {
