@@ -17,6 +17,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -77,6 +78,23 @@ def click(driver, element):
     """Clicks like a person: scrolled to the middle, so the sticky header cannot cover it."""
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
     element.click()
+
+
+def click_current(driver, wait, selector, last=False):
+    """Finds the element (the first, or the last with `last`) now and clicks it: the page
+    re-renders its lists on every live event, so an element found earlier may have been replaced
+    (a person clicks what is on screen)."""
+    for _ in range(5):
+        try:
+            element = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector)))
+            if last:
+                element = driver.find_elements(By.CSS_SELECTOR, selector)[-1]
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+            element.click()
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"{selector} kept being replaced before it could be clicked")
 
 
 def tab(driver, name):
@@ -142,7 +160,7 @@ def run(width, height, label):
         token = json.loads(text)["token"]
         status, text = http("POST", "/api/users/send-confirm", headers={"Authorization": "Bearer " + token})
         check(status == 200, f"send-confirm: {status} {text}")
-        link = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#email-list .mail-link")))
+        wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#email-list .mail-link")))
         check("Иван" in driver.page_source or "Подтверждение" in driver.find_element(By.ID, "email-list").text,
               f"{label}: Cyrillic subject shown")
         shot(driver, f"{label}-3-email")
@@ -162,7 +180,7 @@ def run(width, height, label):
         # Step 3: click the e-mail's link, as in a mailbox (a new tab), then see isConfirmed flip.
         tab(driver, "inbox")
         console = driver.current_window_handle
-        link.click()
+        click_current(driver, wait, "#email-list .mail-link")
         wait.until(lambda d: len(d.window_handles) == 2)
         driver.switch_to.window([h for h in driver.window_handles if h != console][0])
         wait.until(lambda d: "Почта пользователя подтверждена" in d.page_source)
@@ -211,7 +229,7 @@ def run_control_panels(width, height, label):
         http("POST", "/auth/login", form={"email": "johndown@exmample.com"})
         tab(driver, "journal")
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#journal-list .entry")) >= 3)
-        click(driver, driver.find_elements(By.CSS_SELECTOR, "#journal-list .entry")[-1])
+        click_current(driver, wait, "#journal-list .entry", last=True)
         detail = wait.until(EC.visibility_of_element_located((By.ID, "journal-detail")))
         check("/api/users/sms" in detail.text and "response body" in detail.text.lower(), f"{label}: entry detail shown")
         shot(driver, f"{label}-10-journal-detail")
