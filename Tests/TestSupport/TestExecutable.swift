@@ -38,6 +38,12 @@ public final class TestExecutable {
             process.arguments = arguments
         }
         process.currentDirectoryURL = directory ?? Self.repository
+        var environment = environment
+        // Sanitizer runs (.ci/run): the XCTest runner checks no leaks (swift-corelibs-xctest keeps
+        // every test case, and all it holds, alive to the end), but the server it launches does.
+        if let childOptions = ProcessInfo.processInfo.environment["MOCK_CHILD_ASAN_OPTIONS"] {
+            environment["ASAN_OPTIONS"] = childOptions
+        }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
