@@ -9,17 +9,8 @@ cd "$ROOT"
 VENV="$ROOT/.venv-schemathesis"
 source scripts/lib/python-venv.sh
 ensure_venv "$VENV" schemathesis
-swift build 2>&1 | tail -1
-OUT="$(mktemp)"
-"$ROOT/.build/debug/mock-server" --port 0 --log-level warning > "$OUT" 2>&1 &
-PID=$!
-trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -f "$OUT"' EXIT
-PORT=""
-for _ in $(seq 1 100); do
-    PORT="$(grep -o 'http://127.0.0.1:[0-9]*' "$OUT" | head -1 | sed 's/.*://')" && [[ -n "$PORT" ]] && break
-    sleep 0.05
-done
-[[ -n "$PORT" ]] || { echo "schemathesis: server did not start"; cat "$OUT"; exit 1; }
+source scripts/lib/mock-server.sh
+start_mock_server schemathesis
 
 "$VENV/bin/schemathesis" --no-color run "http://127.0.0.1:$PORT/__mock/openapi.json" \
     --checks all --exclude-checks positive_data_acceptance \

@@ -1,5 +1,5 @@
-# Sourced by the scripts that run mock-server (python-clients.sh, console-test.sh, smoke.sh,
-# readme-help.sh).
+# Sourced by the scripts that run mock-server (python-clients.sh, console-test.sh, schemathesis.sh,
+# smoke.sh, readme-help.sh).
 
 # mock_server_binary [PATH]: prints PATH when given, else builds and prints the debug binary's
 # path (the build's output goes to standard error; a failed build fails the call).
