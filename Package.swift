@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "MockServerAdminClient"]),
         // The admin API client (Foundation/URLSession only).
         .target(name: "MockServerAdminClient"),
-        // The executable: command line, banner, signals; the rest is MockServerKit.
+        // The executable: command line, banner, signals, state file; the app and server come from Routes and HTTPServer.
         .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes", "MockServerKit"]),
         // Shared by the test targets: a real server on an ephemeral port and raw-socket clients.
         .target(name: "TestSupport", dependencies: ["HTTPServer", "Routes"], path: "Tests/TestSupport"),
