@@ -7,20 +7,33 @@ public enum RouteOutcome: Sendable {
 /// Turns a routed request into its final response: 404, 405 with `Allow`, `HEAD`, `OPTIONS`,
 /// CORS preflight and CORS headers. Pure, so it is tested without sockets.
 public struct Responder: Sendable {
-    public let router: Router
+    /// The router and middleware behind one reference: the loop reads its responder for every
+    /// request and `respond` hands `respondDirectly` (a capture of `self`) to the middleware, so
+    /// a copy costs one retain instead of one per field of the router.
+    private final class Parts: Sendable {
+        let router: Router
+        let middleware: Middleware?
+
+        init(router: Router, middleware: Middleware?) {
+            self.router = router
+            self.middleware = middleware
+        }
+    }
+
+    private let parts: Parts
+    public var router: Router { parts.router }
     /// Sees every answered request and its response (journal, faults); nil costs nothing.
-    public let middleware: Middleware?
+    public var middleware: Middleware? { parts.middleware }
 
     public init(router: Router, middleware: Middleware? = nil) {
-        self.router = router
-        self.middleware = middleware
+        parts = Parts(router: router, middleware: middleware)
     }
 
     /// Answers any request: a response, or for a valid handshake on a WebSocket route an upgrade.
     public func outcome(for request: HTTPRequest) -> RouteOutcome {
         if WebSocketHandshake.isUpgradeRequest(request) {
             var routed = request
-            if case .webSocket(let endpoint) = router.match(&routed, isUpgrade: true) {
+            if case .webSocket(let endpoint) = parts.router.match(&routed, isUpgrade: true) {
                 let (response, accepted) = WebSocketHandshake.response(for: routed)
                 return accepted ? .upgrade(response, endpoint) : .response(response)
             }
@@ -30,7 +43,7 @@ public struct Responder: Sendable {
 
     /// Answers a plain (non-upgrade) HTTP request.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        guard let middleware else { return respondDirectly(to: request) }
+        guard let middleware = parts.middleware else { return respondDirectly(to: request) }
         return middleware(request, respondDirectly)
     }
 
@@ -40,7 +53,7 @@ public struct Responder: Sendable {
         if request.method == .options {
             response = options(request)
         } else {
-            switch router.match(&request) {
+            switch parts.router.match(&request) {
             case .http(let handler):
                 response = handler(request)
             case .webSocket:
@@ -52,11 +65,11 @@ public struct Responder: Sendable {
                     response = .text(.upgradeRequired, "This endpoint speaks WebSocket only; send an Upgrade: websocket handshake.\n")
                     response.headers.set("Upgrade", "websocket")
                 } else {
-                    response = router.errorResponse(.methodNotAllowed, "Method \(request.method) not allowed on \(request.path)", request)
+                    response = parts.router.errorResponse(.methodNotAllowed, "Method \(request.method) not allowed on \(request.path)", request)
                 }
                 response.headers.set("Allow", Responder.allowHeader(allowed))
             case .notFound:
-                response = router.notFound(request)
+                response = parts.router.notFound(request)
             }
         }
         Responder.addCORS(to: &response, for: request)
@@ -69,8 +82,8 @@ public struct Responder: Sendable {
             r.headers.set("Allow", "GET, HEAD, POST, PUT, DELETE, OPTIONS")
             return r
         }
-        let allowed = router.allowedMethods(forPath: request.path)
-        guard !allowed.isEmpty else { return router.notFound(request) }
+        let allowed = parts.router.allowedMethods(forPath: request.path)
+        guard !allowed.isEmpty else { return parts.router.notFound(request) }
         var r = HTTPResponse.empty(.noContent)
         r.headers.set("Allow", Responder.allowHeader(allowed))
         if request.headers.contains("Access-Control-Request-Method") {

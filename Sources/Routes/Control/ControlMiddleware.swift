@@ -8,12 +8,14 @@ extension ControlPlane {
         { [self] request, next in
             let system = SystemNames.owner(ofPath: request.path)
             if system == "admin" { return next(request) }
-            let started = DispatchTime.now().uptimeNanoseconds
-            let at = journal.isEnabled ? clock.now() : Date(timeIntervalSince1970: 0)
-            let fired = faults.fire(method: request.method.rawValue, path: request.path, system: system)
+            // No rule (the usual case): no lock, no method string; no journal: no clock read.
+            let fired = faults.hasRules ? faults.fire(method: request.method.rawValue, path: request.path, system: system) : nil
+            let journaling = journal.isEnabled
+            let started = journaling ? DispatchTime.now().uptimeNanoseconds : 0
+            let at = journaling ? clock.now() : Date(timeIntervalSince1970: 0)
             var response = fired.map { apply($0.action, to: request, system: system, next) } ?? next(request)
             if let fired { reportFired(fired, method: request.method.rawValue, path: request.path, system: system) }
-            guard journal.isEnabled else { return response }
+            guard journaling else { return response }
             if response.system == nil { response.system = system }
             var entry = JournalEntry(at: at, system: response.system, method: request.method.rawValue,
                                      path: request.path, query: request.query, status: sentStatus(response),

@@ -22,12 +22,13 @@ public final class EventHub: Sendable {
     }
 
     private let state = Locked(State())
-    private let subscriberCount = Locked(0)
+    /// Set under `state`'s lock whenever the subscribers change; read by every request without a lock.
+    private let listening = LockFreeFlag()
 
     public init() {}
 
     /// Whether anyone listens; publishers skip encoding when nobody does.
-    public var hasSubscribers: Bool { subscriberCount.withLock { $0 > 0 } }
+    public var hasSubscribers: Bool { listening.isSet }
 
     /// A new subscriber holding at most `capacity` undelivered events. `onAvailable` (if given)
     /// runs on the publisher's thread, outside every lock, when its queue goes from empty to non-empty.
@@ -36,7 +37,7 @@ public final class EventHub: Sendable {
             let sub = EventSubscription(id: s.nextId, capacity: max(1, capacity), hub: self, onAvailable: onAvailable)
             s.nextId += 1
             s.subscribers[sub.id] = sub
-            subscriberCount.withLock { $0 = s.subscribers.count }
+            listening.set(!s.subscribers.isEmpty)
             return sub
         }
         return subscription
@@ -45,7 +46,7 @@ public final class EventHub: Sendable {
     func remove(_ id: Int) {
         state.withLock { s in
             s.subscribers[id] = nil
-            subscriberCount.withLock { $0 = s.subscribers.count }
+            listening.set(!s.subscribers.isEmpty)
         }
     }
 
@@ -67,7 +68,7 @@ public final class EventHub: Sendable {
                     if let callback = sub.onAvailable { wake.append(callback) }
                 }
             }
-            subscriberCount.withLock { $0 = s.subscribers.count }
+            listening.set(!s.subscribers.isEmpty)
         }
         for callback in wake { callback() }
     }

@@ -28,20 +28,25 @@ public final class RequestJournal: Sendable {
     public var isEnabled: Bool { capacity > 0 }
 
     /// Appends an entry (its id is given here) and publishes it as a `request` event.
-    public func record(_ entry: JournalEntry) {
+    public func record(_ entry: consuming JournalEntry) {
         guard capacity > 0 else { return }
-        var entry = entry
+        var entry = consume entry  // a mutable local the lock's closure may capture, moved, not copied
+        // Copied only for a listener; a full ring swaps the entry into the oldest slot, so the
+        // evicted one leaves in `entry` and is freed after the lock, with no copy either way.
+        let publishing = events?.hasSubscribers == true
+        var shown: JournalEntry?
         ring.withLock { r in
             entry.id = r.nextId
             r.nextId += 1
+            if publishing { shown = entry }
             if r.entries.count < capacity {
                 r.entries.append(entry)
             } else {
-                r.entries[r.head] = entry
+                swap(&r.entries[r.head], &entry)
                 r.head = (r.head + 1) % capacity
             }
         }
-        events?.publish(kind: "request", at: entry.at) { entry.json }
+        if let shown { events?.publish(kind: "request", at: shown.at) { shown.json } }
     }
 
     /// What `GET /__mock/requests` may filter on.
