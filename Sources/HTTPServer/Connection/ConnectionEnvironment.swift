@@ -40,21 +40,22 @@ struct ConnectionSettings: Sendable {
 /// What the machines of one event loop share: the application, the log, the loop's clock and
 /// the stop flag. Confined to the loop's thread (tests drive one directly and move `now`).
 final class ConnectionEnvironment {
+    // Confined to the loop's thread: no dynamic exclusivity checks on the hot path (see ConnectionMachine).
     /// Replaced only by the loop itself (`Server.replaceResponder` goes through its mailbox).
-    var responder: Responder
+    @exclusivity(unchecked) var responder: Responder
     let logger: Logger
     let settings: ConnectionSettings
     let mailbox: LoopMailbox
     /// Monotonic nanoseconds, set by the loop after each wait.
-    var now: UInt64 = 0
+    @exclusivity(unchecked) var now: UInt64 = 0
     /// The `Date` header value for this second.
-    var date: [UInt8] = Array("Thu, 01 Jan 1970 00:00:00 GMT".utf8)
+    @exclusivity(unchecked) var date: [UInt8] = Array("Thu, 01 Jan 1970 00:00:00 GMT".utf8)
     /// Set when the server stops: answers carry `Connection: close`.
-    var draining = false
+    @exclusivity(unchecked) var draining = false
     /// The largest pending output any connection of this loop has had (a test hook for the bound).
-    var peakPendingOutput = 0
+    @exclusivity(unchecked) var peakPendingOutput = 0
     /// Scratch for WebSocket events, reused across reads.
-    var webSocketEvents: [WebSocketSessionEvent] = []
+    @exclusivity(unchecked) var webSocketEvents: [WebSocketSessionEvent] = []
 
     init(responder: Responder, logger: Logger, settings: ConnectionSettings, mailbox: LoopMailbox) {
         self.responder = responder

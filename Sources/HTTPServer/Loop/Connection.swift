@@ -2,13 +2,14 @@
 /// poller watches. Owned by exactly one event loop and touched only on its thread.
 final class Connection {
     let fd: Int32
+    // Loop-thread only: no dynamic exclusivity checks (see ConnectionMachine).
     let machine: ConnectionMachine
-    var watchingRead = true
-    var watchingWrite = false
+    @exclusivity(unchecked) var watchingRead = true
+    @exclusivity(unchecked) var watchingWrite = false
     /// The last send would have blocked: write again when the poller says writable.
-    var writeBlocked = false
+    @exclusivity(unchecked) var writeBlocked = false
     /// The release time a loop timer is set for (0: none).
-    var timerAt: UInt64 = 0
+    @exclusivity(unchecked) var timerAt: UInt64 = 0
 
     init(fd: Int32, machine: ConnectionMachine) {
         self.fd = fd

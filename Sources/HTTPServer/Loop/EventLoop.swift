@@ -12,33 +12,34 @@ final class EventLoop: @unchecked Sendable {
     let id: Int
     /// The port the server is bound to; requests carry it as `localPort`.
     let port: Int
+    // Loop state is touched only on the loop's thread: no dynamic exclusivity checks (see ConnectionMachine).
     private let poller: any Poller
     /// This loop's listener, or -1 (stopped, or a loop fed by another loop's hand-off).
-    private var listenFD: Int32
+    @exclusivity(unchecked) private var listenFD: Int32
     private let shared: ServerShared
     private let env: ConnectionEnvironment
     let mailbox: LoopMailbox
-    private var connections: [Connection?] = []
-    private var openCount = 0
-    private var serial: UInt64 = 0
+    @exclusivity(unchecked) private var connections: [Connection?] = []
+    @exclusivity(unchecked) private var openCount = 0
+    @exclusivity(unchecked) private var serial: UInt64 = 0
     private let scratch: UnsafeMutableRawBufferPointer
-    private var dateSecond = -1
-    private var draining = false
-    private var drainDeadline: UInt64 = 0
-    private var spareFD: Int32
-    private var lastAcceptWarning: UInt64 = 0
+    @exclusivity(unchecked) private var dateSecond = -1
+    @exclusivity(unchecked) private var draining = false
+    @exclusivity(unchecked) private var drainDeadline: UInt64 = 0
+    @exclusivity(unchecked) private var spareFD: Int32
+    @exclusivity(unchecked) private var lastAcceptWarning: UInt64 = 0
     /// While out of descriptors the listener is not watched until this time (0: watched).
-    private var listenerPausedUntil: UInt64 = 0
+    @exclusivity(unchecked) private var listenerPausedUntil: UInt64 = 0
     /// Release times of delayed answers, unordered (few at a time).
-    private var timers: [(at: UInt64, id: ConnectionID)] = []
-    private var publishedPeak = 0
+    @exclusivity(unchecked) private var timers: [(at: UInt64, id: ConnectionID)] = []
+    @exclusivity(unchecked) private var publishedPeak = 0
     /// Accepted sockets handed over by the accepting loop (single-listener mode).
     private let handoff = Locked<[(fd: Int32, peer: String)]>([])
     /// The loops this one spreads its accepted sockets over (itself included); empty: keeps them.
-    private var targets: [EventLoop] = []
-    private var nextTarget = 0
+    @exclusivity(unchecked) private var targets: [EventLoop] = []
+    @exclusivity(unchecked) private var nextTarget = 0
     /// Every loop of the server (woken when a listener closes, so they can finish draining).
-    private var peers: [EventLoop] = []
+    @exclusivity(unchecked) private var peers: [EventLoop] = []
 
     private static let readSize = 64 * 1024
     private static let outOfDescriptorsBackoff: UInt64 = 100_000_000

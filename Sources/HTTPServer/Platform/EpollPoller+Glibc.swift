@@ -6,8 +6,9 @@ import CEpoll
 final class EpollPoller: Poller, @unchecked Sendable {
     // Immutable after init; epoll and eventfd calls are thread-safe, and only `wake` is used off the loop thread.
     private let epfd: Int32
+    // Used by its loop's thread only: no dynamic exclusivity checks on each wait.
     private let wakeFD: Int32
-    private var buffer: [epoll_event]
+    @exclusivity(unchecked) private var buffer: [epoll_event]
 
     init(capacity: Int = 256) throws {
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))

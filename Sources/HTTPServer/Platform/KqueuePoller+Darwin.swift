@@ -6,8 +6,9 @@ import Darwin
 /// disabled, so `modify` and `remove` never meet a filter that is missing.
 final class KqueuePoller: Poller, @unchecked Sendable {
     // Immutable after init; kevent calls are thread-safe, and only `wake` is used off the loop thread.
+    // Used by its loop's thread only: no dynamic exclusivity checks on each wait.
     private let kq: Int32
-    private var buffer: [Darwin.kevent]
+    @exclusivity(unchecked) private var buffer: [Darwin.kevent]
     /// EVFILT_USER identifiers are their own namespace (the key is ident + filter): no clash with fd 0.
     private static let wakeIdent: UInt = 0
 

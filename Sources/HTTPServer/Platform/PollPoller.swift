@@ -7,10 +7,11 @@ import Glibc
 /// Portable poll(2), woken through a self-pipe. Runs on Linux and Darwin alike, so CI exercises the
 /// code Darwin shares; each wait costs O(watched descriptors), fine for a test fixture.
 final class PollPoller: Poller, @unchecked Sendable {
+    // Used by its loop's thread only: no dynamic exclusivity checks on each wait.
     // Only the loop thread touches `fds` and `slots`; `wake` only writes to the immutable pipe end.
-    private var fds: [pollfd]
+    @exclusivity(unchecked) private var fds: [pollfd]
     /// fd → index in `fds`, -1 when not watched.
-    private var slots: [Int32] = []
+    @exclusivity(unchecked) private var slots: [Int32] = []
     private let wakeRead: Int32
     private let wakeWrite: Int32
 

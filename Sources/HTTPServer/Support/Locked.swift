@@ -7,7 +7,8 @@ import Glibc
 /// A value guarded by a mutex: the only way to reach it is `withLock`, so access is safe by construction.
 public final class Locked<Value>: @unchecked Sendable {
     // Inlinable so callers in other modules get a specialised, metadata-free lock/unlock.
-    @usableFromInline var value: Value
+    // Reached only under the mutex, so the runtime exclusivity check would add cost and no safety.
+    @exclusivity(unchecked) @usableFromInline var value: Value
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     public init(_ value: Value) {
