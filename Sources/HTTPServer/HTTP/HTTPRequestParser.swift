@@ -1,3 +1,9 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
 /// Incremental HTTP/1.1 request parser (RFC 9112) over bytes that arrive in arbitrary pieces.
 ///
 /// The head is parsed only once it is complete (it stays in the caller's buffer until then);
@@ -151,12 +157,11 @@ struct HTTPRequestParser {
         var i = start + max(0, headScanned - 3)
         var end = -1
         var bodyStart = -1
-        while i < bytes.count {
-            if bytes[i] == 10 {
-                if i + 1 < bytes.count, bytes[i + 1] == 10 { end = i; bodyStart = i + 2; break }
-                if i + 2 < bytes.count, bytes[i + 1] == 13, bytes[i + 2] == 10 { end = i; bodyStart = i + 3; break }
-            }
-            i += 1
+        // From line feed to line feed (memchr), not byte by byte.
+        while let lf = HTTPRequestParser.index(of: 10, in: bytes, from: i, to: bytes.count) {
+            if lf + 1 < bytes.count, bytes[lf + 1] == 10 { end = lf; bodyStart = lf + 2; break }
+            if lf + 2 < bytes.count, bytes[lf + 1] == 13, bytes[lf + 2] == 10 { end = lf; bodyStart = lf + 3; break }
+            i = lf + 1
         }
         if end < 0 {
             headScanned = available
@@ -208,8 +213,7 @@ struct HTTPRequestParser {
     private func buildRequest(_ head: UnsafeRawBufferPointer) -> Result<(HTTPRequest, Framing), Failure> {
         // Works on byte indices only: no per-line arrays, no Character-wise String walks.
         let count = head.count
-        var lineEnd = 0
-        while lineEnd < count && head[lineEnd] != 10 { lineEnd += 1 }
+        let lineEnd = HTTPRequestParser.index(of: 10, in: head, from: 0, to: count) ?? count
         var requestLineEnd = lineEnd
         if requestLineEnd > 0 && head[requestLineEnd - 1] == 13 { requestLineEnd -= 1 }
         if requestLineEnd > limits.maxRequestLineBytes {
@@ -276,8 +280,7 @@ struct HTTPRequestParser {
         var contentLengths: [String] = []
         var lineStart = lineEnd + 1
         while lineStart < count {
-            var end = lineStart
-            while end < count && head[end] != 10 { end += 1 }
+            var end = HTTPRequestParser.index(of: 10, in: head, from: lineStart, to: count) ?? count
             let next = end + 1
             if end > lineStart && head[end - 1] == 13 { end -= 1 }
             defer { lineStart = next }
@@ -285,8 +288,7 @@ struct HTTPRequestParser {
             if head[lineStart] == 32 || head[lineStart] == 9 {
                 return .failure(Failure(status: .badRequest, reason: "obsolete header line folding"))
             }
-            var colon = lineStart
-            while colon < end && head[colon] != UInt8(ascii: ":") { colon += 1 }
+            let colon = HTTPRequestParser.index(of: UInt8(ascii: ":"), in: head, from: lineStart, to: end) ?? end
             guard colon < end, colon > lineStart else {
                 return .failure(Failure(status: .badRequest, reason: "header line without a name and colon"))
             }
@@ -408,6 +410,13 @@ struct HTTPRequestParser {
             if line.count > limit + 1 { return .tooLong }
         }
         return .needMore
+    }
+
+    /// The index of the first `byte` in `bytes[from..<to]`, or nil.
+    static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from: Int, to: Int) -> Int? {
+        guard from < to, let base = bytes.baseAddress,
+              let hit = memchr(base + from, Int32(byte), to - from) else { return nil }
+        return UnsafeRawPointer(hit) - base
     }
 
     private func containsNewline(_ bytes: UnsafeRawBufferPointer, from: Int, count: Int) -> Bool {
