@@ -60,7 +60,9 @@ final class ConnectionMachine {
     /// When pending output last went from none to some, or last shrank.
     @exclusivity(unchecked) private var lastOutputProgress: UInt64 = 0
 
-    @exclusivity(unchecked) private var session: WebSocketSession?
+    /// The RFC 6455 state; meaningful in the `.webSocket` phase only. Not optional: reads and
+    /// in-place updates through an optional copied the whole session twice per message.
+    @exclusivity(unchecked) private var session = WebSocketSession(maxMessageBytes: 0)
     @exclusivity(unchecked) private var endpoint: WebSocketEndpoint?
     /// The handle the WebSocket endpoint was given at open.
     @exclusivity(unchecked) private(set) var webSocket: WebSocketConnection?
@@ -205,7 +207,7 @@ final class ConnectionMachine {
         switch phase {
         case .webSocket:
             guard close == .none else { return }
-            appendOutput(session?.initiateClose(code: 1001, reason: "server shutting down") ?? [])
+            appendOutput(session.initiateClose(code: 1001, reason: "server shutting down"))
             close = .afterFlush
         case .http:
             if close == .none && !isMidRequest && pendingOutput == 0 && held.isEmpty { close = .now }
@@ -218,14 +220,14 @@ final class ConnectionMachine {
 
     /// A command posted to this connection's WebSocket handle from any thread.
     func command(_ command: ConnectionCommand) {
-        guard phase == .webSocket, close == .none, session?.isClosing == false else { return }
+        guard phase == .webSocket, close == .none, !session.isClosing else { return }
         switch command {
         case .send(let message):
             var frame: [UInt8] = []
             WebSocketSession.encode(message, into: &frame)
             if held.isEmpty { appendOutput(frame) } else { hold(frame, delay: 0, then: .none) }
         case .close(let request):
-            let frame = session?.initiateClose(code: request.code, reason: request.reason) ?? []
+            let frame = session.initiateClose(code: request.code, reason: request.reason)
             if held.isEmpty { appendOutput(frame); if close == .none { close = .afterFlush } } else { hold(frame, delay: 0, then: .afterFlush) }
         }
     }
@@ -373,10 +375,10 @@ final class ConnectionMachine {
     // MARK: - WebSocket
 
     private func feedWebSocket(_ bytes: UnsafeRawBufferPointer) {
-        guard session != nil, let endpoint, let handle = webSocket else { return }
+        guard let endpoint, let handle = webSocket else { return }
         env.webSocketEvents.removeAll(keepingCapacity: true)
         // In place: a copy of the session would share, then copy, its partial-message buffer on every read.
-        session?.receive(bytes, into: &env.webSocketEvents)
+        session.receive(bytes, into: &env.webSocketEvents)
         for event in env.webSocketEvents {
             switch event {
             case .message(let message):
@@ -385,7 +387,7 @@ final class ConnectionMachine {
                 // Behind held output (a delayed answer before the upgrade) so nothing overtakes the 101.
                 if held.isEmpty { appendOutput(frame) } else { hold(frame, delay: 0, then: .none) }
             case .closeConnection:
-                if let failure = session?.failure {
+                if let failure = session.failure {
                     env.logger.info("WebSocket close \(failure.code) to \(remoteAddress): \(failure.reason)")
                 }
                 close = .afterFlush
@@ -406,7 +408,7 @@ final class ConnectionMachine {
         for message in reply.messages { WebSocketSession.encode(message, into: &bytes) }
         var then = CloseRequest.none
         if let request = reply.close {
-            bytes.append(contentsOf: session?.initiateClose(code: request.code, reason: request.reason) ?? [])
+            bytes.append(contentsOf: session.initiateClose(code: request.code, reason: request.reason))
             then = .afterFlush
         }
         if bytes.isEmpty && then == .none { return }
@@ -415,7 +417,7 @@ final class ConnectionMachine {
 
     private func afterWebSocketInput() {
         if pendingOutput > env.settings.outputHighWater { outputPaused = true }
-        partialFrameSince = session?.isMidMessage == true ? (partialFrameSince == 0 ? env.now : partialFrameSince) : 0
+        partialFrameSince = session.isMidMessage ? (partialFrameSince == 0 ? env.now : partialFrameSince) : 0
     }
 
     private func webSocketTimers(_ now: UInt64) {
@@ -438,7 +440,7 @@ final class ConnectionMachine {
     private func closeWebSocket(_ code: UInt16, _ reason: String) {
         env.logger.info("WebSocket close \(code) to \(remoteAddress): \(reason)")
         held = []
-        appendOutput(session?.initiateClose(code: code, reason: reason) ?? [])
+        appendOutput(session.initiateClose(code: code, reason: reason))
         close = .afterFlush
     }
 
