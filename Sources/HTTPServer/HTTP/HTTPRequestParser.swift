@@ -300,7 +300,7 @@ struct HTTPRequestParser {
             while vs < ve, head[vs] == 32 || head[vs] == 9 { vs += 1 }
             while ve > vs, head[ve - 1] == 32 || head[ve - 1] == 9 { ve -= 1 }
             let valueBytes = UnsafeRawBufferPointer(rebasing: head[vs..<ve])
-            if valueBytes.contains(where: HTTPRequestParser.isForbiddenInFieldValue) {
+            if HTTPRequestParser.hasForbiddenFieldByte(valueBytes) {
                 return .failure(Failure(status: .badRequest, reason: "invalid character in a header value"))
             }
             let name = String(decoding: nameBytes, as: UTF8.self)
@@ -324,7 +324,7 @@ struct HTTPRequestParser {
             return .failure(Failure(status: .badRequest, reason: "more than one Host header"))
         }
 
-        let request = HTTPRequest(method: HTTPMethod(String(decoding: methodBytes, as: UTF8.self)), target: target,
+        let request = HTTPRequest(method: HTTPRequestParser.method(methodBytes), target: target,
                                   path: path, query: query, version: version, headers: headers, body: [],
                                   remoteAddress: "")
 
@@ -367,6 +367,23 @@ struct HTTPRequestParser {
         guard let first = all.first, all.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.count <= 18,
               first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
         return Int(first)
+    }
+
+    /// The method, the common ones as their shared constants (no String built from bytes).
+    static func method(_ bytes: UnsafeRawBufferPointer) -> HTTPMethod {
+        func matches(_ name: StaticString) -> Bool {
+            guard let base = bytes.baseAddress, bytes.count == name.utf8CodeUnitCount else { return false }
+            return memcmp(base, name.utf8Start, bytes.count) == 0
+        }
+        switch bytes.count {
+        case 3 where matches("GET"): return .get
+        case 4 where matches("POST"): return .post
+        case 4 where matches("HEAD"): return .head
+        case 3 where matches("PUT"): return .put
+        case 6 where matches("DELETE"): return .delete
+        case 7 where matches("OPTIONS"): return .options
+        default: return HTTPMethod(String(decoding: bytes, as: UTF8.self))
+        }
     }
 
     private static func lowercaseEquals(_ bytes: UnsafeRawBufferPointer, _ lower: StaticString) -> Bool {
@@ -439,15 +456,12 @@ struct HTTPRequestParser {
         }
     }
 
+    /// tchar (RFC 9110 §5.6.2): digits, letters and !#$%&'*+-.^_`|~, as two 64-bit masks
+    /// (a switch per byte showed in the profile).
     static func isTokenByte(_ b: UInt8) -> Bool {
-        switch b {
-        case 48...57, 65...90, 97...122: return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default: return false
-        }
+        if b < 64 { return (0x03FF6CFA00000000 as UInt64) >> b & 1 == 1 }
+        if b < 128 { return (0x57FFFFFFC7FFFFFE as UInt64) >> (b - 64) & 1 == 1 }
+        return false
     }
 
     static func parseVersion(_ b: UnsafeRawBufferPointer) -> HTTPVersion? {
@@ -455,6 +469,13 @@ struct HTTPRequestParser {
         guard b.count == 8, b[0] == 72, b[1] == 84, b[2] == 84, b[3] == 80, b[4] == 47, b[6] == 46,
               (48...57).contains(b[5]), (48...57).contains(b[7]) else { return nil }
         return HTTPVersion(major: Int(b[5] - 48), minor: Int(b[7] - 48))
+    }
+
+    /// Whether any byte is one `isForbiddenInFieldValue` refuses (a plain loop: the generic
+    /// `contains(where:)` cost more than the test).
+    static func hasForbiddenFieldByte(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for b in bytes where isForbiddenInFieldValue(b) { return true }
+        return false
     }
 
     /// A field value's octets (RFC 9110 §5.5): VCHAR, obs-text, SP and HTAB; every other control

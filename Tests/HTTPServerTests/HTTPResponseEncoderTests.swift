@@ -1,0 +1,53 @@
+import XCTest
+@testable import HTTPServer
+
+/// The encoder writes the head into a buffer sized beforehand: every piece must be counted.
+final class HTTPResponseEncoderTests: XCTestCase {
+    private let date = Array("Sun, 22 Nov 2026 03:00:00 GMT".utf8)
+
+    private func encode(_ response: HTTPResponse, omitBody: Bool = false, keepAlive: Bool = true,
+                        version: HTTPVersion = .http1_1, after prefix: [UInt8] = []) -> String {
+        var out = prefix
+        HTTPResponseEncoder.encode(response, omitBody: omitBody, keepAlive: keepAlive, requestVersion: version,
+                                   date: date, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func testHeadersBodyAndCustomReason() {
+        var response = HTTPResponse(status: HTTPStatus(code: 299, reasonPhrase: "Fine Ünïcode"),
+                                    headers: ["Content-Type": "text/plain; charset=utf-8", "X-Long": String(repeating: "é", count: 300)],
+                                    body: Array("héllo".utf8))
+        response.headers.add("X-Empty", "")
+        XCTAssertEqual(encode(response, after: Array("prev".utf8)),
+                       "prevHTTP/1.1 299 Fine Ünïcode\r\nDate: Sun, 22 Nov 2026 03:00:00 GMT\r\nServer: mock-server\r\n"
+                       + "Content-Length: 6\r\nContent-Type: text/plain; charset=utf-8\r\nX-Long: \(String(repeating: "é", count: 300))\r\n"
+                       + "X-Empty: \r\n\r\nhéllo")
+    }
+
+    func testHeadOmitsTheBodyButKeepsItsLength() {
+        let response = HTTPResponse(status: .ok, body: Array(repeating: 65, count: 12_345))
+        XCTAssertEqual(encode(response, omitBody: true, keepAlive: false),
+                       "HTTP/1.1 200 OK\r\nDate: Sun, 22 Nov 2026 03:00:00 GMT\r\nServer: mock-server\r\nContent-Length: 12345\r\n"
+                       + "Connection: close\r\n\r\n")
+    }
+
+    func testNoContentAndHTTP10KeepAlive() {
+        XCTAssertEqual(encode(HTTPResponse(status: .noContent, body: [1, 2]), version: .http1_0),
+                       "HTTP/1.1 204 No Content\r\nDate: Sun, 22 Nov 2026 03:00:00 GMT\r\nServer: mock-server\r\n"
+                       + "Connection: keep-alive\r\n\r\n")
+    }
+
+    func testDecimals() {
+        for value in [0, 7, 10, 99, 100, 65_535, 1_000_000_007, Int.max] {
+            var out = [UInt8](repeating: 0, count: 20)
+            let count = out.withUnsafeMutableBufferPointer { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                var w = ByteWriter(base, capacity: buffer.count)
+                w.putDecimal(value)
+                return w.position
+            }
+            XCTAssertEqual(String(decoding: out[..<count], as: UTF8.self), String(value))
+            XCTAssertEqual(ByteWriter.decimalCount(value), String(value).count)
+        }
+    }
+}
