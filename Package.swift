@@ -24,7 +24,8 @@ let package = Package(
         // The admin API client (Foundation/URLSession only).
         .target(name: "MockServerAdminClient"),
         // The executable: command line, banner, signals, state file; the app and server come from Routes and HTTPServer.
-        .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes", "MockServerKit"]),
+        // Not MockServerKit: its admin client would link FoundationNetworking (libcurl, TLS) into the server.
+        .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes"]),
         // Shared by the test targets: a real server on an ephemeral port and raw-socket clients.
         .target(name: "TestSupport", dependencies: ["HTTPServer", "Routes"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),

@@ -1,4 +1,3 @@
-import MockServerKit
 import Routes
 
 /// The one start-up message: version, where the server listens, which seed, what each system

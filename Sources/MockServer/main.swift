@@ -1,6 +1,5 @@
 import Foundation
 import HTTPServer
-import MockServerKit
 import Routes
 #if canImport(Darwin)
 import Darwin
@@ -35,7 +34,7 @@ let colour = options.logFormat == .text && isatty(2) != 0 && (ProcessInfo.proces
 let logger = Logger(level: options.logLevel, format: options.logFormat, colour: colour)
 let seed: Seed
 do {
-    seed = try EmbeddedMockServer.load(options.seedPath.map { .file($0) } ?? .bundled)
+    seed = try options.seedPath.map { try Seed.load(path: $0) } ?? Seed.bundled()
 } catch {
     exitWith("mock-server: \(error)", status: 65)
 }
