@@ -18,24 +18,36 @@ extension ControlPlane {
             }
             let started = Uptime.nanos()
             let at = clock.now()
-            var response: HTTPResponse
-            if let fired {
-                response = apply(fired.action, to: request, system: system, next)
-                reportFired(fired, method: request.method.rawValue, path: request.path, system: system)
-            } else {
-                response = next(request)
-                if response.system == nil { response.system = system }
-            }
+            let response = answer(request, fired: fired, system: system, next)
             let durationNanos = Uptime.nanos() &- started
             // The entry keeps references to the request's and response's storage, field by field:
             // handing it the whole structs made the optimiser copy both (~700 instructions).
             let sent = JournalEntry.sent(response.delivery.action, status: response.status.code, body: response.body)
-            journal.record(JournalEntry(at: at, durationNanos: durationNanos, system: response.system,
-                                        method: request.method.rawValue, path: request.path, query: request.query,
-                                        status: sent.status, requestHeaders: request.headers, requestBody: request.body,
-                                        responseBody: sent.body, hint: response.hint, fault: fired))
+            let entry = JournalEntry(at: at, durationNanos: durationNanos, system: response.system,
+                                     method: request.method.rawValue, path: request.path, query: request.query,
+                                     status: sent.status, requestHeaders: request.headers, requestBody: request.body,
+                                     responseBody: sent.body, hint: response.hint, fault: fired)
+            journal.record(entry)
             return response
         }
+    }
+
+    /// The response, through the fault that fired if any, with its system set. Not inlined: the
+    /// optimiser copied the whole response when this mutation was merged into the middleware.
+    @inline(never)
+    private func answer(_ request: HTTPRequest, fired: FaultRule?, system: String?, _ next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        guard let fired else {
+            // Returned untouched when the router named its system (the usual case): writing the
+            // field on every path made the optimiser copy the whole response.
+            let response = next(request)
+            if response.system != nil { return response }
+            var named = response
+            named.system = system
+            return named
+        }
+        let response = apply(fired.action, to: request, system: system, next)
+        reportFired(fired, method: request.method.rawValue, path: request.path, system: system)
+        return response
     }
 
     /// An HTTP fault: a substitute answer (the handler does not run), or the real one re-delivered.
