@@ -6,8 +6,9 @@ extension ControlPlane {
     /// admin paths, which are neither faulted nor journaled.
     public var middleware: Middleware {
         { [self] request, next in
-            let system = SystemNames.owner(ofPath: request.path)
-            if system == "admin" { return next(request) }
+            let owner = SystemNames.Owner(path: request.path)
+            if owner == .admin { return next(request) }
+            let system = owner.name
             // No rule (the usual case): no lock, no method string; no journal: no clock read.
             let fired = faults.hasRules ? faults.fire(method: request.method.rawValue, path: request.path, system: system) : nil
             guard journal.isEnabled else {
