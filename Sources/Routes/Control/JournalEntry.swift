@@ -118,6 +118,7 @@ public struct JournalEntry: Sendable {
 
     /// The status and body on the wire: none when the connection was closed or reset instead,
     /// half the body when truncated.
+    @inline(__always)
     static func sent(_ action: Delivery.Action, status: Int, body: [UInt8]) -> (status: Int?, body: [UInt8]) {
         switch action {
         case .close, .reset: return (nil, [])

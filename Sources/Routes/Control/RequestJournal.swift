@@ -25,21 +25,21 @@ public final class RequestJournal: Sendable {
             mutex.deallocate()
         }
 
-        /// Gives the entry the next id and stores it; returns the entry it evicts from a full ring,
-        /// so that one is released after the lock.
-        func append(_ entry: inout JournalEntry, capacity: Int) -> JournalEntry? {
+        /// Gives the entry the next id and moves it in; returns the id and, from a full ring, the
+        /// entry it evicts, so that one is released after the lock.
+        func append(_ entry: consuming JournalEntry, capacity: Int) -> (id: Int, evicted: JournalEntry?) {
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
-            entry.id = nextId
+            let id = nextId
+            entry.id = id
             nextId += 1
             guard entries.count >= capacity else {
                 entries.append(entry)
-                return nil
+                return (id, nil)
             }
-            let evicted = entries[head]
-            entries[head] = entry
+            swap(&entries[head], &entry)
             head = head + 1 == capacity ? 0 : head + 1
-            return evicted
+            return (id, entry)
         }
 
         /// Every entry, oldest first.
@@ -71,11 +71,15 @@ public final class RequestJournal: Sendable {
     public var isEnabled: Bool { capacity > 0 }
 
     /// Appends an entry (its id is given here) and publishes it as a `request` event.
-    public func record(_ entry: JournalEntry) {
+    public func record(_ entry: consuming JournalEntry) {
         guard capacity > 0 else { return }
-        var entry = entry
-        _ = ring.append(&entry, capacity: capacity)  // the evicted entry is released here, after the lock
-        if let events, events.hasSubscribers { events.publish(kind: "request", at: entry.at) { entry.json } }
+        guard let events, events.hasSubscribers else {
+            _ = ring.append(entry, capacity: capacity)  // the evicted entry is released here, after the lock
+            return
+        }
+        var shown = copy entry
+        shown.id = ring.append(entry, capacity: capacity).id
+        events.publish(kind: "request", at: shown.at) { shown.json }
     }
 
     /// What `GET /__mock/requests` may filter on.
