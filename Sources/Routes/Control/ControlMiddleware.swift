@@ -6,42 +6,49 @@ extension ControlPlane {
     /// admin paths, which are neither faulted nor journaled.
     public var middleware: Middleware {
         { [self] request, next in
-            let system = SystemNames.owner(ofPath: request.path)
-            if system == "admin" { return next(request) }
+            let owner = SystemNames.Owner(path: request.path)
+            if owner == .admin { return next(request) }
+            let system = owner.name
             // No rule (the usual case): no lock, no method string; no journal: no clock read.
             let fired = faults.hasRules ? faults.fire(method: request.method.rawValue, path: request.path, system: system) : nil
-            let journaling = journal.isEnabled
-            let started = journaling ? DispatchTime.now().uptimeNanoseconds : 0
-            let at = journaling ? clock.now() : Date(timeIntervalSince1970: 0)
-            var response = fired.map { apply($0.action, to: request, system: system, next) } ?? next(request)
-            if let fired { reportFired(fired, method: request.method.rawValue, path: request.path, system: system) }
-            guard journaling else { return response }
-            if response.system == nil { response.system = system }
-            var entry = JournalEntry(at: at, system: response.system, method: request.method.rawValue,
-                                     path: request.path, query: request.query, status: sentStatus(response),
-                                     durationNanos: DispatchTime.now().uptimeNanoseconds &- started,
-                                     requestHeaders: request.headers, requestBody: request.body,
-                                     responseBody: sentBody(response), hint: response.hint)
-            if let fired { entry.fault = .init(id: fired.id, action: fired.action) }
+            guard journal.isEnabled else {
+                guard let fired else { return next(request) }
+                let response = apply(fired.action, to: request, system: system, next)
+                reportFired(fired, method: request.method.rawValue, path: request.path, system: system)
+                return response
+            }
+            let started = Uptime.nanos()
+            let at = clock.now()
+            let response = answer(request, fired: fired, system: system, next)
+            let durationNanos = Uptime.nanos() &- started
+            // The entry keeps references to the request's and response's storage, field by field:
+            // handing it the whole structs made the optimiser copy both (~700 instructions).
+            let sent = JournalEntry.sent(response.delivery.action, status: response.status.code, body: response.body)
+            let entry = JournalEntry(at: at, durationNanos: durationNanos, system: response.system,
+                                     method: request.method.rawValue, path: request.path, query: request.query,
+                                     status: sent.status, requestHeaders: request.headers, requestBody: request.body,
+                                     responseBody: sent.body, hint: response.hint, fault: fired)
             journal.record(entry)
             return response
         }
     }
 
-    /// The status on the wire: none when the connection is closed or reset instead.
-    private func sentStatus(_ response: HTTPResponse) -> Int? {
-        switch response.delivery.action {
-        case .close, .reset: return nil
-        case .send, .truncate: return response.status.code
+    /// The response, through the fault that fired if any, with its system set. Not inlined: the
+    /// optimiser copied the whole response when this mutation was merged into the middleware.
+    @inline(never)
+    private func answer(_ request: HTTPRequest, fired: FaultRule?, system: String?, _ next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        guard let fired else {
+            // Returned untouched when the router named its system (the usual case): writing the
+            // field on every path made the optimiser copy the whole response.
+            let response = next(request)
+            if response.system != nil { return response }
+            var named = response
+            named.system = system
+            return named
         }
-    }
-
-    private func sentBody(_ response: HTTPResponse) -> [UInt8] {
-        switch response.delivery.action {
-        case .close, .reset: return []
-        case .truncate: return Array(response.body.prefix(response.body.count / 2))
-        case .send: return response.body
-        }
+        let response = apply(fired.action, to: request, system: system, next)
+        reportFired(fired, method: request.method.rawValue, path: request.path, system: system)
+        return response
     }
 
     /// An HTTP fault: a substitute answer (the handler does not run), or the real one re-delivered.
@@ -95,7 +102,8 @@ extension ControlPlane {
         var wrapped = endpoint
         let onMessage = endpoint.onMessage
         wrapped.onMessage = { [self] message, connection in
-            let started = DispatchTime.now().uptimeNanoseconds
+            let journaling = journal.isEnabled
+            let started = journaling ? Uptime.nanos() : 0
             var fired: FaultRule?
             if faults.hasGatewayRules {
                 fired = faults.fire(messageType: JSONValue.parse(ControlPlane.bytes(message))?["type"]?.string ?? "")
@@ -111,15 +119,11 @@ extension ControlPlane {
             default: reply = onMessage(message, connection)
             }
             if let fired { reportFired(fired, method: "WS", path: CustomerGateway.path, system: "gateway") }
-            guard journal.isEnabled else { return reply }
-            let replies = reply.messages
-            var entry = JournalEntry(at: clock.now(), system: "gateway", method: "WS", path: "", query: "", status: 101,
-                                     durationNanos: DispatchTime.now().uptimeNanoseconds &- started,
-                                     requestHeaders: HTTPHeaders(), requestBody: ControlPlane.bytes(message),
-                                     responseBody: replies.count == 1 ? ControlPlane.bytes(replies[0]) : replies.map(ControlPlane.bytes).joined(separator: [10]).map { $0 },
-                                     hint: nil)
-            if let fired { entry.fault = .init(id: fired.id, action: fired.action) }
-            journal.record(entry)
+            guard journaling else { return reply }
+            let at = clock.now()
+            let durationNanos = Uptime.nanos() &- started
+            // The message's text and the reply's list are kept as they are (copy-on-write): no bytes copied.
+            journal.record(JournalEntry(gatewayMessage: message, replies: reply.messages, at: at, durationNanos: durationNanos, fault: fired))
             return reply
         }
         return wrapped

@@ -1,8 +1,11 @@
 import Foundation
 import HTTPServer
 
-/// One journaled request or gateway message, stored as received (cheap to record) and
-/// redacted and encoded only when read.
+/// One journaled request or gateway message. Recording keeps references to the request's and
+/// response's own storage (header list, body arrays, message text and reply list are all
+/// copy-on-write, so keeping one is a retain, not a copy); cutting, redaction and JSON happen only
+/// when the entry is read. The entry is its id and one reference, so writing it into the ring or
+/// handing it to a listener copies 16 bytes.
 public struct JournalEntry: Sendable {
     /// Bodies up to this size are kept by reference (no copy); larger ones are cut when recorded.
     static let keepWhole = 16 * 1024
@@ -10,53 +13,144 @@ public struct JournalEntry: Sendable {
     public static let bodyLimit = 4096
 
     public internal(set) var id = 0
-    public var at: Date
-    public var system: String?
-    /// `GET`…, or `WS` for a gateway message.
-    public var method: String
-    /// The request path; for a gateway message its `type` (read when the entry is read).
-    public var path: String
-    public var query: String
-    /// The status sent; nil when the connection was closed or reset without an answer.
-    public var status: Int?
-    public var durationNanos: UInt64
-    public var requestHeaders: HTTPHeaders
-    public var requestBody: [UInt8]
-    public var responseBody: [UInt8]
-    public var hint: String?
-    /// The fault that fired on it.
-    public var fault: FiredFault?
-    private var cut = false
+    private let record: Record
+
+    /// What was exchanged, as the transport had it.
+    private final class Record: Sendable {
+        let at: Date
+        let durationNanos: UInt64
+        let system: String?
+        let method: String
+        let path: String
+        let query: String
+        let status: Int?
+        let requestHeaders: HTTPHeaders
+        let requestBody: Body
+        let responseBody: Body
+        let hint: String?
+        let fault: FiredFault?
+        /// A body was over `keepWhole` and only its start is kept.
+        let cut: Bool
+
+        init(at: Date, durationNanos: UInt64, system: String?, method: String, path: String, query: String, status: Int?,
+             requestHeaders: HTTPHeaders, requestBody: Body, responseBody: Body, hint: String?, fault: FiredFault?) {
+            self.at = at
+            self.durationNanos = durationNanos
+            self.system = system
+            self.method = method
+            self.path = path
+            self.query = query
+            self.status = status
+            self.requestHeaders = requestHeaders
+            // Huge bodies would pin megabytes in a ring of a thousand entries: keep their start only.
+            let cutRequest = requestBody.count > JournalEntry.keepWhole
+            let cutResponse = responseBody.count > JournalEntry.keepWhole
+            self.requestBody = cutRequest ? requestBody.start : requestBody
+            self.responseBody = cutResponse ? responseBody.start : responseBody
+            self.hint = hint
+            self.fault = fault
+            cut = cutRequest || cutResponse
+        }
+    }
+
+    /// A body as received or sent, turned into bytes only when read.
+    private enum Body: Sendable {
+        case bytes([UInt8])
+        /// A gateway message.
+        case message(WebSocketMessage)
+        /// A gateway reply's messages, shown joined by line feeds.
+        case messages([WebSocketMessage])
+
+        var count: Int {
+            switch self {
+            case .bytes(let b): return b.count
+            case .message(let m): return Body.count(of: m)
+            case .messages(let ms): return ms.reduce(max(0, ms.count - 1)) { $0 + Body.count(of: $1) }
+            }
+        }
+
+        var bytes: [UInt8] {
+            switch self {
+            case .bytes(let b): return b
+            case .message(let m): return ControlPlane.bytes(m)
+            case .messages(let ms):
+                return ms.count == 1 ? ControlPlane.bytes(ms[0]) : Array(ms.map(ControlPlane.bytes).joined(separator: [10]))
+            }
+        }
+
+        /// The part kept of a body over `keepWhole`: what is shown, and one byte more so the
+        /// cut still sees whether it splits a character and the entry reads as truncated.
+        var start: Body { .bytes(Array(bytes.prefix(JournalEntry.bodyLimit + 1))) }
+
+        private static func count(of message: WebSocketMessage) -> Int {
+            switch message {
+            case .text(let text): return text.utf8.count
+            case .binary(let bytes): return bytes.count
+            }
+        }
+    }
 
     /// A fault rule's id and action, as the entry shows them.
     public struct FiredFault: Sendable {
         public var id: Int
         public var action: FaultAction
+
+        init(_ rule: FaultRule) {
+            id = rule.id
+            action = rule.action
+        }
     }
 
     public init(at: Date, system: String?, method: String, path: String, query: String, status: Int?,
                 durationNanos: UInt64, requestHeaders: HTTPHeaders, requestBody: [UInt8], responseBody: [UInt8], hint: String?) {
-        self.at = at
-        self.system = system
-        self.method = method
-        self.path = path
-        self.query = query
-        self.status = status
-        self.durationNanos = durationNanos
-        self.requestHeaders = requestHeaders
-        self.hint = hint
-        self.requestBody = []
-        self.responseBody = []
-        self.requestBody = keep(requestBody)
-        self.responseBody = keep(responseBody)
+        record = Record(at: at, durationNanos: durationNanos, system: system, method: method, path: path, query: query,
+                        status: status, requestHeaders: requestHeaders, requestBody: .bytes(requestBody),
+                        responseBody: .bytes(responseBody), hint: hint, fault: nil)
     }
 
-    /// Keeps a body by reference when small, else copies the shown prefix (bounds the ring's memory).
-    private mutating func keep(_ body: [UInt8]) -> [UInt8] {
-        guard body.count > JournalEntry.keepWhole else { return body }
-        cut = true
-        return Array(body.prefix(JournalEntry.bodyLimit))
+    /// An HTTP request and the response as delivered (see `sent`).
+    init(at: Date, durationNanos: UInt64, system: String?, method: String, path: String, query: String, status: Int?,
+         requestHeaders: HTTPHeaders, requestBody: [UInt8], responseBody: [UInt8], hint: String?, fault: FaultRule?) {
+        record = Record(at: at, durationNanos: durationNanos, system: system, method: method, path: path, query: query,
+                        status: status, requestHeaders: requestHeaders, requestBody: .bytes(requestBody),
+                        responseBody: .bytes(responseBody), hint: hint, fault: fault.map(FiredFault.init))
     }
+
+    /// The status and body on the wire: none when the connection was closed or reset instead,
+    /// half the body when truncated.
+    @inline(__always)
+    static func sent(_ action: Delivery.Action, status: Int, body: [UInt8]) -> (status: Int?, body: [UInt8]) {
+        switch action {
+        case .close, .reset: return (nil, [])
+        case .truncate: return (status, Array(body.prefix(body.count / 2)))
+        case .send: return (status, body)
+        }
+    }
+
+    /// A gateway message and the reply's messages (`method: "WS"`, status 101); its `path` is
+    /// the message's `type`, parsed when read.
+    init(gatewayMessage message: WebSocketMessage, replies: [WebSocketMessage], at: Date, durationNanos: UInt64, fault: FaultRule?) {
+        record = Record(at: at, durationNanos: durationNanos, system: "gateway", method: "WS", path: "", query: "", status: 101,
+                        requestHeaders: HTTPHeaders(), requestBody: .message(message), responseBody: .messages(replies),
+                        hint: nil, fault: fault.map(FiredFault.init))
+    }
+
+    public var at: Date { record.at }
+    public var system: String? { record.system }
+    /// `GET`…, or `WS` for a gateway message.
+    public var method: String { record.method }
+    /// The request path; for a gateway message its `type` (read when the entry is read).
+    public var path: String { record.path }
+    public var query: String { record.query }
+    /// The status sent; nil when the connection was closed or reset without an answer.
+    public var status: Int? { record.status }
+    public var durationNanos: UInt64 { record.durationNanos }
+    public var requestHeaders: HTTPHeaders { record.requestHeaders }
+    public var requestBody: [UInt8] { record.requestBody.bytes }
+    public var responseBody: [UInt8] { record.responseBody.bytes }
+    public var hint: String? { record.hint }
+    /// The fault that fired on it.
+    public var fault: FiredFault? { record.fault }
 
     var isWebSocket: Bool { method == "WS" }
 
@@ -66,7 +160,9 @@ public struct JournalEntry: Sendable {
         return JSONValue.parse(requestBody)?["type"]?.string ?? ""
     }
 
-    var truncated: Bool { cut || requestBody.count > JournalEntry.bodyLimit || responseBody.count > JournalEntry.bodyLimit }
+    var truncated: Bool {
+        record.cut || record.requestBody.count > JournalEntry.bodyLimit || record.responseBody.count > JournalEntry.bodyLimit
+    }
 
     /// The entry as API.md §6.1 shows it, secrets redacted.
     public var json: [String: Any] {

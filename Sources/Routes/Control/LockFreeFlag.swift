@@ -18,3 +18,21 @@ final class LockFreeFlag: Sendable {
     func set(_ new: Bool) { value.withLock { $0 = new } }
     #endif
 }
+
+/// A number of seconds published the same way (the clock's offset, read by every journaled
+/// request); writers serialise among themselves.
+final class LockFreeSeconds: Sendable {
+    #if os(Linux)
+    private let bits = Atomic<UInt64>(0)
+    var value: Double {
+        get { Double(bitPattern: bits.load(ordering: .acquiring)) }
+        set { bits.store(newValue.bitPattern, ordering: .releasing) }
+    }
+    #else
+    private let locked = Locked(0.0)
+    var value: Double {
+        get { locked.withLock { $0 } }
+        set { locked.withLock { $0 = newValue } }
+    }
+    #endif
+}

@@ -1,0 +1,67 @@
+import Foundation
+import HTTPServer
+@testable import Routes
+import XCTest
+
+/// What an entry shows, now that it keeps the exchange as received and builds the JSON when read.
+final class JournalEntryTests: XCTestCase {
+    private let at = Date(timeIntervalSince1970: 1_800_000_000.25)
+
+    func testAGatewayEntryShowsTheMessageItsTypeAndTheRepliesJoinedByLineFeeds() {
+        let message = WebSocketMessage.text(#"{"type":"LOGIN_CUSTOMER","data":{"password":"123123"}}"#)
+        let entry = JournalEntry(gatewayMessage: message, replies: [.text(#"{"a":1}"#), .binary(Array("two".utf8))],
+                                 at: at, durationNanos: 1_500_000, fault: nil)
+        let json = entry.json
+        XCTAssertEqual(json["method"] as? String, "WS")
+        XCTAssertEqual(json["path"] as? String, "LOGIN_CUSTOMER")
+        XCTAssertEqual(json["status"] as? Int, 101)
+        XCTAssertEqual(json["durationMs"] as? Double, 1.5)
+        XCTAssertEqual(json["at"] as? String, "2027-01-15T08:00:00.250Z")
+        XCTAssertEqual(json["requestBody"] as? String, #"{"type":"LOGIN_CUSTOMER","data":{"password":"***"}}"#)
+        XCTAssertEqual(json["responseBody"] as? String, "{\"a\":1}\ntwo")
+        XCTAssertNil(json["truncated"])
+        XCTAssertEqual(JournalEntry(gatewayMessage: message, replies: [], at: at, durationNanos: 0, fault: nil).json["responseBody"] as? String, "")
+    }
+
+    /// Bodies over 16 KiB keep only their start; the cut still backs off a split UTF-8 character.
+    func testAHugeBodyIsCutWhenRecordedAndShownLikeASmallerOne() {
+        let huge = Array("x".utf8) + Array(String(repeating: "ж", count: 10_000).utf8)
+        let entry = JournalEntry(at: at, system: "rows", method: "POST", path: "/p", query: "", status: 200,
+                                 durationNanos: 0, requestHeaders: HTTPHeaders(), requestBody: huge, responseBody: [], hint: nil)
+        XCTAssertEqual(entry.requestBody.count, JournalEntry.bodyLimit + 1, "only the start is kept")
+        let shown = entry.json["requestBody"] as? String ?? ""
+        XCTAssertEqual(shown.utf8.count, 4095)
+        XCTAssertFalse(shown.contains("\u{FFFD}"))
+        XCTAssertEqual(entry.json["truncated"] as? Bool, true)
+        let message = WebSocketMessage.text(String(repeating: "y", count: 20_000))
+        let ws = JournalEntry(gatewayMessage: message, replies: [message], at: at, durationNanos: 0, fault: nil)
+        XCTAssertEqual(ws.requestBody.count, JournalEntry.bodyLimit + 1)
+        XCTAssertEqual(ws.responseBody.count, JournalEntry.bodyLimit + 1)
+        XCTAssertEqual((ws.json["responseBody"] as? String)?.utf8.count, JournalEntry.bodyLimit)
+        XCTAssertEqual(ws.json["truncated"] as? Bool, true)
+    }
+
+    func testTheRingGivesIdsInOrderAndKeepsTheNewest() {
+        let journal = RequestJournal(capacity: 2)
+        for path in ["/a", "/b", "/c"] {
+            journal.record(JournalEntry(at: at, system: nil, method: "GET", path: path, query: "", status: 404, durationNanos: 0,
+                                        requestHeaders: HTTPHeaders(), requestBody: [], responseBody: [], hint: nil))
+        }
+        XCTAssertEqual(journal.entries().map(\.path), ["/b", "/c"])
+        XCTAssertEqual(journal.entries().map(\.id), [2, 3])
+        journal.clear()
+        XCTAssertEqual(journal.entries().count, 0)
+    }
+
+    /// On the real clock the offset clock reads the wall clock itself (no `Date()`): same time.
+    func testTheOffsetClockOnTheSystemClockReadsWallTime() {
+        let clock = OffsetClock()
+        XCTAssertEqual(clock.now().timeIntervalSince1970, Date().timeIntervalSince1970, accuracy: 1)
+        clock.advance(by: 3600)
+        clock.advance(by: 60)
+        XCTAssertEqual(clock.offsetSeconds, 3660)
+        XCTAssertEqual(clock.now().timeIntervalSince1970, Date().timeIntervalSince1970 + 3660, accuracy: 1)
+        clock.reset()
+        XCTAssertEqual(clock.offsetSeconds, 0)
+    }
+}
