@@ -48,14 +48,21 @@ public struct Responder: Sendable {
     }
 
     private func respondDirectly(to request: HTTPRequest) -> HTTPResponse {
-        var request = request
         var response: HTTPResponse
         if request.method == .options {
             response = options(request)
         } else {
-            switch parts.router.match(&request) {
+            let (found, parameters) = parts.router.route(request)
+            switch found {
             case .http(let handler):
-                response = handler(request)
+                // A copy of the request only to carry parameters: most routes have none.
+                if let parameters, !(parameters.isEmpty && request.pathParameters.isEmpty) {
+                    var routed = request
+                    routed.pathParameters = parameters
+                    response = handler(routed)
+                } else {
+                    response = handler(request)
+                }
             case .webSocket:
                 // Only reachable with isUpgrade; kept for exhaustiveness.
                 response = .text(.upgradeRequired, "This endpoint speaks WebSocket only.\n")
