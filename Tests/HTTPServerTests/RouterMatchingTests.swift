@@ -70,5 +70,10 @@ final class RouterMatchingTests: XCTestCase {
         XCTAssertNil(parameters["ID"])
         XCTAssertEqual(parameters.count, 2)
         XCTAssertTrue(PathParameters().isEmpty)
+        // As a dictionary built in order would: a repeated name gives its last value.
+        let repeated = PathParameters([(name: "id", value: "1"), (name: "x", value: "2"), (name: "id", value: "3")])
+        XCTAssertEqual(repeated["id"], "3")
+        XCTAssertEqual(repeated["x"], "2")
+        XCTAssertEqual(repeated.map(\.value), ["1", "2", "3"])
     }
 }

@@ -328,14 +328,13 @@ public struct Router: Sendable {
     }
 
     private func route(_ request: HTTPRequest, _ path: UnsafeBufferPointer<UInt8>, isUpgrade: Bool) -> (RouteMatch, PathParameters?) {
-        // One pass for what decides which routes may match: the segment count, the bytes in the
-        // segments, and whether a case-insensitive comparison could differ from an exact one.
-        var count = 0, length = 0, hasUpper = false
+        // One pass for what decides which routes may match: the segment count and the bytes in
+        // the segments.
+        var count = 0, length = 0
         var cursor = SegmentCursor(path)
         while let segment = cursor.next() {
             count += 1
             length += segment.count
-            if !hasUpper { hasUpper = path[segment].contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } }
         }
         if isUpgrade && request.method == .get {
             for route in socketRoutes where route.compiled.pieces.count == count && route.compiled.matches(path, foldCase: false) {
@@ -365,8 +364,9 @@ public struct Router: Sendable {
                 consider(entry.route)
                 if exact != nil { break }
             }
-            // Case-insensitive groups' patterns are lower-cased; only their routes may match that way.
-            if !found && hasUpper && hasCaseInsensitiveRoutes {
+            // Case-insensitive groups' patterns are lower-cased; only their routes may match that
+            // way, and only a path with an upper-case letter can differ.
+            if !found && hasCaseInsensitiveRoutes && path.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
                 for entry in candidates where entry.length == length && routes[entry.route].caseInsensitive
                     && routes[entry.route].compiled.matches(path, foldCase: true) {
                     consider(entry.route)
