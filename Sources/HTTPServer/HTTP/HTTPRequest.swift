@@ -13,7 +13,7 @@ public struct HTTPRequest: Sendable {
     /// The peer's IP address as text (`127.0.0.1`, `::1`); empty when unknown.
     public var remoteAddress: String
     /// Values of `:name` segments of the matched route pattern, percent-decoded.
-    public var pathParameters: [String: String]
+    public var pathParameters: PathParameters
     /// The server port the request arrived on; 0 when it did not come over a socket.
     public var localPort = 0
 

@@ -24,6 +24,26 @@ public struct Parameters: Sendable, Sequence {
     public mutating func append(contentsOf other: Parameters) { items.append(contentsOf: other.items) }
 }
 
+/// The values of a matched route's `:name` segments, percent-decoded, by name. A route has one or
+/// two, so a short list searched by name costs less than a dictionary, which hashes on every
+/// insert and lookup.
+public struct PathParameters: Sendable, ExpressibleByDictionaryLiteral, Sequence {
+    public typealias Item = (name: String, value: String)
+    public private(set) var items: [Item]
+
+    public init(_ items: [Item] = []) { self.items = items }
+    public init(dictionaryLiteral elements: (String, String)...) { items = elements.map { (name: $0.0, value: $0.1) } }
+
+    public func makeIterator() -> IndexingIterator<[Item]> { items.makeIterator() }
+    public var isEmpty: Bool { items.isEmpty }
+    public var count: Int { items.count }
+
+    /// The value of the named parameter (exact case; the last one if a pattern repeats the name), or nil.
+    public subscript(name: String) -> String? {
+        items.last { $0.name == name }?.value
+    }
+}
+
 /// Decoding of `application/x-www-form-urlencoded` text and percent-escapes (as UTF-8).
 public enum FormDecoding {
     /// Decodes `%XX` escapes as UTF-8 and, when `plusIsSpace`, `+` as a space.

@@ -48,18 +48,27 @@ public struct Responder: Sendable {
     }
 
     private func respondDirectly(to request: HTTPRequest) -> HTTPResponse {
-        var request = request
         var response: HTTPResponse
-        if request.method == .options {
+        // The raw value against a literal: comparing with `.options` copied the static (~100
+        // instructions a request).
+        if request.method.rawValue == "OPTIONS" {
             response = options(request)
         } else {
-            switch parts.router.match(&request) {
-            case .http(let handler):
-                response = handler(request)
-            case .webSocket:
+            // Switched on as returned: bound to a constant first, the match was copied.
+            switch parts.router.route(request) {
+            case (.http(let handler), let parameters):
+                // A copy of the request only to carry parameters: most routes have none.
+                if let parameters, !(parameters.isEmpty && request.pathParameters.isEmpty) {
+                    var routed = request
+                    routed.pathParameters = parameters
+                    response = handler(routed)
+                } else {
+                    response = handler(request)
+                }
+            case (.webSocket, _):
                 // Only reachable with isUpgrade; kept for exhaustiveness.
                 response = .text(.upgradeRequired, "This endpoint speaks WebSocket only.\n")
-            case .methodNotAllowed(let allowed):
+            case (.methodNotAllowed(let allowed), _):
                 if allowed.contains(.get) && request.method == .get {
                     // A WebSocket-only path asked with a plain GET.
                     response = .text(.upgradeRequired, "This endpoint speaks WebSocket only; send an Upgrade: websocket handshake.\n")
@@ -68,7 +77,7 @@ public struct Responder: Sendable {
                     response = parts.router.errorResponse(.methodNotAllowed, "Method \(request.method) not allowed on \(request.path)", request)
                 }
                 response.headers.set("Allow", Responder.allowHeader(allowed))
-            case .notFound:
+            case (.notFound, _):
                 response = parts.router.notFound(request)
             }
         }

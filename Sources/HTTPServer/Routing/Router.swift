@@ -64,35 +64,148 @@ public struct RouteGroup: Sendable {
     }
 }
 
-/// Maps method + path pattern (`/rows/:page`, trailing slash optional) to handlers.
-public struct Router: Sendable {
-    private enum Segment: Sendable {
-        case literal(String)
-        case parameter(String)
+/// A route's pattern compiled at registration, matched on the path's UTF-8 bytes: plain values,
+/// so trying a route retains nothing.
+private struct RoutePattern: Sendable {
+    /// One segment: a literal's bytes in `literals`, or a parameter.
+    enum Piece: Sendable {
+        case literal(Range<Int>)
+        case parameter
     }
 
+    /// The literal segments' bytes back to back (lower-cased for case-insensitive groups).
+    let literals: [UInt8]
+    let pieces: [Piece]
+    /// The parameters' names, in order.
+    let names: [String]
+
+    init(_ pattern: String) {
+        var literals: [UInt8] = [], pieces: [Piece] = [], names: [String] = []
+        for part in RoutePattern.split(pattern) {
+            if part.hasPrefix(":") {
+                pieces.append(.parameter)
+                names.append(String(part.dropFirst()))
+            } else {
+                let start = literals.count
+                literals.append(contentsOf: part.utf8)
+                pieces.append(.literal(start..<literals.count))
+            }
+        }
+        self.literals = literals
+        self.pieces = pieces
+        self.names = names
+    }
+
+    /// Whether the path's segments spell this pattern: literals byte for byte (with `foldCase`
+    /// the path's letters lower-cased first; the pattern's already are), parameters anything.
+    /// The caller has checked that the segment counts agree.
+    func matches(_ path: UnsafeBufferPointer<UInt8>, foldCase: Bool) -> Bool {
+        literals.withUnsafeBufferPointer { literals in
+            var cursor = SegmentCursor(path)
+            for piece in pieces {
+                guard let segment = cursor.next() else { return false }
+                guard case .literal(let range) = piece else { continue }
+                guard segment.count == range.count else { return false }
+                var j = range.lowerBound
+                for i in segment {
+                    var byte = path[i]
+                    if foldCase && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte |= 0x20 }
+                    guard byte == literals[j] else { return false }
+                    j += 1
+                }
+            }
+            return true
+        }
+    }
+
+    /// The parameters' values in a path that `matches`, percent-decoded; decoded once, for the
+    /// route that answers.
+    func bind(_ path: UnsafeBufferPointer<UInt8>) -> PathParameters {
+        if names.isEmpty { return PathParameters() }
+        var values: [String] = []
+        var cursor = SegmentCursor(path)
+        for piece in pieces {
+            guard let segment = cursor.next() else { break }
+            guard case .parameter = piece else { continue }
+            let bytes = UnsafeBufferPointer(rebasing: path[segment])
+            let value = String(decoding: bytes, as: UTF8.self)
+            let decoded = bytes.contains(UInt8(ascii: "%")) ? FormDecoding.percentDecode(value, plusIsSpace: false) : value
+            // Most routes have one parameter: an array literal allocates once, where appending
+            // to a reserved array went through the array's general growth path.
+            if names.count == 1 { return PathParameters([(name: names[0], value: decoded)]) }
+            values.append(decoded)
+        }
+        return PathParameters(zip(names, values).map { (name: $0, value: $1) })
+    }
+
+    /// Non-empty segments between slashes, found on the UTF-8 view.
+    static func split(_ path: String) -> [Substring] {
+        var parts: [Substring] = []
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        var i = start
+        while i != utf8.endIndex {
+            if utf8[i] == UInt8(ascii: "/") {
+                if i != start { parts.append(Substring(utf8[start..<i])) }
+                start = utf8.index(after: i)
+            }
+            i = utf8.index(after: i)
+        }
+        if start != utf8.endIndex { parts.append(Substring(utf8[start..<utf8.endIndex])) }
+        return parts
+    }
+}
+
+/// The non-empty segments of a path, as byte ranges, one after another.
+private struct SegmentCursor {
+    let path: UnsafeBufferPointer<UInt8>
+    var i = 0
+
+    init(_ path: UnsafeBufferPointer<UInt8>) { self.path = path }
+
+    mutating func next() -> Range<Int>? {
+        while i < path.count && path[i] == UInt8(ascii: "/") { i += 1 }
+        guard i < path.count else { return nil }
+        let start = i
+        while i < path.count && path[i] != UInt8(ascii: "/") { i += 1 }
+        return start..<i
+    }
+}
+
+/// Maps method + path pattern (`/rows/:page`, trailing slash optional) to handlers.
+///
+/// Matching works on the path's UTF-8 bytes, without splitting it: one pass finds its segment
+/// count and length, only routes with as many segments are tried, and literals are compared
+/// byte for byte.
+public struct Router: Sendable {
     private struct Route: Sendable {
         let method: HTTPMethod
-        let segments: [Segment]
+        let compiled: RoutePattern
         let caseInsensitive: Bool
         let handler: HTTPHandler
         var pattern = ""
     }
 
     private struct SocketRoute: Sendable {
-        let segments: [Segment]
+        let compiled: RoutePattern
         let admit: (@Sendable (HTTPRequest) -> Bool)?
         var handler: WebSocketEndpoint
         var pattern = ""
     }
 
+    /// A route without parameters and the bytes its segments hold: most paths are refused by
+    /// comparing that length.
+    private struct StaticEntry: Sendable {
+        let route: Int
+        let length: Int
+    }
+
     private var routes: [Route] = []
     private var socketRoutes: [SocketRoute] = []
-    /// Routes without parameters, by normalised path (lowercased for case-insensitive groups):
-    /// most requests are found with one hash lookup.
-    private var staticIndex: [String: [Int]] = [:]
-    /// Indices of routes with `:name` segments, tried in order after the static ones.
-    private var parameterised: [Int] = []
+    /// Routes without parameters by segment count, in order of registration.
+    private var staticBySegments: [[StaticEntry]] = []
+    /// Routes with `:name` segments by segment count, tried in order after the static ones.
+    private var parameterisedBySegments: [[Int]] = []
     private var groups: [RouteGroup] = []
     /// The group routes are added to now (`group(_:_:)`), or nil.
     private var currentGroup: RouteGroup?
@@ -128,19 +241,18 @@ public struct Router: Sendable {
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ThrowingHTTPHandler) {
         let group = currentGroup
         let caseInsensitive = group?.caseInsensitive ?? false
-        let segments = Router.compile(caseInsensitive ? pattern.lowercased() : pattern)
+        let compiled = RoutePattern(caseInsensitive ? pattern.lowercased() : pattern)
         let index = routes.count
-        routes.append(Route(method: method, segments: segments, caseInsensitive: caseInsensitive,
+        routes.append(Route(method: method, compiled: compiled, caseInsensitive: caseInsensitive,
                             handler: Router.wrap(handler, group: group, defaultShape: defaultErrorShape), pattern: pattern))
         hasCaseInsensitiveRoutes = hasCaseInsensitiveRoutes || caseInsensitive
-        let literals = segments.compactMap { segment -> String? in
-            if case .literal(let text) = segment { return text }
-            return nil
-        }
-        if literals.count == segments.count {
-            staticIndex["/" + literals.joined(separator: "/"), default: []].append(index)
+        let count = compiled.pieces.count
+        if compiled.names.isEmpty {
+            while staticBySegments.count <= count { staticBySegments.append([]) }
+            staticBySegments[count].append(StaticEntry(route: index, length: compiled.literals.count))
         } else {
-            parameterised.append(index)
+            while parameterisedBySegments.count <= count { parameterisedBySegments.append([]) }
+            parameterisedBySegments[count].append(index)
         }
     }
 
@@ -161,7 +273,7 @@ public struct Router: Sendable {
         return { request in
             do throws(HTTPError) {
                 var response = try handler(request)
-                response.system = system
+                stamp(&response, system)
                 return response
             } catch {
                 return group.response(for: error)
@@ -185,7 +297,7 @@ public struct Router: Sendable {
     /// A WebSocket endpoint with open/close callbacks and a connection handle (push, delayed replies, close codes).
     public mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest) -> Bool)? = nil,
                                    _ endpoint: WebSocketEndpoint) {
-        socketRoutes.append(SocketRoute(segments: Router.compile(pattern), admit: admit, handler: endpoint, pattern: pattern))
+        socketRoutes.append(SocketRoute(compiled: RoutePattern(pattern), admit: admit, handler: endpoint, pattern: pattern))
     }
 
     /// Every registered route as registered (`method` nil for a WebSocket endpoint), for
@@ -202,80 +314,83 @@ public struct Router: Sendable {
     /// Finds the handler for a request and fills in its path parameters.
     /// `HEAD` falls back to the `GET` route; WebSocket routes match only upgrade requests.
     public func match(_ request: inout HTTPRequest, isUpgrade: Bool = false) -> RouteMatch {
-        var parts: [Substring]?
+        let (found, parameters) = route(request, isUpgrade: isUpgrade)
+        if let parameters { request.pathParameters = parameters }
+        return found
+    }
+
+    /// `match` without writing to the request: the matched route's parameters come back beside
+    /// the answer (nil when no route answers), so the responder copies the request only to set
+    /// parameters a route has.
+    func route(_ request: HTTPRequest, isUpgrade: Bool = false) -> (RouteMatch, PathParameters?) {
+        var path = request.path
+        return path.withUTF8 { route(request, $0, isUpgrade: isUpgrade) }
+    }
+
+    private func route(_ request: HTTPRequest, _ path: UnsafeBufferPointer<UInt8>, isUpgrade: Bool) -> (RouteMatch, PathParameters?) {
+        // One pass for what decides which routes may match: the segment count and the bytes in
+        // the segments.
+        var count = 0, length = 0
+        var cursor = SegmentCursor(path)
+        while let segment = cursor.next() {
+            count += 1
+            length += segment.count
+        }
         if isUpgrade && request.method == .get {
-            let p = Router.split(request.path)
-            parts = p
-            for route in socketRoutes {
-                if let params = Router.bind(route.segments, p, caseInsensitive: false), route.admit?(request) ?? true {
-                    request.pathParameters = params
-                    return .webSocket(route.handler)
+            for route in socketRoutes where route.compiled.pieces.count == count && route.compiled.matches(path, foldCase: false) {
+                if route.admit?(request) ?? true {
+                    return (.webSocket(route.handler), route.compiled.bind(path))
                 }
             }
         }
         var allowed: [HTTPMethod] = []
-        var headFallback: (HTTPHandler, [String: String])?
-        var exact: (HTTPHandler, [String: String])?
+        var headFallback: Int?
+        var exact: Int?
         // One rule for static and parameterised routes: the method decides, HEAD may use GET,
         // and every other method on the path is remembered for 405's Allow.
-        func consider(_ route: Route, _ params: [String: String]) {
-            if route.method == request.method { exact = (route.handler, params); return }
-            if request.method == .head && route.method == .get && headFallback == nil { headFallback = (route.handler, params) }
-            if !allowed.contains(route.method) { allowed.append(route.method) }
+        func consider(_ index: Int) {
+            let method = routes[index].method
+            if method == request.method { exact = index; return }
+            if request.method == .head && method == .get && headFallback == nil { headFallback = index }
+            if !allowed.contains(method) { allowed.append(method) }
         }
-        let key = Router.normalize(request.path)
-        var found = false
-        for i in staticIndex[key] ?? [] {
-            found = true
-            consider(routes[i], [:])
-            if exact != nil { break }
+        // Static routes match the path with its empty segments dropped (`/a//b/` is `/a/b`), and
+        // only a path that starts with a slash.
+        if count < staticBySegments.count && path.first == UInt8(ascii: "/") {
+            let candidates = staticBySegments[count]
+            var found = false
+            for entry in candidates where entry.length == length && routes[entry.route].compiled.matches(path, foldCase: false) {
+                found = true
+                consider(entry.route)
+                if exact != nil { break }
+            }
+            // Case-insensitive groups' patterns are lower-cased; only their routes may match that
+            // way, and only a path with an upper-case letter can differ.
+            if !found && hasCaseInsensitiveRoutes && path.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+                for entry in candidates where entry.length == length && routes[entry.route].caseInsensitive
+                    && routes[entry.route].compiled.matches(path, foldCase: true) {
+                    consider(entry.route)
+                    if exact != nil { break }
+                }
+            }
         }
-        // Case-insensitive groups are keyed lowercased; only their routes may match that way.
-        if !found && hasCaseInsensitiveRoutes && key.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) {
-            for i in staticIndex[key.lowercased()] ?? [] where routes[i].caseInsensitive {
-                consider(routes[i], [:])
+        if exact == nil && count < parameterisedBySegments.count {
+            for index in parameterisedBySegments[count]
+            where routes[index].compiled.matches(path, foldCase: routes[index].caseInsensitive) {
+                consider(index)
                 if exact != nil { break }
             }
         }
-        if exact == nil && !parameterised.isEmpty {
-            let p = parts ?? Router.split(request.path)
-            parts = p
-            for i in parameterised {
-                guard let params = Router.bind(routes[i].segments, p, caseInsensitive: routes[i].caseInsensitive) else { continue }
-                consider(routes[i], params)
-                if exact != nil { break }
-            }
+        if let index = exact ?? headFallback {
+            return (.http(routes[index].handler), routes[index].compiled.bind(path))
         }
-        if let (handler, params) = exact ?? headFallback {
-            request.pathParameters = params
-            return .http(handler)
+        for route in socketRoutes where route.compiled.pieces.count == count && route.compiled.matches(path, foldCase: false) {
+            if !allowed.contains(.get) { allowed.append(.get) }
         }
-        if !socketRoutes.isEmpty {
-            let p = parts ?? Router.split(request.path)
-            for route in socketRoutes where Router.bind(route.segments, p, caseInsensitive: false) != nil {
-                if !allowed.contains(.get) { allowed.append(.get) }
-            }
-        }
-        if allowed.isEmpty { return .notFound }
+        if allowed.isEmpty { return (.notFound, nil) }
         if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
         allowed.append(.options)
-        return .methodNotAllowed(allowed: allowed)
-    }
-
-    /// The path as a static-route key: empty segments dropped (`/a//b/` is `/a/b`), as matching does.
-    private static func normalize(_ path: String) -> String {
-        var previousSlash = false
-        var clean = true
-        for byte in path.utf8 {
-            if byte == UInt8(ascii: "/") {
-                if previousSlash { clean = false; break }
-                previousSlash = true
-            } else {
-                previousSlash = false
-            }
-        }
-        if clean && (!previousSlash || path.utf8.count == 1) { return path }
-        return "/" + split(path).joined(separator: "/")
+        return (.methodNotAllowed(allowed: allowed), nil)
     }
 
     /// The methods a path accepts (for `OPTIONS` and CORS preflight); empty for unknown paths.
@@ -285,40 +400,12 @@ public struct Router: Sendable {
         if case .methodNotAllowed(let allowed) = match(&probe) { return allowed }
         return []
     }
+}
 
-    private static func compile(_ pattern: String) -> [Segment] {
-        split(pattern).map { $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(String($0)) }
-    }
-
-    /// Non-empty segments between slashes, found on the UTF-8 view (a Character-wise split
-    /// was a fifth of routing's cost).
-    private static func split(_ path: String) -> [Substring] {
-        var parts: [Substring] = []
-        let utf8 = path.utf8
-        var start = utf8.startIndex
-        var i = start
-        while i != utf8.endIndex {
-            if utf8[i] == UInt8(ascii: "/") {
-                if i != start { parts.append(Substring(utf8[start..<i])) }
-                start = utf8.index(after: i)
-            }
-            i = utf8.index(after: i)
-        }
-        if start != utf8.endIndex { parts.append(Substring(utf8[start..<utf8.endIndex])) }
-        return parts
-    }
-
-    private static func bind(_ segments: [Segment], _ parts: [Substring], caseInsensitive: Bool) -> [String: String]? {
-        guard segments.count == parts.count else { return nil }
-        var params: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            switch segment {
-            case .literal(let text):
-                guard caseInsensitive ? part.equalsIgnoringASCIICase(text) : part.utf8.elementsEqual(text.utf8) else { return nil }
-            case .parameter(let name):
-                params[name] = FormDecoding.percentDecode(part, plusIsSpace: false)
-            }
-        }
-        return params
-    }
+/// Puts the group's system on a handler's response. Not inlined on purpose: assigned inline, on
+/// the handler's result, the field made the compiler copy the whole response once more (init with
+/// copy and destroy, ~270 instructions a request).
+@inline(never)
+private func stamp(_ response: inout HTTPResponse, _ system: String) {
+    response.system = system
 }

@@ -1,0 +1,79 @@
+import XCTest
+@testable import HTTPServer
+
+/// Matching on the path's bytes: letter case per group, empty segments, parameters.
+final class RouterMatchingTests: XCTestCase {
+    private func answer(_ router: Router, _ method: HTTPMethod, _ target: String) -> String? {
+        var request = HTTPRequest(method: method, target: target)
+        guard case .http(let handler) = router.match(&request) else { return nil }
+        return String(decoding: handler(request).body, as: UTF8.self)
+    }
+
+    private func router() -> Router {
+        var router = Router()
+        router.group(RouteGroup(system: "aspnet", prefixes: ["/api"], caseInsensitive: true)) { r in
+            r.get("/api/Users/user") { _ in .text(.ok, "user") }
+            r.get("/api/categories/:id") { r in .text(.ok, "category " + (r.pathParameters["id"] ?? "-")) }
+        }
+        router.group(RouteGroup(system: "vapor", prefixes: ["/rows"])) { r in
+            r.get("/rows/:page") { r in .text(.ok, "page " + (r.pathParameters["page"] ?? "-")) }
+            r.get("/rows/a/:x/b/:y") { r in .text(.ok, (r.pathParameters["x"] ?? "-") + "," + (r.pathParameters["y"] ?? "-")) }
+        }
+        router.get("/") { _ in .text(.ok, "root") }
+        return router
+    }
+
+    func testCaseInsensitiveGroupsMatchAnyCaseAndOthersOnlyTheirOwn() {
+        let router = router()
+        XCTAssertEqual(answer(router, .get, "/api/users/user"), "user")
+        XCTAssertEqual(answer(router, .get, "/API/USERS/User/"), "user")
+        XCTAssertEqual(answer(router, .get, "//Api//Categories/Ab%20C"), "category Ab C")
+        XCTAssertEqual(answer(router, .get, "/rows/7"), "page 7")
+        XCTAssertNil(answer(router, .get, "/Rows/7"))
+        XCTAssertNil(answer(router, .get, "/api/users/use"))
+        XCTAssertNil(answer(router, .get, "/api/users/userx"))
+    }
+
+    func testParametersAreDecodedAndNamed() {
+        let router = router()
+        XCTAssertEqual(answer(router, .get, "/rows/a/1/b/%D0%96"), "1,Ж")
+        XCTAssertEqual(answer(router, .head, "/rows/a/x%2Fy/b/2"), "x/y,2")
+        XCTAssertEqual(answer(router, .get, "/rows/100%"), "page 100%")
+        XCTAssertNil(answer(router, .get, "/rows/a/1/c/2"))
+    }
+
+    func testTheRootAndPathsWithoutALeadingSlash() {
+        let router = router()
+        XCTAssertEqual(answer(router, .get, "/"), "root")
+        XCTAssertEqual(answer(router, .get, "//"), "root")
+        XCTAssertNil(answer(router, .get, ""))
+        // A static route wants the leading slash; a parameterised one matches segments only.
+        var request = HTTPRequest(method: .get, target: "api/users/user")
+        guard case .notFound = router.match(&request) else { return XCTFail("a static route matched without the slash") }
+        XCTAssertEqual(answer(router, .get, "rows/3"), "page 3")
+    }
+
+    func testMethodNotAllowedListsEveryMethodOnThePath() {
+        var router = router()
+        router.post("/rows/:page") { _ in .text(.ok, "post") }
+        router.webSocket("/rows/socket") { _ in [] }
+        var put = HTTPRequest(method: .put, target: "/rows/socket")
+        guard case .methodNotAllowed(let allowed) = router.match(&put) else { return XCTFail("405 expected") }
+        XCTAssertEqual(allowed, [.get, .post, .head, .options])
+        XCTAssertEqual(router.allowedMethods(forPath: "/API/users/user"), [.get, .head, .options])
+        XCTAssertEqual(router.allowedMethods(forPath: "/nowhere"), [])
+    }
+
+    func testPathParametersReadLikeADictionary() {
+        let parameters: PathParameters = ["id": "7", "page": "2"]
+        XCTAssertEqual(parameters["id"], "7")
+        XCTAssertNil(parameters["ID"])
+        XCTAssertEqual(parameters.count, 2)
+        XCTAssertTrue(PathParameters().isEmpty)
+        // As a dictionary built in order would: a repeated name gives its last value.
+        let repeated = PathParameters([(name: "id", value: "1"), (name: "x", value: "2"), (name: "id", value: "3")])
+        XCTAssertEqual(repeated["id"], "3")
+        XCTAssertEqual(repeated["x"], "2")
+        XCTAssertEqual(repeated.map(\.value), ["1", "2", "3"])
+    }
+}
