@@ -227,6 +227,13 @@ enum Sys {
         return Int(ts.tv_sec)
     }
 
+    /// Seconds since 1970 to the nanosecond (the mock's wall clock).
+    static func wallTime() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
     // MARK: - Addresses
 
     static func cText(_ buffer: [CChar]) -> String {

@@ -24,9 +24,7 @@ public final class OffsetClock: Clock {
     public func now() -> Date {
         let offset = current.value
         guard baseIsSystem else { return base.now().addingTimeInterval(offset) }
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Date(timeIntervalSince1970: Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 + offset)
+        return Date(timeIntervalSince1970: SystemTime.wallSeconds() + offset)
     }
 
     /// Seconds the mock is ahead of its base clock.
@@ -51,9 +49,5 @@ public final class OffsetClock: Clock {
 
 /// Nanoseconds of a clock that never goes backwards, for durations (not wall time).
 enum Uptime {
-    static func nanos() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
+    static func nanos() -> UInt64 { SystemTime.monotonicNanos() }
 }
