@@ -161,7 +161,7 @@ public final class CustomerGateway: EmulatedSystem {
             return GatewayReply.error(sequenceId: sequenceId, code: "customer.notFound", description: "Customer not found",
                                       event: event, random: random)
         }
-        let token = tokens.issue()
+        let token = tokens.issueWords()
         let expiry = environment.clock.now().addingTimeInterval(tokenLifetime)
         issued.withLock { $0 += 1 }
         environment.logger.debug("customer gateway: \(account.customerId) logged in")

@@ -41,10 +41,12 @@ enum GatewayReply {
         var message: String
     }
 
-    static func apiToken(sequenceId: SequenceId, token: String, expiration: String) -> String {
+    /// The token is given as its two words and written straight into the reply (its text needs no escape).
+    static func apiToken(sequenceId: SequenceId, token: (high: UInt64, low: UInt64), expiration: String) -> String {
         var out = header(type: "CUSTOMER_API_TOKEN", sequenceId: sequenceId)
-        append("{\"api_token\":", to: &out)
-        JSONText.appendQuoted(token, to: &out)
+        append("{\"api_token\":\"", to: &out)
+        UUIDText.append(high: token.high, low: token.low, to: &out)
+        out.append(UInt8(ascii: "\""))
         append(",\"api_token_expiration_date\":", to: &out)
         JSONText.appendQuoted(expiration, to: &out)
         append("}}", to: &out)
