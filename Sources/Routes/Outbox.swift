@@ -119,23 +119,34 @@ public final class Outbox: Sendable {
 /// ISO 8601 UTC timestamps without fraction (`2026-11-22T11:14:30Z`), as clients parse them strictly.
 public enum ISO8601 {
     public static func string(_ date: Date) -> String {
+        String(unsafeUninitializedCapacity: 20) { write(date, to: $0) }
+    }
+
+    /// The same text appended to bytes (a reply being built), without a String in between.
+    static func append(_ date: Date, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buf in
+            let n = write(date, to: buf)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[0..<n]))
+        }
+    }
+
+    /// Writes the 20 bytes of the text into `buf` (20 bytes at least); their number.
+    private static func write(_ date: Date, to buf: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let parts = civil(Int(floor(date.timeIntervalSince1970)))
         // Digits by hand: String(format:) goes through CFString and showed up in the gateway's profile.
-        return String(unsafeUninitializedCapacity: 20) { buf in
-            var i = 0
-            func put(_ value: Int32, _ width: Int) {
-                var v = Int(value)
-                for k in stride(from: width - 1, through: 0, by: -1) {
-                    buf[i + k] = UInt8(48 + v % 10)
-                    v /= 10
-                }
-                i += width
+        var i = 0
+        func put(_ value: Int32, _ width: Int) {
+            var v = Int(value)
+            for k in stride(from: width - 1, through: 0, by: -1) {
+                buf[i + k] = UInt8(48 + v % 10)
+                v /= 10
             }
-            func sep(_ c: UInt8) { buf[i] = c; i += 1 }
-            put(parts.tm_year + 1900, 4); sep(45); put(parts.tm_mon + 1, 2); sep(45); put(parts.tm_mday, 2)
-            sep(84); put(parts.tm_hour, 2); sep(58); put(parts.tm_min, 2); sep(58); put(parts.tm_sec, 2); sep(90)
-            return i
+            i += width
         }
+        func sep(_ c: UInt8) { buf[i] = c; i += 1 }
+        put(parts.tm_year + 1900, 4); sep(45); put(parts.tm_mon + 1, 2); sep(45); put(parts.tm_mday, 2)
+        sep(84); put(parts.tm_hour, 2); sep(58); put(parts.tm_min, 2); sep(58); put(parts.tm_sec, 2); sep(90)
+        return i
     }
 
     /// UTC calendar fields of a Unix time, in `tm`'s conventions (years since 1900, months from 0).

@@ -42,35 +42,70 @@ enum UUIDText {
     /// The two words of a UUID written in any case, or nil for anything else.
     static func parse(_ text: String) -> (high: UInt64, low: UInt64)? {
         var text = text
-        return text.withUTF8 { parse($0, lowercaseOnly: false) }
+        return text.withUTF8(parse)
     }
 
     /// The two words of a UUID written in lower case (as tokens are issued), or nil for anything
     /// else, upper-case hex digits included.
     static func parseLowercase(_ text: String) -> (high: UInt64, low: UInt64)? {
         var text = text
-        return text.withUTF8 { parse($0, lowercaseOnly: true) }
+        return text.withUTF8 { bytes in
+            // Eight digits at a time (this runs on every request with a token): the groups of four
+            // are read in pairs, `bbbb`+`cccc` and `dddd`+`eeee`, so every word holds eight digits.
+            guard bytes.count == 36, let base = bytes.baseAddress,
+                  bytes[8] == 45, bytes[13] == 45, bytes[18] == 45, bytes[23] == 45 else { return nil }
+            let p = UnsafeRawPointer(base)
+            func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+            func halves(_ first: Int, _ second: Int) -> UInt64 {
+                UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: first, as: UInt32.self)))
+                    | UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: second, as: UInt32.self))) << 32
+            }
+            guard let a = lowercaseHex8(word(0)), let bc = lowercaseHex8(halves(9, 14)),
+                  let de = lowercaseHex8(halves(19, 24)), let f = lowercaseHex8(word(28)) else { return nil }
+            return (a << 32 | bc, de << 32 | f)
+        }
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, lowercaseOnly: Bool) -> (high: UInt64, low: UInt64)? {
-        // Group by group, with no enumeration or table: this runs on every request with a token.
+    /// The number eight lower-case hex digits spell (the first digit in the lowest byte of `w`,
+    /// most significant), or nil when a byte is anything else. Every byte at once (SWAR).
+    @inline(__always)
+    private static func lowercaseHex8(_ w: UInt64) -> UInt64? {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        guard w & high == 0 else { return nil }
+        // For bytes below 0x80, adding 0x80 - n sets a byte's top bit exactly when it is >= n
+        // (the sum stays below 0x100, so nothing carries into the next byte).
+        func atLeast(_ n: UInt64) -> UInt64 { (w &+ (0x80 - n) &* ones) & high }
+        let digits = atLeast(0x30) & ~atLeast(0x3A)    // 0-9
+        let letters = atLeast(0x61) & ~atLeast(0x67)   // a-f
+        guard digits | letters == high else { return nil }
+        // A digit's value is its low four bits; a letter's is those (1 for `a`) plus 9.
+        var v = (w & 0x0F0F_0F0F_0F0F_0F0F) &+ (letters >> 7) &* 9
+        // Pack the eight nibbles, first digit most significant.
+        v = v.byteSwapped
+        v = (v | v >> 4) & 0x00FF_00FF_00FF_00FF
+        v = (v | v >> 8) & 0x0000_FFFF_0000_FFFF
+        v = (v | v >> 16) & 0xFFFF_FFFF
+        return v
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
         guard bytes.count == 36, bytes[8] == 45, bytes[13] == 45, bytes[18] == 45, bytes[23] == 45,
-              let a = hex(bytes, 0, 8, lowercaseOnly), let b = hex(bytes, 9, 13, lowercaseOnly),
-              let c = hex(bytes, 14, 18, lowercaseOnly), let d = hex(bytes, 19, 23, lowercaseOnly),
-              let e = hex(bytes, 24, 36, lowercaseOnly) else { return nil }
+              let a = hex(bytes, 0, 8), let b = hex(bytes, 9, 13), let c = hex(bytes, 14, 18),
+              let d = hex(bytes, 19, 23), let e = hex(bytes, 24, 36) else { return nil }
         return (a << 32 | b << 16 | c, d << 48 | e)
     }
 
-    @inline(__always)
-    private static func hex(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, _ lowercaseOnly: Bool) -> UInt64? {
+    private static func hex(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> UInt64? {
         var v: UInt64 = 0
         for i in from..<to {
             let c = bytes[i]
             let digit: UInt8
-            if c &- 48 < 10 { digit = c &- 48 }
-            else if c &- 97 < 6 { digit = c &- 87 }
-            else if !lowercaseOnly && c &- 65 < 6 { digit = c &- 55 }
-            else { return nil }
+            switch c {
+            case 48...57: digit = c - 48
+            case 97...102: digit = c - 87
+            case 65...70: digit = c - 55
+            default: return nil
+            }
             v = v << 4 | UInt64(digit)
         }
         return v

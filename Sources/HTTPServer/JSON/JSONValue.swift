@@ -162,12 +162,7 @@ private struct JSONParser {
         }
     }
 
-    /// The keys the hot paths read (gateway messages, logins), as literals: a literal String
-    /// costs nothing to create or release, where decoding one cost ~250 instructions per key.
-    private static let internedKeys: [(bytes: [UInt8], string: String)] =
-        ["type", "sequence_id", "data", "email", "password"].map { (Array($0.utf8), $0) }
-
-    /// At an opening quote: an object's key, interned when it is one of `internedKeys`.
+    /// At an opening quote: an object's key, interned when it is one of `internedKey`'s.
     private mutating func parseKey() -> String? {
         let start = i + 1
         var end = start
@@ -181,11 +176,31 @@ private struct JSONParser {
         guard end < bytes.count else { return parseString() }
         let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
         i = end + 1
-        for key in JSONParser.internedKeys where key.bytes.count == text.count && key.bytes.elementsEqual(text) {
-            return key.string
-        }
         // Plain ASCII: the bytes are the string.
-        return String(decoding: text, as: UTF8.self)
+        return JSONParser.internedKey(text) ?? String(decoding: text, as: UTF8.self)
+    }
+
+    /// The keys the hot paths read (gateway messages, logins), as literals: a literal String
+    /// costs nothing to create or release, where decoding one cost ~250 instructions per key.
+    private static func internedKey(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+        switch text.count {
+        case 4:
+            if matches(text, "type") { return "type" }
+            if matches(text, "data") { return "data" }
+        case 5: if matches(text, "email") { return "email" }
+        case 8: if matches(text, "password") { return "password" }
+        case 11: if matches(text, "sequence_id") { return "sequence_id" }
+        default: break
+        }
+        return nil
+    }
+
+    /// Whether `text` spells `literal`, which has the same length.
+    @inline(__always)
+    private static func matches(_ text: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        let spelled = literal.utf8Start
+        for k in 0..<text.count where text[k] != spelled[k] { return false }
+        return true
     }
 
     /// At an opening quote: the decoded string, the index past its closing quote.

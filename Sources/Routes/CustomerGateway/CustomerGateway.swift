@@ -130,14 +130,16 @@ public final class CustomerGateway: EmulatedSystem {
             return GatewayReply.error(sequenceId: sequenceId, code: "message.invalid",
                                       description: "\"data\" must be a JSON object {\"email\", \"password\"}", event: event, random: random)
         }
-        let email = fields["email"]?.string
-        let password = fields["password"]?.string
+        // Each member looked up once: both are read twice below.
+        let emailValue = fields["email"], passwordValue = fields["password"]
+        let email = emailValue?.string
+        let password = passwordValue?.string
         event.email = email ?? ""
         // Never echo a password, nor its length.
         event.password = (password?.isEmpty ?? true) ? "" : "******"
 
         var errors: [GatewayReply.FieldError] = []
-        switch fields["email"] {
+        switch emailValue {
         case nil, .null?: errors.append(.init(field: "email", message: "Email is required"))
         case .string(let text)? where text.isEmpty: errors.append(.init(field: "email", message: "Email is required"))
         case .string(let text)? where !EmailAddress.isValid(text):
@@ -145,7 +147,7 @@ public final class CustomerGateway: EmulatedSystem {
         case .string?: break
         default: errors.append(.init(field: "email", message: "Email must be a string"))
         }
-        switch fields["password"] {
+        switch passwordValue {
         case nil, .null?: errors.append(.init(field: "password", message: "Password is required"))
         case .string(let text)? where text.isEmpty: errors.append(.init(field: "password", message: "Password is required"))
         case .string?: break
@@ -165,6 +167,6 @@ public final class CustomerGateway: EmulatedSystem {
         let expiry = environment.clock.now().addingTimeInterval(tokenLifetime)
         issued.withLock { $0 += 1 }
         environment.logger.debug("customer gateway: \(account.customerId) logged in")
-        return GatewayReply.apiToken(sequenceId: sequenceId, token: token, expiration: ISO8601.string(expiry))
+        return GatewayReply.apiToken(sequenceId: sequenceId, token: token, expiration: expiry)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 
 /// Builds gateway replies as JSON text directly: this is a benchmark path, and the key order
@@ -42,26 +43,28 @@ enum GatewayReply {
     }
 
     /// The token is given as its two words and written straight into the reply (its text needs no escape).
-    static func apiToken(sequenceId: SequenceId, token: (high: UInt64, low: UInt64), expiration: String) -> String {
-        var out = header(type: "CUSTOMER_API_TOKEN", sequenceId: sequenceId)
-        append("{\"api_token\":\"", to: &out)
+    /// So is the expiration date (digits and separators).
+    static func apiToken(sequenceId: SequenceId, token: (high: UInt64, low: UInt64), expiration: Date) -> String {
+        var out = header("{\"type\":\"CUSTOMER_API_TOKEN\",\"sequence_id\":", sequenceId: sequenceId)
+        append(",\"data\":{\"api_token\":\"", to: &out)
         UUIDText.append(high: token.high, low: token.low, to: &out)
-        out.append(UInt8(ascii: "\""))
-        append(",\"api_token_expiration_date\":", to: &out)
-        JSONText.appendQuoted(expiration, to: &out)
-        append("}}", to: &out)
+        append("\",\"api_token_expiration_date\":\"", to: &out)
+        ISO8601.append(expiration, to: &out)
+        append("\"}}", to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     static func error(sequenceId: SequenceId, code: String, description: String, event: Event, random: any RandomSource) -> String {
-        var out = header(type: "CUSTOMER_ERROR", sequenceId: sequenceId)
+        var out = header("{\"type\":\"CUSTOMER_ERROR\",\"sequence_id\":", sequenceId: sequenceId)
+        append(",\"data\":", to: &out)
         appendErrorBody(code: code, description: description, sequenceId: sequenceId, event: event, random: random, to: &out)
         append("}}", to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     static func validationError(sequenceId: SequenceId, errors: [FieldError], event: Event, random: any RandomSource) -> String {
-        var out = header(type: "CUSTOMER_VALIDATION_ERROR", sequenceId: sequenceId)
+        var out = header("{\"type\":\"CUSTOMER_VALIDATION_ERROR\",\"sequence_id\":", sequenceId: sequenceId)
+        append(",\"data\":", to: &out)
         appendErrorBody(code: "customer.validation", description: "Validation failed", sequenceId: sequenceId, event: event,
                         random: random, to: &out)
         append(",\"errors\":[", to: &out)
@@ -79,14 +82,12 @@ enum GatewayReply {
 
     // MARK: - Pieces
 
-    private static func header(type: String, sequenceId: SequenceId) -> [UInt8] {
+    /// `{"type":"…","sequence_id":` (a literal: the types need no escape), then the id as sent.
+    private static func header(_ typeAndKey: StaticString, sequenceId: SequenceId) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
-        append("{\"type\":", to: &out)
-        JSONText.appendQuoted(type, to: &out)
-        append(",\"sequence_id\":", to: &out)
+        append(typeAndKey, to: &out)
         sequenceId.value.appendJSON(to: &out)
-        append(",\"data\":", to: &out)
         return out
     }
 
