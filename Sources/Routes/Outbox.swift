@@ -136,9 +136,10 @@ public enum ISO8601 {
         // Digits by hand: String(format:) goes through CFString and showed up in the gateway's profile.
         var i = 0
         func put(_ value: Int32, _ width: Int) {
-            var v = Int(value)
-            for k in stride(from: width - 1, through: 0, by: -1) {
-                buf[i + k] = UInt8(48 + v % 10)
+            var v = Int(value), k = i + width
+            while k > i {
+                k -= 1
+                buf[k] = UInt8(48 + v % 10)
                 v /= 10
             }
             i += width

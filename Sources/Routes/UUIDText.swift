@@ -21,22 +21,37 @@ enum UUIDText {
         }
     }
 
-    /// Writes the 36 bytes of the text into `buf` (36 bytes at least).
+    /// Writes the 36 bytes of the text into `buf` (36 bytes at least), eight digits at a time:
+    /// the groups of four are written in pairs, `bbbb`+`cccc` and `dddd`+`eeee`, like the parse.
     private static func write(high: UInt64, low: UInt64, to buf: UnsafeMutableBufferPointer<UInt8>) {
+        guard buf.count >= 36, let base = buf.baseAddress else { return }
         let (h, l) = stamp(high: high, low: low)
-        var i = 0
-        func put(_ word: UInt64, nibbles: Int, from shift: Int) {
-            for k in 0..<nibbles {
-                let n = UInt8(truncatingIfNeeded: word >> UInt64(shift - 4 * k)) & 0xF
-                buf[i] = n < 10 ? 48 + n : 87 + n
-                i += 1
-            }
+        let p = UnsafeMutableRawPointer(base)
+        func store(_ digits: UInt64, at offset: Int) { p.storeBytes(of: digits.littleEndian, toByteOffset: offset, as: UInt64.self) }
+        func storeHalves(_ digits: UInt64, at first: Int, _ second: Int) {
+            p.storeBytes(of: UInt32(truncatingIfNeeded: digits).littleEndian, toByteOffset: first, as: UInt32.self)
+            p.storeBytes(of: UInt32(truncatingIfNeeded: digits >> 32).littleEndian, toByteOffset: second, as: UInt32.self)
         }
-        put(h, nibbles: 8, from: 60); buf[i] = 45; i += 1
-        put(h, nibbles: 4, from: 28); buf[i] = 45; i += 1
-        put(h, nibbles: 4, from: 12); buf[i] = 45; i += 1
-        put(l, nibbles: 4, from: 60); buf[i] = 45; i += 1
-        put(l, nibbles: 12, from: 44)
+        store(lowercaseHexDigits(UInt32(truncatingIfNeeded: h >> 32)), at: 0)
+        storeHalves(lowercaseHexDigits(UInt32(truncatingIfNeeded: h)), at: 9, 14)
+        storeHalves(lowercaseHexDigits(UInt32(truncatingIfNeeded: l >> 32)), at: 19, 24)
+        store(lowercaseHexDigits(UInt32(truncatingIfNeeded: l)), at: 28)
+        base[8] = 45; base[13] = 45; base[18] = 45; base[23] = 45
+    }
+
+    /// The eight lower-case hex digits of `v`, most significant first, as the bytes of a word
+    /// (the first digit in its lowest byte). Every digit at once (SWAR).
+    @inline(__always)
+    private static func lowercaseHexDigits(_ v: UInt32) -> UInt64 {
+        // Spread the nibbles one a byte, last digit in the lowest byte; then reverse the bytes.
+        var x = UInt64(v)
+        x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+        x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+        x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        x = x.byteSwapped
+        // '0' + n, and 39 more for n >= 10 ('a' is '0' + 49); n + 6 carries into bit 4 exactly then.
+        let letters = ((x &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        return x &+ 0x3030_3030_3030_3030 &+ letters &* 39
     }
 
     /// The two words of a UUID written in any case, or nil for anything else.
@@ -48,28 +63,32 @@ enum UUIDText {
     /// The two words of a UUID written in lower case (as tokens are issued), or nil for anything
     /// else, upper-case hex digits included.
     static func parseLowercase(_ text: String) -> (high: UInt64, low: UInt64)? {
+        // In place when the text is contiguous (always, for a header value): no copy to make it so.
+        if let words = text.utf8.withContiguousStorageIfAvailable({ parseLowercase($0) }) { return words }
         var text = text
-        return text.withUTF8 { bytes in
-            // Eight digits at a time (this runs on every request with a token): the groups of four
-            // are read in pairs, `bbbb`+`cccc` and `dddd`+`eeee`, so every word holds eight digits.
-            guard bytes.count == 36, let base = bytes.baseAddress,
-                  bytes[8] == 45, bytes[13] == 45, bytes[18] == 45, bytes[23] == 45 else { return nil }
-            let p = UnsafeRawPointer(base)
-            func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
-            func halves(_ first: Int, _ second: Int) -> UInt64 {
-                UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: first, as: UInt32.self)))
-                    | UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: second, as: UInt32.self))) << 32
-            }
-            guard let a = lowercaseHex8(word(0)), let bc = lowercaseHex8(halves(9, 14)),
-                  let de = lowercaseHex8(halves(19, 24)), let f = lowercaseHex8(word(28)) else { return nil }
-            return (a << 32 | bc, de << 32 | f)
+        return text.withUTF8(parseLowercase)
+    }
+
+    private static func parseLowercase(_ bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
+        // Eight digits at a time (this runs on every request with a token): the groups of four
+        // are read in pairs, `bbbb`+`cccc` and `dddd`+`eeee`, so every word holds eight digits.
+        guard bytes.count == 36, let base = bytes.baseAddress,
+              bytes[8] == 45, bytes[13] == 45, bytes[18] == 45, bytes[23] == 45 else { return nil }
+        let p = UnsafeRawPointer(base)
+        func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        func halves(_ first: Int, _ second: Int) -> UInt64 {
+            UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: first, as: UInt32.self)))
+                | UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: second, as: UInt32.self))) << 32
         }
+        guard let a = lowercaseHexValue(word(0)), let bc = lowercaseHexValue(halves(9, 14)),
+              let de = lowercaseHexValue(halves(19, 24)), let f = lowercaseHexValue(word(28)) else { return nil }
+        return (a << 32 | bc, de << 32 | f)
     }
 
     /// The number eight lower-case hex digits spell (the first digit in the lowest byte of `w`,
     /// most significant), or nil when a byte is anything else. Every byte at once (SWAR).
     @inline(__always)
-    private static func lowercaseHex8(_ w: UInt64) -> UInt64? {
+    private static func lowercaseHexValue(_ w: UInt64) -> UInt64? {
         let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
         guard w & high == 0 else { return nil }
         // For bytes below 0x80, adding 0x80 - n sets a byte's top bit exactly when it is >= n

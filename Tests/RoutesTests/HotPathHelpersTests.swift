@@ -45,6 +45,14 @@ final class HotPathHelpersTests: XCTestCase {
             UUIDText.append(high: high, low: low, to: &bytes)
             XCTAssertEqual(bytes, [1] + Array(text.utf8))
         }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1_000 {
+            let (high, low) = UUIDText.stamp(high: generator.next(), low: generator.next())
+            func hex(_ w: UInt64) -> String { String(repeating: "0", count: 16 - String(w, radix: 16).count) + String(w, radix: 16) }
+            var expected = Array(hex(high) + hex(low))
+            for dash in [8, 13, 18, 23] { expected.insert("-", at: dash) }
+            XCTAssertEqual(UUIDText.format(high: high, low: low), String(expected))
+        }
         XCTAssertNil(UUIDText.parseLowercase("0123456A-89ab-4def-8123-456789abcdef"))
         // The eight-at-a-time parse agrees with the digit-by-digit one for every ASCII byte in every place.
         let base = Array("0123456789ab-cdef-0a1b-2c3d-4e5f6789abcd".utf8.prefix(8)) + Array("-89ab-4def-8123-456789abcdef".utf8)
