@@ -11,7 +11,13 @@ public enum JSONValue: Sendable, Equatable {
     /// The member named `key` of an object (the last one, as JSONSerialization keeps), else nil.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.last(where: { $0.key == key })?.value
+        // By index from the end: only the member found is copied out.
+        var index = members.endIndex
+        while index > members.startIndex {
+            index -= 1
+            if members[index].key == key { return members[index].value }
+        }
+        return nil
     }
 
     /// The text of a string value, else nil.
@@ -208,17 +214,17 @@ private struct JSONParser {
         i += 1
         let start = i
         // Fast path: no escapes, so the bytes are the string (and plain ASCII needs no validation).
-        var ascii = true
+        var seen: UInt8 = 0   // every byte or-ed together: below 0x80 means plain ASCII
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<i])
                 i += 1
-                return ascii ? String(decoding: slice, as: UTF8.self) : JSONParser.string(slice)
+                return seen < 0x80 ? String(decoding: slice, as: UTF8.self) : JSONParser.string(slice)
             }
-            if b >= 0x80 { ascii = false }
             if b == UInt8(ascii: "\\") { break }
             if b < 0x20 { return nil }
+            seen |= b
             i += 1
         }
         guard i < bytes.count else { return nil }

@@ -10,9 +10,9 @@ enum GatewayReply {
         let value: JSONValue
 
         /// The request's value; missing or `null` gets a fresh UUID.
-        init(_ value: JSONValue?, random: any RandomSource) {
+        init(_ value: JSONValue?, random: @autoclosure () -> any RandomSource) {
             switch value {
-            case nil, .null?: self.value = .string(random.token())
+            case nil, .null?: self.value = .string(random().token())
             case let v?: self.value = v
             }
         }
