@@ -107,7 +107,7 @@ private struct JSONParser {
         switch bytes[i] {
         case UInt8(ascii: "{"): return parseObject()
         case UInt8(ascii: "["): return parseArray()
-        case UInt8(ascii: "\""): return parseString().map(JSONValue.string)
+        case UInt8(ascii: "\""): return parseText().map(JSONValue.string)
         case UInt8(ascii: "t"): return literal("true", .bool(true))
         case UInt8(ascii: "f"): return literal("false", .bool(false))
         case UInt8(ascii: "n"): return literal("null", .null)
@@ -135,7 +135,7 @@ private struct JSONParser {
         if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
             skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let key = parseKey() else { return nil }
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let key = parseText() else { return nil }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
             i += 1
@@ -168,14 +168,14 @@ private struct JSONParser {
         }
     }
 
-    /// At an opening quote: an object's key, interned when it is one of `internedKey`'s.
-    private mutating func parseKey() -> String? {
+    /// At an opening quote: a key or a string value, interned when it is one of `interned`'s.
+    private mutating func parseText() -> String? {
         let start = i + 1
         var end = start
         while end < bytes.count {
             let b = bytes[end]
             if b == UInt8(ascii: "\"") { break }
-            // Escaped or non-ASCII keys are never interned: the general path decodes them.
+            // Escaped or non-ASCII texts are never interned: the general path decodes them.
             if b == UInt8(ascii: "\\") || b >= 0x80 || b < 0x20 { return parseString() }
             end += 1
         }
@@ -183,12 +183,13 @@ private struct JSONParser {
         let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
         i = end + 1
         // Plain ASCII: the bytes are the string.
-        return JSONParser.internedKey(text) ?? String(decoding: text, as: UTF8.self)
+        return JSONParser.interned(text) ?? String(decoding: text, as: UTF8.self)
     }
 
-    /// The keys the hot paths read (gateway messages, logins), as literals: a literal String
-    /// costs nothing to create or release, where decoding one cost ~250 instructions per key.
-    private static func internedKey(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+    /// The texts the hot paths read (the keys of gateway messages and logins, the gateway's
+    /// message type), as literals: a literal String costs nothing to create or release, where
+    /// decoding one cost ~250 instructions.
+    private static func interned(_ text: UnsafeBufferPointer<UInt8>) -> String? {
         switch text.count {
         case 4:
             if matches(text, "type") { return "type" }
@@ -196,6 +197,7 @@ private struct JSONParser {
         case 5: if matches(text, "email") { return "email" }
         case 8: if matches(text, "password") { return "password" }
         case 11: if matches(text, "sequence_id") { return "sequence_id" }
+        case 14: if matches(text, "LOGIN_CUSTOMER") { return "LOGIN_CUSTOMER" }
         default: break
         }
         return nil
