@@ -171,19 +171,40 @@ private struct JSONParser {
     /// At an opening quote: a key or a string value, interned when it is one of `interned`'s.
     private mutating func parseText() -> String? {
         let start = i + 1
-        var end = start
-        while end < bytes.count {
-            let b = bytes[end]
-            if b == UInt8(ascii: "\"") { break }
-            // Escaped or non-ASCII texts are never interned: the general path decodes them.
-            if b == UInt8(ascii: "\\") || b >= 0x80 || b < 0x20 { return parseString() }
-            end += 1
-        }
-        guard end < bytes.count else { return parseString() }
+        let end = plainRunEnd(from: start)
+        // Escaped or non-ASCII texts (and unterminated ones) take the general path, which decodes and checks them.
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return parseString() }
         let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
         i = end + 1
         // Plain ASCII: the bytes are the string.
         return JSONParser.interned(text) ?? String(decoding: text, as: UTF8.self)
+    }
+
+    /// The index of the first byte from `start` that is not plain text: a quote, a backslash,
+    /// a control character or non-ASCII (`bytes.count` if none). Eight bytes at a time while
+    /// eight remain, then one at a time; the scan of strings was a tenth of a gateway message.
+    func plainRunEnd(from start: Int) -> Int {
+        var j = start
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+            // The top bit of each byte of x below n (n <= 0x80), and maybe of bytes after such a
+            // byte (a borrow), never before it: so the lowest bit set marks the first one.
+            func below(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- n &* ones) & ~x & high }
+            while bytes.count - j >= 8 {
+                let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+                let stops = w & high | below(w, 0x20)                      // non-ASCII, control
+                    | below(w ^ (0x22 &* ones), 1) | below(w ^ (0x5C &* ones), 1)   // " and \
+                if stops != 0 { return j + stops.trailingZeroBitCount / 8 }
+                j += 8
+            }
+        }
+        while j < bytes.count {
+            let b = bytes[j]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { return j }
+            j += 1
+        }
+        return j
     }
 
     /// The texts the hot paths read (the keys of gateway messages and logins, the gateway's
