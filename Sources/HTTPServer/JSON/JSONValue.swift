@@ -236,7 +236,8 @@ private struct JSONParser {
     private mutating func parseString() -> String? {
         i += 1
         let start = i
-        // Fast path: no escapes, so the bytes are the string (and plain ASCII needs no validation).
+        // No escapes (non-ASCII, say): the bytes are the string, once validated. (`parseText`
+        // takes plain ASCII before this.)
         var seen: UInt8 = 0   // every byte or-ed together: below 0x80 means plain ASCII
         while i < bytes.count {
             let b = bytes[i]

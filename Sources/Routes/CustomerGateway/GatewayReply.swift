@@ -42,8 +42,8 @@ enum GatewayReply {
         var message: String
     }
 
-    /// The token is given as its two words and written straight into the reply (its text needs no escape).
-    /// So is the expiration date (digits and separators).
+    /// The token (its two words) and the expiration date are written straight into the reply:
+    /// neither text needs an escape.
     static func apiToken(sequenceId: SequenceId, token: (high: UInt64, low: UInt64), expiration: Date) -> String {
         var out = header("{\"type\":\"CUSTOMER_API_TOKEN\",\"sequence_id\":", sequenceId: sequenceId)
         append(",\"data\":{\"api_token\":\"", to: &out)
