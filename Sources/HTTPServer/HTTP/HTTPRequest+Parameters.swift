@@ -6,17 +6,24 @@ extension HTTPRequest {
     /// The media type of the body, lowercased, without parameters (`application/json`); "" without one.
     public var mediaType: String {
         guard let ct = headers["Content-Type"] else { return "" }
-        // On the bytes: read on every login, where splitting and lowercasing by Character cost ~10k
-        // instructions. Plain ASCII only; anything else takes the general path below.
-        var ascii = true, lower = true, end = 0, count = 0
-        for byte in ct.utf8 {
-            if byte >= 0x80 { ascii = false; break }
-            if byte == UInt8(ascii: ";") { break }
-            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { lower = false }
-            count += 1
-            if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { end = count }
+        // On the bytes in place: read on every login, where splitting and lowercasing by Character
+        // cost ~10k instructions. Plain lowercase ASCII only (the usual header); anything else,
+        // nil here, takes the general path below.
+        var text = ct
+        let plainEnd: Int? = text.withUTF8 { bytes in
+            guard let first = bytes.first, first != UInt8(ascii: " ") && first != UInt8(ascii: "\t") && first != UInt8(ascii: ";") else {
+                return nil
+            }
+            var end = 0
+            for i in 0..<bytes.count {
+                let byte = bytes[i]
+                if byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) { return nil }
+                if byte == UInt8(ascii: ";") { break }
+                if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { end = i + 1 }
+            }
+            return end
         }
-        if ascii && lower, let first = ct.utf8.first, first != UInt8(ascii: " ") && first != UInt8(ascii: "\t") && first != UInt8(ascii: ";") {
+        if let end = plainEnd {
             return end == ct.utf8.count ? ct : String(decoding: ct.utf8.prefix(end), as: UTF8.self)
         }
         let type = ct.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIISpaces() } ?? ""

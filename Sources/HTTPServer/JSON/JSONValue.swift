@@ -11,7 +11,13 @@ public enum JSONValue: Sendable, Equatable {
     /// The member named `key` of an object (the last one, as JSONSerialization keeps), else nil.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.last(where: { $0.key == key })?.value
+        // By index from the end: only the member found is copied out.
+        var index = members.endIndex
+        while index > members.startIndex {
+            index -= 1
+            if members[index].key == key { return members[index].value }
+        }
+        return nil
     }
 
     /// The text of a string value, else nil.
@@ -101,7 +107,7 @@ private struct JSONParser {
         switch bytes[i] {
         case UInt8(ascii: "{"): return parseObject()
         case UInt8(ascii: "["): return parseArray()
-        case UInt8(ascii: "\""): return parseString().map(JSONValue.string)
+        case UInt8(ascii: "\""): return parseText().map(JSONValue.string)
         case UInt8(ascii: "t"): return literal("true", .bool(true))
         case UInt8(ascii: "f"): return literal("false", .bool(false))
         case UInt8(ascii: "n"): return literal("null", .null)
@@ -123,11 +129,13 @@ private struct JSONParser {
         defer { depth -= 1 }
         i += 1
         var members: [(key: String, value: JSONValue)] = []
+        // Request objects have a handful of members: one allocation instead of growing 1, 2, 4.
+        members.reserveCapacity(4)
         skipSpace()
         if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
             skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let key = parseString() else { return nil }
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let key = parseText() else { return nil }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
             i += 1
@@ -160,22 +168,87 @@ private struct JSONParser {
         }
     }
 
+    /// At an opening quote: a key or a string value, interned when it is one of `interned`'s.
+    private mutating func parseText() -> String? {
+        let start = i + 1
+        let end = plainRunEnd(from: start)
+        // Escaped or non-ASCII texts (and unterminated ones) take the general path, which decodes and checks them.
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return parseString() }
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        i = end + 1
+        // Plain ASCII: the bytes are the string.
+        return JSONParser.interned(text) ?? String(decoding: text, as: UTF8.self)
+    }
+
+    /// The index of the first byte from `start` that is not plain text: a quote, a backslash,
+    /// a control character or non-ASCII (`bytes.count` if none). Eight bytes at a time while
+    /// eight remain, then one at a time; the scan of strings was a tenth of a gateway message.
+    func plainRunEnd(from start: Int) -> Int {
+        var j = start
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+            // The top bit of each byte of x below n (n <= 0x80), and maybe of bytes after such a
+            // byte (a borrow), never before it: so the lowest bit set marks the first one.
+            func below(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- n &* ones) & ~x & high }
+            while bytes.count - j >= 8 {
+                let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+                let stops = w & high | below(w, 0x20)                      // non-ASCII, control
+                    | below(w ^ (0x22 &* ones), 1) | below(w ^ (0x5C &* ones), 1)   // " and \
+                if stops != 0 { return j + stops.trailingZeroBitCount / 8 }
+                j += 8
+            }
+        }
+        while j < bytes.count {
+            let b = bytes[j]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { return j }
+            j += 1
+        }
+        return j
+    }
+
+    /// The texts the hot paths read (the keys of gateway messages and logins, the gateway's
+    /// message type), as literals: a literal String costs nothing to create or release, where
+    /// decoding one cost ~250 instructions.
+    private static func interned(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+        switch text.count {
+        case 4:
+            if matches(text, "type") { return "type" }
+            if matches(text, "data") { return "data" }
+        case 5: if matches(text, "email") { return "email" }
+        case 8: if matches(text, "password") { return "password" }
+        case 11: if matches(text, "sequence_id") { return "sequence_id" }
+        case 14: if matches(text, "LOGIN_CUSTOMER") { return "LOGIN_CUSTOMER" }
+        default: break
+        }
+        return nil
+    }
+
+    /// Whether `text` spells `literal`, which has the same length.
+    @inline(__always)
+    private static func matches(_ text: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        let spelled = literal.utf8Start
+        for k in 0..<text.count where text[k] != spelled[k] { return false }
+        return true
+    }
+
     /// At an opening quote: the decoded string, the index past its closing quote.
     private mutating func parseString() -> String? {
         i += 1
         let start = i
-        // Fast path: no escapes, so the bytes are the string (and plain ASCII needs no validation).
-        var ascii = true
+        // No escapes (non-ASCII, say): the bytes are the string, once validated. (`parseText`
+        // takes plain ASCII before this.)
+        var seen: UInt8 = 0   // every byte or-ed together: below 0x80 means plain ASCII
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<i])
                 i += 1
-                return ascii ? String(decoding: slice, as: UTF8.self) : JSONParser.string(slice)
+                return seen < 0x80 ? String(decoding: slice, as: UTF8.self) : JSONParser.string(slice)
             }
-            if b >= 0x80 { ascii = false }
             if b == UInt8(ascii: "\\") { break }
             if b < 0x20 { return nil }
+            seen |= b
             i += 1
         }
         guard i < bytes.count else { return nil }

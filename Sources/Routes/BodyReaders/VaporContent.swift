@@ -17,7 +17,9 @@ struct VaporContent {
     static let jsonUnderFormHint = "The body is JSON but the Content-Type says form; send Content-Type: application/json (URLSession sends form by default)."
 
     /// Reads the body; `expected` describes it in the messages (`{"email": String, …}`).
-    init(_ request: HTTPRequest, expected: String) throws(HTTPError) {
+    /// Borrowed: an initializer takes its arguments owned, which copied the whole request (and
+    /// released it after) on every login.
+    init(_ request: borrowing HTTPRequest, expected: String) throws(HTTPError) {
         var hint: String?
         switch request.mediaType {
         case "":

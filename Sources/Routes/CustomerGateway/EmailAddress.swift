@@ -1,13 +1,35 @@
 /// A pragmatic e-mail check, as a login form validates: `local@domain.tld`, no spaces.
 enum EmailAddress {
     static func isValid(_ address: String) -> Bool {
-        let bytes = Array(address.utf8)
-        guard bytes.count <= 254, let at = bytes.firstIndex(of: UInt8(ascii: "@")),
-              at > 0, at == bytes.lastIndex(of: UInt8(ascii: "@")) else { return false }
-        if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") }) { return false }
-        let domain = bytes[(at + 1)...]
-        let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        // One pass over the UTF-8 in place: copying it to an Array and splitting the domain into
+        // labels cost ~2k instructions per gateway login.
+        var address = address
+        return address.withUTF8(isValid)
+    }
+
+    private static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count <= 254 else { return false }
+        var at = -1
+        for i in 0..<bytes.count {
+            let b = bytes[i]
+            if b <= 0x20 || b == 0x7F || b == UInt8(ascii: ",") || b == UInt8(ascii: ";") { return false }
+            if b == UInt8(ascii: "@") {
+                guard at < 0 else { return false }
+                at = i
+            }
+        }
+        guard at > 0 else { return false }
         // At least `name.tld`, and no empty label (`a@b..c`, `a@.b`, `a@b.`).
-        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+        var labels = 1, labelLength = 0
+        for i in (at + 1)..<bytes.count {
+            if bytes[i] == UInt8(ascii: ".") {
+                guard labelLength > 0 else { return false }
+                labels += 1
+                labelLength = 0
+            } else {
+                labelLength += 1
+            }
+        }
+        return labels >= 2 && labelLength > 0
     }
 }

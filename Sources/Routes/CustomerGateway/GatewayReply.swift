@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 
 /// Builds gateway replies as JSON text directly: this is a benchmark path, and the key order
@@ -9,9 +10,9 @@ enum GatewayReply {
         let value: JSONValue
 
         /// The request's value; missing or `null` gets a fresh UUID.
-        init(_ value: JSONValue?, random: any RandomSource) {
+        init(_ value: JSONValue?, random: @autoclosure () -> any RandomSource) {
             switch value {
-            case nil, .null?: self.value = .string(random.token())
+            case nil, .null?: self.value = .string(random().token())
             case let v?: self.value = v
             }
         }
@@ -41,25 +42,29 @@ enum GatewayReply {
         var message: String
     }
 
-    static func apiToken(sequenceId: SequenceId, token: String, expiration: String) -> String {
-        var out = header(type: "CUSTOMER_API_TOKEN", sequenceId: sequenceId)
-        append("{\"api_token\":", to: &out)
-        JSONText.appendQuoted(token, to: &out)
-        append(",\"api_token_expiration_date\":", to: &out)
-        JSONText.appendQuoted(expiration, to: &out)
-        append("}}", to: &out)
+    /// The token (its two words) and the expiration date are written straight into the reply:
+    /// neither text needs an escape.
+    static func apiToken(sequenceId: SequenceId, token: (high: UInt64, low: UInt64), expiration: Date) -> String {
+        var out = header("{\"type\":\"CUSTOMER_API_TOKEN\",\"sequence_id\":", sequenceId: sequenceId)
+        append(",\"data\":{\"api_token\":\"", to: &out)
+        UUIDText.append(high: token.high, low: token.low, to: &out)
+        append("\",\"api_token_expiration_date\":\"", to: &out)
+        ISO8601.append(expiration, to: &out)
+        append("\"}}", to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     static func error(sequenceId: SequenceId, code: String, description: String, event: Event, random: any RandomSource) -> String {
-        var out = header(type: "CUSTOMER_ERROR", sequenceId: sequenceId)
+        var out = header("{\"type\":\"CUSTOMER_ERROR\",\"sequence_id\":", sequenceId: sequenceId)
+        append(",\"data\":", to: &out)
         appendErrorBody(code: code, description: description, sequenceId: sequenceId, event: event, random: random, to: &out)
         append("}}", to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     static func validationError(sequenceId: SequenceId, errors: [FieldError], event: Event, random: any RandomSource) -> String {
-        var out = header(type: "CUSTOMER_VALIDATION_ERROR", sequenceId: sequenceId)
+        var out = header("{\"type\":\"CUSTOMER_VALIDATION_ERROR\",\"sequence_id\":", sequenceId: sequenceId)
+        append(",\"data\":", to: &out)
         appendErrorBody(code: "customer.validation", description: "Validation failed", sequenceId: sequenceId, event: event,
                         random: random, to: &out)
         append(",\"errors\":[", to: &out)
@@ -77,14 +82,12 @@ enum GatewayReply {
 
     // MARK: - Pieces
 
-    private static func header(type: String, sequenceId: SequenceId) -> [UInt8] {
+    /// `{"type":"…","sequence_id":` (a literal: the types need no escape), then the id as sent.
+    private static func header(_ typeAndKey: StaticString, sequenceId: SequenceId) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
-        append("{\"type\":", to: &out)
-        JSONText.appendQuoted(type, to: &out)
-        append(",\"sequence_id\":", to: &out)
+        append(typeAndKey, to: &out)
         sequenceId.value.appendJSON(to: &out)
-        append(",\"data\":", to: &out)
         return out
     }
 
