@@ -62,9 +62,10 @@ public final class MockApp: Sendable {
             pattern == CustomerGateway.path ? control.gatewayEndpoint(endpoint) : endpoint
         }
         // Last, so the document lists every route (itself included).
-        let document = JSON.serialize(OpenAPIDocument.document(routes: router.routeTable + [(.get, "/__mock/openapi.json")]))
+        let routes = router.routeTable + [(.get, "/__mock/openapi.json")]
+        let document = LazyDocument { JSON.serialize(OpenAPIDocument.document(routes: routes)) }
         router.group(MockAdmin.routeGroup) { [admin] in
-            $0.get("/__mock/openapi.json", admin.guard.wrap { _ in .json(bytes: document) })
+            $0.get("/__mock/openapi.json", admin.guard.wrap { _ in .json(bytes: document.bytes) })
         }
         return router
     }
