@@ -361,15 +361,15 @@ final class ConnectionMachine {
 
     /// Answers a request the server refuses (a bound, a malformed request, a timeout), then closes.
     private func answerAndClose(_ status: HTTPStatus, _ reason: String) {
-        env.logger.info("\(status.code) to \(remoteAddress): \(reason)")
         let wasEmpty = pendingOutput == 0
         HTTPResponseEncoder.encode(.jsonError(status, reason), omitBody: false, keepAlive: false, requestVersion: .http1_1,
                                    date: env.date, into: &outbound)
         outputAdded(wasEmpty: wasEmpty)
         close = .afterFlush
         let start = requestStartedAt != 0 ? requestStartedAt : env.now
+        // One line: the reason rides as the line's hint (it was a second line before).
         env.logger.request(RequestLogEntry(method: "-", path: "-", status: status.code, durationNanos: env.now - start,
-                                           remoteAddress: remoteAddress))
+                                           hint: reason, remoteAddress: remoteAddress))
     }
 
     // MARK: - WebSocket
