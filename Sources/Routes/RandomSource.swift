@@ -1,10 +1,5 @@
 import Foundation
 import HTTPServer
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 
 /// Where tokens and codes come from, so tests can make them predictable.
 public protocol RandomSource: Sendable {
@@ -54,13 +49,9 @@ public final class SystemRandomSource: RandomSource {
     }
 
     private let pool = Locked(Pool())
-    private let urandom: Int32
+    private let device = RandomDevice()
 
-    public init() {
-        urandom = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-    }
-
-    deinit { if urandom >= 0 { close(urandom) } }
+    public init() {}
 
     public func next() -> UInt64 {
         pool.withLock { p in
@@ -75,16 +66,7 @@ public final class SystemRandomSource: RandomSource {
 
     private func refill(_ words: inout [UInt64]) {
         let wanted = words.count * 8
-        let got = words.withUnsafeMutableBytes { buf -> Int in
-            guard urandom >= 0, let base = buf.baseAddress else { return 0 }
-            var done = 0
-            while done < wanted {
-                let n = read(urandom, base + done, wanted - done)
-                if n <= 0 { break }
-                done += n
-            }
-            return done
-        }
+        let got = words.withUnsafeMutableBytes { device.fill($0) }
         if got < wanted {
             // No /dev/urandom (a chroot?): the standard library's generator is just as strong, only slower.
             var g = SystemRandomNumberGenerator()

@@ -49,6 +49,13 @@ extension Sys {
     static func setFileLimit(_ limit: inout rlimit) -> Int32 {
         setrlimit(RLIMIT_NOFILE, &limit)
     }
+
+    /// fsync on Darwin leaves data in the drive's cache; F_FULLFSYNC (51, bsd/sys/fcntl.h:
+    /// "fsync + ask the drive to flush to the media") does not. Some file systems refuse it:
+    /// then plain fsync.
+    static func flushToStorage(_ fd: Int32) -> Int32 {
+        fcntl(fd, 51, 0) == 0 ? 0 : fsync(fd)
+    }
 }
 
 // Checked by reading apple-oss-distributions/xnu: bsd/sys/socket.h SOCK_STREAM 1, SOL_SOCKET
@@ -57,7 +64,8 @@ extension Sys {
 // { int l_onoff; int l_linger; }, struct sockaddr_storage { __uint8_t ss_len; sa_family_t
 // ss_family; … } (so `Int32(ss_family)` in Sys.address works); bsd/netinet/tcp.h TCP_NODELAY
 // 0x01, TCP_KEEPALIVE 0x10 ("idle time used when SO_KEEPALIVE is enabled", seconds);
-// bsd/sys/syslimits.h OPEN_MAX 10240. Macros without a cast import as Int32, the type
+// bsd/sys/syslimits.h OPEN_MAX 10240; bsd/sys/fcntl.h F_FULLFSYNC 51 (spelled out like OPEN_MAX,
+// called through the overlay's three-argument `fcntl(Int32, Int32, Int32)` as setNonBlocking does). Macros without a cast import as Int32, the type
 // setsockopt/socket take, so none needs converting. Swift code on Darwin using these exact calls:
 // FlyingFox Socket+Darwin.swift (`Int32(SOCK_STREAM)`, `Darwin.accept`, `Darwin.listen`) and
 // public code calling `setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPALIVE, …)` and

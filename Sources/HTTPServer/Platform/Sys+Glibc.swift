@@ -41,5 +41,10 @@ extension Sys {
     static func setFileLimit(_ limit: inout rlimit) -> Int32 {
         setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
     }
+
+    /// Data and metadata on the device (fsync is a full flush on Linux).
+    static func flushToStorage(_ fd: Int32) -> Int32 {
+        fsync(fd)
+    }
 }
 #endif

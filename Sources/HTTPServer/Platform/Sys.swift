@@ -211,6 +211,62 @@ enum Sys {
         #endif
     }
 
+    // MARK: - Files
+
+    /// Opens a file read-only (or a directory, for `flushToStorage`), close-on-exec.
+    static func openReadOnly(_ path: String) -> Int32 {
+        open(path, O_RDONLY | O_CLOEXEC)
+    }
+
+    /// Creates or truncates a file for writing, close-on-exec, mode 0644.
+    static func openForWriting(_ path: String) -> Int32 {
+        open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    }
+
+    /// Reads until the buffer is full, the file ends or a read fails; returns the bytes read.
+    static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let n = read(fd, base + done, buffer.count - done)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    /// Writes all of `bytes` (retrying short writes and EINTR); false with errno set on failure.
+    static func writeFully(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var done = 0
+        while done < bytes.count {
+            let n = write(fd, base + done, bytes.count - done)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return false }
+            done += n
+        }
+        return true
+    }
+
+    static func rename(_ from: String, _ to: String) -> Int32 {
+        #if canImport(Darwin)
+        Darwin.rename(from, to)
+        #else
+        Glibc.rename(from, to)
+        #endif
+    }
+
+    static func unlink(_ path: String) {
+        #if canImport(Darwin)
+        _ = Darwin.unlink(path)
+        #else
+        _ = Glibc.unlink(path)
+        #endif
+    }
+
+    static func processID() -> Int32 { getpid() }
+
     // MARK: - Clocks
 
     /// Nanoseconds of a clock that never goes backwards (not wall time).

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Replaces a file so that a reader (or a restart after SIGKILL or a power cut) sees either the
+/// old contents or the new, never a mix: write a temporary file in the same directory, flush it
+/// to the device, `rename` it over the old one, then flush the directory so the rename itself
+/// is durable. Every call goes through `Sys` (F_FULLFSYNC on Darwin).
+public enum DurableFile {
+    /// A step that failed, with the system's reason.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The name prefix of the temporary files written beside `path` (`.NAME.`), for clearing
+    /// leftovers of a killed process.
+    public static func temporaryPrefix(of path: String) -> String {
+        ".\(URL(fileURLWithPath: path).lastPathComponent)."
+    }
+
+    public static func replace(_ path: String, with data: Data) throws(Failure) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent()
+        // Same directory, so the rename never crosses a file system; the pid keeps two servers
+        // pointed at one file from writing into each other's temporary file.
+        let temporary = directory.appendingPathComponent("\(temporaryPrefix(of: path))\(Sys.processID()).tmp").path
+
+        let fd = Sys.openForWriting(temporary)
+        guard fd >= 0 else { throw failure("cannot create \(temporary)") }
+        let written = data.withUnsafeBytes { Sys.writeFully(fd, $0) }
+        let flushed = written && Sys.flushToStorage(fd) == 0
+        let error = Sys.lastError
+        Sys.close(fd)
+        guard written, flushed else {
+            Sys.unlink(temporary)
+            throw Failure(description: "\(written ? "cannot flush \(temporary) to disk" : "cannot write \(temporary)"): \(Sys.errorText(error))")
+        }
+        guard Sys.rename(temporary, path) == 0 else {
+            let failed = failure("cannot rename \(temporary) over \(path)")
+            Sys.unlink(temporary)
+            throw failed
+        }
+        // Without this the rename may still be only in memory when the machine goes down.
+        let dirfd = Sys.openReadOnly(directory.path)
+        if dirfd >= 0 {
+            _ = Sys.flushToStorage(dirfd)
+            Sys.close(dirfd)
+        }
+    }
+
+    private static func failure(_ what: String) -> Failure {
+        Failure(description: "\(what): \(Sys.errorText(Sys.lastError))")
+    }
+}
