@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// UUID v4 text built straight from two 64-bit words, without Foundation's `UUID` and its copies.
 enum UUIDText {
     /// Sets the version (4) and variant (10) bits the way RFC 9562 places them.
@@ -117,14 +119,7 @@ enum UUIDText {
     private static func hex(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> UInt64? {
         var v: UInt64 = 0
         for i in from..<to {
-            let c = bytes[i]
-            let digit: UInt8
-            switch c {
-            case 48...57: digit = c - 48
-            case 97...102: digit = c - 87
-            case 65...70: digit = c - 55
-            default: return nil
-            }
+            guard let digit = FormDecoding.hexValue(bytes[i]) else { return nil }
             v = v << 4 | UInt64(digit)
         }
         return v

@@ -119,7 +119,8 @@ public enum FormDecoding {
         return result
     }
 
-    static func hexValue(_ c: UInt8) -> UInt8? {
+    /// The value of one hex digit in either case, or nil.
+    public static func hexValue(_ c: UInt8) -> UInt8? {
         switch c {
         case 48...57: return c - 48
         case 65...70: return c - 55

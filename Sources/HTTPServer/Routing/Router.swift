@@ -81,14 +81,20 @@ private struct RoutePattern: Sendable {
 
     init(_ pattern: String) {
         var literals: [UInt8] = [], pieces: [Piece] = [], names: [String] = []
-        for part in RoutePattern.split(pattern) {
-            if part.hasPrefix(":") {
-                pieces.append(.parameter)
-                names.append(String(part.dropFirst()))
-            } else {
-                let start = literals.count
-                literals.append(contentsOf: part.utf8)
-                pieces.append(.literal(start..<literals.count))
+        var text = pattern
+        text.withUTF8 { path in
+            // The same segments a request's path is cut into.
+            var cursor = SegmentCursor(path)
+            while let segment = cursor.next() {
+                let part = UnsafeBufferPointer(rebasing: path[segment])
+                if part.first == UInt8(ascii: ":") {
+                    pieces.append(.parameter)
+                    names.append(String(decoding: part.dropFirst(), as: UTF8.self))
+                } else {
+                    let start = literals.count
+                    literals.append(contentsOf: part)
+                    pieces.append(.literal(start..<literals.count))
+                }
             }
         }
         self.literals = literals
@@ -136,23 +142,6 @@ private struct RoutePattern: Sendable {
             values.append(decoded)
         }
         return PathParameters(zip(names, values).map { (name: $0, value: $1) })
-    }
-
-    /// Non-empty segments between slashes, found on the UTF-8 view.
-    static func split(_ path: String) -> [Substring] {
-        var parts: [Substring] = []
-        let utf8 = path.utf8
-        var start = utf8.startIndex
-        var i = start
-        while i != utf8.endIndex {
-            if utf8[i] == UInt8(ascii: "/") {
-                if i != start { parts.append(Substring(utf8[start..<i])) }
-                start = utf8.index(after: i)
-            }
-            i = utf8.index(after: i)
-        }
-        if start != utf8.endIndex { parts.append(Substring(utf8[start..<utf8.endIndex])) }
-        return parts
     }
 }
 

@@ -17,10 +17,10 @@ extension ControlPlane {
                 reportFired(fired, method: request.method.rawValue, path: request.path, system: system)
                 return response
             }
-            let started = Uptime.nanos()
+            let started = SystemTime.monotonicNanos()
             let at = clock.now()
             let response = answer(request, fired: fired, system: system, next)
-            let durationNanos = Uptime.nanos() &- started
+            let durationNanos = SystemTime.monotonicNanos() &- started
             // The entry keeps references to the request's and response's storage, field by field:
             // handing it the whole structs made the optimiser copy both (~700 instructions).
             let sent = JournalEntry.sent(response.delivery.action, status: response.status.code, body: response.body)
@@ -103,7 +103,7 @@ extension ControlPlane {
         let onMessage = endpoint.onMessage
         wrapped.onMessage = { [self] message, connection in
             let journaling = journal.isEnabled
-            let started = journaling ? Uptime.nanos() : 0
+            let started = journaling ? SystemTime.monotonicNanos() : 0
             var fired: FaultRule?
             if faults.hasGatewayRules {
                 fired = faults.fire(messageType: JSONValue.parse(ControlPlane.bytes(message))?["type"]?.string ?? "")
@@ -121,7 +121,7 @@ extension ControlPlane {
             if let fired { reportFired(fired, method: "WS", path: CustomerGateway.path, system: "gateway") }
             guard journaling else { return reply }
             let at = clock.now()
-            let durationNanos = Uptime.nanos() &- started
+            let durationNanos = SystemTime.monotonicNanos() &- started
             // The message's text and the reply's list are kept as they are (copy-on-write): no bytes copied.
             journal.record(JournalEntry(gatewayMessage: message, replies: reply.messages, at: at, durationNanos: durationNanos, fault: fired))
             return reply

@@ -103,9 +103,8 @@ public struct JournalEntry: Sendable {
 
     public init(at: Date, system: String?, method: String, path: String, query: String, status: Int?,
                 durationNanos: UInt64, requestHeaders: HTTPHeaders, requestBody: [UInt8], responseBody: [UInt8], hint: String?) {
-        record = Record(at: at, durationNanos: durationNanos, system: system, method: method, path: path, query: query,
-                        status: status, requestHeaders: requestHeaders, requestBody: .bytes(requestBody),
-                        responseBody: .bytes(responseBody), hint: hint, fault: nil)
+        self.init(at: at, durationNanos: durationNanos, system: system, method: method, path: path, query: query, status: status,
+                  requestHeaders: requestHeaders, requestBody: requestBody, responseBody: responseBody, hint: hint, fault: nil)
     }
 
     /// An HTTP request and the response as delivered (see `sent`).

@@ -47,7 +47,3 @@ public final class OffsetClock: Clock {
     }
 }
 
-/// Nanoseconds of a clock that never goes backwards, for durations (not wall time).
-enum Uptime {
-    static func nanos() -> UInt64 { SystemTime.monotonicNanos() }
-}
