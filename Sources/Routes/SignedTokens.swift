@@ -11,6 +11,10 @@ final class SignedTokens: Sendable {
         var revoked: Set<UInt64> = []
         /// Issued under the current key, for the count `revoke(nil)` reports.
         var issued = 0
+        /// Of `revoked`, those voided by `expire`, and the keys `expire(nil)` retired (the newest
+        /// few): only read to explain a refusal (the hint), never on the accepting path.
+        var expired: Set<UInt64> = []
+        var expiredKeys: [(UInt64, UInt64)] = []
     }
 
     private let state: Locked<KeyState>
@@ -64,6 +68,30 @@ final class SignedTokens: Sendable {
         let revoked = state.withLock { $0.revoked.insert(high).inserted ? 1 : 0 }
         if revoked > 0 { keyChanges.changed() }
         return revoked
+    }
+
+    /// Like `revoke`, remembering that the tokens expired, so a refusal can say so (the original
+    /// never expires tokens: an expired one is refused as an unknown one, with a hint).
+    func expire(_ token: String?) -> Int {
+        guard let token else {
+            let old = key
+            let count = revoke(nil)
+            state.withLock { s in s.expiredKeys = [old] }
+            return count
+        }
+        guard isValid(token), let (high, _) = UUIDText.parse(token) else { return 0 }
+        let count = revoke(token)
+        state.withLock { s in _ = s.expired.insert(high) }
+        return count
+    }
+
+    /// Whether a refused token was voided by `expire` (one by one, or with every token of its key).
+    func wasExpired(_ token: String) -> Bool {
+        guard let (high, low) = UUIDText.parseLowercase(token) else { return false }
+        let (key, expired, oldKeys) = state.withLock { s in (s.key, s.expired.contains(high), s.expiredKeys) }
+        return (expired ? [key] : oldKeys).contains { candidate in
+            UUIDText.stamp(high: 0, low: tag(high, candidate)).1 == low
+        }
     }
 
     /// A new key: every token issued so far stops being valid.

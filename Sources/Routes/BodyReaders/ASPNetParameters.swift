@@ -9,6 +9,7 @@ struct ASPNetParameters {
     /// The body was JSON, so nothing in it was bound (the hint of every error that follows).
     let ignoredJSONBody: Bool
 
+    static let untypedBodyHint = "The body has no Content-Type, so none of its fields were read; send it with Content-Type: application/x-www-form-urlencoded."
     static let jsonBodyHint = "This server reads form fields, not JSON; send the fields as application/x-www-form-urlencoded or multipart/form-data."
 
     /// Refuses text that is not UTF-8 and multipart bodies that break their boundaries.

@@ -3,14 +3,19 @@ import HTTPServer
 
 extension Musbooking {
     /// `POST api/users/sms`: a code for the phone, "sent" by SMS; a newer code replaces the older.
+    /// The only place the original checks e-mail uniqueness: a phone or a given e-mail (any case)
+    /// that already has an account is refused.
     func sendCode(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let params = try parameters(request)
         let phone = try requiredPhone(params)
+        let email = params.text("email")
         let n = seed.smsCodeLength
         let lower = power10(n - 1) + 1, upper = power10(n) - 2
         let code = environment.fixedSMSCode ?? String(environment.random.int(in: lower...max(lower, upper)))
         let dropped = try transaction { (state) throws(HTTPError) -> String? in
-            guard state.account(phone: phone) == nil else { throw HTTPError(.badRequest, MusbookingText.phoneTaken) }
+            guard state.account(phone: phone) == nil, email.flatMap({ state.account(email: $0) }) == nil else {
+                throw HTTPError(.badRequest, MusbookingText.phoneTaken)
+            }
             return state.codes.set(code, for: phone)
         }
         if let dropped {
@@ -54,17 +59,15 @@ extension Musbooking {
             guard state.account(phone: phone) == nil, state.account(login: login) == nil else {
                 throw HTTPError(.badRequest, MusbookingText.loginTaken)
             }
+            // E-mail uniqueness is checked only by `users/sms`, as the original does.
             let customer = state.customer(phone: phone)
-            if customer == nil, let email, state.account(email: email) != nil {
-                throw HTTPError(.badRequest, MusbookingText.phoneTaken)
-            }
             if customer == nil, state.accountCount >= accountCap.limit {
                 accountCap.bit("musbooking: account cap reached; refused a registration")
                 throw HTTPError(.serviceUnavailable, MusbookingText.tooManyAccounts,
                                 hint: "The mock holds its maximum of \(accountCap.limit) musbooking accounts; reset it (POST /__mock/reset) or raise --max-musbooking-accounts.")
             }
-            // Validated: from here on nothing can fail.
-            state.codes.remove(phone)
+            // Validated: from here on nothing can fail. The code stays (the original never uses
+            // one up), so a repeated registration gets the taken-login answer above.
             if var record = customer {
                 record.login = login
                 record.password = password

@@ -78,14 +78,17 @@ public final class Musbooking: EmulatedSystem {
         state.withLock { $0.endSessions(token) }
     }
 
-    /// Adds the JSON-body hint to any error of a request whose JSON body was not read.
+    /// Adds the JSON-body hint to any error of a request whose JSON body was not read, and the
+    /// missing-Content-Type hint to one whose form body was not read for want of a type.
     private func handler(_ body: @escaping ThrowingHTTPHandler) -> ThrowingHTTPHandler {
         { request throws(HTTPError) in
             do throws(HTTPError) {
                 return try body(request)
             } catch {
-                guard !request.body.isEmpty, request.mediaType != "multipart/form-data", request.bodyLooksLikeJSON else { throw error }
-                throw error.hinted(ASPNetParameters.jsonBodyHint)
+                guard !request.body.isEmpty, request.mediaType != "multipart/form-data" else { throw error }
+                if request.bodyLooksLikeJSON { throw error.hinted(ASPNetParameters.jsonBodyHint) }
+                if request.mediaType.isEmpty, error.hint == nil { throw error.hinted(ASPNetParameters.untypedBodyHint) }
+                throw error
             }
         }
     }
@@ -112,8 +115,12 @@ public final class Musbooking: EmulatedSystem {
 
     /// The user owning the request's `Authorization: Bearer <token>`.
     func authenticatedUser(_ request: HTTPRequest, in state: MusbookingState) throws(HTTPError) -> MusbookingUser {
-        guard let token = request.bearerToken, let session = state.sessions[token], let user = state.user(id: session.userId) else {
-            throw HTTPError(.unauthorized, "Access denied")
+        guard let token = request.bearerToken else {
+            throw HTTPError(.unauthorized, "Access denied",
+                            hint: AuthorizationHints.bearerExpected(request.headers["Authorization"], loginPath: "POST /api/auth/login"))
+        }
+        guard let session = state.sessions[token], let user = state.user(id: session.userId) else {
+            throw HTTPError(.unauthorized, "Access denied", hint: AuthorizationHints.unknownBearer(token))
         }
         // The document: an expired token is a 400, unlike an unknown one.
         guard environment.clock.now() < session.expiresAt else {

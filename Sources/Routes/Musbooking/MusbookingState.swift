@@ -21,8 +21,9 @@ struct MusbookingState: Sendable {
     private var accountIdByPhone: [String: String] = [:]
     /// Customer records (no login yet) by normalised phone.
     private var customerIdByPhone: [String: String] = [:]
-    /// Account ids by e-mail, case-folded.
-    private var idByEmail: [String: String] = [:]
+    /// Account ids by e-mail, case-folded, oldest first: accounts may share an address (only
+    /// `users/sms` checks uniqueness, as the original does).
+    private var idsByEmail: [String: [String]] = [:]
     /// SMS codes by normalised phone; no expiry (as the original), replaced by a newer `sms`.
     var codes: PendingCodes
     /// Sessions by token, and each user's one token.
@@ -55,7 +56,7 @@ struct MusbookingState: Sendable {
     func customer(phone: String) -> MusbookingUser? { customerIdByPhone[phone].flatMap { users[$0] } }
 
     /// The account using this e-mail address (any case).
-    func account(email: String) -> MusbookingUser? { idByEmail[email.lowercased()].flatMap { users[$0] } }
+    func account(email: String) -> MusbookingUser? { idsByEmail[email.lowercased()]?.first.flatMap { users[$0] } }
 
     // MARK: - Changes (callers validate first: none of these can fail)
 
@@ -77,7 +78,7 @@ struct MusbookingState: Sendable {
             accountCount += 1
             if let login = user.login { idByLogin[login.lowercased()] = user.id }
             if let phone = user.phone { accountIdByPhone[phone] = user.id }
-            if let email = user.email, idByEmail[email.lowercased()] == nil { idByEmail[email.lowercased()] = user.id }
+            if let email = user.email { idsByEmail[email.lowercased(), default: []].append(user.id) }
         } else if let phone = user.phone {
             customerIdByPhone[phone] = user.id
         }
@@ -88,7 +89,10 @@ struct MusbookingState: Sendable {
             accountCount -= 1
             if let login = user.login, idByLogin[login.lowercased()] == user.id { idByLogin[login.lowercased()] = nil }
             if let phone = user.phone, accountIdByPhone[phone] == user.id { accountIdByPhone[phone] = nil }
-            if let email = user.email, idByEmail[email.lowercased()] == user.id { idByEmail[email.lowercased()] = nil }
+            if let email = user.email?.lowercased(), var ids = idsByEmail[email] {
+                ids.removeAll { $0 == user.id }
+                idsByEmail[email] = ids.isEmpty ? nil : ids
+            }
         } else if let phone = user.phone, customerIdByPhone[phone] == user.id {
             customerIdByPhone[phone] = nil
         }

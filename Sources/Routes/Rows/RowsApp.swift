@@ -57,8 +57,8 @@ public final class RowsApp: EmulatedSystem {
         tokens.rotate()
     }
 
-    /// The original never expires tokens: an expired one is answered as an unknown one (403).
-    public func expireTokens(_ token: String?) -> Int { tokens.revoke(token) }
+    /// The original never expires tokens: an expired one is answered as an unknown one (403), with a hint.
+    public func expireTokens(_ token: String?) -> Int { tokens.expire(token) }
     public func revokeTokens(_ token: String?) -> Int { tokens.revoke(token) }
 
     /// The number of pages that hold rows.
@@ -87,7 +87,7 @@ public final class RowsApp: EmulatedSystem {
     private func rows(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         // The original checks the token in middleware, before it looks at the page.
         guard let token = request.headers["authorization"], tokens.isValid(token) else {
-            throw HTTPError(.forbidden, "Invalid token", hint: RowsApp.tokenHint(request.headers["authorization"]))
+            throw HTTPError(.forbidden, "Invalid token", hint: tokenHint(request.headers["authorization"]))
         }
         switch RowsApp.pageNumber(request.pathParameters["page"] ?? "") {
         case .invalid(let text):
@@ -100,12 +100,12 @@ public final class RowsApp: EmulatedSystem {
     }
 
     /// Why a refused Authorization value was refused, when the mistake is a known one.
-    private static func tokenHint(_ header: String?) -> String? {
-        guard let header else { return "The request has no Authorization header; send the token from POST /auth/login as its value." }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        if parts.count == 2, parts[0].equalsIgnoringASCIICase("Bearer") { return bearerHint }
-        return nil
+    private func tokenHint(_ header: String?) -> String? {
+        if let header, tokens.wasExpired(header) { return RowsApp.expiredHint }
+        return AuthorizationHints.rawExpected(header)
     }
+
+    static let expiredHint = "The token has expired (POST /__mock/tokens/expire); log in again (POST /auth/login) for a new one."
 
     // MARK: - Parsing
 

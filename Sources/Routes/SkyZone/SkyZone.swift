@@ -42,6 +42,9 @@ public final class SkyZone: EmulatedSystem {
         var idBySocial: [String: Int] = [:]
         var nextId: Int
         var tokens = TokenStore<Int>()
+        /// Tokens voided by `/__mock/tokens/expire`, only to say so in the refusal's hint; never
+        /// more than the tokens once live (the admin API is the only writer).
+        var expired: Set<String> = []
     }
 
     private let seedState: State
@@ -102,18 +105,22 @@ public final class SkyZone: EmulatedSystem {
         state.replace(seedState)
     }
 
-    /// SkyZone tokens never expire on their own: an expired one is answered as an unknown one.
-    public func expireTokens(_ token: String?) -> Int { revokeTokens(token) }
+    /// SkyZone tokens never expire on their own: an expired one is answered as an unknown one, with a hint.
+    public func expireTokens(_ token: String?) -> Int { endTokens(token, expired: true) }
 
-    public func revokeTokens(_ token: String?) -> Int {
+    public func revokeTokens(_ token: String?) -> Int { endTokens(token, expired: false) }
+
+    private func endTokens(_ token: String?, expired: Bool) -> Int {
         state.withLock { state in
             guard let token else {
                 let count = state.tokens.count
+                if expired { state.expired.formUnion(state.tokens.values.keys) }
                 state.tokens = TokenStore<Int>()
                 return count
             }
             guard state.tokens[token] != nil else { return 0 }
             state.tokens.remove(token)
+            if expired { state.expired.insert(token) }
             return 1
         }
     }
@@ -185,15 +192,24 @@ public final class SkyZone: EmulatedSystem {
     }
 
     private func profile(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let header = request.headers["Authorization"]
         guard let token = request.bearerToken else {
-            throw HTTPError(.unauthorized, "Missing \"Authorization: Bearer <token>\" header")
+            let hint = AuthorizationHints.bearerExpected(header, loginPath: "POST /tokens")
+            // A header without the scheme is there: the body says what is wrong with it.
+            throw HTTPError(.unauthorized, header == nil ? "Missing \"Authorization: Bearer <token>\" header"
+                                                          : "Authorization must be \"Bearer <token>\"", hint: hint)
         }
-        let profile: SkyZoneProfile? = state.read { state in
-            state.tokens[token].flatMap { state.accounts[$0]?.profile }
+        let (profile, expired): (SkyZoneProfile?, Bool) = state.read { state in
+            let profile = state.tokens[token].flatMap { state.accounts[$0]?.profile }
+            return (profile, profile == nil && state.expired.contains(token))
         }
-        guard let profile else { throw HTTPError(.unauthorized, "Invalid or expired token") }
+        guard let profile else {
+            throw HTTPError(.unauthorized, "Invalid or expired token", hint: expired ? SkyZone.expiredHint : AuthorizationHints.unknownBearer(token))
+        }
         return .json(.ok, profile)
     }
+
+    static let expiredHint = "The token has expired (POST /__mock/tokens/expire); sign in again (POST /tokens) for a new one."
 
     // MARK: - Helpers
 
