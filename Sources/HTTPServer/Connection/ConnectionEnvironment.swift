@@ -16,6 +16,8 @@ struct ConnectionSettings: Sendable {
     var outputHardCap: Int
     /// Answers held back by a delay, at most, before reading pauses.
     var maxHeldAnswers = 64
+    /// How long a deferred response may be held at most.
+    var maxDeferred: UInt64
 
     init(configuration c: ServerConfiguration) {
         limits = HTTPRequestParser.Limits(maxHeaderBytes: c.maxHeaderBytes, maxRequestLineBytes: c.maxRequestLineBytes,
@@ -26,6 +28,7 @@ struct ConnectionSettings: Sendable {
         sendTimeout = ConnectionSettings.nanos(c.sendTimeout)
         webSocketPingInterval = ConnectionSettings.nanos(c.webSocketPingInterval)
         webSocketFrameTimeout = ConnectionSettings.nanos(c.webSocketFrameTimeout)
+        maxDeferred = ConnectionSettings.nanos(c.maxDeferredSeconds)
         outputHighWater = max(1, c.outputHighWaterBytes)
         outputHardCap = max(outputHighWater, c.maxPendingOutputBytes)
     }

@@ -30,6 +30,25 @@ final class ConnectionMachine {
         var then: CloseRequest
         var log: RequestLogEntry?
         var startedAt: UInt64
+        /// A deferred answer not yet completed (`bytes` is empty; `releaseAt` is its deadline).
+        var slot: DeferredSlot?
+    }
+
+    /// How to encode an answer: what its request asked for.
+    private struct AnswerShape {
+        var version: HTTPVersion
+        var keepAlive: Bool
+        var omitBody: Bool
+        var method: String
+        var path: String
+    }
+
+    /// A deferred answer's place: its promise, the handler's response and how to encode it.
+    private struct DeferredSlot {
+        var token: UInt64
+        var promise: DeferredResponse
+        var response: HTTPResponse
+        var shape: AnswerShape
     }
 
     let id: ConnectionID
@@ -53,6 +72,8 @@ final class ConnectionMachine {
     @exclusivity(unchecked) private var outbound: [UInt8] = []
     @exclusivity(unchecked) private var written = 0
     @exclusivity(unchecked) private var held: [Held] = []
+    /// The last deferred slot's token.
+    @exclusivity(unchecked) private var deferredSerial: UInt64 = 0
 
     @exclusivity(unchecked) private var lastActivity: UInt64
     /// When the first byte of the current, unfinished request arrived; 0 between requests.
@@ -163,7 +184,7 @@ final class ConnectionMachine {
         phase = .lingering(deadline: env.now + span)
         close = .none
         inbound = []
-        held = []
+        dropHeld()
     }
 
     /// Time passed (`env.now` moved): releases held answers and applies every timeout.
@@ -220,6 +241,10 @@ final class ConnectionMachine {
 
     /// A command posted to this connection's WebSocket handle from any thread.
     func command(_ command: ConnectionCommand) {
+        if case .deferredReady(let token) = command {
+            completeDeferred(token)
+            return
+        }
         guard phase == .webSocket, close == .none, !session.isClosing else { return }
         switch command {
         case .send(let message):
@@ -229,6 +254,8 @@ final class ConnectionMachine {
         case .close(let request):
             let frame = session.initiateClose(code: request.code, reason: request.reason)
             if held.isEmpty { appendOutput(frame); if close == .none { close = .afterFlush } } else { hold(frame, delay: 0, then: .afterFlush) }
+        case .deferredReady:
+            break
         }
     }
 
@@ -238,7 +265,7 @@ final class ConnectionMachine {
         phase = .closed
         inbound = []
         outbound = []
-        held = []
+        dropHeld()
         if let handle = webSocket, let endpoint {
             handle.markClosed()
             endpoint.onClose(handle)
@@ -321,7 +348,7 @@ final class ConnectionMachine {
         let keepAlive = request.wantsKeepAlive && !env.draining
         let omitBody = request.method == .head
         let delivery = response.delivery
-        if delivery.delayNanos == 0 && delivery.action == .send && held.isEmpty {
+        if delivery.delayNanos == 0 && delivery.action == .send && delivery.deferred == nil && held.isEmpty {
             // The hot path: encode straight into the output buffer.
             let wasEmpty = pendingOutput == 0
             HTTPResponseEncoder.encode(response, omitBody: omitBody, keepAlive: keepAlive, requestVersion: request.version,
@@ -332,17 +359,30 @@ final class ConnectionMachine {
             if env.logger.isEnabled(.info) { env.logger.request(logEntry(request, response, durationNanos: env.now - start)) }
             return
         }
+        let shape = AnswerShape(version: request.version, keepAlive: keepAlive, omitBody: omitBody,
+                                method: request.method.rawValue, path: request.path)
+        if let promise = delivery.deferred {
+            deferAnswer(response, promise, shape, start: start)
+            return
+        }
+        let (bytes, then, entry) = encoded(response, shape)
+        emit(bytes, delay: delivery.delayNanos, then: then, log: entry, start: start)
+    }
+
+    /// The bytes of an answer (cut, or none, as its delivery says), what follows it, its log entry.
+    private func encoded(_ response: HTTPResponse, _ shape: AnswerShape) -> ([UInt8], CloseRequest, RequestLogEntry) {
         var bytes: [UInt8] = []
-        var then = keepAlive ? CloseRequest.none : .afterFlush
-        var entry = logEntry(request, response)
-        switch delivery.action {
+        var then = shape.keepAlive ? CloseRequest.none : .afterFlush
+        var entry = RequestLogEntry(method: shape.method, path: shape.path, status: response.status.code, durationNanos: 0,
+                                    system: response.system, hint: response.hint, remoteAddress: remoteAddress)
+        switch response.delivery.action {
         case .send:
-            HTTPResponseEncoder.encode(response, omitBody: omitBody, keepAlive: keepAlive, requestVersion: request.version,
+            HTTPResponseEncoder.encode(response, omitBody: shape.omitBody, keepAlive: shape.keepAlive, requestVersion: shape.version,
                                        date: env.date, into: &bytes)
         case .truncate:
-            HTTPResponseEncoder.encode(response, omitBody: omitBody, keepAlive: false, requestVersion: request.version,
+            HTTPResponseEncoder.encode(response, omitBody: shape.omitBody, keepAlive: false, requestVersion: shape.version,
                                        date: env.date, into: &bytes)
-            if !omitBody { bytes.removeLast(min(bytes.count, response.body.count - response.body.count / 2)) }
+            if !shape.omitBody { bytes.removeLast(min(bytes.count, response.body.count - response.body.count / 2)) }
             then = .afterFlush
         case .close:
             entry.status = 0
@@ -351,12 +391,69 @@ final class ConnectionMachine {
             entry.status = 0
             then = .reset
         }
-        emit(bytes, delay: delivery.delayNanos, then: then, log: entry, start: start)
+        return (bytes, then, entry)
     }
 
     private func logEntry(_ request: HTTPRequest, _ response: HTTPResponse, durationNanos: UInt64 = 0) -> RequestLogEntry {
         RequestLogEntry(method: request.method.rawValue, path: request.path, status: response.status.code,
                         durationNanos: durationNanos, system: response.system, hint: response.hint, remoteAddress: remoteAddress)
+    }
+
+    // MARK: - Deferred answers
+
+    /// Holds the answer's place in the pipeline until its promise is completed or times out.
+    private func deferAnswer(_ response: HTTPResponse, _ promise: DeferredResponse, _ shape: AnswerShape, start: UInt64) {
+        deferredSerial &+= 1
+        let token = deferredSerial
+        let timeout = min(promise.timeoutNanos, env.settings.maxDeferred)
+        held.append(Held(releaseAt: env.now + timeout, bytes: [], then: .none, log: nil, startedAt: start,
+                         slot: DeferredSlot(token: token, promise: promise, response: response, shape: shape)))
+        let outcome = promise.bind(DeferredResponse.Binding(mailbox: env.mailbox, id: id, token: token))
+        if case .pending = outcome {} else { resolve(held.count - 1, outcome) }
+        releaseDue()
+        if held.count >= env.settings.maxHeldAnswers { outputPaused = true }
+    }
+
+    /// A promise posted its completion: encode the answer in its slot and release what is due.
+    private func completeDeferred(_ token: UInt64) {
+        guard close == .none, let index = held.firstIndex(where: { $0.slot?.token == token }),
+              let slot = held[index].slot else { return }
+        let outcome = slot.promise.take(expiring: false)
+        if case .pending = outcome { return }
+        resolve(index, outcome)
+        releaseDue()
+    }
+
+    /// Turns slot `index` into ordinary held output: the completed answer, or the timeout's.
+    private func resolve(_ index: Int, _ outcome: DeferredResponse.Outcome) {
+        guard let slot = held[index].slot else { return }
+        var response: HTTPResponse
+        switch outcome {
+        case .pending:
+            return
+        case .completed(let replacement?):
+            response = replacement
+            // A fault's directive on the handler's answer (a delay, a cut) applies to its replacement too.
+            if response.delivery == Delivery() { response.delivery = slot.response.delivery }
+        case .completed(nil):
+            response = slot.response
+        case .timedOut:
+            response = slot.promise.timeoutResponse() ?? slot.response
+        }
+        response.delivery.deferred = nil
+        let (bytes, then, entry) = encoded(response, slot.shape)
+        held[index].bytes = bytes
+        held[index].then = then
+        held[index].log = entry
+        held[index].releaseAt = env.now + response.delivery.delayNanos
+        held[index].slot = nil
+    }
+
+    /// Forgets held output; the promises of deferred answers still waiting are cancelled.
+    private func dropHeld() {
+        let dropped = held
+        held = []
+        for entry in dropped { entry.slot?.promise.cancel() }
     }
 
     /// Answers a request the server refuses (a bound, a malformed request, a timeout), then closes.
@@ -439,7 +536,7 @@ final class ConnectionMachine {
 
     private func closeWebSocket(_ code: UInt16, _ reason: String) {
         env.logger.info("WebSocket close \(code) to \(remoteAddress): \(reason)")
-        held = []
+        dropHeld()
         appendOutput(session.initiateClose(code: code, reason: reason))
         close = .afterFlush
     }
@@ -448,7 +545,7 @@ final class ConnectionMachine {
 
     /// Output in order: straight to the buffer, or behind held answers until its release time.
     private func emit(_ bytes: [UInt8], delay: UInt64, then: CloseRequest, log: RequestLogEntry?, start: UInt64) {
-        held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start))
+        held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start, slot: nil))
         releaseDue()
         if held.count >= env.settings.maxHeldAnswers { outputPaused = true }
     }
@@ -458,7 +555,14 @@ final class ConnectionMachine {
     }
 
     private func releaseDue() {
-        while let first = held.first, first.releaseAt <= env.now, close == .none {
+        while let first = held.first, close == .none {
+            if let slot = first.slot {
+                let outcome = slot.promise.take(expiring: first.releaseAt <= env.now)
+                if case .pending = outcome { break }
+                resolve(0, outcome)
+                continue
+            }
+            guard first.releaseAt <= env.now else { break }
             held.removeFirst()
             appendOutput(first.bytes)
             if var entry = first.log {
@@ -467,7 +571,7 @@ final class ConnectionMachine {
             }
             if first.then != .none { close = first.then }
         }
-        if close != .none { held = [] }
+        if close != .none && !held.isEmpty { dropHeld() }
     }
 
     private func appendOutput(_ bytes: [UInt8]) {

@@ -86,9 +86,15 @@ public struct Delivery: Sendable, Equatable {
     /// answers on the same connection wait behind it, in order).
     public var delayNanos: UInt64 = 0
     public var action: Action = .send
+    /// Hold the answer until this promise is completed (`HTTPResponse.deferred(_:)`).
+    public var deferred: DeferredResponse?
 
     public init(delayNanos: UInt64 = 0, action: Action = .send) {
         self.delayNanos = delayNanos
         self.action = action
+    }
+
+    public static func == (a: Delivery, b: Delivery) -> Bool {
+        a.delayNanos == b.delayNanos && a.action == b.action && a.deferred === b.deferred
     }
 }

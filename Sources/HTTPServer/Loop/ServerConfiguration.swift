@@ -37,6 +37,8 @@ public struct ServerConfiguration: Sendable {
     /// Unwritten output, in bytes, past which more output closes the connection instead (the peer
     /// does not read, e.g. a WebSocket subscriber); one answer into an empty buffer is always allowed.
     public var maxPendingOutputBytes = 8 * 1024 * 1024
+    /// Seconds a deferred response (`DeferredResponse`) may be held at most, whatever it asks.
+    public var maxDeferredSeconds = 600.0
     /// Hand every accepted connection from one listener to the loops (always on Darwin, where
     /// SO_REUSEPORT does not spread connections); on Linux, one listener per loop unless set.
     public var singleListener = false

@@ -16,7 +16,7 @@ final class ServerShared: Sendable {
         // Library users bypass the command line's checks: clamp durations so nanosecond maths cannot trap.
         var configuration = configuration
         for keyPath in [\ServerConfiguration.headerTimeout, \.idleTimeout, \.shutdownGrace, \.sendTimeout,
-                        \.webSocketPingInterval, \.webSocketFrameTimeout] {
+                        \.webSocketPingInterval, \.webSocketFrameTimeout, \.maxDeferredSeconds] {
             let v = configuration[keyPath: keyPath]
             configuration[keyPath: keyPath] = v.isFinite ? min(max(v, 0.001), 31_536_000) : 31_536_000
         }

@@ -96,6 +96,8 @@ struct ConnectionID: Sendable, Hashable {
 enum ConnectionCommand: Sendable {
     case send(WebSocketMessage)
     case close(WebSocketCloseRequest)
+    /// A deferred answer of this connection was completed (its slot's token).
+    case deferredReady(UInt64)
 }
 
 /// The queue other threads post connection commands to, and a new responder

@@ -1,0 +1,122 @@
+/// A response completed later, from any thread: a handler returns `response.deferred(promise)`
+/// and the connection holds that answer's place in the pipeline (later pipelined answers wait
+/// behind it) until `complete` is called, the timeout passes, or the client goes away. No loop
+/// thread waits: completion posts to the connection's loop and wakes it.
+///
+/// - `complete()` sends the response the handler returned; `complete(other)` sends `other`.
+/// - At the timeout (clamped by the server's `maxDeferredSeconds`) `onTimeout` builds the answer
+///   on the loop thread; without it the handler's response is sent.
+/// - If the connection closes first, `onCancel` runs (on the loop thread), once; a later
+///   `complete` returns false.
+public final class DeferredResponse: Sendable {
+    /// Where a completion is announced: the loop's mailbox, the connection and its slot.
+    struct Binding: Sendable {
+        var mailbox: LoopMailbox
+        var id: ConnectionID
+        var token: UInt64
+    }
+
+    /// What the loop finds when it looks at the promise.
+    enum Outcome {
+        case pending
+        /// Completed: the replacement response, or nil for the handler's own.
+        case completed(HTTPResponse?)
+        case timedOut
+    }
+
+    private enum State {
+        case waiting(Binding?)
+        case completed(HTTPResponse?)
+        case finished
+    }
+
+    /// Nanoseconds the answer may be held at most (the server may clamp it further).
+    public let timeoutNanos: UInt64
+    private let onTimeout: (@Sendable () -> HTTPResponse)?
+    private let onCancel: (@Sendable () -> Void)?
+    private let state = Locked(State.waiting(nil))
+
+    public init(timeoutNanos: UInt64, onTimeout: (@Sendable () -> HTTPResponse)? = nil,
+                onCancel: (@Sendable () -> Void)? = nil) {
+        self.timeoutNanos = timeoutNanos
+        self.onTimeout = onTimeout
+        self.onCancel = onCancel
+    }
+
+    /// Releases the held answer: `response`, or the handler's own when nil. Any thread; returns
+    /// false when it was already completed, timed out or cancelled.
+    @discardableResult
+    public func complete(_ response: HTTPResponse? = nil) -> Bool {
+        let binding = state.withLock { s -> Binding?? in
+            guard case .waiting(let binding) = s else { return .none }
+            s = .completed(response)
+            return .some(binding)
+        }
+        guard let binding else { return false }
+        // Unbound: the loop finds the result when it binds (the handler completed before returning).
+        if let binding { binding.mailbox.post(binding.id, .deferredReady(binding.token)) }
+        return true
+    }
+
+    /// True until completed, timed out or cancelled.
+    public var isPending: Bool {
+        state.withLock { s in if case .waiting = s { return true } else { return false } }
+    }
+
+    // MARK: - The loop's side
+
+    /// Attaches the promise to its slot; a completion that came first is returned at once.
+    func bind(_ binding: Binding) -> Outcome {
+        state.withLock { s in
+            switch s {
+            case .waiting:
+                s = .waiting(binding)
+                return .pending
+            case .completed(let response):
+                s = .finished
+                return .completed(response)
+            case .finished:
+                return .timedOut
+            }
+        }
+    }
+
+    /// Takes a completion; with `expiring`, a promise still waiting times out instead.
+    func take(expiring: Bool) -> Outcome {
+        state.withLock { s in
+            switch s {
+            case .completed(let response):
+                s = .finished
+                return .completed(response)
+            case .waiting:
+                guard expiring else { return .pending }
+                s = .finished
+                return .timedOut
+            case .finished:
+                return .timedOut
+            }
+        }
+    }
+
+    /// The answer to send at the timeout, built on the loop thread.
+    func timeoutResponse() -> HTTPResponse? { onTimeout?() }
+
+    /// The connection went away before the answer was sent.
+    func cancel() {
+        let wasWaiting = state.withLock { s -> Bool in
+            defer { s = .finished }
+            if case .waiting = s { return true }
+            return false
+        }
+        if wasWaiting { onCancel?() }
+    }
+}
+
+extension HTTPResponse {
+    /// This response, held until `promise` is completed (see `DeferredResponse`).
+    public func deferred(_ promise: DeferredResponse) -> HTTPResponse {
+        var copy = self
+        copy.delivery.deferred = promise
+        return copy
+    }
+}
