@@ -31,7 +31,7 @@ struct MockAdmin: Sendable {
             environment.logger.info("state reset to the seed by \(request.remoteAddress)")
             return .empty(.noContent)
         })
-        Console.register(in: &router, guard: `guard`)
+        Console.register(in: &router, guard: `guard`, systems: systems)
         control.register(in: &router, guarded: `guard`.wrap)
         control.registerEvents(in: &router, admit: `guard`.admits, guarded: `guard`.wrap)
         // Conformance runs and diagnostics: every message comes back unchanged. A refused

@@ -1,6 +1,6 @@
 import HTTPServer
 
-/// All five emulated systems plus the `/__mock` admin routes, over one seed and environment.
+/// Every registered emulated system plus the `/__mock` admin routes, over one seed and environment.
 public final class MockApp: Sendable {
     /// The environment with every setting resolved (flags, then the seed's `settings`, then defaults).
     public let environment: MockEnvironment
@@ -26,14 +26,7 @@ public final class MockApp: Sendable {
         self.journalSize = journalSize
         let environment = environment.resolved(with: seed.settings)
         self.environment = environment
-        // The list of systems: a sixth is one more line here.
-        let systems: [any EmulatedSystem] = [
-            RowsApp(seed: seed.rows, environment: environment),
-            CustomerGateway(seed: seed.customerGateway, environment: environment),
-            SkyZone(seed: seed.skyzone, environment: environment),
-            Musbooking(seed: seed.musbooking, environment: environment),
-            RSSchool(seed: seed.rsschool, environment: environment),
-        ]
+        let systems = SystemRegistry.makeSystems(seed: seed, environment: environment)
         self.systems = systems
         let control = ControlPlane(environment: environment, systems: systems, journalSize: journalSize)
         self.control = control
@@ -44,7 +37,7 @@ public final class MockApp: Sendable {
         }, control: control)
     }
 
-    /// The system of that name (`rows`, `gateway`, `skyzone`, `musbooking`, `rsschool`), or nil.
+    /// The system of that name (`SystemRegistry.names`), or nil.
     public func system(named name: String) -> (any EmulatedSystem)? {
         systems.first { $0.name == name }
     }
@@ -58,9 +51,7 @@ public final class MockApp: Sendable {
         router.group(MockAdmin.routeGroup) { admin.register(in: &$0) }
         // `/` belongs to no system: a browser is sent to the console, API clients keep the 404.
         router.get("/") { request in Console.rootAnswer(request) }
-        router.wrapWebSocketEndpoints { [control] pattern, endpoint in
-            pattern == CustomerGateway.path ? control.gatewayEndpoint(endpoint) : endpoint
-        }
+        router.wrapWebSocketEndpoints { [control] pattern, endpoint in control.webSocketEndpoint(endpoint, at: pattern) }
         // Last, so the document lists every route (itself included).
         let routes = router.routeTable + [(.get, "/__mock/openapi.json")]
         let document = LazyDocument { JSON.serialize(OpenAPIDocument.document(routes: routes)) }

@@ -1,15 +1,39 @@
 import Foundation
 import HTTPServer
 
-/// The initial data of every emulated system: the contents of `seed.json`.
+/// The initial data of every emulated system: the contents of `seed.json`, one section per
+/// registered system (under its `seedKey`) and the operator's settings.
 public struct Seed: Decodable, Sendable {
-    public var rows: RowsSeed
-    public var customerGateway: CustomerGatewaySeed
-    public var skyzone: SkyZoneSeed
-    public var musbooking: MusbookingSeed
-    public var rsschool: RSSchoolSeed
+    /// Each system's decoded section, by seed key.
+    private var sections: [String: any Sendable] = [:]
     /// Operator settings (`smsCode`, the state caps); command-line flags override them.
     public var settings: MockSettings?
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SeedKey.self)
+        // In the registry's order, so a seed missing several sections names the first.
+        for type in SystemRegistry.types {
+            sections[type.seedKey] = try type.decodeSection(from: container)
+        }
+        settings = try container.decodeIfPresent(MockSettings.self, forKey: SeedKey("settings"))
+    }
+
+    /// The section of a registered system (decoding read every one).
+    public func section<System: EmulatedSystem>(_ system: System.Type) -> System.SeedSection {
+        guard let section = sections[System.seedKey] as? System.SeedSection else {
+            preconditionFailure("\(System.self) is not in SystemRegistry.types")
+        }
+        return section
+    }
+}
+
+/// A key of `seed.json`'s top level: a system's `seedKey` or `settings`.
+struct SeedKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ key: String) { stringValue = key }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
 
 /// Why `seed.json` could not be used: names the file, the place and what is wrong.

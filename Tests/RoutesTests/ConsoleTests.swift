@@ -27,6 +27,13 @@ final class ConsoleTests: XCTestCase {
         XCTAssertEqual(script.header("Content-Type"), "text/javascript; charset=utf-8")
         XCTAssertTrue(script.text.contains("\"X-Mock-Admin\": \"1\""), "the console's writes must pass the guard")
         XCTAssertFalse(script.text.contains("innerHTML"), "client data goes in as text only")
+        // The list of systems comes from the server (the registry), written into the page's drop-downs.
+        let page = try server.request("GET", "/__mock/").text
+        for type in SystemRegistry.types {
+            XCTAssertFalse(script.text.contains("\"\(type.name)\""), "the script names \(type.name)")
+            let option = "<option value=\"\(type.name)\" data-title=\"\(type.title)\">\(type.name)</option>"
+            XCTAssertEqual(page.components(separatedBy: option).count - 1, 2, "fault and token drop-downs list \(type.name)")
+        }
         let style = try server.request("GET", "/__mock/console.css")
         XCTAssertEqual(style.header("Content-Type"), "text/css; charset=utf-8")
         XCTAssertTrue(style.text.contains("prefers-color-scheme: dark"))

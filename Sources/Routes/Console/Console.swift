@@ -7,8 +7,8 @@ enum Console {
     static let stylePath = "/__mock/console.css"
     static let scriptPath = "/__mock/console.js"
 
-    static func register(in router: inout Router, guard adminGuard: AdminGuard) {
-        let page = Array(ConsolePage.html.utf8)
+    static func register(in router: inout Router, guard adminGuard: AdminGuard, systems: [any EmulatedSystem]) {
+        let page = Array(ConsolePage.html(systems: systems.map { ($0.name, type(of: $0).title) }).utf8)
         let style = Array(ConsoleStyle.css.utf8)
         let script = Array(ConsoleScript.js.utf8)
         router.get("/__mock", adminGuard.wrap { request in
@@ -45,14 +45,12 @@ enum Console {
     /// every other client gets the 404 it always had there.
     static func rootAnswer(_ request: HTTPRequest) -> HTTPResponse {
         guard prefersHTML(request.headers["Accept"]) else {
-            var response = RouteGroup.vaporShape(HTTPError(.notFound, "Not Found: \(request.path)"))
-            response.system = "admin"
-            return response
+            return RouteGroup.vaporShape(HTTPError(.notFound, "Not Found: \(request.path)"))
         }
         var response = HTTPResponse.text(HTTPStatus(code: 302, reasonPhrase: "Found"), "The mock's web console is at \(pagePath)\n")
         response.headers.set("Location", pagePath)
         response.headers.add("Vary", "Accept")
-        response.system = "admin"
+        // No system: `/` belongs to none (PathOwners), so journal, faults and logs say null.
         return response
     }
 

@@ -85,7 +85,7 @@ enum ConsolePage {
         <h2>Tokens</h2>
         <p class="muted">The next request with an expired token gets the system’s expired answer; a revoked one, its unknown-token answer.</p>
         <form id="tokens-form" class="stack">
-          <label>System <select id="tokens-system"><option value="">every system</option></select></label>
+          <label>System <select id="tokens-system"><option value="">every system</option>{{systems}}</select></label>
           <label>Token <input id="tokens-token" placeholder="all of them" autocomplete="off"></label>
           <div class="buttons"><button type="submit" data-op="expire">Expire</button><button type="submit" data-op="revoke">Revoke</button></div>
         </form>
@@ -95,7 +95,7 @@ enum ConsolePage {
         <ol id="faults-list" class="faults"></ol>
         <form id="fault-form" class="fault-form">
           <label>Method <select id="fault-method"><option value="">any</option><option>GET</option><option>POST</option><option>PUT</option><option>DELETE</option><option>WS</option></select></label>
-          <label>System <select id="fault-system"><option value="">any</option></select></label>
+          <label>System <select id="fault-system"><option value="">any</option>{{systems}}</select></label>
           <label class="grow">Path or message type <input id="fault-path" placeholder="/api/users/sms or /rows/* or LOGIN_CUSTOMER" required autocomplete="off"></label>
           <label>Times <input id="fault-times" type="number" min="1" placeholder="∞"></label>
           <label>Action <select id="fault-action">
@@ -125,4 +125,18 @@ enum ConsolePage {
 </body>
 </html>
 """#
+}
+
+extension ConsolePage {
+    /// The page with the systems' options in its drop-downs (the script reads its list of
+    /// systems and their titles from them, so it names none).
+    static func html(systems: [(name: String, title: String)]) -> String {
+        let options = systems.map { "<option value=\"\(escape($0.name))\" data-title=\"\(escape($0.title))\">\(escape($0.name))</option>" }.joined()
+        return html.replacingOccurrences(of: "{{systems}}", with: options)
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
 }

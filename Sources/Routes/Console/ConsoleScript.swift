@@ -8,8 +8,10 @@ enum ConsoleScript {
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const SYSTEMS = ["rows", "gateway", "skyzone", "musbooking", "rsschool"];
-  const TITLES = { rows: "Rows app", gateway: "Customer gateway", skyzone: "SkyZone", musbooking: "Musbooking", rsschool: "RSSchool" };
+  // The server writes the systems into the drop-downs, in its order, with their titles.
+  const SYSTEM_OPTIONS = Array.from($("fault-system").options).filter((o) => o.value);
+  const SYSTEMS = SYSTEM_OPTIONS.map((o) => o.value);
+  const TITLES = Object.fromEntries(SYSTEM_OPTIONS.map((o) => [o.value, o.dataset.title || o.value]));
   const state = {
     features: { requests: false, faults: false, clock: false, tokens: false, events: false },
     smsText: null, emailText: null, accountsText: null, faultsText: null, clockText: null,
@@ -273,7 +275,6 @@ enum ConsoleScript {
     if ($("tokens-token").value.trim()) body.token = $("tokens-token").value.trim();
     api("POST", "/__mock/tokens/" + op, body).then(() => { toast("Tokens " + op + "d"); state.accountsText = null; return loadAccounts(); }).catch(report);
   });
-  for (const id of ["fault-system", "tokens-system"]) for (const s of SYSTEMS) $(id).append(el("option", { value: s }, s));
 
   $("reset").addEventListener("click", () => {
     api("POST", "/__mock/reset").then(() => {

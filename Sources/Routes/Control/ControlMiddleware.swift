@@ -6,9 +6,9 @@ extension ControlPlane {
     /// admin paths, which are neither faulted nor journaled.
     public var middleware: Middleware {
         { [self] request, next in
-            let owner = SystemNames.Owner(path: request.path)
-            if owner == .admin { return next(request) }
-            let system = owner.name
+            let owner = owners.owner(of: request.path)
+            if owner == adminOwner { return next(request) }
+            let system = owner.map { owners.names[$0] }
             // No rule (the usual case): no lock, no method string; no journal: no clock read.
             let fired = faults.hasRules ? faults.fire(method: request.method.rawValue, path: request.path, system: system) : nil
             guard journal.isEnabled else {
@@ -96,17 +96,22 @@ extension ControlPlane {
         }
     }
 
-    /// Wraps the gateway's endpoint: journal entries (`method: "WS"`) and message-type faults
-    /// (`reply`, `noReply`, `delayMs`, `closeCode`), delivered through the transport's reply.
-    public func gatewayEndpoint(_ endpoint: WebSocketEndpoint) -> WebSocketEndpoint {
+    /// Wraps a system's WebSocket endpoint at `pattern`: journal entries (`method: "WS"`) and,
+    /// for a system whose faults match message types, those faults (`reply`, `noReply`,
+    /// `delayMs`, `closeCode`), delivered through the transport's reply. Admin endpoints and
+    /// endpoints no system owns are returned as they are.
+    public func webSocketEndpoint(_ endpoint: WebSocketEndpoint, at pattern: String) -> WebSocketEndpoint {
+        guard let owner = owners.owner(of: pattern), owner != adminOwner else { return endpoint }
+        let system = owners.names[owner]
+        let typedFaults = SystemRegistry.messageTypedNames.contains(system)
         var wrapped = endpoint
         let onMessage = endpoint.onMessage
         wrapped.onMessage = { [self] message, connection in
             let journaling = journal.isEnabled
             let started = journaling ? SystemTime.monotonicNanos() : 0
             var fired: FaultRule?
-            if faults.hasGatewayRules {
-                fired = faults.fire(messageType: JSONValue.parse(ControlPlane.bytes(message))?["type"]?.string ?? "")
+            if typedFaults && faults.hasMessageRules {
+                fired = faults.fire(messageType: JSONValue.parse(ControlPlane.bytes(message))?["type"]?.string ?? "", system: system)
             }
             var reply: WebSocketReply
             switch fired?.action {
@@ -118,12 +123,12 @@ extension ControlPlane {
                 reply.delayNanos += UInt64(max(0, ms)) * 1_000_000
             default: reply = onMessage(message, connection)
             }
-            if let fired { reportFired(fired, method: "WS", path: CustomerGateway.path, system: "gateway") }
+            if let fired { reportFired(fired, method: "WS", path: pattern, system: system) }
             guard journaling else { return reply }
             let at = clock.now()
             let durationNanos = SystemTime.monotonicNanos() &- started
             // The message's text and the reply's list are kept as they are (copy-on-write): no bytes copied.
-            journal.record(JournalEntry(gatewayMessage: message, replies: reply.messages, at: at, durationNanos: durationNanos, fault: fired))
+            journal.record(JournalEntry(webSocketMessage: message, replies: reply.messages, system: system, at: at, durationNanos: durationNanos, fault: fired))
             return reply
         }
         return wrapped

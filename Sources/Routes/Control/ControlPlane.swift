@@ -8,7 +8,11 @@ public final class ControlPlane: Sendable {
     public let faults: FaultStore
     public let clock: OffsetClock
     public let events: EventHub
-    let systems: [(name: String, system: any EmulatedSystem)]
+    let systems: [any EmulatedSystem]
+    /// Which system owns a path: the systems' route groups, then the admin group.
+    let owners: PathOwners
+    /// The admin group's index in `owners`: its paths are neither faulted nor journaled.
+    let adminOwner: Int
     let logger: Logger
 
     public init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int = 1000) {
@@ -16,7 +20,9 @@ public final class ControlPlane: Sendable {
         journal = RequestJournal(capacity: journalSize, events: events)
         faults = FaultStore()
         clock = environment.clock as? OffsetClock ?? OffsetClock(base: environment.clock)
-        self.systems = systems.map { (SystemNames.name(of: $0), $0) }
+        self.systems = systems
+        owners = PathOwners(groups: systems.map(\.routeGroup) + [MockAdmin.routeGroup])
+        adminOwner = systems.count
         logger = environment.logger
         let events = self.events
         environment.outbox.observe { message in
@@ -77,7 +83,7 @@ public final class ControlPlane: Sendable {
         }
         var affected = 0
         for entry in systems where system == nil || entry.name == system {
-            affected += revoke ? entry.system.revokeTokens(token) : entry.system.expireTokens(token)
+            affected += revoke ? entry.revokeTokens(token) : entry.expireTokens(token)
         }
         logger.info("\(revoke ? "revoked" : "expired") \(affected) token(s)\(system.map { " of \($0)" } ?? "")")
         return affected

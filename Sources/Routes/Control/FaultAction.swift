@@ -42,8 +42,8 @@ public enum FaultAction: Sendable, Equatable {
         }
     }
 
-    /// Actions a gateway message rule may take.
-    public var isGatewayAction: Bool {
+    /// Actions a WebSocket message rule (the gateway's) may take.
+    public var isMessageAction: Bool {
         switch self {
         case .delay, .reply, .noReply, .closeCode: return true
         default: return false

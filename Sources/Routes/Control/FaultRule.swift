@@ -1,32 +1,32 @@
 import Foundation
 import HTTPServer
 
-/// One fault rule (API.md §6.1): which requests or gateway messages it matches, what it does,
+/// One fault rule (API.md §6.1): which requests or WebSocket messages (the gateway's) it matches, what it does,
 /// and how many more times it fires (nil: until removed).
 public struct FaultRule: Sendable {
     public let id: Int
     /// Upper-cased; nil matches every method.
     public let method: String?
     public let path: PathPattern
-    /// A system name; `gateway` makes it a rule on gateway message types.
+    /// A system name; a system whose faults match message types makes it a rule on those.
     public let system: String?
+    /// Whether `path` is a WebSocket message type of `system` rather than an HTTP path.
+    public let isMessageRule: Bool
     public let times: Int?
     public internal(set) var remaining: Int?
     public let action: FaultAction
 
-    public var isGatewayRule: Bool { system == "gateway" }
-
     /// Whether it applies to an HTTP request of a system (nil: a path no system claims).
     func matches(method: String, path: String, system: String?) -> Bool {
-        guard !isGatewayRule else { return false }
+        guard !isMessageRule else { return false }
         if let s = self.system, s != system { return false }
         if let m = self.method, !m.equalsIgnoringASCIICase(method) { return false }
         return self.path.matches(path)
     }
 
-    /// Whether it applies to a gateway message of this type.
-    func matches(messageType: String) -> Bool {
-        isGatewayRule && path.matches(messageType)
+    /// Whether it applies to a WebSocket message of this type sent to `system`.
+    func matches(messageType: String, system: String) -> Bool {
+        isMessageRule && self.system == system && path.matches(messageType)
     }
 
     /// The rule as `GET /__mock/faults` lists it.
@@ -50,6 +50,13 @@ public struct FaultRuleDraft: Sendable {
     public var system: String?
     public var times: Int?
     public var action: FaultAction
+    /// Whether `path` is a message type: the system's faults match message types and the path
+    /// is not an HTTP path (message types never start with `/`).
+    public var isMessageRule: Bool { FaultRuleDraft.isMessageRule(system: system, path: path.text) }
+
+    static func isMessageRule(system: String?, path: String) -> Bool {
+        !path.hasPrefix("/") && (system.map(SystemRegistry.messageTypedNames.contains) ?? false)
+    }
 
     /// Why a posted rule was refused (400 with this message).
     public struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -69,12 +76,12 @@ public struct FaultRuleDraft: Sendable {
             throw Invalid("unknown field \"\(unknown)\" (fields: method, path, system, times, action)")
         }
         guard let path = object["path"] as? String, !path.isEmpty else {
-            throw Invalid("\"path\" is required: a path, a pattern with * (\"/api/*\"), or a gateway message type")
+            throw Invalid("\"path\" is required: a path, a pattern with * (\"/api/*\"), or a \(SystemRegistry.messageTypedTitle) message type")
         }
         var system: String?
         if let value = object["system"], !(value is NSNull) {
-            guard let name = value as? String, SystemNames.all.contains(name) else {
-                throw Invalid("\"system\" must be one of \(SystemNames.all.joined(separator: ", "))")
+            guard let name = value as? String, SystemRegistry.names.contains(name) else {
+                throw Invalid("\"system\" must be one of \(SystemRegistry.names.joined(separator: ", "))")
             }
             system = name
         }
@@ -85,9 +92,10 @@ public struct FaultRuleDraft: Sendable {
             }
             method = name.uppercased()
         }
-        if system != "gateway" {
+        let messageRule = isMessageRule(system: system, path: path)
+        if !messageRule {
             guard path.hasPrefix("/") || path.hasPrefix("*") else {
-                throw Invalid("\"path\" must start with / or * (gateway message types need \"system\": \"gateway\")")
+                throw Invalid("\"path\" must start with / or * (\(SystemRegistry.messageTypedTitle) message types need \"system\": \"\(SystemRegistry.messageTypedTitle)\")")
             }
             if path.lowercased().hasPrefix("/__mock") {
                 throw Invalid("admin paths (/__mock/…) cannot be faulted")
@@ -102,11 +110,11 @@ public struct FaultRuleDraft: Sendable {
             throw Invalid("\"action\" is required: an object such as {\"status\": 503} or {\"delayMs\": 2000}")
         }
         let action = try parseAction(actionObject)
-        if system == "gateway" && !action.isGatewayAction {
-            throw Invalid("a gateway rule takes delayMs, reply, noReply or closeCode, not \(action.name)")
+        if messageRule && !action.isMessageAction {
+            throw Invalid("a \(SystemRegistry.messageTypedTitle) rule takes delayMs, reply, noReply or closeCode, not \(action.name)")
         }
-        if system != "gateway" && !action.isHTTPAction {
-            throw Invalid("\(action.name) is a gateway action: add \"system\": \"gateway\" and a message type as \"path\"")
+        if !messageRule && !action.isHTTPAction {
+            throw Invalid("\(action.name) is a \(SystemRegistry.messageTypedTitle) action: add \"system\": \"\(SystemRegistry.messageTypedTitle)\" and a message type as \"path\"")
         }
         return FaultRuleDraft(method: method, path: PathPattern(path), system: system, times: times, action: action)
     }

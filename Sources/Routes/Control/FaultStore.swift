@@ -11,7 +11,7 @@ public final class FaultStore: Sendable {
     /// Mirrors of the rules, set under the lock after every change and read without it, so a
     /// request costs no lock while no rule exists (the usual case).
     private let anyRules = LockFreeFlag()
-    private let gatewayRules = LockFreeFlag()
+    private let messageRules = LockFreeFlag()
 
     public init() {}
 
@@ -20,7 +20,7 @@ public final class FaultStore: Sendable {
     public func add(_ draft: FaultRuleDraft) -> FaultRule {
         mutate { s in
             let rule = FaultRule(id: s.nextId, method: draft.method, path: draft.path, system: draft.system,
-                                 times: draft.times, remaining: draft.times, action: draft.action)
+                                 isMessageRule: draft.isMessageRule, times: draft.times, remaining: draft.times, action: draft.action)
             s.nextId += 1
             s.rules.append(rule)
             return rule
@@ -52,12 +52,12 @@ public final class FaultStore: Sendable {
         return mutate { s in Self.fire(&s) { $0.matches(method: method, path: path, system: system) } }
     }
 
-    /// Whether any rule is about gateway messages (the message's type is parsed only then).
-    var hasGatewayRules: Bool { gatewayRules.isSet }
+    /// Whether any rule is about WebSocket message types (the message's type is parsed only then).
+    var hasMessageRules: Bool { messageRules.isSet }
 
-    /// The rule that fires on a gateway message of this type, counted down, or nil.
-    func fire(messageType: String) -> FaultRule? {
-        mutate { s in Self.fire(&s) { $0.matches(messageType: messageType) } }
+    /// The rule that fires on a WebSocket message of this type to `system`, counted down, or nil.
+    func fire(messageType: String, system: String) -> FaultRule? {
+        mutate { s in Self.fire(&s) { $0.matches(messageType: messageType, system: system) } }
     }
 
     /// Changes the rules under the lock and republishes the flags before unlocking, so the flags
@@ -66,7 +66,7 @@ public final class FaultStore: Sendable {
         state.withLock { s in
             let result = body(&s)
             anyRules.set(!s.rules.isEmpty)
-            gatewayRules.set(s.rules.contains { $0.isGatewayRule })
+            messageRules.set(s.rules.contains { $0.isMessageRule })
             return result
         }
     }

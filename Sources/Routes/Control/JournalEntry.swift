@@ -126,10 +126,10 @@ public struct JournalEntry: Sendable {
         }
     }
 
-    /// A gateway message and the reply's messages (`method: "WS"`, status 101); its `path` is
-    /// the message's `type`, parsed when read.
-    init(gatewayMessage message: WebSocketMessage, replies: [WebSocketMessage], at: Date, durationNanos: UInt64, fault: FaultRule?) {
-        record = Record(at: at, durationNanos: durationNanos, system: "gateway", method: "WS", path: "", query: "", status: 101,
+    /// A system's WebSocket message and the reply's messages (`method: "WS"`, status 101); its
+    /// `path` is the message's `type`, parsed when read.
+    init(webSocketMessage message: WebSocketMessage, replies: [WebSocketMessage], system: String, at: Date, durationNanos: UInt64, fault: FaultRule?) {
+        record = Record(at: at, durationNanos: durationNanos, system: system, method: "WS", path: "", query: "", status: 101,
                         requestHeaders: HTTPHeaders(), requestBody: .message(message), responseBody: .messages(replies),
                         hint: nil, fault: fault.map(FiredFault.init))
     }

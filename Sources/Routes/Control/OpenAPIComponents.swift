@@ -27,7 +27,7 @@ extension OAS {
                 "reply": string, "noReply": ["const": true], "closeCode": ["type": "integer", "minimum": 1000, "maximum": 4999],
             ] as Object,
         ]
-        let systemName: Object = ["type": "string", "enum": SystemNames.all]
+        let systemName: Object = ["type": "string", "enum": SystemRegistry.names]
         return [
             "VaporError": object(["error": ["const": true], "reason": string]),
             "RowsToken": object(["token": string]),
@@ -78,7 +78,7 @@ extension OAS {
                                  "times": nullableInt, "remaining": nullableInt, "action": ref("FaultAction")]),
             "Clock": object(["now": ["type": "string", "format": "date-time"], "offsetSeconds": number]),
             "ClockAdvance": object(["advanceSeconds": ["type": "number", "exclusiveMinimum": 0]]),
-            "TokenControl": ["type": "object", "properties": ["system": ["type": ["string", "null"], "enum": SystemNames.all + [NSNull()]] as Object,
+            "TokenControl": ["type": "object", "properties": ["system": ["type": ["string", "null"], "enum": SystemRegistry.names + [NSNull()]] as Object,
                                                           "token": nullableString]] as Object,
             "Affected": object(["affected": ["type": "integer", "minimum": 0]]),
             "AccountSummary": object([

@@ -41,12 +41,16 @@ public final class CustomerGateway: EmulatedSystem {
         tokenLifetime = TimeInterval(max(0, seed.tokenLifetimeSeconds))
     }
 
-    public let name = "gateway"
+    public static let name = "gateway"
+    public static let title = "Customer gateway"
+    public static let seedKey = "customerGateway"
+    /// Its messages' `type` is what a gateway fault rule's `path` matches.
+    public static let faultsMatchMessageTypes = true
     public let summary = "The customer gateway (document 000): JSON messages over a WebSocket; LOGIN_CUSTOMER returns an API token."
     public let endpoints = [
         Endpoint("WS", CustomerGateway.path, "WebSocket: send {\"type\": \"LOGIN_CUSTOMER\", \"sequence_id\", \"data\": {\"email\", \"password\"}}."),
     ]
-    public let routeGroup = RouteGroup(system: "gateway", prefixes: ["/customer-gateway"])
+    public let routeGroup = RouteGroup(system: CustomerGateway.name, prefixes: ["/customer-gateway"])
 
     public func register(in router: inout Router) {
         router.webSocket(CustomerGateway.path) { [self] message in [reply(to: message)] }
@@ -169,4 +173,9 @@ public final class CustomerGateway: EmulatedSystem {
         environment.logger.debug("customer gateway: \(account.customerId) logged in")
         return GatewayReply.apiToken(sequenceId: sequenceId, token: token, expiration: expiry)
     }
+}
+
+extension Seed {
+    /// The Customer gateway section.
+    public var customerGateway: CustomerGatewaySeed { section(CustomerGateway.self) }
 }

@@ -31,7 +31,9 @@ public final class Musbooking: EmulatedSystem {
         state.replace(MusbookingState(seed: seed, maxPendingCodes: pendingCodeCap.limit))
     }
 
-    public let name = "musbooking"
+    public static let name = "musbooking"
+    public static let title = "Musbooking"
+    public static let seedKey = "musbooking"
     public let summary = "musbooking (document 003, ASP.NET): phone + SMS registration, login, profile, e-mail confirmation, password restore."
     public let endpoints = [
         Endpoint("POST", "/api/users/sms", "Send an SMS code to phone (read it from GET /__mock/sms)."),
@@ -45,7 +47,7 @@ public final class Musbooking: EmulatedSystem {
         Endpoint("GET", "/api/categories/:id", "A category from the seed."),
     ]
     /// Paths in any letter case, as ASP.NET routes; errors are plain text.
-    public let routeGroup = RouteGroup(system: "musbooking", prefixes: ["/api"], caseInsensitive: true, errorShape: Musbooking.errorShape)
+    public let routeGroup = RouteGroup(system: Musbooking.name, prefixes: ["/api"], caseInsensitive: true, errorShape: Musbooking.errorShape)
 
     /// 400 (and every other error) as plain text; 401 is `Access denied` naming the Bearer scheme.
     static let errorShape: @Sendable (HTTPError) -> HTTPResponse = { error in
@@ -139,4 +141,9 @@ public final class Musbooking: EmulatedSystem {
         chars.insert(contentsOf: random.string(length: 1, alphabet: digits), at: random.int(in: 0...chars.count))
         return String(chars)
     }
+}
+
+extension Seed {
+    /// The Musbooking section.
+    public var musbooking: MusbookingSeed { section(Musbooking.self) }
 }

@@ -26,14 +26,16 @@ public final class RSSchool: EmulatedSystem {
 
     public var seedAccount: String? { "\(seed.login) / \(seed.password), then \(seed.secureSequence)" }
 
-    public let name = "rsschool"
+    public static let name = "rsschool"
+    public static let title = "RSSchool"
+    public static let seedKey = "rsschool"
     public let summary = "RSSchool login (document 001): the app's local credential and secure-sequence checks as a JSON API."
     public let endpoints = [
         Endpoint("POST", "/rsschool/authorize", "Check {\"login\", \"password\"}; 401 names the wrong fields."),
         Endpoint("POST", "/rsschool/secure", "Check the secure sequence {\"sequence\": \"132\"}."),
     ]
     /// Errors are `{"error": "…"}`.
-    public let routeGroup = RouteGroup(system: "rsschool", prefixes: ["/rsschool"], errorShape: RSSchool.errorShape)
+    public let routeGroup = RouteGroup(system: RSSchool.name, prefixes: ["/rsschool"], errorShape: RSSchool.errorShape)
 
     static let errorShape: @Sendable (HTTPError) -> HTTPResponse = { .json($0.status, ["error": .string($0.message)] as JSONValue) }
 
@@ -77,4 +79,9 @@ public final class RSSchool: EmulatedSystem {
         default: throw HTTPError(.badRequest, "Field \"\(key)\" must be a string")
         }
     }
+}
+
+extension Seed {
+    /// The RSSchool section.
+    public var rsschool: RSSchoolSeed { section(RSSchool.self) }
 }

@@ -40,13 +40,15 @@ public final class RowsApp: EmulatedSystem {
         pages = RowsApp.buildPages(totalRows: max(0, seed.totalRows), pageSize: max(1, seed.pageSize), seed: seed.textSeed)
     }
 
-    public let name = "rows"
+    public static let name = "rows"
+    public static let title = "Rows app"
+    public static let seedKey = "rows"
     public let summary = "The rows app (document 004): Vapor login and a paged, cached list of lorem-ipsum rows."
     public let endpoints = [
         Endpoint("POST", "/auth/login", "Log in with e-mail and password (JSON, form or multipart); returns a token."),
         Endpoint("GET", "/rows/:page", "Rows of a page (20 a page, from 1) with the raw token in Authorization."),
     ]
-    public let routeGroup = RouteGroup(system: "rows", prefixes: ["/auth", "/rows"])
+    public let routeGroup = RouteGroup(system: RowsApp.name, prefixes: ["/auth", "/rows"])
 
     public func register(in router: inout Router) {
         router.post("/auth/login") { [self] request throws(HTTPError) in try login(request) }
@@ -144,4 +146,9 @@ public final class RowsApp: EmulatedSystem {
         }
         return pages
     }
+}
+
+extension Seed {
+    /// The Rows app section.
+    public var rows: RowsSeed { section(RowsApp.self) }
 }

@@ -78,7 +78,9 @@ public final class SkyZone: EmulatedSystem {
         state = StateCell(initial)
     }
 
-    public let name = "skyzone"
+    public static let name = "skyzone"
+    public static let title = "SkyZone"
+    public static let seedKey = "skyzone"
     public let summary = "SkyZone (document 002): create an account and sign in by e-mail or social token; the signed-in profile."
     public let endpoints = [
         Endpoint("POST", "/customer", "Create an account: {\"username\", \"password\"} or {\"external-token\", \"external-type\"}; the profile."),
@@ -86,7 +88,7 @@ public final class SkyZone: EmulatedSystem {
         Endpoint("GET", "/customer", "The signed-in profile, with Authorization: Bearer <token>."),
     ]
     /// Errors are `{"error": "…"}`; a 401 names the Bearer scheme.
-    public let routeGroup = RouteGroup(system: "skyzone", prefixes: ["/customer", "/tokens"], errorShape: SkyZone.errorShape)
+    public let routeGroup = RouteGroup(system: SkyZone.name, prefixes: ["/customer", "/tokens"], errorShape: SkyZone.errorShape)
 
     static let errorShape: @Sendable (HTTPError) -> HTTPResponse = { error in
         var response = HTTPResponse.json(error.status, ["error": .string(error.message)] as JSONValue)
@@ -224,4 +226,9 @@ public final class SkyZone: EmulatedSystem {
     }
 
     static func socialKey(_ type: String, _ token: String) -> String { "\(type):\(token)" }
+}
+
+extension Seed {
+    /// The SkyZone section.
+    public var skyzone: SkyZoneSeed { section(SkyZone.self) }
 }

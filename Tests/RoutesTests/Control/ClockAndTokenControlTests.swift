@@ -81,8 +81,12 @@ final class TokenControlTests: MockServerTestCase {
     /// A system with the hooks gets each call: one token, or all with nil; `affected` adds up.
     func testTheHooksOfEachSystemAreCalled() throws {
         final class Fake: EmulatedSystem, @unchecked Sendable {
+            static let name = "fake"
+            static let title = "Fake"
+            static let seedKey = "fake"
             let calls = Locked<[String]>([])
-            let name = "fake"
+            init() {}
+            init(seed: [String], environment: MockEnvironment) {}
             let summary = "a stand-in with token hooks"
             let endpoints: [Endpoint] = []
             let seedAccount: String? = nil

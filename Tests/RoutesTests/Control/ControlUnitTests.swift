@@ -3,7 +3,7 @@ import HTTPServer
 @testable import Routes
 import XCTest
 
-/// Pure parts of the control plane: patterns, redaction, system ownership, the offset clock.
+/// Pure parts of the control plane: patterns, redaction, the offset clock.
 final class ControlUnitTests: XCTestCase {
     func testPathPatterns() {
         XCTAssertTrue(PathPattern("/api/users/sms").matches("/API/Users/SMS"))
@@ -35,29 +35,6 @@ final class ControlUnitTests: XCTestCase {
         XCTAssertFalse(redacted.contains("secret1"))
         XCTAssertTrue(redacted.contains("name=\"password\"\r\n\r\n***\r\n--B--"))
         XCTAssertTrue(redacted.contains("\r\n\r\nme\r\n"))
-    }
-
-    func testOwnersOfPaths() {
-        XCTAssertEqual(SystemNames.owner(ofPath: "/__mock/requests"), "admin")
-        XCTAssertEqual(SystemNames.owner(ofPath: "/API/users/sms"), "musbooking")
-        XCTAssertEqual(SystemNames.owner(ofPath: "/rows/3"), "rows")
-        XCTAssertEqual(SystemNames.owner(ofPath: "/auth/login"), "rows")
-        XCTAssertEqual(SystemNames.owner(ofPath: "/customer"), "skyzone")
-        XCTAssertEqual(SystemNames.owner(ofPath: "/tokens"), "skyzone")
-        XCTAssertEqual(SystemNames.owner(ofPath: "/customer-gateway/customer"), "gateway")
-        XCTAssertEqual(SystemNames.owner(ofPath: "/rsschool/secure"), "rsschool")
-        XCTAssertNil(SystemNames.owner(ofPath: "/favicon.ico"))
-        // Edges of the byte-wise comparison: exact names, prefixes without their slash, case, non-ASCII.
-        XCTAssertEqual(SystemNames.owner(ofPath: "/__mock"), "admin")
-        XCTAssertEqual(SystemNames.owner(ofPath: "/auth/login/"), "rows")
-        XCTAssertEqual(SystemNames.owner(ofPath: "/ROWS/1"), "rows")
-        XCTAssertEqual(SystemNames.owner(ofPath: "/Customer/x"), "skyzone")
-        XCTAssertNil(SystemNames.owner(ofPath: "/AUTH/LOGIN"))
-        XCTAssertNil(SystemNames.owner(ofPath: "/tokensX"))
-        XCTAssertNil(SystemNames.owner(ofPath: "/customer-gateway"))
-        XCTAssertNil(SystemNames.owner(ofPath: "/rows"))
-        XCTAssertNil(SystemNames.owner(ofPath: ""))
-        XCTAssertNil(SystemNames.owner(ofPath: "/é/rows/"))
     }
 
     func testOffsetClockAddsToItsBaseAndNeverStacks() {

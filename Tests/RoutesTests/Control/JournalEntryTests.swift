@@ -9,7 +9,7 @@ final class JournalEntryTests: XCTestCase {
 
     func testAGatewayEntryShowsTheMessageItsTypeAndTheRepliesJoinedByLineFeeds() {
         let message = WebSocketMessage.text(#"{"type":"LOGIN_CUSTOMER","data":{"password":"123123"}}"#)
-        let entry = JournalEntry(gatewayMessage: message, replies: [.text(#"{"a":1}"#), .binary(Array("two".utf8))],
+        let entry = JournalEntry(webSocketMessage: message, replies: [.text(#"{"a":1}"#), .binary(Array("two".utf8))], system: "gateway",
                                  at: at, durationNanos: 1_500_000, fault: nil)
         let json = entry.json
         XCTAssertEqual(json["method"] as? String, "WS")
@@ -20,7 +20,7 @@ final class JournalEntryTests: XCTestCase {
         XCTAssertEqual(json["requestBody"] as? String, #"{"type":"LOGIN_CUSTOMER","data":{"password":"***"}}"#)
         XCTAssertEqual(json["responseBody"] as? String, "{\"a\":1}\ntwo")
         XCTAssertNil(json["truncated"])
-        XCTAssertEqual(JournalEntry(gatewayMessage: message, replies: [], at: at, durationNanos: 0, fault: nil).json["responseBody"] as? String, "")
+        XCTAssertEqual(JournalEntry(webSocketMessage: message, replies: [], system: "gateway", at: at, durationNanos: 0, fault: nil).json["responseBody"] as? String, "")
     }
 
     /// Bodies over 16 KiB keep only their start; the cut still backs off a split UTF-8 character.
@@ -34,7 +34,7 @@ final class JournalEntryTests: XCTestCase {
         XCTAssertFalse(shown.contains("\u{FFFD}"))
         XCTAssertEqual(entry.json["truncated"] as? Bool, true)
         let message = WebSocketMessage.text(String(repeating: "y", count: 20_000))
-        let ws = JournalEntry(gatewayMessage: message, replies: [message], at: at, durationNanos: 0, fault: nil)
+        let ws = JournalEntry(webSocketMessage: message, replies: [message], system: "gateway", at: at, durationNanos: 0, fault: nil)
         XCTAssertEqual(ws.requestBody.count, JournalEntry.bodyLimit + 1)
         XCTAssertEqual(ws.responseBody.count, JournalEntry.bodyLimit + 1)
         XCTAssertEqual((ws.json["responseBody"] as? String)?.utf8.count, JournalEntry.bodyLimit)

@@ -1,0 +1,80 @@
+import HTTPServer
+
+/// Which route group owns a path: the rule the router words its own 404 and 405 by (the first
+/// group, in registration order, whose `RouteGroup.owns` holds), built once at start into a table
+/// keyed by the byte after the leading slash, so the middleware decides on every request without
+/// comparing or retaining a String. The journal, fault rules, token controls and logs all read it.
+struct PathOwners: Sendable {
+    /// One prefix of one group: its bytes in `bytes`, and whether letters match in any case.
+    private struct Candidate: Sendable {
+        let start: Int
+        let count: Int
+        let group: Int
+        let foldCase: Bool
+    }
+
+    /// The groups' system names, by group index.
+    let names: [String]
+    /// Every prefix's bytes, back to back (lower-cased for case-insensitive groups).
+    private let bytes: [UInt8]
+    /// The candidates, grouped by the folded byte after the leading slash, in group order.
+    private let candidates: [Candidate]
+    /// For each byte value b, `candidates[bucket[b]..<bucket[b + 1]]`.
+    private let bucket: [Int]
+
+    init(groups: [RouteGroup]) {
+        names = groups.map(\.system)
+        var bytes: [UInt8] = [], all: [(key: Int?, candidate: Candidate)] = []
+        for (index, group) in groups.enumerated() {
+            for prefix in group.prefixes {
+                let text = Array((group.caseInsensitive ? prefix.lowercased() : prefix).utf8)
+                let candidate = Candidate(start: bytes.count, count: text.count, group: index, foldCase: group.caseInsensitive)
+                bytes += text
+                // A prefix of one byte ("/") is a candidate for every path.
+                all.append((text.count >= 2 ? Int(PathOwners.fold(text[1])) : nil, candidate))
+            }
+        }
+        var candidates: [Candidate] = [], bucket: [Int] = []
+        for key in 0..<256 {
+            bucket.append(candidates.count)
+            candidates += all.filter { $0.key == nil || $0.key == key }.map(\.candidate)
+        }
+        bucket.append(candidates.count)
+        self.bytes = bytes
+        self.candidates = candidates
+        self.bucket = bucket
+    }
+
+    /// The index of the owning group, or nil for a path no group owns.
+    func owner(of path: String) -> Int? {
+        path.utf8.withContiguousStorageIfAvailable(owner) ?? Array(path.utf8).withUnsafeBufferPointer(owner)
+    }
+
+    /// The owning group's system name, or nil.
+    func name(ofPath path: String) -> String? { owner(of: path).map { names[$0] } }
+
+    private func owner(_ path: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard path.count >= 2, path[0] == UInt8(ascii: "/") else { return nil }
+        let key = Int(PathOwners.fold(path[1]))
+        for i in bucket[key]..<bucket[key + 1] where matches(candidates[i], path) {
+            return candidates[i].group
+        }
+        return nil
+    }
+
+    /// `RouteGroup.owns` for one prefix: the path starts with it, by whole segments.
+    private func matches(_ candidate: Candidate, _ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = candidate.count
+        guard path.count >= n, path.count == n || path[n] == UInt8(ascii: "/") else { return false }
+        for i in 0..<n {
+            let a = candidate.foldCase ? PathOwners.fold(path[i]) : path[i]
+            guard a == bytes[candidate.start + i] else { return false }
+        }
+        return true
+    }
+
+    /// An ASCII upper-case letter as lower case; every other byte as is.
+    private static func fold(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+}
