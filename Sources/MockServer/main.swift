@@ -9,6 +9,7 @@ import Glibc
 
 // First, before any thread exists: SIGINT/SIGTERM stay pending until the trap's thread takes them.
 let signalTrap = SignalTrap.block()
+SignalTrap.ignoreBrokenPipes()
 
 /// Prints to standard error and exits with the given status.
 func exitWith(_ message: String, status: Int32) -> Never {

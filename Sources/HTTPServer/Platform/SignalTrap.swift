@@ -27,6 +27,13 @@ public final class SignalTrap: Sendable {
         return SignalTrap(signals: signals)
     }
 
+    /// A reader of the log that goes away (`mock-server 2>&1 | head -1`) must not kill the server:
+    /// a write to the broken pipe then fails with EPIPE, which the log writer drops, as nginx does.
+    /// Sockets need no such help (MSG_NOSIGNAL / SO_NOSIGPIPE); this is for the log and the banner.
+    public static func ignoreBrokenPipes() {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }
+
     /// Calls `handler` with each blocked signal as it arrives (or is already pending), on its own
     /// thread, for the life of the process.
     public func start(_ handler: @escaping @Sendable (Int32) -> Void) {

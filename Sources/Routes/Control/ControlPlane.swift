@@ -52,11 +52,14 @@ public final class ControlPlane: Sendable {
         ["now": ISO8601.string(clock.now()), "offsetSeconds": clock.offsetSeconds]
     }
 
-    /// Moves the clock forward and says so on the events stream.
-    public func advanceClock(by seconds: TimeInterval) {
-        clock.advance(by: seconds)
+    /// Moves the clock forward and says so on the events stream; false (unchanged) past the bound
+    /// of `OffsetClock.maxOffsetSeconds` ahead in all.
+    @discardableResult
+    public func advanceClock(by seconds: TimeInterval) -> Bool {
+        guard clock.advance(by: seconds) else { return false }
         logger.info("mock clock moved forward \(seconds) s (now \(ISO8601.string(clock.now())))")
         publishClock()
+        return true
     }
 
     /// Puts the clock back to its base.

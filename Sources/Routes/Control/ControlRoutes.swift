@@ -41,7 +41,9 @@ extension ControlPlane {
                   n.doubleValue.isFinite, n.doubleValue > 0, n.doubleValue <= 3_153_600_000 else {
                 return ControlPlane.badRequest("the body must be {\"advanceSeconds\": n} with n a number of seconds above 0 (fractions allowed, at most 100 years)")
             }
-            advanceClock(by: n.doubleValue)
+            guard advanceClock(by: n.doubleValue) else {
+                return ControlPlane.badRequest("the mock's clock runs at most 100 years ahead in all (it is \(Int(clock.offsetSeconds)) s ahead now); DELETE /__mock/clock puts it back to real time")
+            }
             return .json(object: clockJSON)
         })
         router.delete("/__mock/clock", guarded { [self] _ in

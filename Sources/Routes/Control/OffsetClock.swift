@@ -30,11 +30,19 @@ public final class OffsetClock: Clock {
     /// Seconds the mock is ahead of its base clock.
     public var offsetSeconds: TimeInterval { current.value }
 
-    /// Moves the clock forward by `seconds` (callers check that it is positive and finite).
-    public func advance(by seconds: TimeInterval) {
+    /// How far ahead the clock may run in all: repeated advances must not carry dates past
+    /// year 9999, where they wrap (a token "expiring" in 1850).
+    public static let maxOffsetSeconds: TimeInterval = 3_153_600_000  // 100 years
+
+    /// Moves the clock forward by `seconds` (callers check that it is positive and finite);
+    /// false, and unchanged, when that would put it more than `maxOffsetSeconds` ahead.
+    @discardableResult
+    public func advance(by seconds: TimeInterval) -> Bool {
         writer.withLock { offset in
+            guard offset + seconds <= OffsetClock.maxOffsetSeconds else { return false }
             offset += seconds
             current.value = offset
+            return true
         }
     }
 

@@ -51,6 +51,21 @@ final class ClockControlTests: MockServerTestCase {
         XCTAssertEqual(try server.request("GET", "/__mock/clock").jsonObject?["offsetSeconds"] as? Double, 0)
     }
 
+    /// Issue 20 §9: repeated advances stop at 100 years ahead in all, so dates never wrap past 9999.
+    func testTheOffsetIsBoundedInAllAndDatesStayInRange() throws {
+        let step = 3_153_600_000.0 / 4
+        for _ in 0..<4 { XCTAssertEqual(try server.request("POST", "/__mock/clock", json: ["advanceSeconds": step]).status, 200) }
+        let r = try server.request("POST", "/__mock/clock", json: ["advanceSeconds": 1])
+        XCTAssertEqual(r.status, 400)
+        XCTAssertTrue((r.jsonObject?["error"] as? String ?? "").contains("100 years ahead in all"), r.text)
+        let clock = try server.request("GET", "/__mock/clock").jsonObject
+        XCTAssertEqual(clock?["offsetSeconds"] as? Double, 3_153_600_000, "unchanged by the refused advance")
+        let now = clock?["now"] as? String ?? ""
+        XCTAssertTrue(now.hasPrefix("21") && now.count == 20, now)
+        XCTAssertEqual(try server.request("DELETE", "/__mock/clock", headers: TestServer.adminWrite).status, 200)
+        XCTAssertEqual(try server.request("POST", "/__mock/clock", json: ["advanceSeconds": 60]).status, 200, "back in range")
+    }
+
     func testResetAlsoEmptiesTheJournalAndRemovesFaults() throws {
         _ = try server.request("GET", "/rows/1")
         _ = try server.addFault(["path": "/rows/*", "action": ["status": 500]])
