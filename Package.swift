@@ -4,7 +4,7 @@ import PackageDescription
 // No package dependencies by design: Foundation, Dispatch and the C library (Glibc or Darwin) only.
 let package = Package(
     name: "mock-server",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15), .iOS(.v16)],
     products: [
         .executable(name: "mock-server", targets: ["MockServer"]),
         // The whole mock in-process, for a test target: start on port 0, base URL, outbox, reset, stop.

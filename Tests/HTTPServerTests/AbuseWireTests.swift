@@ -29,9 +29,21 @@ final class AbuseWireTests: XCTestCase {
     }
 
     /// Waits, without reading, until the peer resets or hangs up the socket; false after `seconds`.
-    private func waitForHangup(_ fd: Int32, seconds: Int32 = 10) -> Bool {
-        var p = pollfd(fd: fd, events: 0, revents: 0)  // only POLLERR/POLLHUP are reported
-        return poll(&p, 1, seconds * 1000) == 1 && p.revents & Int16(POLLERR | POLLHUP) != 0
+    /// Asks for POLLIN: Darwin's poll(2) registers no kqueue filter for `events: 0`, so it would
+    /// never report the hang-up (Linux reports POLLHUP/POLLERR whatever was asked). While unread
+    /// data is waiting, POLLIN alone comes back at once; the socket is then asked again after a
+    /// short pause, the reset being something only the kernel can tell us about.
+    private func waitForHangup(_ fd: Int32, seconds: Int = 10) -> Bool {
+        let deadline = Sys.monotonicNanos() + UInt64(seconds) * 1_000_000_000
+        while true {
+            let now = Sys.monotonicNanos()
+            guard now < deadline else { return false }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let n = poll(&p, 1, Int32((deadline - now) / 1_000_000))
+            if n < 0 && errno != EINTR { return false }
+            if n > 0 && p.revents & Int16(POLLERR | POLLHUP) != 0 { return true }
+            if n > 0 { usleep(10_000) }  // unread data, no reset yet
+        }
     }
 
     func testAnHTTPClientThatNeverReadsIsClosedAfterTheSendTimeout() throws {

@@ -83,6 +83,39 @@ final class PollerTests: XCTestCase {
         }
     }
 
+    /// One contract for all backends: kqueue's EV_ADD would silently (re-)register, epoll and
+    /// poll(2) refuse; every poller refuses a second add and a modify of a descriptor it never had.
+    func testAddingTwiceAndModifyingAnUnknownDescriptorFail() throws {
+        for kind in kinds {
+            let poller = try kind.make()
+            let (a, b) = try socketPair()
+            XCTAssertThrowsError(try poller.modify(a, read: true, write: false), "\(kind): modify before add")
+            try poller.add(a, read: true, write: false)
+            XCTAssertThrowsError(try poller.add(a, read: true, write: true), "\(kind): a second add")
+            poller.remove(a)
+            try poller.add(a, read: true, write: false)  // added again after its removal
+            send(b, "z")
+            var events: [PollEvent] = []
+            XCTAssertEqual(try waitAll(poller, &events).map(\.fd), [a], "\(kind): watched again")
+        }
+    }
+
+    /// The set KqueuePoller keeps for that contract (it runs on Darwin only; its set runs here too).
+    func testWatchedDescriptorsTrackAddAndRemove() {
+        var set = WatchedDescriptors()
+        XCTAssertFalse(set.contains(3))
+        XCTAssertTrue(set.insert(3))
+        XCTAssertFalse(set.insert(3), "already watched")
+        XCTAssertTrue(set.insert(1000), "grows past its size")
+        XCTAssertTrue(set.contains(3) && set.contains(1000) && !set.contains(999))
+        XCTAssertFalse(set.insert(-1), "negative descriptors are refused")
+        XCTAssertFalse(set.contains(-1))
+        XCTAssertTrue(set.remove(3))
+        XCTAssertFalse(set.remove(3), "not watched any more")
+        XCTAssertFalse(set.remove(5000), "never seen")
+        XCTAssertTrue(set.insert(3), "watched again")
+    }
+
     func testAPeerThatHangsUpIsReported() throws {
         for kind in kinds {
             let poller = try kind.make()

@@ -1,5 +1,6 @@
 import XCTest
 import HTTPServer
+import TestSupport
 
 final class WebSocketSessionTests: XCTestCase {
     // MARK: - Helpers
@@ -332,7 +333,7 @@ final class WebSocketSessionTests: XCTestCase {
         let frame = WebSocketSession.closeFrame(code: 1000, reason: String(repeating: "é", count: 100))
         XCTAssertEqual(Int(frame[1]), frame.count - 2)
         XCTAssertLessThanOrEqual(frame.count - 2, 125)
-        XCTAssertEqual(String(validating: frame[4...], as: UTF8.self), String(repeating: "é", count: 61))
+        XCTAssertEqual(validatedUTF8(frame[4...]), String(repeating: "é", count: 61))
     }
 
     // MARK: - Encoding

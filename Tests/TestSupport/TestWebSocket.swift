@@ -112,7 +112,7 @@ public final class TestWebSocket {
             payload.append(contentsOf: frame.payload)
             guard frame.fin else { continue }
             if opcode == WebSocketOpcode.text {
-                guard let text = String(validating: payload, as: UTF8.self) else { throw TestClientError("server sent invalid UTF-8 text") }
+                guard let text = validatedUTF8(payload) else { throw TestClientError("server sent invalid UTF-8 text") }
                 return .text(text)
             }
             return .binary(payload)

@@ -3,12 +3,14 @@ import Darwin
 
 /// Darwin kqueue, level-triggered (no EV_CLEAR on sockets), woken by an EVFILT_USER event. The
 /// default on Darwin. Every watched descriptor has both a read and a write filter, each enabled or
-/// disabled, so `modify` and `remove` never meet a filter that is missing.
+/// disabled, so `modify` and `remove` never meet a filter that is missing. `EV_ADD` re-registers a
+/// descriptor kqueue no longer watches, so `watched` keeps the add/modify contract of epoll and poll.
 final class KqueuePoller: Poller, @unchecked Sendable {
     // Immutable after init; kevent calls are thread-safe, and only `wake` is used off the loop thread.
     // Used by its loop's thread only: no dynamic exclusivity checks on each wait.
     private let kq: Int32
     @exclusivity(unchecked) private var buffer: [Darwin.kevent]
+    @exclusivity(unchecked) private var watched = WatchedDescriptors()
     /// EVFILT_USER identifiers are their own namespace (the key is ident + filter): no clash with fd 0.
     private static let wakeIdent: UInt = 0
 
@@ -31,15 +33,21 @@ final class KqueuePoller: Poller, @unchecked Sendable {
     }
 
     func add(_ fd: Int32, read: Bool, write: Bool) throws {
+        guard fd >= 0 else { throw ServerError.system(call: "kevent add", errno: EBADF) }
+        guard !watched.contains(fd) else { throw ServerError.system(call: "kevent add", errno: EEXIST) }
         try apply(fd, read: read, write: write, call: "kevent add")
+        _ = watched.insert(fd)
     }
 
     func modify(_ fd: Int32, read: Bool, write: Bool) throws {
-        // EV_ADD on an existing filter updates it, so add and modify are the same call.
+        // EV_ADD on an existing filter updates it, so add and modify are the same call; only
+        // `watched` tells them apart (kevent would silently re-add a removed descriptor).
+        guard watched.contains(fd) else { throw ServerError.system(call: "kevent modify", errno: ENOENT) }
         try apply(fd, read: read, write: write, call: "kevent modify")
     }
 
     func remove(_ fd: Int32) {
+        guard watched.remove(fd) else { return }
         let ident = UInt(UInt32(bitPattern: fd))
         var changes = [KqueuePoller.change(ident, Int16(EVFILT_READ), UInt16(EV_DELETE)),
                        KqueuePoller.change(ident, Int16(EVFILT_WRITE), UInt16(EV_DELETE))]
