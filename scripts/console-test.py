@@ -7,6 +7,12 @@ A musbooking registration runs over plain HTTP (as an app would) while the page 
 page must show the SMS code without a reload, the e-mail's confirmation link must confirm the
 account when clicked (the accounts view flips isConfirmed), and Reset must empty the inbox.
 Every step is saved as a screenshot at desktop width and at a phone's width (375 px).
+
+Accessibility: axe-core (from axe-selenium-python) runs on every tab, with the journal detail and
+the Reset dialog open, at both widths in light and dark: 0 serious or critical violations. A
+keyboard-only pass reaches every control with Tab, moves between tabs with the arrow keys, and
+uses the filters, the journal rows, the clock, the fault and token forms and Reset (with its
+confirmation) without a mouse.
 """
 import importlib.util
 import json
@@ -19,6 +25,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -34,9 +42,10 @@ def check(cond, what):
     checks += 1
 
 
-def http(method, path, form=None, headers=None):
+def http(method, path, form=None, headers=None, data=None):
     """An app's request: musbooking takes form bodies."""
-    data = urllib.parse.urlencode(form).encode() if form is not None else None
+    if form is not None:
+        data = urllib.parse.urlencode(form).encode()
     req = urllib.request.Request(BASE + path, data=data, method=method, headers=headers or {})
     if form is not None:
         req.add_header("Content-Type", "application/x-www-form-urlencoded")
@@ -191,9 +200,21 @@ def run(width, height, label):
         wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, row + ' [data-confirmed="true"]')))
         shot(driver, f"{label}-6-accounts-confirmed")
 
-        # Step 4: Reset empties the inbox (and the new account is gone).
+        # Accessibility of every tab, with content in each (a fault listed, a journal entry open).
+        http("POST", "/__mock/faults", headers={"Content-Type": "application/json"},
+             data=json.dumps({"path": "/nowhere/*", "action": {"status": 503}}).encode())
+        audit(driver, wait, label)
+
+        # Step 4: Reset asks first; Cancel keeps everything, Reset empties the inbox (and the
+        # new account is gone).
         tab(driver, "inbox")
         driver.find_element(By.ID, "reset").click()
+        wait.until(lambda d: d.execute_script("return document.getElementById('reset-dialog').open"))
+        driver.find_element(By.ID, "reset-cancel").click()
+        wait.until(lambda d: not d.execute_script("return document.getElementById('reset-dialog').open"))
+        check(json.loads(http("GET", "/__mock/sms")[1]) != [], f"{label}: Cancel leaves the outbox alone")
+        driver.find_element(By.ID, "reset").click()
+        wait.until(EC.element_to_be_clickable((By.ID, "reset-confirm"))).click()
         wait.until(EC.visibility_of_element_located((By.ID, "sms-empty")))
         wait.until(EC.visibility_of_element_located((By.ID, "email-empty")))
         check(not driver.find_elements(By.CSS_SELECTOR, "#sms-list .card"), f"{label}: no SMS after reset")
@@ -204,6 +225,204 @@ def run(width, height, label):
         if driver.find_elements(By.CSS_SELECTOR, '#tabs button[data-tab="journal"]:not([hidden])'):
             tab(driver, "journal")
             shot(driver, f"{label}-9-journal")
+    finally:
+        driver.quit()
+
+
+def scheme(driver, name):
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": name}]})
+
+
+def visible_tabs(driver):
+    return [b.get_attribute("data-tab") for b in driver.find_elements(By.CSS_SELECTOR, '#tabs [role="tab"]') if b.is_displayed()]
+
+
+def axe_run(driver, axe, what):
+    result = axe.run()
+    bad = [v for v in result["violations"] if v.get("impact") in ("serious", "critical")]
+    detail = "; ".join(f'{v["id"]} ({v["impact"]}): {v["help"]} at {[(n["target"], n.get("failureSummary")) for n in v["nodes"]][:4]}' for v in bad)
+    check(not bad, f"{what}: axe found serious/critical violations: {detail}")
+    print(f"console-test: axe {what}: 0 serious/critical ({len(result['violations'])} minor, {len(result['passes'])} rules passed)")
+
+
+def audit(driver, wait, label):
+    """axe-core on every tab in light and dark, plus the journal detail and the Reset dialog."""
+    from axe_selenium_python import Axe
+    axe = Axe(driver)
+    axe.inject()
+    tabs = visible_tabs(driver)
+    check({"inbox", "accounts", "controls"} <= set(tabs), f"{label}: tabs shown ({tabs})")
+    for name in ("light", "dark"):
+        scheme(driver, name)
+        for t in tabs:
+            tab(driver, t)
+            wait.until(lambda d: d.find_element(By.ID, t).is_displayed())
+            if t == "journal":
+                click_current(driver, wait, "#journal-list .entry")
+                wait.until(EC.visibility_of_element_located((By.ID, "journal-detail")))
+            axe_run(driver, axe, f"{label} {name} {t}")
+            if t in ("journal", "controls"):
+                shot(driver, f"{label}-a11y-{t}-{name}")
+            if t == "journal":
+                click_current(driver, wait, "#journal-detail .close")
+        driver.find_element(By.ID, "reset").click()
+        wait.until(lambda d: d.execute_script("return document.getElementById('reset-dialog').open"))
+        axe_run(driver, axe, f"{label} {name} reset dialog")
+        shot(driver, f"{label}-a11y-reset-dialog-{name}")
+        ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+        wait.until(lambda d: not d.execute_script("return document.getElementById('reset-dialog').open"))
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+# ---- keyboard only -----------------------------------------------------------------------
+
+FOCUSABLE = """return [...document.querySelectorAll('button, input, select, textarea, a[href], [tabindex]')]
+  .filter((e) => e.tabIndex >= 0 && !e.disabled && e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')"""
+
+
+def keys(driver, *sequence):
+    ActionChains(driver).send_keys(*sequence).perform()
+
+
+def focused(driver, selector):
+    return driver.execute_script("return !!document.activeElement && document.activeElement.matches(arguments[0])", selector)
+
+
+def tab_to(driver, selector, limit=120, back=False):
+    """Presses Tab (or Shift+Tab) until the focus is on `selector`, as a keyboard user would."""
+    for _ in range(limit):
+        if focused(driver, selector):
+            return
+        if back:
+            ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        else:
+            keys(driver, Keys.TAB)
+    raise SystemExit(f"console-test: FAILED: Tab never reached {selector}")
+
+
+def select_tab_by_keyboard(driver, name):
+    """Focuses the selected tab (one Tab stop) and moves with the arrow keys to `name`."""
+    driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+    tab_to(driver, '#tabs [role="tab"][aria-selected="true"]')
+    for _ in range(6):
+        if focused(driver, f'#tabs [data-tab="{name}"]'):
+            break
+        keys(driver, Keys.ARROW_RIGHT)
+    check(focused(driver, f'#tabs [data-tab="{name}"][aria-selected="true"]'), f"arrow keys select the {name} tab")
+    check(driver.find_element(By.ID, name).is_displayed(), f"the {name} panel shows")
+
+
+def reachable(driver, label, name):
+    """Every visible control on this tab (and in the header) is a Tab stop, in one pass."""
+    driver.execute_script("for (const e of document.querySelectorAll('[data-kb]')) delete e.dataset.kb")
+    want = driver.execute_script(FOCUSABLE + ".map((e, i) => { e.dataset.kb = String(i); return i; })")
+    seen = set()
+    driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+    for _ in range(len(want) * 2 + 10):
+        keys(driver, Keys.TAB)
+        kb = driver.execute_script("return document.activeElement && document.activeElement.dataset.kb")
+        if kb is not None:
+            seen.add(int(kb))
+    missed = driver.execute_script("""return [...document.querySelectorAll('[data-kb]')].filter((e) => !arguments[0].includes(Number(e.dataset.kb)))
+        .map((e) => e.outerHTML.slice(0, 90))""", sorted(seen))
+    # The tab bar is one Tab stop (roving tabindex): the unselected tabs are reached by arrows.
+    check(not missed, f"{label} {name}: controls Tab never reached: {missed}")
+    print(f"console-test: keyboard {label} {name}: {len(want)} controls reached with Tab")
+
+
+def run_keyboard(width, height, label):
+    """The console used with the keyboard alone."""
+    http("POST", "/__mock/reset", headers={"X-Mock-Admin": "1"})
+    http("POST", "/api/users/sms", form={"phone": PHONE})
+    driver = browser(width, height)
+    wait = WebDriverWait(driver, 10)
+    try:
+        driver.get(BASE + "/__mock/")
+        wait.until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#sms-list .code")))
+        tabs = visible_tabs(driver)
+        for name in tabs:
+            select_tab_by_keyboard(driver, name)
+            reachable(driver, label, name)
+        # Home, End and wrapping arrows.
+        select_tab_by_keyboard(driver, "accounts")
+        keys(driver, Keys.END)
+        check(focused(driver, f'#tabs [data-tab="{tabs[-1]}"][aria-selected="true"]'), f"{label}: End selects the last tab")
+        keys(driver, Keys.ARROW_RIGHT)
+        check(focused(driver, '#tabs [data-tab="inbox"][aria-selected="true"]'), f"{label}: Right on the last tab wraps to the first")
+        keys(driver, Keys.ARROW_LEFT)
+        check(focused(driver, f'#tabs [data-tab="{tabs[-1]}"]'), f"{label}: Left on the first wraps to the last")
+        keys(driver, Keys.HOME)
+        check(focused(driver, '#tabs [data-tab="inbox"]'), f"{label}: Home selects the first tab")
+
+        # Inbox: the phone filter, then Copy.
+        tab_to(driver, "#phone-filter")
+        keys(driver, "9000000000")
+        wait.until(EC.visibility_of_element_located((By.ID, "sms-empty")))
+        keys(driver, *[Keys.BACKSPACE] * 10)
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#sms-list .copy")))
+        tab_to(driver, "#sms-list .copy")
+        keys(driver, Keys.ENTER)
+        wait.until(EC.visibility_of_element_located((By.ID, "toast")))
+
+        # Journal: a row opens its detail with Enter and closes with Space.
+        if "journal" in tabs:
+            select_tab_by_keyboard(driver, "journal")
+            wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#journal-list .entry")))
+            tab_to(driver, "#journal-list .entry")
+            keys(driver, Keys.ENTER)
+            wait.until(EC.visibility_of_element_located((By.ID, "journal-detail")))
+            check("/api/users/sms" in driver.find_element(By.ID, "journal-detail").text, f"{label}: Enter on a row opens its detail")
+            check(focused(driver, '#journal-list .entry[aria-expanded="true"]'), f"{label}: the focus stays on the open row")
+            keys(driver, Keys.SPACE)
+            wait.until(EC.invisibility_of_element_located((By.ID, "journal-detail")))
+
+        # Controls: clock buttons and form, fault form and removal, token form.
+        select_tab_by_keyboard(driver, "controls")
+        first = driver.find_element(By.ID, "clock-now").text
+        wait.until(lambda d: d.find_element(By.ID, "clock-now").text not in ("", "—", first))
+        tab_to(driver, '[data-advance="60"]')
+        keys(driver, Keys.ENTER)
+        wait.until(lambda d: "+60 s" in d.find_element(By.ID, "clock-offset").text)
+        tab_to(driver, "#clock-seconds")
+        keys(driver, "30", Keys.ENTER)
+        wait.until(lambda d: "+90 s" in d.find_element(By.ID, "clock-offset").text)
+        tab_to(driver, "#clock-real")
+        keys(driver, Keys.SPACE)
+        wait.until(lambda d: d.find_element(By.ID, "clock-offset").text == "real time")
+
+        tab_to(driver, "#fault-method")
+        keys(driver, Keys.ARROW_DOWN, Keys.ARROW_DOWN)   # any → GET → POST
+        tab_to(driver, "#fault-path")
+        keys(driver, "/rsschool/authorize", Keys.TAB, "1", Keys.ENTER)
+        wait.until(lambda d: "/rsschool/authorize" in d.find_element(By.ID, "faults-list").text)
+        faults = json.loads(http("GET", "/__mock/faults")[1])
+        check([(f.get("method"), f["path"], f["remaining"]) for f in faults] == [("POST", "/rsschool/authorize", 1)],
+              f"{label}: the fault typed with the keyboard was added ({faults})")
+        tab_to(driver, "#faults-list button", back=True)
+        keys(driver, Keys.ENTER)
+        wait.until(lambda d: json.loads(http("GET", "/__mock/faults")[1]) == [])
+
+        tab_to(driver, "#tokens-system", back=True)
+        keys(driver, Keys.ARROW_DOWN)
+        tab_to(driver, '#tokens-form [data-op="revoke"]')
+        keys(driver, Keys.ENTER)
+        wait.until(lambda d: "revoked" in d.find_element(By.ID, "toast").text)
+
+        # Reset: Enter opens the confirmation, Escape cancels it, Confirm resets.
+        tab_to(driver, "#reset", back=True)
+        keys(driver, Keys.ENTER)
+        wait.until(lambda d: d.execute_script("return document.getElementById('reset-dialog').open"))
+        check(focused(driver, "#reset-dialog button"), f"{label}: the dialog takes the focus")
+        keys(driver, Keys.ESCAPE)
+        wait.until(lambda d: not d.execute_script("return document.getElementById('reset-dialog').open"))
+        check(focused(driver, "#reset"), f"{label}: Escape returns the focus to Reset")
+        check(json.loads(http("GET", "/__mock/sms")[1]) != [], f"{label}: Escape resets nothing")
+        keys(driver, Keys.ENTER)
+        wait.until(lambda d: d.execute_script("return document.getElementById('reset-dialog').open"))
+        tab_to(driver, "#reset-confirm")
+        keys(driver, Keys.ENTER)
+        wait.until(lambda d: json.loads(http("GET", "/__mock/sms")[1]) == [])
     finally:
         driver.quit()
 
@@ -257,6 +476,8 @@ def main():
     os.makedirs(SHOTS, exist_ok=True)
     run(1280, 900, "desktop")
     run(375, 812, "phone")
+    run_keyboard(1280, 900, "desktop")
+    run_keyboard(375, 812, "phone")
     if http("OPTIONS", "/__mock/requests")[0] == 404:
         run_control_panels(1280, 900, "desktop-stub")
         run_control_panels(375, 812, "phone-stub")

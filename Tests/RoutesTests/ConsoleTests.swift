@@ -41,6 +41,23 @@ final class ConsoleTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/__mock/", headers: [("Host", "evil.example")]).status, 403)
     }
 
+    /// The markup side of the accessibility work (axe-core and a keyboard-only run drive the page
+    /// itself in scripts/console-test.sh): tab roles tied to their panels, a name for every input
+    /// outside a <label>, and Reset behind a confirmation dialog.
+    func testThePageDeclaresTabRolesInputNamesAndAResetConfirmation() throws {
+        let page = try TestServer().request("GET", "/__mock/").text
+        XCTAssertTrue(page.contains(#"role="tablist""#))
+        for panel in ["inbox", "accounts", "journal", "controls"] {
+            XCTAssertTrue(page.contains(#"role="tab" id="tab-\#(panel)" data-tab="\#(panel)" aria-controls="\#(panel)""#), panel)
+            XCTAssertTrue(page.contains(#"<section id="\#(panel)" class="panel\#(panel == "inbox" ? " active" : "")" role="tabpanel" aria-labelledby="tab-\#(panel)""#), panel)
+        }
+        for line in page.split(separator: "\n") where line.contains("<input") && !line.contains("<label") {
+            XCTAssertTrue(line.contains("aria-label=\""), "an input without a name: \(line)")
+        }
+        XCTAssertTrue(page.contains(#"<dialog id="reset-dialog""#))
+        XCTAssertTrue(page.contains(#"id="reset" class="danger" aria-haspopup="dialog""#))
+    }
+
     func testABrowserAtTheRootIsSentToTheConsoleAndAPIClientsKeepThe404() throws {
         let server = try TestServer()
         let before = try server.request("GET", "/")

@@ -16,25 +16,30 @@ enum ConsolePage {
 <body>
 <header class="top">
   <div class="brand"><span class="logo" aria-hidden="true">◆</span> mock-server <span class="muted">console</span></div>
-  <nav class="tabs" id="tabs" aria-label="Sections">
-    <button type="button" data-tab="inbox" class="active">Inbox</button>
-    <button type="button" data-tab="accounts">Accounts</button>
-    <button type="button" data-tab="journal" hidden>Journal</button>
-    <button type="button" data-tab="controls">Controls</button>
-  </nav>
+  <div class="tabs" id="tabs" role="tablist" aria-label="Sections">
+    <button type="button" role="tab" id="tab-inbox" data-tab="inbox" aria-controls="inbox" aria-selected="true" class="active">Inbox</button>
+    <button type="button" role="tab" id="tab-accounts" data-tab="accounts" aria-controls="accounts" aria-selected="false" tabindex="-1">Accounts</button>
+    <button type="button" role="tab" id="tab-journal" data-tab="journal" aria-controls="journal" aria-selected="false" tabindex="-1" hidden>Journal</button>
+    <button type="button" role="tab" id="tab-controls" data-tab="controls" aria-controls="controls" aria-selected="false" tabindex="-1">Controls</button>
+  </div>
   <div class="top-right">
     <span id="live" class="pill" title="How the page gets updates">connecting…</span>
-    <button type="button" id="reset" class="danger" title="POST /__mock/reset: back to seed.json, empty outbox">Reset</button>
+    <button type="button" id="reset" class="danger" aria-haspopup="dialog" title="POST /__mock/reset: back to seed.json, empty outbox">Reset</button>
   </div>
 </header>
+<dialog id="reset-dialog" aria-labelledby="reset-title" aria-describedby="reset-what">
+  <h2 id="reset-title">Reset the mock?</h2>
+  <p id="reset-what">Every system goes back to the seed; the outbox, the journal, the faults and the clock are emptied. There is no undo.</p>
+  <div class="buttons"><button type="button" id="reset-cancel" autofocus>Cancel</button><button type="button" id="reset-confirm" class="danger">Reset</button></div>
+</dialog>
 <div id="toast" class="toast" role="status" aria-live="polite" hidden></div>
 <main>
-  <section id="inbox" class="panel active" aria-label="Inbox">
+  <section id="inbox" class="panel active" role="tabpanel" aria-labelledby="tab-inbox" tabindex="0">
     <div class="columns">
       <div class="column">
         <div class="column-head">
           <h2>SMS <span class="count" id="sms-count">0</span></h2>
-          <input id="phone-filter" type="search" placeholder="Filter by phone, any form" autocomplete="off" inputmode="tel">
+          <input id="phone-filter" aria-label="Filter SMS by phone" type="search" placeholder="Filter by phone, any form" inputmode="tel">
         </div>
         <ol id="sms-list" class="cards"></ol>
         <p id="sms-empty" class="empty">No SMS yet. Codes appear here as soon as the server “sends” them.</p>
@@ -42,33 +47,33 @@ enum ConsolePage {
       <div class="column">
         <div class="column-head">
           <h2>E-mail <span class="count" id="email-count">0</span></h2>
-          <input id="email-filter" type="search" placeholder="Filter by address" autocomplete="off" inputmode="email">
+          <input id="email-filter" aria-label="Filter e-mail by address" type="search" placeholder="Filter by address" inputmode="email">
         </div>
         <ol id="email-list" class="cards"></ol>
         <p id="email-empty" class="empty">No e-mail yet.</p>
       </div>
     </div>
   </section>
-  <section id="accounts" class="panel" aria-label="Accounts"><div id="accounts-body"></div></section>
-  <section id="journal" class="panel" aria-label="Request journal">
+  <section id="accounts" class="panel" role="tabpanel" aria-labelledby="tab-accounts" tabindex="0"><div id="accounts-body"></div></section>
+  <section id="journal" class="panel" role="tabpanel" aria-labelledby="tab-journal" tabindex="0">
     <div class="column-head">
       <h2>Requests <span class="count" id="journal-count">0</span></h2>
       <div class="row-controls">
-        <input id="journal-filter" type="search" placeholder="Filter: path, system, status" autocomplete="off">
+        <input id="journal-filter" aria-label="Filter requests" type="search" placeholder="Filter: path, system, status">
         <button type="button" id="journal-clear">Clear</button>
       </div>
     </div>
     <div class="journal-layout">
       <ol id="journal-list" class="journal"></ol>
-      <aside id="journal-detail" class="detail" hidden></aside>
+      <aside id="journal-detail" class="detail" aria-label="Request detail" tabindex="-1" hidden></aside>
     </div>
     <p id="journal-empty" class="empty">No requests yet.</p>
   </section>
-  <section id="controls" class="panel" aria-label="Controls">
+  <section id="controls" class="panel" role="tabpanel" aria-labelledby="tab-controls" tabindex="0">
     <div class="control-grid">
       <div class="box" id="clock-box" hidden>
         <h2>Clock</h2>
-        <p class="clock-now"><span id="clock-now">—</span> <span class="muted" id="clock-offset"></span></p>
+        <p class="clock-now"><span id="clock-now" role="timer" aria-live="off">—</span> <span class="muted" id="clock-offset"></span></p>
         <div class="buttons">
           <button type="button" data-advance="60">+1 min</button>
           <button type="button" data-advance="3600">+1 h</button>
@@ -76,7 +81,7 @@ enum ConsolePage {
           <button type="button" data-advance="90000">+25 h</button>
         </div>
         <form id="clock-form" class="inline">
-          <input id="clock-seconds" type="number" min="0" step="any" placeholder="seconds" required>
+          <input id="clock-seconds" aria-label="Seconds to advance the clock" type="number" min="0" step="any" placeholder="seconds" required>
           <button type="submit">Advance</button>
           <button type="button" id="clock-real">Real time</button>
         </form>

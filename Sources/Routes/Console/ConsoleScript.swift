@@ -16,7 +16,7 @@ enum ConsoleScript {
     features: { requests: false, faults: false, clock: false, tokens: false, events: false },
     smsText: null, emailText: null, accountsText: null, faultsText: null, clockText: null,
     seenSMS: new Set(), seenEmail: new Set(), firstInbox: true,
-    journal: [], journalSince: 0, selected: null, socket: null, pollTimer: null, busy: false,
+    journal: [], journalSince: 0, selected: null, socket: null, pollTimer: null, busy: false, clockAt: null,
   };
 
   // ---- small helpers -------------------------------------------------------------------
@@ -72,12 +72,30 @@ enum ConsoleScript {
   function setEmpty(listId, emptyId, n) { $(emptyId).hidden = n > 0; $(listId).hidden = n === 0; }
 
   // ---- tabs ------------------------------------------------------------------------------
-  function showTab(name) {
-    for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("active", b.dataset.tab === name);
+  // WAI-ARIA tabs: one tab in the Tab order (the selected one); arrows, Home and End move
+  // between tabs and select as they go.
+  function tabButtons() { return [...document.querySelectorAll('#tabs [role="tab"]')].filter((b) => !b.hidden); }
+  function showTab(name, focus) {
+    for (const b of document.querySelectorAll('#tabs [role="tab"]')) {
+      const on = b.dataset.tab === name;
+      b.classList.toggle("active", on);
+      b.setAttribute("aria-selected", String(on));
+      b.tabIndex = on ? 0 : -1;
+      if (on && focus) b.focus();
+    }
     for (const p of document.querySelectorAll(".panel")) p.classList.toggle("active", p.id === name);
     if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
+    if (name === "controls") tickClock();
   }
-  $("tabs").addEventListener("click", (e) => { const b = e.target.closest("button"); if (b) showTab(b.dataset.tab); });
+  $("tabs").addEventListener("click", (e) => { const b = e.target.closest('[role="tab"]'); if (b) showTab(b.dataset.tab); });
+  $("tabs").addEventListener("keydown", (e) => {
+    const tabs = tabButtons(), i = tabs.indexOf(document.activeElement);
+    if (i < 0) return;
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    showTab(tabs[(next + tabs.length) % tabs.length].dataset.tab, true);
+  });
 
   // ---- inbox -----------------------------------------------------------------------------
   async function loadInbox() {
@@ -188,17 +206,23 @@ enum ConsoleScript {
   function renderJournal() {
     const q = $("journal-filter").value.trim().toLowerCase();
     const shown = state.journal.filter((e) => !q || [e.path, e.system, String(e.status), e.method, e.hint].some((v) => (v || "").toString().toLowerCase().includes(q)));
+    // Rows are buttons (reachable with Tab, opened with Enter or Space); a re-render keeps the
+    // keyboard focus on the row it was on.
+    const focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest("#journal-list .entry") : null;
+    const focusedId = focused ? Number(focused.dataset.id) : null;
     $("journal-list").replaceChildren(...shown.slice().reverse().map((e) => {
       const s = Math.floor((e.status || 0) / 100);
-      return el("li", { class: "entry" + (state.selected === e.id ? " selected" : ""), "data-id": e.id, onclick: () => select(e.id) },
+      return el("li", {}, el("button", { type: "button", class: "entry" + (state.selected === e.id ? " selected" : ""), "data-id": e.id,
+        "aria-expanded": String(state.selected === e.id), "aria-controls": "journal-detail", onclick: () => select(e.id) },
         el("span", { class: "when when-cell" }, time(e.at)),
         el("span", { class: "sys" }, e.system || "—"),
         el("span", { class: "method" }, e.method),
         el("span", { class: "path", title: e.path + (e.query ? "?" + e.query : "") }, e.path + (e.query ? "?" + e.query : "")),
         el("span", { class: "status s" + s }, e.status),
         el("span", { class: "dur" }, e.durationMs !== undefined ? (Math.round(e.durationMs * 10) / 10) + " ms" : ""),
-        e.hint || e.fault ? el("span", { class: "hint" }, (e.fault ? "fault " + JSON.stringify(e.fault.action) + " " : "") + (e.hint ? "hint: " + e.hint : "")) : null);
+        e.hint || e.fault ? el("span", { class: "hint" }, (e.fault ? "fault " + JSON.stringify(e.fault.action) + " " : "") + (e.hint ? "hint: " + e.hint : "")) : null));
     }));
+    if (focusedId !== null) { const again = document.querySelector('#journal-list .entry[data-id="' + focusedId + '"]'); if (again) again.focus(); }
     $("journal-count").textContent = state.journal.length;
     setEmpty("journal-list", "journal-empty", shown.length);
     renderDetail();
@@ -211,7 +235,7 @@ enum ConsoleScript {
     d.hidden = false;
     const part = (title, text) => text ? [el("h3", {}, title), el("pre", {}, text)] : [];
     d.replaceChildren(
-      el("button", { type: "button", class: "close", onclick: () => select(e.id) }, "Close"),
+      el("button", { type: "button", class: "close", onclick: () => { select(e.id); const row = document.querySelector('#journal-list .entry[data-id="' + e.id + '"]'); if (row) row.focus(); } }, "Close"),
       el("h2", {}, e.method + " " + e.path),
       el("p", { class: "muted" }, "#" + e.id + " · " + (e.system || "no system") + " · " + e.status + " · " + (e.durationMs ?? "?") + " ms · " + dateTime(e.at) + (e.truncated ? " · bodies truncated" : "")),
       ...part("Hint", e.hint),
@@ -230,9 +254,17 @@ enum ConsoleScript {
     if (text === state.clockText) return;
     state.clockText = text;
     const c = JSON.parse(text);
-    $("clock-now").textContent = dateTime(c.now);
+    // The mock's time keeps running between loads: shown as the server's answer plus the time
+    // elapsed here since (ticks once a second while the Controls tab is open).
+    state.clockAt = { now: Date.parse(c.now), here: performance.now() };
+    tickClock();
     $("clock-offset").textContent = c.offsetSeconds ? "+" + c.offsetSeconds + " s ahead of real time" : "real time";
   }
+  function tickClock() {
+    if (!state.clockAt || isNaN(state.clockAt.now)) return;
+    $("clock-now").textContent = dateTime(new Date(state.clockAt.now + performance.now() - state.clockAt.here).toISOString());
+  }
+  setInterval(() => { if ($("controls").classList.contains("active")) tickClock(); }, 1000);
   async function advance(seconds) {
     await api("POST", "/__mock/clock", { advanceSeconds: seconds });
     state.clockText = null; await loadClock(); toast("Clock advanced " + seconds + " s");
@@ -276,7 +308,13 @@ enum ConsoleScript {
     api("POST", "/__mock/tokens/" + op, body).then(() => { toast("Tokens " + op + "d"); state.accountsText = null; return loadAccounts(); }).catch(report);
   });
 
-  $("reset").addEventListener("click", () => {
+  // Reset asks first (it empties everything, with no undo); the dialog is modal, Escape cancels.
+  $("reset").addEventListener("click", () => { $("reset-dialog").returnValue = ""; $("reset-dialog").showModal(); });
+  $("reset-cancel").addEventListener("click", () => $("reset-dialog").close("cancel"));
+  $("reset-confirm").addEventListener("click", () => $("reset-dialog").close("reset"));
+  $("reset-dialog").addEventListener("close", () => {
+    $("reset").focus();
+    if ($("reset-dialog").returnValue !== "reset") return;
     api("POST", "/__mock/reset").then(() => {
       state.journal = []; state.journalSince = 0; state.selected = null;
       state.smsText = state.emailText = state.accountsText = state.faultsText = state.clockText = null;

@@ -4,8 +4,8 @@ enum ConsoleStyle {
     static let css = #"""
 :root {
   --bg: #f5f6f8; --surface: #ffffff; --surface-2: #f0f2f5; --text: #1b1f24; --muted: #646d78;
-  --border: #dde1e6; --accent: #2f6fec; --accent-text: #ffffff; --danger: #d63c3c;
-  --ok: #1f8f4e; --warn: #b7791f; --err: #d63c3c; --code-bg: #eef3ff; --code: #173a8a;
+  --border: #dde1e6; --accent: #2a63d9; --accent-text: #ffffff; --danger: #c43232; --danger-text: #ffffff;
+  --ok: #17773f; --warn: #8f5b00; --err: #c43232; --code-bg: #eef3ff; --code: #173a8a;
   --shadow: 0 1px 2px rgba(20, 30, 50, .06), 0 2px 8px rgba(20, 30, 50, .05);
   --sans: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Helvetica Neue", Arial, "Liberation Sans", "DejaVu Sans", sans-serif;
   --mono: ui-monospace, "SF Mono", SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace;
@@ -14,7 +14,7 @@ enum ConsoleStyle {
 @media (prefers-color-scheme: dark) {
   :root {
     --bg: #0f1216; --surface: #171b21; --surface-2: #1e232b; --text: #e6e9ee; --muted: #9aa3ae;
-    --border: #2a313b; --accent: #5b8ef5; --accent-text: #0b0e12; --danger: #f06464;
+    --border: #2a313b; --accent: #5b8ef5; --accent-text: #0b0e12; --danger: #f06464; --danger-text: #0b0e12;
     --ok: #4cc27f; --warn: #e0a849; --err: #f06464; --code-bg: #1b2540; --code: #a9c4ff;
     --shadow: 0 1px 2px rgba(0, 0, 0, .4);
   }
@@ -30,13 +30,17 @@ button {
   padding: .4rem .8rem; cursor: pointer; white-space: nowrap;
 }
 button:hover { border-color: var(--accent); }
-button.danger { background: var(--danger); border-color: var(--danger); color: #fff; font-weight: 600; }
+button.danger { background: var(--danger); border-color: var(--danger); color: var(--danger-text); font-weight: 600; }
 button.primary, form button[type=submit] { background: var(--accent); border-color: var(--accent); color: var(--accent-text); font-weight: 600; }
 input, select {
   background: var(--surface); border: 1px solid var(--border); border-radius: 8px;
   padding: .4rem .6rem; min-width: 0;
 }
-input:focus, select:focus, button:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
+input:focus, select:focus, button:focus-visible, a:focus-visible, .panel:focus-visible, .detail:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
+dialog { background: var(--surface); color: var(--text); border: 1px solid var(--border); border-radius: 12px; box-shadow: var(--shadow); max-width: min(28rem, calc(100vw - 2rem)); padding: 1rem 1.2rem; }
+dialog::backdrop { background: rgba(10, 14, 20, .45); }
+dialog p { margin: .6rem 0 1rem; }
+dialog .buttons { justify-content: flex-end; }
 
 .top {
   position: sticky; top: 0; z-index: 5; display: flex; align-items: center; gap: 1rem; flex-wrap: wrap;
@@ -97,9 +101,11 @@ td.c-id { font: .8rem var(--mono); color: var(--muted); }
 
 .journal-layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; }
 .journal-layout.with-detail { grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); }
+.journal li { display: block; border-bottom: 1px solid var(--border); }
+.journal li:last-child { border-bottom: none; }
 .journal { list-style: none; margin: 0; padding: 0; background: var(--surface); border: 1px solid var(--border); border-radius: 12px; overflow: hidden; box-shadow: var(--shadow); }
-.entry { display: grid; grid-template-columns: 4.6rem 6.4rem 3.4rem minmax(0, 1fr) 3.2rem 4.4rem; gap: .6rem; align-items: baseline; padding: .45rem .8rem; border-bottom: 1px solid var(--border); cursor: pointer; font-size: .9rem; }
-.entry:last-child { border-bottom: none; }
+.entry { display: grid; grid-template-columns: 4.6rem 6.4rem 3.4rem minmax(0, 1fr) 3.2rem 4.4rem; gap: .6rem; align-items: baseline; padding: .45rem .8rem; cursor: pointer; font-size: .9rem; width: 100%; text-align: left; background: none; border: none; border-radius: 0; white-space: normal; }
+.entry:focus-visible { outline-offset: -2px; }
 .entry:hover, .entry.selected { background: var(--surface-2); }
 .entry .when { font-variant-numeric: tabular-nums; }
 .entry .path { font-family: var(--mono); font-size: .85rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
@@ -132,7 +138,7 @@ label > input, label > select { color: var(--text); font-size: .95rem; }
 .faults li { display: flex; gap: .6rem; align-items: center; justify-content: space-between; background: var(--surface-2); border-radius: 8px; padding: .4rem .6rem; font: .85rem var(--mono); overflow-wrap: anywhere; }
 .links { margin: 0; padding-left: 1.1rem; font-family: var(--mono); font-size: .88rem; }
 .toast { position: fixed; bottom: 1.2rem; left: 50%; transform: translateX(-50%); z-index: 10; background: var(--text); color: var(--bg); padding: .55rem 1rem; border-radius: 10px; box-shadow: var(--shadow); font-weight: 600; max-width: calc(100vw - 2rem); }
-.toast.error { background: var(--err); color: #fff; }
+.toast.error { background: var(--err); color: var(--danger-text); }
 
 @media (max-width: 760px) {
   .top { padding: .5rem .8rem; gap: .5rem; }
