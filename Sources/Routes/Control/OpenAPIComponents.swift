@@ -1,21 +1,8 @@
 import Foundation
 
-/// The named schemas of the OpenAPI document: each system's bodies and the admin API's.
+/// The named schemas of the OpenAPI document: the admin API's, then each documented system's.
 extension OAS {
     static var schemas: Object {
-        let address = object(["street": string, "city": string, "countryCode": string, "stateCode": string, "postalCode": string])
-        let profileFields: [String: Object] = [
-            "id": integer, "email": string, "firstName": string, "lastName": string, "birthday": string,
-            "lastVisitLocationName": string, "lastVisitDate": string, "loyaltyStatusBanner": string, "address": address,
-            "phoneNumber": string, "mobilePhoneNumber": string, "gender": string, "photo": string, "skySockSize": string,
-            "emergencyContactName": string, "emergencyContactNumber": string, "external-token": string, "external-type": string,
-        ]
-        let part = object(["domainId": anyValue, "name": anyValue, "forfeit": anyValue, "isBanned": anyValue, "discount": anyValue])
-        let musbookingUser = object([
-            "id": string, "login": nullableString, "name": nullableString, "firstName": nullableString, "lastName": nullableString,
-            "surName": nullableString, "phone": nullableString, "email": nullableString, "birthday": nullableString,
-            "room": anyValue, "base": anyValue, "isConfirmed": boolean, "fcm": nullableString, "parts": array(part),
-        ])
         let nullableInt: Object = ["type": ["integer", "null"]]
         let action: Object = [
             "type": "object",
@@ -28,29 +15,8 @@ extension OAS {
             ] as Object,
         ]
         let systemName: Object = ["type": "string", "enum": SystemRegistry.names]
-        return [
+        var schemas: Object = [
             "VaporError": object(["error": ["const": true], "reason": string]),
-            "RowsToken": object(["token": string]),
-            "Row": object(["id": integer, "text": string]),
-            "SkyZoneError": object(["error": string]),
-            "SkyZoneProfile": object(profileFields),
-            "SkyZoneCredentials": [
-                "type": "object",
-                "description": "Either username and password, or external-token and external-type.",
-                "properties": ["username": string, "password": string, "external-token": string,
-                               "external-type": ["type": "string", "enum": ["facebook", "twitter", "instagram"]]],
-            ] as Object,
-            "SkyZoneSignIn": object(["auth": object(["verified": ["const": true], "token": string]), "profile": ref("SkyZoneProfile")]),
-            "SkyZoneNotVerified": object(["auth": object(["verified": ["const": false], "token": ["const": ""]])]),
-            "MusbookingUser": musbookingUser,
-            "MusbookingLogin": object(["key": string, "token": string]),
-            "MusbookingRegistered": object(["login": string, "password": string]),
-            "MusbookingCategory": ["type": "object"] as Object,
-            "RSSchoolSuccess": object(["state": ["const": "success"]]),
-            "RSSchoolWrong": object(["wrong": array(["type": "string", "enum": ["login", "password"]])]),
-            "RSSchoolSecure": object(["state": ["const": "success"], "title": string, "message": string]),
-            "RSSchoolSecureError": object(["state": ["const": "error"]]),
-            "RSSchoolError": object(["error": string]),
             "AdminError": object(["error": string]),
             "Health": object(["status": ["const": "ok"]]),
             "SMS": object(["phone": string, "text": string, "code": nullableString, "sentAt": ["type": "string", "format": "date-time"]]),
@@ -86,5 +52,22 @@ extension OAS {
                 "sessions": array(object(["token": string, "expiresAt": string], required: ["token"])), "note": string,
             ], required: []),
         ]
+        for case let system as OpenAPIDocumented.Type in SystemRegistry.types {
+            schemas.merge(system.openAPISchemas) { first, _ in first }
+        }
+        return schemas
     }
+}
+
+/// A system that documents its HTTP routes (keyed `METHOD /path/{param}`) and its bodies'
+/// schemas for the OpenAPI document, in its own folder.
+protocol OpenAPIDocumented {
+    static var openAPIOperations: [String: OAS.Object] { get }
+    static var openAPISchemas: OAS.Object { get }
+    /// What its WebSocket endpoint speaks, for the document's description (OpenAPI cannot say it).
+    static var openAPIWebSocketNote: String? { get }
+}
+
+extension OpenAPIDocumented {
+    static var openAPIWebSocketNote: String? { nil }
 }

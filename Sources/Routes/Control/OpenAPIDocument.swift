@@ -20,21 +20,26 @@ public enum OpenAPIDocument {
             paths[path, default: [:]][method.rawValue.lowercased()] = operations[key]
                 ?? ["summary": "Undocumented", "responses": ["default": ["description": "See the README."]]]
         }
+        var tags: [String] = [], notes = ""
+        for system in SystemRegistry.types {
+            guard let documented = system as? OpenAPIDocumented.Type else { continue }
+            if !documented.openAPIOperations.isEmpty { tags.append(system.name) }
+            if let note = documented.openAPIWebSocketNote { notes += note + " " }
+        }
+        tags.append("admin")
         let description = """
-            Every HTTP endpoint of the five emulated systems and of the admin API (/__mock/*), as the \
+            Every HTTP endpoint of the \(count(SystemRegistry.types.count)) emulated systems and of the admin API (/__mock/*), as the \
             mock answers them (API.md revision 2). Errors keep each system's own shape; a rejected \
             request a client could fix carries an X-Mock-Hint header.
 
             WebSocket endpoints (not expressible in OpenAPI): \(sockets.sorted().joined(separator: ", ")). \
-            /customer-gateway/customer speaks JSON messages {"type", "sequence_id", "data"}: LOGIN_CUSTOMER \
-            with data {"email", "password"} is answered CUSTOMER_API_TOKEN, CUSTOMER_ERROR or \
-            CUSTOMER_VALIDATION_ERROR. /__mock/echo returns every message. /__mock/events pushes \
+            \(notes)/__mock/echo returns every message. /__mock/events pushes \
             {"kind", "at", "data"} events (request, sms, email, fault, reset, clock).
             """
         return [
             "openapi": "3.1.0",
             "info": ["title": "mock-server", "version": "2", "description": description] as [String: Any],
-            "tags": ["rows", "skyzone", "musbooking", "rsschool", "admin"].map { ["name": $0] },
+            "tags": tags.map { ["name": $0] },
             "paths": paths,
             "components": [
                 "schemas": OAS.schemas,
@@ -43,5 +48,11 @@ public enum OpenAPIDocument {
                 ] as [String: Any],
             ] as [String: Any],
         ]
+    }
+
+    /// A small count in words, as the description reads ("five emulated systems").
+    private static func count(_ n: Int) -> String {
+        let words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        return n < words.count ? words[n] : String(n)
     }
 }
