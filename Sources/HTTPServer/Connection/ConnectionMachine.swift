@@ -331,7 +331,8 @@ final class ConnectionMachine {
             var bytes: [UInt8] = []
             HTTPResponseEncoder.encode(response, omitBody: false, keepAlive: true, requestVersion: request.version,
                                        date: env.date, into: &bytes)
-            emit(bytes, delay: 0, then: .none, log: logEntry(request, response), start: start)
+            // An admission may hold the 101 (a fault's delay); frames sent behind it wait in order.
+            emit(bytes, delay: response.delivery.delayNanos, then: .none, log: logEntry(request, response), start: start)
             phase = .webSocket
             session = WebSocketSession(maxMessageBytes: env.settings.maxWebSocketMessageBytes)
             self.endpoint = endpoint

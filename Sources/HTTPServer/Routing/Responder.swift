@@ -34,7 +34,13 @@ public struct Responder: Sendable {
         if WebSocketHandshake.isUpgradeRequest(request) {
             var routed = request
             if case .webSocket(let endpoint) = parts.router.match(&routed, isUpgrade: true) {
-                let (response, accepted) = WebSocketHandshake.response(for: routed)
+                var (response, accepted) = WebSocketHandshake.response(for: routed)
+                if accepted, let admission = endpoint.admission {
+                    switch admission(routed) {
+                    case .answerAsHTTP: return .response(respond(to: request))
+                    case .accept(let delayNanos): response.delivery.delayNanos = delayNanos
+                    }
+                }
                 return accepted ? .upgrade(response, endpoint) : .response(response)
             }
         }

@@ -4,6 +4,9 @@ public struct WebSocketEndpoint: Sendable {
     public var onOpen: @Sendable (WebSocketConnection) -> Void
     public var onMessage: @Sendable (WebSocketMessage, WebSocketConnection) -> WebSocketReply
     public var onClose: @Sendable (WebSocketConnection) -> Void
+    /// Asked before a valid handshake is accepted (nil: accept at once): the 101 may be held, or
+    /// the request answered as a plain HTTP request (through the middleware) instead.
+    public var admission: (@Sendable (HTTPRequest) -> WebSocketAdmission)?
 
     public init(onOpen: @escaping @Sendable (WebSocketConnection) -> Void = { _ in },
                 onMessage: @escaping @Sendable (WebSocketMessage, WebSocketConnection) -> WebSocketReply,
@@ -17,6 +20,14 @@ public struct WebSocketEndpoint: Sendable {
     public init(_ handler: @escaping WebSocketMessageHandler) {
         self.init(onMessage: { message, _ in WebSocketReply(messages: handler(message)) })
     }
+}
+
+/// Whether a valid handshake becomes a WebSocket, and when.
+public enum WebSocketAdmission: Sendable, Equatable {
+    /// Send the 101 after this many nanoseconds (0: at once).
+    case accept(delayNanos: UInt64)
+    /// No upgrade: answer the request as a plain HTTP request.
+    case answerAsHTTP
 }
 
 /// What a WebSocket endpoint answers to one message.

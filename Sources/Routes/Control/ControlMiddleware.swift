@@ -106,6 +106,17 @@ extension ControlPlane {
         let typedFaults = SystemRegistry.messageTypedNames.contains(system)
         var wrapped = endpoint
         let onMessage = endpoint.onMessage
+        // A rule on the endpoint's HTTP path acts on the handshake: a delay holds the 101, any
+        // other action answers the request as a plain one, where the middleware fires it.
+        wrapped.admission = { [self] request in
+            guard faults.hasRules, let rule = faults.peek(method: "GET", path: request.path, system: system) else {
+                return .accept(delayNanos: 0)
+            }
+            guard case .delay = rule.action, let fired = faults.fire(method: "GET", path: request.path, system: system),
+                  case .delay(let ms) = fired.action else { return .answerAsHTTP }
+            reportFired(fired, method: "GET", path: request.path, system: system)
+            return .accept(delayNanos: UInt64(ms) * 1_000_000)
+        }
         wrapped.onMessage = { [self] message, connection in
             let journaling = journal.isEnabled
             let started = journaling ? SystemTime.monotonicNanos() : 0
@@ -115,7 +126,7 @@ extension ControlPlane {
             }
             var reply: WebSocketReply
             switch fired?.action {
-            case .reply(let text)?: reply = WebSocketReply(messages: [.text(text)])
+            case .reply(let text)?: reply = WebSocketReply(messages: [.text(scripted(text, for: message))])
             case .noReply?: reply = .none
             case .closeCode(let code)?: reply = WebSocketReply(close: WebSocketCloseRequest(code: UInt16(clamping: code), reason: "fault"))
             case .delay(let ms)?:
@@ -132,6 +143,20 @@ extension ControlPlane {
             return reply
         }
         return wrapped
+    }
+
+    /// A scripted gateway reply with `{{sequence_id}}` replaced by the message's `sequence_id` as
+    /// JSON (a string quoted, a number not; a fresh UUID when the message has none, as the gateway does).
+    func scripted(_ text: String, for message: WebSocketMessage) -> String {
+        let placeholder = "{{sequence_id}}"
+        guard text.contains(placeholder) else { return text }
+        let id = JSONValue.parse(ControlPlane.bytes(message))?["sequence_id"]
+        let json: String
+        switch id {
+        case nil, .null?: json = JSONText.quoted(random.token())
+        case let value?: json = value.jsonText
+        }
+        return text.replacingOccurrences(of: placeholder, with: json)
     }
 
     static func bytes(_ message: WebSocketMessage) -> [UInt8] {

@@ -14,6 +14,8 @@ public final class ControlPlane: Sendable {
     /// The admin group's index in `owners`: its paths are neither faulted nor journaled.
     let adminOwner: Int
     let logger: Logger
+    /// For a scripted gateway reply's fresh `sequence_id`.
+    let random: any RandomSource
 
     public init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int = 1000) {
         events = EventHub()
@@ -24,6 +26,7 @@ public final class ControlPlane: Sendable {
         owners = PathOwners(groups: systems.map(\.routeGroup) + [MockAdmin.routeGroup])
         adminOwner = systems.count
         logger = environment.logger
+        random = environment.random
         let events = self.events
         environment.outbox.observe { message in
             switch message {

@@ -11,6 +11,12 @@ extension ControlPlane {
             case .success(let filter): return .json(object: journal.entries(filter).map(\.json))
             }
         })
+        router.get("/__mock/requests/count", guarded { [self] request in
+            switch ControlPlane.filter(request.queryParameters, counting: true) {
+            case .failure(let problem): return ControlPlane.badRequest(problem.description)
+            case .success(let filter): return .json(object: ["count": journal.count(filter)])
+            }
+        })
         router.delete("/__mock/requests", guarded { [self] _ in
             journal.clear()
             return .empty(.noContent)
@@ -18,7 +24,9 @@ extension ControlPlane {
         router.get("/__mock/faults", guarded { [self] _ in .json(object: faults.rules.map(\.json)) })
         router.post("/__mock/faults", guarded { [self] request in
             do {
-                let rule = faults.add(try FaultRuleDraft.parse(request.body))
+                let draft = try FaultRuleDraft.parse(request.body)
+                try draft.checkItCanFire { [owners] path in owners.name(ofPath: path) }
+                let rule = faults.add(draft)
                 logger.info("fault \(rule.id) added: \(rule.method ?? "any") \(rule.path.text)\(rule.system.map { " [\($0)]" } ?? "") → \(rule.action.name)")
                 return .json(.created, object: rule.json)
             } catch {
@@ -80,29 +88,52 @@ extension ControlPlane {
 
     struct FilterProblem: Error, CustomStringConvertible { let description: String }
 
-    /// The journal filter from `?system=&method=&path=&status=&since=&limit=`.
-    static func filter(_ query: Parameters) -> Result<RequestJournal.Filter, FilterProblem> {
+    /// The journal filter from `?system=&method=&path=&status=&since=&limit=&body=&hint=` (and, to
+    /// count, `atLeast`). A filter given with an empty value or a value of the wrong type is a 400:
+    /// it could never match what the test means.
+    static func filter(_ query: Parameters, counting: Bool = false) -> Result<RequestJournal.Filter, FilterProblem> {
         var filter = RequestJournal.Filter()
-        let known: Set<String> = ["system", "method", "path", "status", "since", "limit"]
-        for item in query where !known.contains(item.name) {
-            return .failure(FilterProblem(description: "unknown filter \"\(item.name)\" (filters: system, method, path, status, since, limit)"))
+        var names = ["system", "method", "path", "status", "since", "limit", "body", "hint"]
+        if counting {
+            names.append("atLeast")
+            filter.limit = Int.max
         }
-        if let v = query["system"], !v.isEmpty { filter.system = v }
-        if let v = query["method"], !v.isEmpty { filter.method = v }
-        if let v = query["path"], !v.isEmpty { filter.path = PathPattern(v) }
+        let known = Set(names)
+        for item in query {
+            guard known.contains(item.name) else {
+                return .failure(FilterProblem(description: "unknown filter \"\(item.name)\" (filters: \(names.joined(separator: ", ")))"))
+            }
+            guard !item.value.isEmpty else {
+                return .failure(FilterProblem(description: "filter \"\(item.name)\" is empty; give it a value or leave it out"))
+            }
+        }
+        if let v = query["system"] {
+            guard SystemRegistry.names.contains(v) else {
+                return .failure(FilterProblem(description: "\"system\" must be one of \(SystemRegistry.names.joined(separator: ", "))"))
+            }
+            filter.system = v
+        }
+        if let v = query["method"] { filter.method = v }
+        if let v = query["path"] { filter.path = PathPattern(v) }
+        if let v = query["body"] { filter.body = v }
+        if let v = query["hint"] {
+            guard v == "true" || v == "false" else { return .failure(FilterProblem(description: "\"hint\" must be true or false")) }
+            filter.hint = v == "true"
+        }
         func int(_ name: String, _ range: ClosedRange<Int>) -> Result<Int?, FilterProblem> {
-            guard let v = query[name], !v.isEmpty else { return .success(nil) }
+            guard let v = query[name] else { return .success(nil) }
             guard let n = Int(v), range.contains(n) else {
                 return .failure(FilterProblem(description: "\"\(name)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)"))
             }
             return .success(n)
         }
-        switch (int("status", 100...599), int("since", 0...Int(Int32.max)), int("limit", 1...100_000)) {
-        case (.failure(let p), _, _), (_, .failure(let p), _), (_, _, .failure(let p)): return .failure(p)
-        case (.success(let status), .success(let since), .success(let limit)):
+        switch (int("status", 100...599), int("since", 0...Int(Int32.max)), int("limit", 1...100_000), int("atLeast", 0...100_000)) {
+        case (.failure(let p), _, _, _), (_, .failure(let p), _, _), (_, _, .failure(let p), _), (_, _, _, .failure(let p)): return .failure(p)
+        case (.success(let status), .success(let since), .success(let limit), .success(let atLeast)):
             filter.status = status
             filter.since = since
             if let limit { filter.limit = limit }
+            filter.atLeast = atLeast
         }
         return .success(filter)
     }

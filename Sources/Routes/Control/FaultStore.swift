@@ -52,6 +52,13 @@ public final class FaultStore: Sendable {
         return mutate { s in Self.fire(&s) { $0.matches(method: method, path: path, system: system) } }
     }
 
+    /// The rule that would fire on this HTTP request, not counted down (the handshake asks
+    /// before it decides who answers).
+    func peek(method: String, path: String, system: String?) -> FaultRule? {
+        guard anyRules.isSet else { return nil }
+        return state.withLock { s in s.rules.first { $0.matches(method: method, path: path, system: system) } }
+    }
+
     /// Whether any rule is about WebSocket message types (the message's type is parsed only then).
     var hasMessageRules: Bool { messageRules.isSet }
 

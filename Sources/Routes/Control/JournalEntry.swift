@@ -159,6 +159,11 @@ public struct JournalEntry: Sendable {
         return JSONValue.parse(requestBody)?["type"]?.string ?? ""
     }
 
+    /// The request body as the entry shows it: cut, and secrets redacted (what `?body=` searches).
+    var shownRequestBody: String {
+        Redaction.body(JournalEntry.shown(requestBody), contentType: requestHeaders["Content-Type"])
+    }
+
     var truncated: Bool {
         record.cut || record.requestBody.count > JournalEntry.bodyLimit || record.responseBody.count > JournalEntry.bodyLimit
     }
@@ -170,7 +175,6 @@ public struct JournalEntry: Sendable {
             let value = Redaction.header(field.name, field.value)
             if let earlier = headers[field.name] as? String { headers[field.name] = earlier + ", " + value } else { headers[field.name] = value }
         }
-        let contentType = requestHeaders["Content-Type"]
         var object: [String: Any] = [
             "id": id,
             "at": JournalEntry.timestamp(at),
@@ -181,7 +185,7 @@ public struct JournalEntry: Sendable {
             "status": status ?? NSNull(),
             "durationMs": Double(durationNanos / 1000) / 1000,
             "requestHeaders": headers,
-            "requestBody": Redaction.body(JournalEntry.shown(requestBody), contentType: contentType),
+            "requestBody": shownRequestBody,
             "responseBody": Redaction.body(JournalEntry.shown(responseBody), contentType: nil),
             "hint": hint ?? NSNull(),
         ]

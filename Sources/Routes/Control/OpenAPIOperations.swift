@@ -27,15 +27,25 @@ extension OAS {
         ops["GET /__mock/emails"] = admin("Every e-mail sent, oldest first", ["200": response("E-mails.", json(array(ref("Email"))))],
                                           parameters: [query("to", "Only to this address, any case.")])
         ops["POST /__mock/reset"] = admin("Back to the seed: state, outbox, journal, faults, clock", ["204": response("Reset.")])
-        ops["GET /__mock/requests"] = admin("The request journal, oldest first", [
-            "200": response("Entries (secrets redacted, bodies cut at 4,096 bytes).", json(array(ref("JournalEntry")))),
-            "400": adminBadRequest("A bad filter."),
-        ], parameters: [
-            query("system", SystemRegistry.names.dropLast().joined(separator: ", ") + " or " + (SystemRegistry.names.last ?? "") + "."), query("method", "GET, POST, …, or WS."),
-            query("path", "Exact, or a pattern with *."), query("status", "", schema: ["type": "integer", "minimum": 100, "maximum": 599]),
+        let nonEmpty: [String: Any] = ["type": "string", "minLength": 1]
+        let filters = [
+            query("system", SystemRegistry.names.dropLast().joined(separator: ", ") + " or " + (SystemRegistry.names.last ?? "") + ".", schema: ["type": "string", "enum": SystemRegistry.names]),
+            query("method", "GET, POST, …, or WS.", schema: nonEmpty),
+            query("path", "Exact, or a pattern with *.", schema: nonEmpty), query("status", "", schema: ["type": "integer", "minimum": 100, "maximum": 599]),
             query("since", "Only entries after this id; then the oldest `limit`.", schema: ["type": "integer", "minimum": 0, "maximum": 2147483647]),
             query("limit", "At most this many (default 100).", schema: ["type": "integer", "minimum": 1, "maximum": 100000]),
-        ])
+            query("body", "Only entries whose request body (after redaction) contains this text.", schema: nonEmpty),
+            query("hint", "Only entries with (true) or without (false) a hint.", schema: ["type": "string", "enum": ["true", "false"]]),
+        ]
+        ops["GET /__mock/requests"] = admin("The request journal, oldest first", [
+            "200": response("Entries (secrets redacted, bodies cut at 4,096 bytes).", json(array(ref("JournalEntry")))),
+            "400": adminBadRequest("A bad filter (unknown, empty or of the wrong type)."),
+        ], parameters: filters)
+        ops["GET /__mock/requests/count"] = admin("How many journal entries match", [
+            "200": response("The number of matching entries.", json(["type": "object", "required": ["count"],
+                                                                      "properties": ["count": ["type": "integer", "minimum": 0]]])),
+            "400": adminBadRequest("A bad filter (unknown, empty or of the wrong type)."),
+        ], parameters: filters + [query("atLeast", "With waitMs: answer once this many match.", schema: ["type": "integer", "minimum": 0, "maximum": 100000])])
         ops["DELETE /__mock/requests"] = admin("Empty the journal", ["204": response("Emptied.")])
         ops["GET /__mock/faults"] = admin("Active fault rules", ["200": response("Rules, with remaining counts.", json(array(ref("FaultRule"))))])
         ops["POST /__mock/faults"] = admin("Add a fault rule", [

@@ -64,23 +64,38 @@ public final class RequestJournal: Sendable {
         /// Only entries after this id; then the oldest `limit` of them.
         public var since: Int?
         public var limit = 100
+        /// Text the request body (as shown, after redaction) contains.
+        public var body: String?
+        /// Only entries with (true) or without (false) a hint.
+        public var hint: Bool?
+        /// For a count that waits: how many matches end the wait.
+        public var atLeast: Int?
 
         public init() {}
+
+        func matches(_ e: JournalEntry) -> Bool {
+            if let since, e.id <= since { return false }
+            if let system, e.system != system { return false }
+            if let method, !e.method.equalsIgnoringASCIICase(method) { return false }
+            if let status, e.status != status { return false }
+            if let hint, (e.hint != nil) != hint { return false }
+            if let path, !path.matches(e.shownPath) { return false }
+            if let body, !e.shownRequestBody.contains(body) { return false }
+            return true
+        }
     }
 
     /// Matching entries, oldest first: the newest `limit`, or with `since` the oldest `limit` after it.
     public func entries(_ filter: Filter = Filter()) -> [JournalEntry] {
         let all = ring.withLock { $0.ordered() }
-        let matching = all.filter { e in
-            if let since = filter.since, e.id <= since { return false }
-            if let system = filter.system, e.system != system { return false }
-            if let method = filter.method, !e.method.equalsIgnoringASCIICase(method) { return false }
-            if let status = filter.status, e.status != status { return false }
-            if let path = filter.path, !path.matches(e.shownPath) { return false }
-            return true
-        }
+        let matching = all.filter(filter.matches)
         let limit = max(0, filter.limit)
         return filter.since == nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
+    }
+
+    /// How many entries match (`limit` aside).
+    public func count(_ filter: Filter) -> Int {
+        ring.withLock { $0.ordered() }.reduce(0) { $0 + (filter.matches($1) ? 1 : 0) }
     }
 
     /// Forgets every entry (ids keep increasing, so `since` stays meaningful).
