@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs README.md's examples exactly as written against a fresh mock-server, and fails on any
 # surprise. The examples are the ```sh blocks between <!-- smoke:begin --> and <!-- smoke:end -->;
-# they run in order in one bash with `set -euo pipefail`, the server on a free port (its port
-# replaces 8080 in every URL of the blocks). It also checks that the README's option list is
+# they run in order, pasted into one bash and then into one interactive zsh without rc files (as
+# on a stock Mac, where `#` is not a comment), each with `set -euo pipefail`, the server on a
+# free port (its port replaces 8080 in every URL of the blocks). It also checks that the README's option list is
 # `mock-server --help` (scripts/readme-help.sh regenerates it) and that the server's log has a
 # line per request. Usage: scripts/smoke.sh [path/to/mock-server]
 set -euo pipefail
@@ -51,19 +52,35 @@ awk '
 ' README.md > "$work/blocks.sh"
 blocks="$(grep -c '^# ---- block' "$work/blocks.sh" || true)"
 [[ "$blocks" -ge 5 ]] || { echo "smoke: found only $blocks marked blocks in README.md" >&2; exit 1; }
-{
-    echo 'set -euo pipefail'
-    sed -e "s#127\.0\.0\.1:8080#127.0.0.1:${port}#g" "$work/blocks.sh"
-} > "$work/run.sh"
-
-echo "smoke: running $blocks README blocks against mock-server on port $port"
-if ! bash "$work/run.sh" > "$work/out" 2>&1; then
-    cat "$work/out"
-    echo "smoke: a README example failed (output above; server log below)" >&2
-    cat "$work/log" >&2
+# The blocks hold no comments: pasted into zsh (the Mac's shell), `#` is a word, not a comment.
+if grep -nE '^[[:space:]]*#|[[:space:]]#([[:space:]]|$)' "$work/blocks.sh" | grep -v ':# ---- block'; then
+    echo "smoke: a README block has a # comment (above), which zsh runs as a command when pasted" >&2
     exit 1
 fi
-cat "$work/out"
+sed -e "s#127\.0\.0\.1:8080#127.0.0.1:${port}#g" -e '/^# ---- block/d' "$work/blocks.sh" > "$work/pasted.sh"
+
+# Each block runs as pasted into bash, then into zsh as a stock Mac has it: interactive, no rc
+# files, so no `interactivecomments` (each pass starts with the README's own reset).
+# MOCK_SMOKE_SHELLS narrows the list (CI installs zsh; a machine without it can say "bash").
+for shell in ${MOCK_SMOKE_SHELLS:-bash zsh}; do
+    case "$shell" in
+        bash) run=(bash) ;;
+        zsh) command -v zsh > /dev/null || { echo "smoke: zsh is not installed (apt-get install zsh, or MOCK_SMOKE_SHELLS=bash)" >&2; exit 1; }
+             run=(env PS1= PS2= PROMPT_EOL_MARK= zsh -f -i) ;;
+        *) echo "smoke: unknown shell $shell" >&2; exit 1 ;;
+    esac
+    { echo 'set -euo pipefail'; cat "$work/pasted.sh"; echo 'echo "smoke: end of the blocks"'; } > "$work/run-$shell.sh"
+    echo "smoke: pasting $blocks README blocks into $shell against mock-server on port $port"
+    "${run[@]}" < "$work/run-$shell.sh" 2>&1 | tr -d '\r' > "$work/out" || true
+    # An interactive zsh's exit status does not tell whether a block failed: its output does.
+    if ! grep -qx "smoke: end of the blocks" "$work/out" || grep -qE "zsh: |command not found|no matches found" "$work/out"; then
+        cat "$work/out"
+        echo "smoke: a README example failed in $shell (output above; server log below)" >&2
+        cat "$work/log" >&2
+        exit 1
+    fi
+    cat "$work/out"
+done
 kill -0 "$pid" 2>/dev/null || { echo "smoke: the server died during the run" >&2; cat "$work/log" >&2; exit 1; }
 # At the default level every request has its log line (method, path, status, duration, system).
 for line in 'POST /api/users/register 200 [0-9.]+ms musbooking' 'GET /rows/1 403 [0-9.]+ms rows hint: ' \
