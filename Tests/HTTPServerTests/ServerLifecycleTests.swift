@@ -36,6 +36,32 @@ final class ServerLifecycleTests: XCTestCase {
         f.server.waitUntilStopped()
         XCTAssertThrowsError(try TestHTTPClient(port: port), "no longer accepting")
     }
+
+    /// `localhost` is both loopbacks: macOS resolves it to ::1 first, many Linux images to
+    /// 127.0.0.1 only, and clients try either; one port, with one loop or several (SO_REUSEPORT).
+    func testLocalhostAnswersOnBothLoopbacksAndStopsOnBoth() throws {
+        for loops in [1, 2] {
+            let f = try WireFixture { $0.host = "localhost"; $0.eventLoops = loops }
+            for address in ["127.0.0.1", "::1"] {
+                let c = try TestHTTPClient(host: address, port: f.port)
+                try c.sendRequest("GET", "/hello")
+                XCTAssertEqual(try c.readResponse().text, "hello\n", "\(address), \(loops) loop(s)")
+            }
+            f.server.shutdown()
+            f.server.waitUntilStopped()
+            for address in ["127.0.0.1", "::1"] {
+                XCTAssertThrowsError(try TestHTTPClient(host: address, port: f.port), "\(address) no longer accepting")
+            }
+        }
+    }
+
+    func testANumericHostListensOnThatAddressOnly() throws {
+        let f = try WireFixture { $0.host = "::1" }
+        let c = try TestHTTPClient(host: "::1", port: f.port)
+        try c.sendRequest("GET", "/hello")
+        XCTAssertEqual(try c.readResponse().status, 200)
+        XCTAssertThrowsError(try TestHTTPClient(host: "127.0.0.1", port: f.port), "IPv4 is not served")
+    }
 }
 
 /// The parser alone, on byte sequences the wire tests do not reach.

@@ -10,7 +10,8 @@ import TestSupport
 /// What `Sys.accept` tells the loop, on a real listener.
 final class SysAcceptTests: XCTestCase {
     func testAcceptOutcomes() throws {
-        let (listener, port) = try Sys.listen(host: "127.0.0.1", port: 0, backlog: 16, reusePort: false)
+        let (listeners, port) = try Sys.listen(host: "127.0.0.1", port: 0, backlog: 16, reusePort: false)
+        let listener = try XCTUnwrap(listeners.first)
         defer { Sys.close(listener) }
         XCTAssertEqual(Sys.accept(listener), .wouldBlock, "nobody waiting yet")
 
@@ -30,7 +31,8 @@ final class SysAcceptTests: XCTestCase {
     }
 
     func testOutOfDescriptorsIsReportedAndLeavesTheClientQueued() throws {
-        let (listener, port) = try Sys.listen(host: "127.0.0.1", port: 0, backlog: 16, reusePort: false)
+        let (listeners, port) = try Sys.listen(host: "127.0.0.1", port: 0, backlog: 16, reusePort: false)
+        let listener = try XCTUnwrap(listeners.first)
         defer { Sys.close(listener) }
         let client = try TestHTTPClient(port: port)
         defer { withExtendedLifetime(client) {} }
@@ -52,7 +54,8 @@ final class SysAcceptTests: XCTestCase {
     }
 
     func testKeepAliveAndNoDelayOptionsAreSet() throws {
-        let (listener, port) = try Sys.listen(host: "127.0.0.1", port: 0, backlog: 16, reusePort: false)
+        let (listeners, port) = try Sys.listen(host: "127.0.0.1", port: 0, backlog: 16, reusePort: false)
+        let listener = try XCTUnwrap(listeners.first)
         defer { Sys.close(listener) }
         let client = try TestHTTPClient(port: port)
         defer { withExtendedLifetime(client) {} }

@@ -18,10 +18,10 @@ public final class TestHTTPClient {
     public let port: Int
     private var buffer: [UInt8] = []
 
-    /// Connects to 127.0.0.1:port; reads give up after `timeout` seconds.
-    public init(port: Int, timeout: Double = 5) throws {
+    /// Connects to host:port (numeric, 127.0.0.1 by default); reads give up after `timeout` seconds.
+    public init(host: String = "127.0.0.1", port: Int, timeout: Double = 5) throws {
         self.port = port
-        fd = try TestSocket.connect(port: port, timeout: timeout)
+        fd = try TestSocket.connect(host: host, port: port, timeout: timeout)
     }
 
     deinit { close(fd) }

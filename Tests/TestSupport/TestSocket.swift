@@ -7,14 +7,23 @@ import Glibc
 
 /// The blocking TCP connection both test clients start from.
 enum TestSocket {
-    /// Connects to 127.0.0.1:port with TCP_NODELAY; reads and writes give up after `timeout` seconds,
-    /// so a broken server fails a test instead of hanging it.
-    static func connect(port: Int, timeout: Double) throws -> Int32 {
+    /// Connects to host:port (a numeric address: 127.0.0.1 by default, or ::1) with TCP_NODELAY;
+    /// reads and writes give up after `timeout` seconds, so a broken server fails a test instead of hanging it.
+    static func connect(host: String = "127.0.0.1", port: Int, timeout: Double) throws -> Int32 {
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
         #if canImport(Darwin)
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        hints.ai_socktype = SOCK_STREAM
         #else
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        // getaddrinfo fills in the whole sockaddr, `sin_len`/`sin6_len` included on Darwin.
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let ai = list else {
+            throw TestClientError("not a numeric address: \(host)")
+        }
+        defer { freeaddrinfo(list) }
+        let fd = socket(ai.pointee.ai_family, ai.pointee.ai_socktype, 0)
         guard fd >= 0 else { throw TestClientError("socket() failed: errno \(errno)") }
         #if canImport(Darwin)
         // Darwin has no MSG_NOSIGNAL on every SDK: the socket itself never raises SIGPIPE.
@@ -26,20 +35,10 @@ enum TestSocket {
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        #if canImport(Darwin)
-        addr.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard rc == 0 else {
+        guard systemConnect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 else {
             let error = errno
             TestSocket.close(fd)
-            throw TestClientError("connect to 127.0.0.1:\(port) failed: errno \(error)")
+            throw TestClientError("connect to \(host) port \(port) failed: errno \(error)")
         }
         return fd
     }

@@ -14,8 +14,9 @@ final class EventLoop: @unchecked Sendable {
     let port: Int
     // Loop state is touched only on the loop's thread: no dynamic exclusivity checks (see ConnectionMachine).
     private let poller: any Poller
-    /// This loop's listener, or -1 (stopped, or a loop fed by another loop's hand-off).
-    @exclusivity(unchecked) private var listenFD: Int32
+    /// This loop's listeners (one per address: `localhost` has two), or none (stopped, or a loop
+    /// fed by another loop's hand-off).
+    @exclusivity(unchecked) private var listenFDs: [Int32]
     private let shared: ServerShared
     private let env: ConnectionEnvironment
     let mailbox: LoopMailbox
@@ -45,10 +46,10 @@ final class EventLoop: @unchecked Sendable {
     private static let outOfDescriptorsBackoff: UInt64 = 100_000_000
     private static let keepAliveIdleSeconds: Int32 = 60
 
-    init(id: Int, listenFD: Int32, port: Int, shared: ServerShared) throws {
+    init(id: Int, listenFDs: [Int32], port: Int, shared: ServerShared) throws {
         self.id = id
         self.port = port
-        self.listenFD = listenFD
+        self.listenFDs = listenFDs
         self.shared = shared
         let poller = try shared.configuration.poller.make()
         self.poller = poller
@@ -56,7 +57,7 @@ final class EventLoop: @unchecked Sendable {
         env = ConnectionEnvironment(responder: shared.currentResponder, logger: shared.logger, settings: shared.settings, mailbox: mailbox)
         spareFD = Sys.openSpare()
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: EventLoop.readSize, alignment: 16)
-        if listenFD >= 0 { try poller.add(listenFD, read: true, write: false) }
+        for fd in listenFDs { try poller.add(fd, read: true, write: false) }
     }
 
     deinit {
@@ -100,8 +101,8 @@ final class EventLoop: @unchecked Sendable {
             if !draining && shared.isStopping { beginDrain() }
             for i in 0..<n {
                 let event = events[i]
-                if event.fd == listenFD && listenFD >= 0 {
-                    acceptConnections()
+                if isListener(event.fd) {
+                    acceptConnections(from: event.fd)
                 } else if let conn = connection(event.fd) {
                     if event.writable {
                         conn.writeBlocked = false
@@ -167,7 +168,12 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: - Accepting
 
-    private func acceptConnections() {
+    private func isListener(_ fd: Int32) -> Bool {
+        for listener in listenFDs where listener == fd { return true }
+        return false
+    }
+
+    private func acceptConnections(from listenFD: Int32) {
         for _ in 0..<64 {
             switch Sys.accept(listenFD) {
             case .wouldBlock:
@@ -215,22 +221,23 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func pauseListener() {
-        guard listenFD >= 0 else { return }
-        try? poller.modify(listenFD, read: false, write: false)
+        guard !listenFDs.isEmpty else { return }
+        for fd in listenFDs { try? poller.modify(fd, read: false, write: false) }
         listenerPausedUntil = env.now + EventLoop.outOfDescriptorsBackoff
     }
 
     private func resumeListener() {
         listenerPausedUntil = 0
-        guard listenFD >= 0 else { return }
-        try? poller.modify(listenFD, read: true, write: false)
+        for fd in listenFDs { try? poller.modify(fd, read: true, write: false) }
     }
 
     private func closeListener() {
-        guard listenFD >= 0 else { return }
-        poller.remove(listenFD)
-        Sys.close(listenFD)
-        listenFD = -1
+        guard !listenFDs.isEmpty else { return }
+        for fd in listenFDs {
+            poller.remove(fd)
+            Sys.close(fd)
+        }
+        listenFDs = []
         shared.listenerClosed()
         // Other loops may be waiting for the last listener (and its hand-offs) before they finish.
         for peer in peers where peer !== self { peer.wake() }
@@ -383,9 +390,9 @@ final class EventLoop: @unchecked Sendable {
         draining = true
         env.draining = true
         drainDeadline = env.now + UInt64(shared.configuration.shutdownGrace * 1e9)
-        if listenFD >= 0 {
+        if !listenFDs.isEmpty {
             // Clients the kernel already accepted would be reset with the listener: take them first.
-            if listenerPausedUntil == 0 { acceptConnections() }
+            if listenerPausedUntil == 0 { for fd in listenFDs { acceptConnections(from: fd) } }
             closeListener()
         }
         takeHandoffs()

@@ -46,28 +46,29 @@ public final class Server: @unchecked Sendable {
         let count = configuration.eventLoops > 0 ? configuration.eventLoops : max(1, ProcessInfo.processInfo.activeProcessorCount)
         shared.setConnectionLimit(ConnectionBudget.apply(configured: configuration.maxConnections, eventLoops: count, logger: shared.logger))
         let single = usesSingleListener || count == 1
-        var fds: [Int32] = []
+        // Each listening loop's sockets: one per address the host resolves to (localhost: two).
+        var listeners: [[Int32]] = []
         do {
             var port = configuration.port
             if !single {
                 // SO_REUSEPORT sockets share a port with any other such socket of this user, so a second
                 // mock-server would silently join ours; a plain bind first fails on a busy port as it should.
                 let probe = try Sys.listen(host: configuration.host, port: port, backlog: 1, reusePort: false)
-                Sys.close(probe.fd)
+                for fd in probe.fds { Sys.close(fd) }
                 port = probe.port
             }
             for _ in 0..<(single ? 1 : count) {
-                let (fd, bound) = try Sys.listen(host: configuration.host, port: port, backlog: 4096, reusePort: !single)
-                fds.append(fd)
+                let (fds, bound) = try Sys.listen(host: configuration.host, port: port, backlog: 4096, reusePort: !single)
+                listeners.append(fds)
                 port = bound
             }
             boundPort = port
             for i in 0..<count {
-                loops.append(try EventLoop(id: i, listenFD: i < fds.count ? fds[i] : -1, port: port, shared: shared))
-                if i < fds.count { shared.listenerOpened() }
+                loops.append(try EventLoop(id: i, listenFDs: i < listeners.count ? listeners[i] : [], port: port, shared: shared))
+                if i < listeners.count { shared.listenerOpened() }
             }
         } catch {
-            if loops.isEmpty { for fd in fds { Sys.close(fd) } }
+            if loops.isEmpty { for fd in listeners.joined() { Sys.close(fd) } }
             throw error
         }
         for (i, loop) in loops.enumerated() { loop.join(loops, distribute: single && count > 1 && i == 0) }

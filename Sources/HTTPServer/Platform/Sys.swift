@@ -54,9 +54,51 @@ enum Sys {
 
     // MARK: - Listening
 
-    /// Creates a non-blocking listening socket bound to host:port (IPv4 or IPv6, whatever `host`
-    /// resolves to first); returns it and the bound port.
-    static func listen(host: String, port: Int, backlog: Int32, reusePort: Bool) throws -> (fd: Int32, port: Int) {
+    /// Creates non-blocking listening sockets on host:port, one for each distinct address `host`
+    /// resolves to, all on one port; returns them and the bound port. `localhost` listens on both
+    /// 127.0.0.1 and ::1, so a client reaches the server whichever one it tries first. An address
+    /// this machine cannot bind (no IPv6) is skipped when another one works.
+    static func listen(host: String, port: Int, backlog: Int32, reusePort: Bool) throws -> (fds: [Int32], port: Int) {
+        let addresses = try resolve(host)
+        // With an IPv4 address beside it, an IPv6 socket serves IPv6 only (Linux and Darwin default
+        // to dual-stack, which would make `::` take the IPv4 port too and the second bind fail).
+        let v6Only = addresses.contains { Int32($0.storage.ss_family) == AF_INET }
+        // Port 0: the first address picks a free port, the others take the same one, which another
+        // program may hold on their family; pick again a few times before giving up.
+        for _ in 0..<(port == 0 ? 8 : 1) {
+            var fds: [Int32] = []
+            var bound = port
+            var lastError: Int32 = 0
+            var portTaken = false
+            for address in addresses {
+                let fd = openListener(address, port: bound, backlog: backlog, reusePort: reusePort, v6Only: v6Only)
+                if fd >= 0 {
+                    fds.append(fd)
+                    bound = boundPort(fd) ?? bound
+                    continue
+                }
+                lastError = errno
+                if lastError == EADDRINUSE {
+                    portTaken = true
+                    break
+                }
+            }
+            if portTaken {
+                for fd in fds { Sys.close(fd) }
+                if port != 0 || fds.isEmpty { throw ServerError.addressInUse(host: host, port: port) }
+                continue
+            }
+            if !fds.isEmpty { return (fds, bound) }
+            throw ServerError.system(call: "bind", errno: lastError)
+        }
+        throw ServerError.addressInUse(host: host, port: port)
+    }
+
+    /// The distinct addresses `host` resolves to for a listener (`*`: every IPv4 interface).
+    /// `localhost` is both loopbacks (RFC 6761), whatever /etc/hosts says: Linux images often
+    /// list only 127.0.0.1 for it, macOS lists ::1 first.
+    private static func resolve(_ host: String) throws -> [(storage: sockaddr_storage, length: socklen_t)] {
+        if host.lowercased() == "localhost" { return try resolve("127.0.0.1") + ((try? resolve("::1")) ?? []) }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = streamType
@@ -64,33 +106,56 @@ enum Sys {
         var list: UnsafeMutablePointer<addrinfo>?
         let name = host == "*" ? "0.0.0.0" : host
         // getaddrinfo fills in the whole sockaddr, `sin_len` included on Darwin.
-        guard getaddrinfo(name, String(port), &hints, &list) == 0, let first = list else {
+        guard getaddrinfo(name, "0", &hints, &list) == 0, let first = list else {
             throw ServerError.cannotResolve(host: host)
         }
         defer { freeaddrinfo(list) }
-        var lastError: Int32 = 0
+        var addresses: [(storage: sockaddr_storage, length: socklen_t)] = []
+        var seen: [[UInt8]] = []
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let ai = cursor {
             cursor = ai.pointee.ai_next
-            let fd = streamSocket(family: ai.pointee.ai_family)
-            if fd < 0 { lastError = errno; continue }
-            setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-            if reusePort { setOption(fd, SOL_SOCKET, SO_REUSEPORT, 1) }
-            if bind(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) != 0 {
-                lastError = errno
-                Sys.close(fd)
-                if lastError == EADDRINUSE { throw ServerError.addressInUse(host: host, port: port) }
-                continue
-            }
-            if systemListen(fd, backlog) != 0 {
-                lastError = errno
-                Sys.close(fd)
-                continue
-            }
-            setNonBlocking(fd)
-            return (fd, boundPort(fd) ?? port)
+            guard let sa = ai.pointee.ai_addr, Int(ai.pointee.ai_addrlen) <= MemoryLayout<sockaddr_storage>.size else { continue }
+            // /etc/hosts may list a name twice; a second bind of one address would fail.
+            let key = Array(UnsafeRawBufferPointer(start: sa, count: Int(ai.pointee.ai_addrlen)))
+            guard !seen.contains(key) else { continue }
+            seen.append(key)
+            var storage = sockaddr_storage()
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: sa, count: key.count)) }
+            addresses.append((storage, ai.pointee.ai_addrlen))
         }
-        throw ServerError.system(call: "bind", errno: lastError)
+        guard !addresses.isEmpty else { throw ServerError.cannotResolve(host: host) }
+        return addresses
+    }
+
+    /// A listening socket on `address` with `port`; -1 with errno set when it cannot be had.
+    private static func openListener(_ address: (storage: sockaddr_storage, length: socklen_t), port: Int,
+                                     backlog: Int32, reusePort: Bool, v6Only: Bool) -> Int32 {
+        var storage = address.storage
+        let networkPort = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+        withUnsafeMutablePointer(to: &storage) { p in
+            switch Int32(p.pointee.ss_family) {
+            case AF_INET: p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port = networkPort }
+            case AF_INET6: p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port = networkPort }
+            default: break
+            }
+        }
+        let fd = streamSocket(family: Int32(storage.ss_family))
+        if fd < 0 { return -1 }
+        setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+        if reusePort { setOption(fd, SOL_SOCKET, SO_REUSEPORT, 1) }
+        if v6Only && Int32(storage.ss_family) == AF_INET6 { setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 1) }
+        let ok = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, address.length) == 0 && systemListen(fd, backlog) == 0 }
+        }
+        guard ok else {
+            let e = errno
+            Sys.close(fd)
+            errno = e
+            return -1
+        }
+        setNonBlocking(fd)
+        return fd
     }
 
     private static func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
