@@ -57,6 +57,32 @@ final class AbuseWireTests: XCTestCase {
                                  "reading paused at the high-water mark: one answer past it at most")
     }
 
+    /// Issue 20 §1: by default a client that pipelines and never reads holds about one answer of
+    /// output (64 KiB), not megabytes, before the server stops reading and answering it.
+    func testByDefaultAClientThatNeverReadsHoldsAboutOneAnswer() throws {
+        XCTAssertEqual(ServerConfiguration().outputHighWaterBytes, 64 * 1024)
+        let page = [UInt8](repeating: UInt8(ascii: "p"), count: 6_000)
+        let s = try server(configure: { $0.sendTimeout = 0.3 }, route: { router in
+            router.get("/page") { _ in HTTPResponse(status: .ok, body: page) }
+        })
+        defer { s.shutdown(); s.waitUntilStopped() }
+        let c = try TestHTTPClient(port: s.port)
+        var small: Int32 = 4096
+        setsockopt(c.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        // The server stops reading, so this send may block until the reset ends it.
+        let burst = [UInt8](String(repeating: "GET /page HTTP/1.1\r\nHost: x\r\n\r\n", count: 3_000).utf8)
+        // Only the sending thread touches the client until `sent` is signalled.
+        nonisolated(unsafe) let sender = c
+        let sent = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? sender.send(burst)
+            sent.signal()
+        }
+        XCTAssertTrue(waitForHangup(c.fd), "closed (reset) by the send timeout")
+        XCTAssertEqual(sent.wait(timeout: .now() + 10), .success)
+        XCTAssertLessThanOrEqual(s.peakPendingOutput, 64 * 1024 + page.count + 1024, "one answer past 64 KiB at most")
+    }
+
     func testAWebSocketThatSendsButNeverReadsIsBoundedAndClosed() throws {
         let highWater = 64 * 1024
         let s = try server { $0.sendTimeout = 0.3; $0.outputHighWaterBytes = highWater }

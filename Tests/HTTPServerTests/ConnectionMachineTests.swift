@@ -153,6 +153,16 @@ final class ConnectionMachineTests: XCTestCase {
         }
         XCTAssertEqual(answers, 4)
         XCTAssertTrue(m.wantsRead)
+        XCTAssertGreaterThan(env.releasedBytes, 100_000, "the burst's big output buffer was given back once drained")
+    }
+
+    func testAClosedConnectionGivesItsBuffersBack() {
+        let m = makeMachine()
+        feed(m, String(repeating: "GET /big HTTP/1.1\r\nHost: x\r\n\r\n", count: 4))
+        let before = env.releasedBytes
+        m.closed()
+        XCTAssertGreaterThan(env.releasedBytes - before, 150_000, "pending output and held input are counted as released")
+        XCTAssertEqual(m.pendingOutput, 0)
     }
 
     func testAnIdleConnectionClosesAfterTheIdleTimeout() {

@@ -49,6 +49,8 @@ final class ConnectionEnvironment {
     let logger: Logger
     let settings: ConnectionSettings
     let mailbox: LoopMailbox
+    /// WebSockets' share of the connection limit, shared by every loop.
+    let webSocketSlots: WebSocketSlots
     /// Monotonic nanoseconds, set by the loop after each wait.
     @exclusivity(unchecked) var now: UInt64 = 0
     /// The `Date` header value for this second.
@@ -57,13 +59,17 @@ final class ConnectionEnvironment {
     @exclusivity(unchecked) var draining = false
     /// The largest pending output any connection of this loop has had (a test hook for the bound).
     @exclusivity(unchecked) var peakPendingOutput = 0
+    /// Buffer capacity connections gave back since the loop last had freed memory returned.
+    @exclusivity(unchecked) var releasedBytes = 0
     /// Scratch for WebSocket events, reused across reads.
     @exclusivity(unchecked) var webSocketEvents: [WebSocketSessionEvent] = []
 
-    init(responder: Responder, logger: Logger, settings: ConnectionSettings, mailbox: LoopMailbox) {
+    init(responder: Responder, logger: Logger, settings: ConnectionSettings, mailbox: LoopMailbox,
+         webSocketSlots: WebSocketSlots = WebSocketSlots(limit: .max)) {
         self.responder = responder
         self.logger = logger
         self.settings = settings
         self.mailbox = mailbox
+        self.webSocketSlots = webSocketSlots
     }
 }

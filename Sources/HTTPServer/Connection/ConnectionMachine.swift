@@ -88,9 +88,13 @@ final class ConnectionMachine {
     /// The handle the WebSocket endpoint was given at open.
     @exclusivity(unchecked) private(set) var webSocket: WebSocketConnection?
     @exclusivity(unchecked) private var pingSentAt: UInt64 = 0
+    /// This connection counts against the WebSocket share (released when it closes).
+    @exclusivity(unchecked) private var holdsWebSocketSlot = false
     @exclusivity(unchecked) private var partialFrameSince: UInt64 = 0
 
-    private static let retainedBuffer = 256 * 1024
+    /// A buffer up to this capacity is kept for the connection's next answers; a bigger one (a
+    /// pipelined burst) is given back once drained, so idle connections hold little.
+    private static let retainedBuffer = 16 * 1024
 
     init(id: ConnectionID, remoteAddress: String, localPort: Int, environment: ConnectionEnvironment) {
         self.id = id
@@ -167,7 +171,12 @@ final class ConnectionMachine {
         lastOutputProgress = env.now
         guard written >= outbound.count else { return }
         // Drained: give big buffers back, so a burst does not pin memory.
-        if outbound.capacity > ConnectionMachine.retainedBuffer { outbound = [] } else { outbound.removeAll(keepingCapacity: true) }
+        if outbound.capacity > ConnectionMachine.retainedBuffer {
+            env.releasedBytes &+= outbound.capacity
+            outbound = []
+        } else {
+            outbound.removeAll(keepingCapacity: true)
+        }
         written = 0
         if outputPaused && held.count < env.settings.maxHeldAnswers && close == .none {
             outputPaused = false
@@ -263,6 +272,11 @@ final class ConnectionMachine {
     func closed() {
         guard phase != .closed else { return }
         phase = .closed
+        if holdsWebSocketSlot {
+            holdsWebSocketSlot = false
+            env.webSocketSlots.release()
+        }
+        env.releasedBytes &+= inbound.capacity + outbound.capacity
         inbound = []
         outbound = []
         dropHeld()
@@ -281,7 +295,10 @@ final class ConnectionMachine {
         } else if used > 0 {
             inbound.removeFirst(used)
             // A burst of pipelined requests must not pin its buffer once answered.
-            if inbound.isEmpty && inbound.capacity > ConnectionMachine.retainedBuffer { inbound = [] }
+            if inbound.isEmpty && inbound.capacity > ConnectionMachine.retainedBuffer {
+                env.releasedBytes &+= inbound.capacity
+                inbound = []
+            }
         }
     }
 
@@ -328,6 +345,11 @@ final class ConnectionMachine {
         let start = requestStartedAt != 0 ? requestStartedAt : env.now
         switch env.responder.outcome(for: request) {
         case .upgrade(let response, let endpoint):
+            guard env.webSocketSlots.reserve() else {
+                refuseWebSocket(request, start: start)
+                return
+            }
+            holdsWebSocketSlot = true
             var bytes: [UInt8] = []
             HTTPResponseEncoder.encode(response, omitBody: false, keepAlive: true, requestVersion: request.version,
                                        date: env.date, into: &bytes)
@@ -342,6 +364,18 @@ final class ConnectionMachine {
         case .response(let response):
             deliver(response, for: request, start: start)
         }
+    }
+
+    /// The WebSocket share of the connection limit is used up: 503, so HTTP clients keep their room.
+    private func refuseWebSocket(_ request: HTTPRequest, start: UInt64) {
+        let limit = env.webSocketSlots.limit
+        if env.webSocketSlots.shouldWarn(now: env.now) {
+            env.logger.warning("WebSocket limit (\(limit)) reached; answering 503 — raise it with --max-websockets")
+        }
+        var refusal = HTTPResponse.jsonError(.serviceUnavailable, "Too many open WebSocket connections")
+            .hinted("The mock keeps at most \(limit) WebSockets open (--max-websockets, by default half of --max-connections) so HTTP clients always get in; close some or raise the limit.")
+        refusal.headers.set("Retry-After", "1")
+        deliver(refusal, for: request, start: start)
     }
 
     /// Queues an answer as its delivery directive says (at once, delayed, closed, reset, truncated).

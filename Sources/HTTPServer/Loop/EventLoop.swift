@@ -45,6 +45,7 @@ final class EventLoop: @unchecked Sendable {
     private static let readSize = 64 * 1024
     private static let outOfDescriptorsBackoff: UInt64 = 100_000_000
     private static let keepAliveIdleSeconds: Int32 = 60
+    private static let releaseThreshold = 4 * 1024 * 1024
 
     init(id: Int, listenFDs: [Int32], port: Int, shared: ServerShared) throws {
         self.id = id
@@ -54,7 +55,8 @@ final class EventLoop: @unchecked Sendable {
         let poller = try shared.configuration.poller.make()
         self.poller = poller
         mailbox = LoopMailbox(wake: { poller.wake() })
-        env = ConnectionEnvironment(responder: shared.currentResponder, logger: shared.logger, settings: shared.settings, mailbox: mailbox)
+        env = ConnectionEnvironment(responder: shared.currentResponder, logger: shared.logger, settings: shared.settings, mailbox: mailbox,
+                                   webSocketSlots: shared.webSocketSlots)
         spareFD = Sys.openSpare()
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: EventLoop.readSize, alignment: 16)
         for fd in listenFDs { try poller.add(fd, read: true, write: false) }
@@ -384,6 +386,8 @@ final class EventLoop: @unchecked Sendable {
             conn.machine.tick()
             reconcile(conn)
         }
+        // After a burst (clients that pipelined and left), hand the freed buffers back to the system.
+        if env.releasedBytes >= EventLoop.releaseThreshold && shared.releaseFreeMemory(now: env.now) { env.releasedBytes = 0 }
     }
 
     private func beginDrain() {

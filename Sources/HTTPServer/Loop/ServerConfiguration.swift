@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var maxWebSocketMessageBytes = 1024 * 1024
     /// Open connections at most; past it new clients get 503 and are closed.
     public var maxConnections = 10_000
+    /// Open WebSockets at most (counted within `maxConnections`); past it an upgrade gets 503, so
+    /// HTTP clients keep room. 0 means half the connection limit in force.
+    public var maxWebSocketConnections = 0
     /// Event-loop threads; 0 means one per CPU core.
     public var eventLoops = 0
     /// Seconds given to requests in flight when stopping.
@@ -32,8 +35,10 @@ public struct ServerConfiguration: Sendable {
     public var webSocketPingInterval = 30.0
     /// Seconds a started WebSocket frame or fragmented message may stay unfinished before close.
     public var webSocketFrameTimeout = 30.0
-    /// Unwritten output, in bytes, past which a connection stops reading until the peer catches up.
-    public var outputHighWaterBytes = 1024 * 1024
+    /// Unwritten output, in bytes, past which a connection stops reading (and answering pipelined
+    /// requests) until the peer catches up: about one answer, as nginx holds, so a client that
+    /// does not read costs tens of KiB, not megabytes.
+    public var outputHighWaterBytes = 64 * 1024
     /// Unwritten output, in bytes, past which more output closes the connection instead (the peer
     /// does not read, e.g. a WebSocket subscriber); one answer into an empty buffer is always allowed.
     public var maxPendingOutputBytes = 8 * 1024 * 1024

@@ -9,8 +9,11 @@ final class ServerShared: Sendable {
     let tickMillis: Int32
     private let stopping = Locked(false)
     private let open = Locked((count: 0, limit: 0))
+    /// WebSockets' share of the connection limit.
+    let webSocketSlots: WebSocketSlots
     private let listeners = Locked(0)
     private let peakOutput = Locked(0)
+    private let lastRelease = Locked<UInt64>(0)
 
     init(configuration: ServerConfiguration, responder: Responder, logger: Logger) {
         // Library users bypass the command line's checks: clamp durations so nanosecond maths cannot trap.
@@ -25,6 +28,8 @@ final class ServerShared: Sendable {
         self.logger = logger
         settings = ConnectionSettings(configuration: configuration)
         open.withLock { $0.limit = configuration.maxConnections }
+        webSocketSlots = WebSocketSlots(limit: WebSocketSlots.defaultLimit(configured: configuration.maxWebSocketConnections,
+                                                                           connectionLimit: configuration.maxConnections))
         // Timers are checked at a quarter of the shortest timeout, between 10 ms and 1 s.
         let shortest = min(configuration.headerTimeout, configuration.idleTimeout, configuration.sendTimeout,
                            configuration.webSocketPingInterval, configuration.webSocketFrameTimeout)
@@ -41,7 +46,10 @@ final class ServerShared: Sendable {
 
     /// The connection limit in force: the configured one, lowered to what the descriptor limit allows.
     var connectionLimit: Int { open.withLock { $0.limit } }
-    func setConnectionLimit(_ limit: Int) { open.withLock { $0.limit = limit } }
+    func setConnectionLimit(_ limit: Int) {
+        open.withLock { $0.limit = limit }
+        webSocketSlots.setLimit(WebSocketSlots.defaultLimit(configured: configuration.maxWebSocketConnections, connectionLimit: limit))
+    }
 
     /// Counts a new connection in, unless the limit is reached.
     func reserveConnection() -> Bool {
@@ -57,6 +65,18 @@ final class ServerShared: Sendable {
     func listenerOpened() { listeners.withLock { $0 += 1 } }
     func listenerClosed() { listeners.withLock { $0 -= 1 } }
     var allListenersClosed: Bool { listeners.withLock { $0 <= 0 } }
+
+    /// Returns freed heap memory to the system, at most once a second for the whole server (the
+    /// call walks every allocator arena); false when it was done too recently.
+    func releaseFreeMemory(now: UInt64) -> Bool {
+        let due = lastRelease.withLock { last -> Bool in
+            guard last == 0 || now &- last >= 1_000_000_000 else { return false }
+            last = now
+            return true
+        }
+        if due { Sys.releaseFreeMemory() }
+        return due
+    }
 
     /// The largest pending output any connection has had (a test hook for the output bound).
     var peakPendingOutput: Int { peakOutput.withLock { $0 } }

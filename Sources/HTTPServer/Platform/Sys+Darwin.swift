@@ -56,6 +56,9 @@ extension Sys {
     static func flushToStorage(_ fd: Int32) -> Int32 {
         fcntl(fd, 51, 0) == 0 ? 0 : fsync(fd)
     }
+
+    /// Nothing to do: Darwin's allocator returns freed pages to the system by itself.
+    static func releaseFreeMemory() {}
 }
 
 // Checked by reading apple-oss-distributions/xnu: bsd/sys/socket.h SOCK_STREAM 1, SOL_SOCKET

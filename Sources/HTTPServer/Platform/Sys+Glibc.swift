@@ -1,5 +1,6 @@
 #if os(Linux) && canImport(Glibc)
 import Glibc
+import CEpoll
 
 /// Linux's side of `Sys`.
 extension Sys {
@@ -40,6 +41,11 @@ extension Sys {
 
     static func setFileLimit(_ limit: inout rlimit) -> Int32 {
         setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    /// Hands freed heap pages back to the system: glibc keeps what a burst of connections freed.
+    static func releaseFreeMemory() {
+        _ = malloc_trim(0)
     }
 
     /// Data and metadata on the device (fsync is a full flush on Linux).
