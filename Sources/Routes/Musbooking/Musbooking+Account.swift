@@ -22,8 +22,7 @@ extension Musbooking {
         if request.method == .head {
             user = try inspect { (state) throws(HTTPError) in try check(state) }
         } else {
-            user = try transaction { (state) throws(HTTPError) -> MusbookingUser in
-                let user = try check(state)
+            user = try transaction { (state) throws(HTTPError) in try check(state) } commit: { state, user in
                 state.startSession(token, userId: user.id, expiresAt: expiresAt)
                 return user
             }
@@ -60,7 +59,7 @@ extension Musbooking {
         }
         let email = params.text("email")
         if let email, !MusbookingRules.isEmail(email) { throw HTTPError(.badRequest, MusbookingText.badEmail(email)) }
-        return try transaction { (state) throws(HTTPError) -> HTTPResponse in
+        return try transaction { (state) throws(HTTPError) -> MusbookingUser in
             // Another account's e-mail is accepted: the original checks uniqueness only in `users/sms`.
             var user = try authenticatedUser(request, in: state)
             if let v = params.text("name", "firstName") { user.firstName = v }
@@ -73,6 +72,8 @@ extension Musbooking {
                 user.email = email
                 user.isConfirmed = false
             }
+            return user
+        } commit: { state, user in
             state.update(user)
             return .empty(.ok)
         }
@@ -85,7 +86,7 @@ extension Musbooking {
         let bySMS = MusbookingRules.isTrue(params.text("sms"))
         guard login != nil || email != nil || phone != nil else { throw HTTPError(.badRequest, MusbookingText.noRestoreKey) }
         let password = generatePassword()
-        let destination = try transaction { (state) throws(HTTPError) -> String in
+        let destination = try transaction { (state) throws(HTTPError) -> (MusbookingUser, String) in
             // The original looks for login, or mail, or phone: the first key that finds an account wins.
             let found = login.flatMap { state.account(login: $0) }
                 ?? email.flatMap { state.account(email: $0) }
@@ -102,8 +103,10 @@ extension Musbooking {
                 destination = userEmail
             }
             user.password = password
-            state.update(user)
-            return destination
+            return (user, destination)
+        } commit: { state, change in
+            state.update(change.0)
+            return change.1
         }
         if bySMS {
             environment.outbox.sendSMS(to: destination, text: "Ваш новый пароль: \(password)", code: password)
@@ -141,6 +144,8 @@ extension Musbooking {
             try transaction { (state) throws(HTTPError) in
                 var user = try check(state)
                 user.isConfirmed = true
+                return user
+            } commit: { state, user in
                 state.update(user)
             }
         }

@@ -12,11 +12,12 @@ extension Musbooking {
         let n = seed.smsCodeLength
         let lower = power10(n - 1) + 1, upper = power10(n) - 2
         let code = environment.fixedSMSCode ?? String(environment.random.int(in: lower...max(lower, upper)))
-        let dropped = try transaction { (state) throws(HTTPError) -> String? in
+        let dropped = try transaction { (state) throws(HTTPError) in
             guard state.account(phone: phone) == nil, email.flatMap({ state.account(email: $0) }) == nil else {
                 throw HTTPError(.badRequest, MusbookingText.phoneTaken)
             }
-            return state.codes.set(code, for: phone)
+        } commit: { state, _ in
+            state.codes.set(code, for: phone)
         }
         if let dropped {
             pendingCodeCap.bit("musbooking: too many pending SMS codes; dropped the oldest (to \(dropped))")
@@ -39,7 +40,7 @@ extension Musbooking {
         let password = givenPassword ?? generatePassword()
         let newId = environment.random.token()
 
-        let (id, linked) = try transaction { (state) throws(HTTPError) -> (String, Bool) in
+        let (id, linked) = try transaction { (state) throws(HTTPError) -> (customer: MusbookingUser?, birthday: MusbookingDate?) in
             guard let code, state.codes[phone] == code else { throw HTTPError(.badRequest, MusbookingText.badCode) }
             if let givenPassword, !MusbookingRules.isAcceptablePassword(givenPassword) {
                 throw HTTPError(.badRequest, MusbookingText.weakPassword)
@@ -66,9 +67,11 @@ extension Musbooking {
                 throw HTTPError(.serviceUnavailable, MusbookingText.tooManyAccounts,
                                 hint: "The mock holds its maximum of \(accountCap.limit) musbooking accounts; reset it (POST /__mock/reset) or raise --max-musbooking-accounts.")
             }
-            // Validated: from here on nothing can fail. The code stays (the original never uses
-            // one up), so a repeated registration gets the taken-login answer above.
-            if var record = customer {
+            return (customer, birthday)
+        } commit: { state, plan in
+            // The code stays (the original never uses one up), so a repeated registration gets
+            // the taken-login answer above.
+            if var record = plan.customer {
                 record.login = login
                 record.password = password
                 state.update(record)
@@ -77,7 +80,7 @@ extension Musbooking {
             state.insert(MusbookingUser(id: newId, login: login, password: password, phone: phone, firstName: name,
                                         lastName: params.text("lastname", "lastName"),
                                         surName: params.text("surname", "surName"),
-                                        email: email, birthday: birthday))
+                                        email: email, birthday: plan.birthday))
             return (newId, false)
         }
         environment.logger.info("musbooking: registered \(login) (\(id))\(linked ? ", linked to the customer record" : "")")

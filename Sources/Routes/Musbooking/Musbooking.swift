@@ -6,7 +6,7 @@ import HTTPServer
 public final class Musbooking: EmulatedSystem {
     let seed: MusbookingSeed
     let environment: MockEnvironment
-    /// Every change goes through `transaction` (which the state file follows), reads through `inspect`.
+    /// Every change goes through `transaction` (validate, then commit; the state file follows), reads through `inspect`.
     let state: StateCell<MusbookingState>
     let pendingCodeCap: StateCap
     /// The users' and sessions' JSON kept between writes of the state file.
@@ -100,11 +100,17 @@ public final class Musbooking: EmulatedSystem {
         try ASPNetParameters(request) { HTTPError(.badRequest, MusbookingText.malformedRequest($0)) }
     }
 
-    /// Runs `body` on the state under the lock, in place (copying the state would cost O(users)).
-    /// Handlers validate before they change anything, so a request that throws leaves no trace;
-    /// side effects (outbox) come last.
-    func transaction<R>(_ body: (inout MusbookingState) throws(HTTPError) -> R) throws(HTTPError) -> R {
-        try state.withLock { (state) throws(HTTPError) -> R in try body(&state) }
+    /// One change to the state, under the lock, in two steps whose order the types keep:
+    /// `validate` sees the state read-only and may refuse (throw); `commit` applies what it
+    /// returned and cannot throw. A request therefore changes everything it meant to or nothing,
+    /// and the state file hears only of committed changes. In place: copying the state to
+    /// commit a copy would cost O(users) per request. Side effects (outbox) come after.
+    func transaction<Plan, R>(validate: (MusbookingState) throws(HTTPError) -> Plan,
+                              commit: (inout MusbookingState, Plan) -> R) throws(HTTPError) -> R {
+        try state.withLock { (state) throws(HTTPError) -> R in
+            let plan = try validate(state)
+            return commit(&state, plan)
+        }
     }
 
     /// Runs `body` on the state under the lock without changing it: the state file is not told,

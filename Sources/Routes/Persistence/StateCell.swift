@@ -12,7 +12,8 @@ public final class StateCell<Value: Sendable>: Sendable {
     public init(_ value: Value) { storage = Locked(value) }
 
     /// Exclusive access that may change the value; a body that throws announces nothing
-    /// (callers that throw half-way must not have changed it: work on a copy, as transactions do).
+    /// (callers that may throw must not have changed anything by then: validate first, then
+    /// commit without throwing, as musbooking's `transaction(validate:commit:)` enforces).
     @discardableResult
     public func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         let result = try storage.withLock(body)
