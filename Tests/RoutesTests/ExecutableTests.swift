@@ -6,6 +6,15 @@ import Routes
 
 /// The `mock-server` executable itself: flags, banner, exit codes and signals.
 final class ExecutableTests: XCTestCase {
+    /// The server under test is the one this build made (beside the running test bundle, in the
+    /// same debug, release or --scratch-path folder), not whatever `.build/debug` holds.
+    func testTheExecutableComesFromThisBuildsFolder() throws {
+        let folder = try TestExecutable.binary.deletingLastPathComponent().standardizedFileURL
+        XCTAssertEqual(folder, try TestExecutable.productsDirectory.standardizedFileURL)
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".xctest") }
+        XCTAssertFalse(bundles.isEmpty, "a test bundle beside \(folder.path)")
+    }
+
     func testHelpListsEveryFlagWithItsEnvironmentVariable() throws {
         let server = try TestExecutable(["--help"])
         let help = server.readOutput()

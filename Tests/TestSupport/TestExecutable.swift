@@ -12,14 +12,50 @@ public final class TestExecutable {
     public let output = Pipe(), errors = Pipe()
     private let exited = DispatchSemaphore(value: 0)
 
-    /// The built executable, beside the test bundle in the build folder (or in the checkout's `.build/debug`).
+    /// The built executable, in SwiftPM's bin path (the build folder of this very test run: debug,
+    /// release or `--scratch-path`), never a fixed `.build/debug` that may hold a stale binary.
     public static var binary: URL {
         get throws {
-            let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mock-server")
-            let inRepo = repository.appendingPathComponent(".build/debug/mock-server")
-            for candidate in [beside, inRepo] where FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            throw TestClientError("mock-server executable not found beside the tests (run `swift build` first)")
+            let directory = try productsDirectory
+            let candidate = directory.appendingPathComponent("mock-server")
+            guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+                throw TestClientError("mock-server executable not found in \(directory.path) (run `swift build` first)")
+            }
+            return candidate
         }
+    }
+
+    /// Where SwiftPM (or Xcode) put this build's products. On Darwin the tests run inside Xcode's
+    /// `xctest` tool, so `CommandLine.arguments[0]` is that tool: the `.xctest` bundle's folder is
+    /// the place (SwiftPM's own executable-test template does the same). On Linux the test bundle
+    /// is itself the executable. Failing both, `swift build --show-bin-path` in the checkout.
+    public static var productsDirectory: URL {
+        get throws {
+            #if canImport(Darwin)
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
+            #endif
+            let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            if runner.lastPathComponent.hasSuffix(".xctest") { return runner.deletingLastPathComponent() }
+            return try showBinPath()
+        }
+    }
+
+    private static func showBinPath() throws -> URL {
+        let swift = Process()
+        swift.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        swift.arguments = ["swift", "build", "--show-bin-path"]
+        swift.currentDirectoryURL = repository
+        let out = Pipe()
+        swift.standardOutput = out
+        swift.standardError = FileHandle.nullDevice
+        try swift.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        swift.waitUntilExit()
+        let path = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard swift.terminationStatus == 0, !path.isEmpty else { throw TestClientError("`swift build --show-bin-path` failed") }
+        return URL(fileURLWithPath: path)
     }
 
     /// The checkout (where `seed.json` is): the default working directory.

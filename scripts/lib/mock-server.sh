@@ -19,7 +19,7 @@ start_mock_server() {
     local name="$1"; shift
     swift build 2>&1 | tail -1
     MOCK_SERVER_OUT="$(mktemp)"
-    "$ROOT/.build/debug/mock-server" --port 0 --log-level warning "$@" > "$MOCK_SERVER_OUT" 2>&1 &
+    "$(swift build --show-bin-path)/mock-server" --port 0 --log-level warning "$@" > "$MOCK_SERVER_OUT" 2>&1 &
     MOCK_SERVER_PID=$!
     trap 'kill -TERM $MOCK_SERVER_PID 2>/dev/null; wait $MOCK_SERVER_PID 2>/dev/null; rm -f "$MOCK_SERVER_OUT"' EXIT
     PORT=""
