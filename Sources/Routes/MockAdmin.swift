@@ -15,12 +15,16 @@ struct MockAdmin: Sendable {
     func register(in router: inout Router) {
         let outbox = environment.outbox
         router.get("/__mock/health") { _ in .json(.ok, ["status": "ok"] as JSONValue) }
-        router.get("/__mock/sms", `guard`.wrap { request in
-            .json(.ok, outbox.sms(phone: request.queryParameters["phone"]))
+        // With `waitMs`: answered once a matching message exists, or at the deadline with `[]`.
+        router.get("/__mock/sms", `guard`.wrap { [control] request in
+            let phone = request.queryParameters["phone"]
+            return control.waitForOutbox(request) { outbox.sms(phone: phone) }
         })
-        router.get("/__mock/emails", `guard`.wrap { request in
-            .json(.ok, outbox.emails(to: request.queryParameters["to"]))
+        router.get("/__mock/emails", `guard`.wrap { [control] request in
+            let address = request.queryParameters["to"]
+            return control.waitForOutbox(request) { outbox.emails(to: address) }
         })
+        registerArrange(in: &router)
         router.get("/__mock/accounts", `guard`.wrap { [systems] _ in
             var listings: [String: [AccountSummary]] = [:]
             for case let listing? in systems.map({ $0.accountListing() }) { listings[listing.system] = listing.accounts }

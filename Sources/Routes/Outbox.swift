@@ -114,6 +114,12 @@ public final class Outbox: Sendable {
 
     /// Forgets every message.
     public func reset() { messages.withLock { $0 = Messages() } }
+
+    /// Forgets every SMS; the e-mails stay.
+    public func clearSMS() { messages.withLock { $0.sms = [] } }
+
+    /// Forgets every e-mail; the SMS stay.
+    public func clearEmails() { messages.withLock { $0.emails = [] } }
 }
 
 /// ISO 8601 UTC timestamps without fraction (`2026-11-22T11:14:30Z`), as clients parse them strictly.

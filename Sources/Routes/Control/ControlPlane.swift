@@ -8,6 +8,8 @@ public final class ControlPlane: Sendable {
     public let faults: FaultStore
     public let clock: OffsetClock
     public let events: EventHub
+    /// Admin requests waiting for a journal entry or an outbox message (`?waitMs=`).
+    public let waiters: Waiters
     let systems: [any EmulatedSystem]
     /// Which system owns a path: the systems' route groups, then the admin group.
     let owners: PathOwners
@@ -19,7 +21,9 @@ public final class ControlPlane: Sendable {
 
     public init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int = 1000) {
         events = EventHub()
-        journal = RequestJournal(capacity: journalSize, events: events)
+        let waiters = Waiters()
+        self.waiters = waiters
+        journal = RequestJournal(capacity: journalSize, events: events, waiters: waiters)
         faults = FaultStore()
         clock = environment.clock as? OffsetClock ?? OffsetClock(base: environment.clock)
         self.systems = systems
@@ -29,6 +33,7 @@ public final class ControlPlane: Sendable {
         random = environment.random
         let events = self.events
         environment.outbox.observe { message in
+            waiters.poke()
             switch message {
             case .sms(let sms):
                 events.publish(kind: "sms", at: environment.clock.now()) {

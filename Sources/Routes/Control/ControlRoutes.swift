@@ -5,16 +5,28 @@ extension ControlPlane {
     /// Registers `/__mock/requests`, `/__mock/faults`, `/__mock/clock` and `/__mock/tokens/*`,
     /// each handler wrapped by `guarded` (the admin paths' access rule).
     func register(in router: inout Router, guarded: (@escaping HTTPHandler) -> HTTPHandler) {
+        // With `waitMs`, both answer once a matching entry exists (the count: `atLeast` of them,
+        // default 1), or at the deadline with what there is.
         router.get("/__mock/requests", guarded { [self] request in
-            switch ControlPlane.filter(request.queryParameters) {
-            case .failure(let problem): return ControlPlane.badRequest(problem.description)
-            case .success(let filter): return .json(object: journal.entries(filter).map(\.json))
+            switch (ControlPlane.filter(request.queryParameters), Waiters.waitMs(request.queryParameters)) {
+            case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
+            case (.success(let filter), .success(let ms)):
+                let journal = journal
+                return waiters.wait(ms: ms, ready: {
+                    let entries = journal.entries(filter)
+                    return entries.isEmpty ? nil : .json(object: entries.map(\.json))
+                }, timeout: { .json(object: journal.entries(filter).map(\.json)) })
             }
         })
         router.get("/__mock/requests/count", guarded { [self] request in
-            switch ControlPlane.filter(request.queryParameters, counting: true) {
-            case .failure(let problem): return ControlPlane.badRequest(problem.description)
-            case .success(let filter): return .json(object: ["count": journal.count(filter)])
+            switch (ControlPlane.filter(request.queryParameters, counting: true), Waiters.waitMs(request.queryParameters)) {
+            case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
+            case (.success(let filter), .success(let ms)):
+                let journal = journal, atLeast = filter.atLeast ?? 1
+                return waiters.wait(ms: ms, ready: {
+                    let count = journal.count(filter)
+                    return count >= atLeast ? .json(object: ["count": count]) : nil
+                }, timeout: { .json(object: ["count": journal.count(filter)]) })
             }
         })
         router.delete("/__mock/requests", guarded { [self] _ in
@@ -93,7 +105,7 @@ extension ControlPlane {
     /// it could never match what the test means.
     static func filter(_ query: Parameters, counting: Bool = false) -> Result<RequestJournal.Filter, FilterProblem> {
         var filter = RequestJournal.Filter()
-        var names = ["system", "method", "path", "status", "since", "limit", "body", "hint"]
+        var names = ["system", "method", "path", "status", "since", "limit", "body", "hint", "waitMs"]
         if counting {
             names.append("atLeast")
             filter.limit = Int.max

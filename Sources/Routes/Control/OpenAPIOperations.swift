@@ -22,10 +22,26 @@ extension OAS {
         }
         ops["GET /__mock/health"] = ["tags": ["admin"], "summary": "Ready (open to every client)",
                                      "responses": ["200": response("Ready.", json(ref("Health")))]] as Object
-        ops["GET /__mock/sms"] = admin("Every SMS sent, oldest first", ["200": response("SMS.", json(array(ref("SMS"))))],
-                                       parameters: [query("phone", "Only to this number, written in any form.")])
-        ops["GET /__mock/emails"] = admin("Every e-mail sent, oldest first", ["200": response("E-mails.", json(array(ref("Email"))))],
-                                          parameters: [query("to", "Only to this address, any case.")])
+        let waitMs = query("waitMs", "Answer once a match exists, or after this many ms with what there is (at most 30000).",
+                           schema: ["type": "integer", "minimum": 0, "maximum": 30000])
+        ops["GET /__mock/sms"] = admin("Every SMS sent, oldest first", ["200": response("SMS.", json(array(ref("SMS")))),
+                                                                        "400": adminBadRequest("A bad waitMs.")],
+                                       parameters: [query("phone", "Only to this number, written in any form."), waitMs])
+        ops["GET /__mock/emails"] = admin("Every e-mail sent, oldest first", ["200": response("E-mails.", json(array(ref("Email")))),
+                                                                              "400": adminBadRequest("A bad waitMs.")],
+                                          parameters: [query("to", "Only to this address, any case."), waitMs])
+        ops["DELETE /__mock/sms"] = admin("Empty the SMS part of the outbox", ["204": response("Emptied; the e-mails stay.")])
+        ops["DELETE /__mock/emails"] = admin("Empty the e-mail part of the outbox", ["204": response("Emptied; the SMS stay.")])
+        let stateDocument: Object = ["type": "object", "required": ["format", "version", "systems"], "properties": [
+            "format": ["type": "string", "const": "mock-server-state"], "version": ["type": "integer", "const": 1],
+            "savedAt": ["type": "string"], "systems": ["type": "object"],
+        ]]
+        ops["GET /__mock/state"] = admin("Every system's state, the outbox and the clock offset (the --state file's format)", [
+            "200": response("The state document.", json(stateDocument)),
+        ])
+        ops["PUT /__mock/state"] = admin("Replace the whole state with a document from GET /__mock/state", [
+            "204": response("Replaced."), "400": adminBadRequest("The document does not load (the place is named); nothing changed."),
+        ], body: body(stateDocument, [jsonType]))
         ops["POST /__mock/reset"] = admin("Back to the seed: state, outbox, journal, faults, clock", ["204": response("Reset.")])
         let nonEmpty: [String: Any] = ["type": "string", "minLength": 1]
         let filters = [
@@ -36,6 +52,7 @@ extension OAS {
             query("limit", "At most this many (default 100).", schema: ["type": "integer", "minimum": 1, "maximum": 100000]),
             query("body", "Only entries whose request body (after redaction) contains this text.", schema: nonEmpty),
             query("hint", "Only entries with (true) or without (false) a hint.", schema: ["type": "string", "enum": ["true", "false"]]),
+            waitMs,
         ]
         ops["GET /__mock/requests"] = admin("The request journal, oldest first", [
             "200": response("Entries (secrets redacted, bodies cut at 4,096 bytes).", json(array(ref("JournalEntry")))),

@@ -36,9 +36,13 @@ public final class RequestJournal: Sendable {
     private let ring = Locked(Ring())
     private let events: EventHub?
 
-    public init(capacity: Int = 1000, events: EventHub? = nil) {
+    /// Requests waiting for an entry (`?waitMs=`), checked after each record.
+    private let waiters: Waiters?
+
+    public init(capacity: Int = 1000, events: EventHub? = nil, waiters: Waiters? = nil) {
         self.capacity = max(0, capacity)
         self.events = events
+        self.waiters = waiters
     }
 
     public var isEnabled: Bool { capacity > 0 }
@@ -49,6 +53,7 @@ public final class RequestJournal: Sendable {
         // An entry is an id and one reference: handing it into the lock costs a retain.
         // The evicted entry comes out of the lock and is released here, not while holding it.
         let (id, _) = ring.withLock { $0.append(entry, capacity: capacity) }
+        waiters?.poke()
         guard let events, events.hasSubscribers else { return }
         var shown = entry
         shown.id = id

@@ -39,6 +39,8 @@ struct PersistentEntry: Sendable {
     /// Decodes the part's snapshot from its place in the file; returns the restore to run later,
     /// so that nothing is restored unless every part decodes.
     let decode: @Sendable (any Decoder) throws -> @Sendable () throws -> Void
+    /// Takes the part's snapshot now; the closure puts it back (undo of a restore).
+    let keep: @Sendable () -> @Sendable () throws -> Void
 
     init<S: PersistentSystem>(_ system: S) {
         key = system.stateKey
@@ -46,6 +48,10 @@ struct PersistentEntry: Sendable {
         encode = { [system] in try system.encodeSnapshot() }
         decode = { [system] decoder in
             let snapshot = try S.Snapshot(from: decoder)
+            return { try system.restore(snapshot) }
+        }
+        keep = { [system] in
+            let snapshot = system.snapshot()
             return { try system.restore(snapshot) }
         }
     }

@@ -1,0 +1,81 @@
+import HTTPServer
+
+/// Admin requests waiting (`?waitMs=`) for an entry to appear in the journal or the outbox
+/// (API.md §6.3). No thread waits: each is a deferred response, completed by the thread that
+/// records the entry, or by the transport's timer at its deadline. Bounded: past `capacity`
+/// waiters a new one is refused (503), so a test cannot pin unbounded memory.
+public final class Waiters: Sendable {
+    /// At most this long (API.md: 30,000 ms).
+    public static let maxWaitMs = 30_000
+    let capacity: Int
+
+    private struct Waiter: Sendable {
+        let id: Int
+        /// The answer once the wait is over, nil while it is not.
+        let ready: @Sendable () -> HTTPResponse?
+        let promise: DeferredResponse
+    }
+
+    private let state = Locked<(next: Int, waiters: [Waiter])>((1, []))
+    /// Read without the lock on every journaled request: nothing to check in the usual case.
+    private let any = LockFreeFlag()
+
+    public init(capacity: Int = 1024) { self.capacity = capacity }
+
+    /// Answers at once when `ready` has an answer or `waitMs` is 0; else holds the answer until
+    /// `ready` has one (checked after each change) or the deadline, when `ready`'s or `timeout`'s is sent.
+    func wait(ms waitMs: Int, ready: @escaping @Sendable () -> HTTPResponse?, timeout: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+        if let now = ready() { return now }
+        guard waitMs > 0 else { return timeout() }
+        let id = state.withLock { s -> Int? in
+            guard s.waiters.count < capacity else { return nil }
+            defer { s.next += 1 }
+            return s.next
+        }
+        guard let id else {
+            var busy = HTTPResponse.json(.serviceUnavailable, ["error": .string("too many requests are waiting (\(capacity)); answer or cancel some first")] as JSONValue)
+            busy = busy.hinted("At most \(capacity) admin requests may wait at once; wait for fewer things at a time.")
+            return busy
+        }
+        let promise = DeferredResponse(timeoutNanos: UInt64(waitMs) * 1_000_000,
+                                       onTimeout: { [weak self] in self?.remove(id); return ready() ?? timeout() },
+                                       onCancel: { [weak self] in self?.remove(id) })
+        state.withLock { s in
+            s.waiters.append(Waiter(id: id, ready: ready, promise: promise))
+            any.set(true)
+        }
+        // A change between the first check and the registration would have found no waiter.
+        poke()
+        return timeout().deferred(promise)
+    }
+
+    /// Something was recorded: completes every waiter whose answer is now ready.
+    func poke() {
+        guard any.isSet else { return }
+        let waiting = state.withLock { $0.waiters }
+        for waiter in waiting {
+            guard let answer = waiter.ready() else { continue }
+            remove(waiter.id)
+            _ = waiter.promise.complete(answer)
+        }
+    }
+
+    /// How many requests are waiting (tests).
+    public var count: Int { state.withLock { $0.waiters.count } }
+
+    private func remove(_ id: Int) {
+        state.withLock { s in
+            s.waiters.removeAll { $0.id == id }
+            any.set(!s.waiters.isEmpty)
+        }
+    }
+
+    /// The `waitMs` query parameter: absent is 0; otherwise a whole number from 0 to 30,000.
+    static func waitMs(_ query: Parameters) -> Result<Int, ControlPlane.FilterProblem> {
+        guard let text = query["waitMs"] else { return .success(0) }
+        guard let n = Int(text), (0...maxWaitMs).contains(n) else {
+            return .failure(ControlPlane.FilterProblem(description: "\"waitMs\" must be a whole number of milliseconds from 0 to \(maxWaitMs)"))
+        }
+        return .success(n)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPServer
+
+/// `GET`/`PUT /__mock/state` (API.md §6.3): every part's state, the outbox and the clock offset
+/// as one document in the `--state` file's format. A replacement that does not load is refused
+/// with the place named, and nothing changes: every part decodes first, then each is restored,
+/// and a part that refuses its snapshot puts the ones before it back.
+struct StateDocument: Sendable {
+    let parts: [any PersistentSystem]
+    let clock: OffsetClock
+
+    init(parts: [any PersistentSystem], clock: OffsetClock) {
+        self.parts = parts
+        self.clock = clock
+    }
+
+    /// Why a document was refused (400 with this text).
+    struct Refused: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private var entries: [PersistentEntry] { parts.map { PersistentEntry($0) } + [PersistentEntry(ClockPart(clock))] }
+
+    func encode() throws -> Data {
+        let encoded = try entries.map { (key: $0.key, json: try $0.encode()) }
+        return StateFile.envelope(savedAt: clock.now(), parts: encoded)
+    }
+
+    func replace(with data: Data) throws {
+        let entries = self.entries
+        let loaded: StateFile.Loaded
+        do {
+            loaded = try StateFile.decode(data, path: "state document", entries: entries)
+        } catch {
+            throw Refused(description: "\(error)")
+        }
+        if let unknown = loaded.unknownKeys.first {
+            throw Refused(description: "state document: at systems.\(unknown): no such part (parts: \(entries.map(\.key).sorted().joined(separator: ", ")))")
+        }
+        let given = Set(loaded.restores.map(\.key))
+        if let missing = entries.map(\.key).sorted().first(where: { !given.contains($0) }) {
+            throw Refused(description: "state document: systems.\(missing) is missing (a document replaces every part; take one from GET /__mock/state)")
+        }
+        var undo: [@Sendable () throws -> Void] = []
+        for restore in loaded.restores {
+            guard let entry = entries.first(where: { $0.key == restore.key }) else { continue }
+            let previous = entry.keep()
+            do {
+                try restore.run()
+                undo.append(previous)
+            } catch {
+                for back in undo.reversed() { try? back() }
+                throw Refused(description: "state document: at systems.\(restore.key): \(error)")
+            }
+        }
+    }
+}
+
+/// The clock's offset as a part of the state document (not of the `--state` file: a restart
+/// starts on real time).
+final class ClockPart: PersistentSystem {
+    struct Snapshot: Codable, Sendable {
+        var offsetSeconds: Double
+    }
+
+    let clock: OffsetClock
+    let stateChanges = ChangeSignal()
+    var stateKey: String { "clock" }
+
+    init(_ clock: OffsetClock) { self.clock = clock }
+
+    func snapshot() -> Snapshot { Snapshot(offsetSeconds: clock.offsetSeconds) }
+
+    func restore(_ snapshot: Snapshot) throws {
+        let seconds = snapshot.offsetSeconds
+        guard seconds.isFinite, seconds >= 0, seconds <= OffsetClock.maxOffsetSeconds else {
+            throw StateRestoreError("offsetSeconds must be from 0 to \(Int(OffsetClock.maxOffsetSeconds))")
+        }
+        clock.reset()
+        if seconds > 0 { clock.advance(by: seconds) }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import HTTPServer
+import Routes
+import TestSupport
+import XCTest
+
+/// API.md §6.3 over real sockets: outbox parts emptied on their own, the state snapshot and
+/// restore, and `waitMs` on the journal and the outbox (no thread held, bounded).
+final class ArrangeVerifyTests: MockServerTestCase {
+    private func sendSMS(_ phone: String) throws {
+        XCTAssertEqual(try server.request("POST", "/api/users/sms", form: [("phone", phone)]).status, 200)
+    }
+
+    func testEachOutboxPartIsEmptiedOnItsOwn() throws {
+        try sendSMS("9123456789")
+        let token = try server.musbookingLogin(MusbookingSeedData.login, MusbookingSeedData.password)
+        XCTAssertEqual(try server.request("POST", "/api/users/send-confirm", headers: bearer(token)).status, 200)
+        XCTAssertEqual(try server.request("DELETE", "/__mock/sms", headers: TestServer.adminWrite).status, 204)
+        XCTAssertEqual(try server.request("GET", "/__mock/sms").text, "[]")
+        XCTAssertEqual(try server.request("GET", "/__mock/emails").jsonArray?.count, 1, "the e-mails stay")
+        try sendSMS("9123456780")
+        XCTAssertEqual(try server.request("DELETE", "/__mock/emails", headers: TestServer.adminWrite).status, 204)
+        XCTAssertEqual(try server.request("GET", "/__mock/emails").text, "[]")
+        XCTAssertEqual(try server.request("GET", "/__mock/sms").jsonArray?.count, 1, "the SMS stay")
+        // Guarded like every state-changing admin request.
+        XCTAssertEqual(try server.request("DELETE", "/__mock/sms").status, 403)
+    }
+
+    func testAStateSnapshotRestoresAccountsSessionsOutboxAndClock() throws {
+        let registered = try server.musbookingRegister(phone: "9123456789", extra: [("password", "pass123")])
+        XCTAssertEqual(registered.status, 200)
+        let token = try server.musbookingLogin("9123456789", "pass123")
+        _ = try server.request("POST", "/__mock/clock", json: ["advanceSeconds": 60])
+        let snapshot = try server.request("GET", "/__mock/state")
+        XCTAssertEqual(snapshot.status, 200)
+        XCTAssertEqual(snapshot.header("Content-Type"), "application/json; charset=utf-8")
+        let document = try XCTUnwrap(snapshot.jsonObject)
+        XCTAssertEqual(document["format"] as? String, "mock-server-state")
+        XCTAssertEqual(document["version"] as? Int, 1)
+        XCTAssertEqual(((document["systems"] as? [String: Any])?["clock"] as? [String: Any])?["offsetSeconds"] as? Double, 60)
+
+        // The world moves on: a reset, then another account.
+        XCTAssertEqual(try server.request("POST", "/__mock/reset", headers: TestServer.adminWrite).status, 204)
+        XCTAssertEqual(try server.musbookingUser(token).status, 401)
+        XCTAssertEqual(try server.request("GET", "/__mock/sms").text, "[]")
+
+        let put = try server.request("PUT", "/__mock/state", headers: TestServer.adminWrite + [("Content-Type", "application/json")],
+                                     body: snapshot.body)
+        XCTAssertEqual(put.status, 204, put.text)
+        XCTAssertEqual(try server.musbookingUser(token).status, 200, "the session is back")
+        XCTAssertEqual(try server.request("GET", "/__mock/sms").jsonArray?.count, 1, "the code is back in the outbox")
+        XCTAssertEqual(try server.request("GET", "/__mock/clock").jsonObject?["offsetSeconds"] as? Double, 60)
+        XCTAssertEqual(try server.request("GET", "/__mock/state").jsonObject?["systems"] as? NSDictionary,
+                       document["systems"] as? NSDictionary, "the same state again")
+    }
+
+    func testABadStateDocumentIs400NamingThePlaceAndChangesNothing() throws {
+        let snapshot = try server.request("GET", "/__mock/state")
+        try sendSMS("9123456789")
+        let before = try server.request("GET", "/__mock/state").jsonObject?["systems"] as? NSDictionary
+        var broken = try XCTUnwrap(snapshot.jsonObject)
+        var systems = try XCTUnwrap(broken["systems"] as? [String: Any])
+        // musbooking decodes; a later part does not restore: the outbox must not be replaced either.
+        var musbooking = try XCTUnwrap(systems["musbooking"] as? [String: Any])
+        var users = try XCTUnwrap(musbooking["users"] as? [[String: Any]])
+        users.append(users[0])
+        musbooking["users"] = users
+        systems["musbooking"] = musbooking
+        broken["systems"] = systems
+        let cases: [(String, [UInt8])] = [
+            ("user id", Array(try JSONSerialization.data(withJSONObject: broken))),
+            ("clock", Array(#"{"format":"mock-server-state","version":1,"systems":{"clock":{"offsetSeconds":"x"}}}"#.utf8)),
+            ("missing", Array(#"{"format":"mock-server-state","version":1,"systems":{}}"#.utf8)),
+            ("format", Array(#"{"version":1}"#.utf8)),
+            ("line", Array("{\"format\": ".utf8)),
+        ]
+        for (word, body) in cases {
+            let r = try server.request("PUT", "/__mock/state", headers: [("Content-Type", "application/json")], body: body)
+            XCTAssertEqual(r.status, 400, word)
+            let message = r.jsonObject?["error"] as? String ?? ""
+            XCTAssertTrue(message.contains(word), "\(word): \(message)")
+        }
+        XCTAssertEqual(try server.request("GET", "/__mock/state").jsonObject?["systems"] as? NSDictionary, before, "nothing changed")
+    }
+
+    func testWaitingForAnSMSAnswersWhenItArrivesWithoutHoldingALoop() throws {
+        // More waiters than loops (the test server has 2): none holds a thread.
+        var waiting: [TestHTTPClient] = []
+        for _ in 0..<3 {
+            let client = try server.connect()
+            try client.sendRequest("GET", "/__mock/sms?phone=%2B7%20912%20345-67-89&waitMs=30000")
+            waiting.append(client)
+        }
+        let emailWait = try server.connect()
+        try emailWait.sendRequest("GET", "/__mock/emails?waitMs=30000")
+        // Wait until all four are registered, through the other requests the loops still answer.
+        let deadline = Date().addingTimeInterval(5)
+        while server.app.control.waiters.count < 4 && Date() < deadline {
+            XCTAssertEqual(try server.request("GET", "/__mock/health").status, 200)
+        }
+        XCTAssertEqual(server.app.control.waiters.count, 4)
+        try sendSMS("9120000000")   // another phone: nobody's answer
+        try sendSMS("89123456789")
+        for client in waiting {
+            let r = try client.readResponse()
+            XCTAssertEqual(r.status, 200)
+            XCTAssertEqual((r.jsonArray?.first as? [String: Any])?["phone"] as? String, "9123456789")
+        }
+        let token = try server.musbookingLogin(MusbookingSeedData.login, MusbookingSeedData.password)
+        XCTAssertEqual(try server.request("POST", "/api/users/send-confirm", headers: bearer(token)).status, 200)
+        XCTAssertEqual(try emailWait.readResponse().jsonArray?.count, 1)
+        XCTAssertEqual(server.app.control.waiters.count, 0)
+    }
+
+    func testWaitingOnTheJournalWithSinceAndOnTheCount() throws {
+        _ = try server.request("GET", "/rows/1")
+        let last = try server.journal().last?["id"] as? Int ?? 0
+        let next = try server.connect()
+        try next.sendRequest("GET", "/__mock/requests?since=\(last)&path=/api/*&waitMs=30000")
+        let count = try server.connect()
+        try count.sendRequest("GET", "/__mock/requests/count?path=/api/users/sms&atLeast=2&waitMs=30000")
+        let deadline = Date().addingTimeInterval(5)
+        while server.app.control.waiters.count < 2 && Date() < deadline { _ = try server.request("GET", "/__mock/health") }
+        try sendSMS("9123456789")
+        let entries = try next.readResponse().jsonArray as? [[String: Any]]
+        XCTAssertEqual(entries?.map { $0["path"] as? String }, ["/api/users/sms"])
+        XCTAssertEqual(server.app.control.waiters.count, 1, "the count waits for a second one")
+        try sendSMS("9123456780")
+        XCTAssertEqual(try count.readResponse().jsonObject?["count"] as? Int, 2)
+    }
+
+    func testAWaitEndsAtItsDeadlineWithWhatThereIsAndIsBounded() throws {
+        let started = Date()
+        let r = try server.request("GET", "/__mock/sms?phone=9999999999&waitMs=50")
+        XCTAssertEqual(r.status, 200)
+        XCTAssertEqual(r.text, "[]")
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.05)
+        XCTAssertEqual(try server.request("GET", "/__mock/requests/count?path=/nothing&waitMs=10").jsonObject?["count"] as? Int, 0)
+        for bad in ["/__mock/sms?waitMs=30001", "/__mock/emails?waitMs=-1", "/__mock/requests?waitMs=x", "/__mock/requests/count?waitMs="] {
+            let r = try server.request("GET", bad)
+            XCTAssertEqual(r.status, 400, bad)
+            XCTAssertNotNil(r.jsonObject?["error"] as? String, bad)
+        }
+        // Already there: answered at once, whatever the wait.
+        try sendSMS("9123456789")
+        XCTAssertEqual(try server.request("GET", "/__mock/sms?waitMs=30000").jsonArray?.count, 1)
+    }
+}
