@@ -13,7 +13,8 @@ enum Banner {
         var systems: [any EmulatedSystem]
         /// The machine's non-loopback addresses when it listens on every interface (empty otherwise).
         var deviceAddresses: [String] = []
-        var adminTokenSet = false
+        /// `--admin-token`, for the console's sign-in URL (nil or empty: not set).
+        var adminToken: String?
         var statePath: String?
         var watchedPath: String?
         /// `--max-connections`, and the limit in force (lower when `ulimit -n` allows fewer).
@@ -27,6 +28,7 @@ enum Banner {
 
     static func text(_ facts: Facts) -> String {
         let everyInterface = facts.host == "0.0.0.0" || facts.host == "::"
+        let token = (facts.adminToken ?? "").isEmpty ? nil : facts.adminToken
         let local = everyInterface ? (facts.host == "::" ? "::1" : "127.0.0.1") : facts.host
         let baseURL = url(local, facts.port)
         let ws = "ws://" + baseURL.dropFirst("http://".count)
@@ -59,9 +61,15 @@ enum Banner {
                 lines.append("From a device on the same network:")
                 for address in facts.deviceAddresses { lines.append("  \(url(address, facts.port))") }
             }
-            lines.append(facts.adminTokenSet
+            lines.append(token != nil
                 ? "/__mock/* answers other machines that send the header X-Mock-Admin-Token (the --admin-token value)."
                 : "/__mock/* answers this machine only; start with --admin-token TOKEN to open it to devices (header X-Mock-Admin-Token).")
+        }
+        if let token {
+            // A browser cannot send the header: this address signs it in with a cookie once.
+            let hosts = everyInterface ? (facts.deviceAddresses.isEmpty ? [local] : facts.deviceAddresses) : [facts.host]
+            lines.append("The console from a phone or another machine (opened once, a cookie keeps it signed in):")
+            for address in hosts { lines.append("  \(url(address, facts.port))/__mock/?token=\(queryEscaped(token))") }
         }
         lines.append("SMS codes and e-mails appear below and at /__mock/sms, /__mock/emails. Ctrl-C stops it.")
         return lines.joined(separator: "\n")
@@ -94,7 +102,21 @@ enum Banner {
         return lines
     }
 
+    /// The token as a query value: unreserved characters kept, everything else %-escaped.
+    static func queryEscaped(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            let c = Character(Unicode.Scalar(byte))
+            if c.isASCII && (c.isLetter || c.isNumber || "-._~".contains(c)) { out.append(c) } else { out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2) }
+        }
+        return out
+    }
+
     private static func url(_ host: String, _ port: Int) -> String {
         "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -15,11 +15,14 @@ public struct AdminGuard: Sendable {
     public static let markerHeader = "X-Mock-Admin"
 
     let adminToken: String?
+    /// The `mock_admin` cookie value that stands for the token (see AdminGuard+Cookie.swift).
+    let cookieValue: String?
     /// Host names (lowercased, no port) accepted besides the loopback names: the configured one.
     let extraHosts: Set<String>
 
     public init(adminToken: String?, extraHosts: [String] = []) {
         self.adminToken = (adminToken?.isEmpty ?? true) ? nil : adminToken
+        cookieValue = AdminGuard.cookieValue(for: self.adminToken)
         self.extraHosts = Set(extraHosts.map { AdminGuard.hostName($0.lowercased()) }.filter { !$0.isEmpty })
     }
 
@@ -46,12 +49,17 @@ public struct AdminGuard: Sendable {
         if offered != nil && adminToken != nil {
             return AdminGuard.forbidden("wrong \(AdminGuard.tokenHeader)")
         }
-        guard request.isFromLoopback else {
+        // The console's cookie (set by /__mock/?token=) stands for the header from another machine.
+        // A browser sends it only to this host, and only from pages of this site (SameSite=Strict),
+        // so the loopback and Host checks have nothing left to stop; the page checks below still
+        // apply, since another port of the same host is the same site.
+        let cookie = hasTokenCookie(request)
+        guard cookie || request.isFromLoopback else {
             return AdminGuard.forbidden(adminToken == nil
                 ? "admin routes answer loopback clients only (start with --admin-token to open them)"
-                : "admin routes need the \(AdminGuard.tokenHeader) header")
+                : "admin routes need the \(AdminGuard.tokenHeader) header (a browser: open /__mock/?token=<token> once)")
         }
-        if let host = request.headers["Host"], !isAcceptedHost(host) {
+        if !cookie, let host = request.headers["Host"], !isAcceptedHost(host) {
             return AdminGuard.forbidden("admin routes answer requests addressed to localhost, 127.0.0.1 or [::1], not \(host): a web page may be reaching this server through DNS rebinding")
         }
         if let origin = request.headers["Origin"], !isSameOrigin(origin, host: request.headers["Host"]) {
@@ -63,7 +71,7 @@ public struct AdminGuard: Sendable {
         return nil
     }
 
-    private static func forbidden(_ reason: String) -> HTTPResponse {
+    static func forbidden(_ reason: String) -> HTTPResponse {
         // The reason is the §0 hint too (ASCII, one sentence), so it reaches the log and journal.
         // Host and Origin come from the client: the hint keeps printable ASCII only.
         let hint = String(String.UnicodeScalarView(reason.unicodeScalars.map { (0x20...0x7E).contains($0.value) ? $0 : "?" }))

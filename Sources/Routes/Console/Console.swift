@@ -11,9 +11,14 @@ enum Console {
         let page = Array(ConsolePage.html(systems: systems.map { ($0.name, type(of: $0).title) }).utf8)
         let style = Array(ConsoleStyle.css.utf8)
         let script = Array(ConsoleScript.js.utf8)
-        router.get("/__mock", adminGuard.wrap { request in
+        let guardedPage = adminGuard.wrap { request in
             asset(page, type: "text/html; charset=utf-8", policy: contentSecurityPolicy(host: request.headers["Host"]))
-        })
+        }
+        router.get("/__mock") { request in
+            if let token = request.queryParameters["token"],
+               let login = adminGuard.consoleLogin(request, token: token, next: pagePath) { return login }
+            return guardedPage(request)
+        }
         router.get(stylePath, adminGuard.wrap { _ in asset(style, type: "text/css; charset=utf-8") })
         router.get(scriptPath, adminGuard.wrap { _ in asset(script, type: "text/javascript; charset=utf-8") })
     }
