@@ -16,6 +16,9 @@ func startPersistence(app: MockApp, server: Server, options: Options, seedPath: 
     }
     do {
         return try MockPersistence.start(app: app, server: server, statePath: options.statePath, watchSeed: watched, logger: logger)
+    } catch let inUse as StateFileInUse {
+        // EX_UNAVAILABLE, as for a busy port: the file is fine, someone else has it.
+        exitWith("mock-server: \(inUse)", status: 69)
     } catch {
         exitWith("mock-server: \(error)\n(the server did not start so as not to lose that state; fix or move the file, or start without --state)", status: 65)
     }

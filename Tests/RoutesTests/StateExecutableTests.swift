@@ -35,6 +35,26 @@ final class StateExecutableTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try server.finish().status, 0)
     }
 
+    /// Issue 20 §4 and §6: a second server on the same file refuses to start (69, naming the file
+    /// and the holder); the file, which holds passwords, is readable by its owner only.
+    func testASecondServerOnTheFileRefusesToStartAndTheFileIsPrivate() throws {
+        let first = try launch(["--port", "0", "--state", statePath])
+        _ = try first.bannerPort()
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: statePath)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode & 0o777, 0o600)
+        let second = try launch(["--port", "0", "--state", statePath])
+        let (status, log) = try second.finish()
+        XCTAssertEqual(status, 69, log)
+        XCTAssertTrue(log.contains(statePath) && log.contains("in use by another mock-server"), log)
+        XCTAssertTrue(log.contains("pid \(first.process.processIdentifier)"), log)
+        first.stopNow()
+        // The kernel drops the lock with its holder, even after SIGKILL: a new server starts.
+        let third = try launch(["--port", "0", "--state", statePath])
+        _ = try third.bannerPort()
+        third.signal(SIGTERM)
+        XCTAssertEqual(try third.finish().status, 0)
+    }
+
     func testCorruptAndFutureFilesStopTheStartWithExitCode65NamingTheFile() throws {
         let cases = [
             ("{\"format\": \"mock-server-state\", \"version\": 1, \"systems\": {", "not valid JSON at line 1"),

@@ -283,9 +283,10 @@ enum Sys {
         open(path, O_RDONLY | O_CLOEXEC)
     }
 
-    /// Creates or truncates a file for writing, close-on-exec, mode 0644.
+    /// Creates or truncates a file for writing, close-on-exec, mode 0600: the state file holds
+    /// passwords, so only its owner may read it.
     static func openForWriting(_ path: String) -> Int32 {
-        open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     }
 
     /// Reads until the buffer is full, the file ends or a read fails; returns the bytes read.

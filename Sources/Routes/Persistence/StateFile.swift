@@ -8,6 +8,14 @@ public struct StateFileError: Error, CustomStringConvertible, Sendable {
     init(_ path: String, _ problem: String) { description = "\(path): \(problem)" }
 }
 
+/// Another process (another mock-server) holds the state file: starting would lose its data or ours.
+public struct StateFileInUse: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(path: String, held: FileLock.Held) {
+        description = "\(path) is in use by another mock-server (\(held.holder.map { "pid \($0)" } ?? "pid unknown"), lock file \(held.path)); stop it, or give this one another --state file"
+    }
+}
+
 /// The state file's format: one versioned JSON envelope holding every part's snapshot,
 /// `{"format": "mock-server-state", "version": 1, "savedAt": "…", "systems": {"<key>": …}}`.
 enum StateFile {

@@ -18,11 +18,14 @@ public final class StateStore: Sendable {
     private let failing = Locked(false)
     private let completedWrites = Locked(0)
     private let writer: Locked<StateWriter?> = Locked(nil)
+    /// Held from open to close: one server per state file.
+    private let lock: FileLock
 
-    private init(path: String, entries: [PersistentEntry], logger: Logger) {
+    private init(path: String, entries: [PersistentEntry], logger: Logger, lock: FileLock) {
         self.path = path
         self.entries = Locked(entries)
         self.logger = logger
+        self.lock = lock
     }
 
     /// Opens `path` for `parts`: restores them from it, or, when there is no file, keeps their
@@ -35,27 +38,39 @@ public final class StateStore: Sendable {
         for entry in entries where !seen.insert(entry.key).inserted {
             throw StateFileError(path, "two parts share the key \"\(entry.key)\"")
         }
-        let store = StateStore(path: path, entries: entries, logger: logger)
-        AtomicFile.removeLeftovers(of: path)
-        if let data = try read(path) {
-            let loaded = try StateFile.decode(data, path: path, entries: entries)
-            for restore in loaded.restores {
-                do { try restore.run() } catch {
-                    throw StateFileError(path, "at systems.\(restore.key): \(error)")
+        // First: a second server must not touch the file, nor the first one's temporary files.
+        let lock: FileLock
+        do { lock = try FileLock.acquire(for: path) } catch let held as FileLock.Held {
+            throw StateFileInUse(path: path, held: held)
+        } catch {
+            throw StateFileError(path, "\(error)")
+        }
+        let store = StateStore(path: path, entries: entries, logger: logger, lock: lock)
+        do {
+            AtomicFile.removeLeftovers(of: path)
+            if let data = try read(path) {
+                let loaded = try StateFile.decode(data, path: path, entries: entries)
+                for restore in loaded.restores {
+                    do { try restore.run() } catch {
+                        throw StateFileError(path, "at systems.\(restore.key): \(error)")
+                    }
                 }
+                let restored = loaded.restores.map(\.key)
+                logger.info("state loaded from \(path)\(loaded.savedAt.map { " (saved \($0))" } ?? ""): \(restored.isEmpty ? "nothing" : restored.joined(separator: ", ")); the rest from the seed")
+                for key in loaded.unknownKeys {
+                    logger.warning("\(path): this mock-server keeps no \"\(key)\": that part of the file is dropped at the next write")
+                }
+                try store.encodeAll()
+            } else {
+                try store.encodeAll()
+                do { try AtomicFile.replace(path, with: store.envelope()) } catch {
+                    throw StateFileError(path, "cannot create the state file (\(error))")
+                }
+                logger.info("state file \(path) created from the seed")
             }
-            let restored = loaded.restores.map(\.key)
-            logger.info("state loaded from \(path)\(loaded.savedAt.map { " (saved \($0))" } ?? ""): \(restored.isEmpty ? "nothing" : restored.joined(separator: ", ")); the rest from the seed")
-            for key in loaded.unknownKeys {
-                logger.warning("\(path): this mock-server keeps no \"\(key)\": that part of the file is dropped at the next write")
-            }
-            try store.encodeAll()
-        } else {
-            try store.encodeAll()
-            do { try AtomicFile.replace(path, with: store.envelope()) } catch {
-                throw StateFileError(path, "cannot create the state file (\(error))")
-            }
-            logger.info("state file \(path) created from the seed")
+        } catch {
+            lock.release()   // a refused start leaves the file to the next try
+            throw error
         }
         store.completedWrites.withLock { $0 = 0 }
         let writer = StateWriter(interval: writeInterval) { [weak store] in store?.writeChanges() ?? true }
@@ -168,5 +183,6 @@ public final class StateStore: Sendable {
         // Only writes need the encoded parts. Dropped here, nothing of the store outlives `close`:
         // LeakSanitizer cannot follow Data's tagged storage pointer and reported them at exit.
         encoded.withLock { $0.removeAll() }
+        lock.release()
     }
 }

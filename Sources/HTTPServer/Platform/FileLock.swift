@@ -1,0 +1,61 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// An exclusive advisory lock (`flock`) on a lock file beside a file this process owns, holding
+/// the holder's pid: a second process that wants the same file learns who has it. The kernel
+/// drops the lock when the process ends, however it ends (SIGKILL included).
+public final class FileLock: Sendable {
+    /// The lock file.
+    public let path: String
+    private let fd: Int32
+
+    /// Another process holds the lock.
+    public struct Held: Error, CustomStringConvertible {
+        /// The lock file.
+        public let path: String
+        /// The holder's pid as it wrote it, if it could be read.
+        public let holder: String?
+        public var description: String { "locked by \(holder.map { "process \($0)" } ?? "another process") (lock file \(path))" }
+    }
+
+    /// `.NAME.lock` beside `file`.
+    public static func lockPath(for file: String) -> String {
+        let url = URL(fileURLWithPath: file)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock").path
+    }
+
+    private init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
+    }
+
+    /// Takes the lock for `file` without waiting; throws `Held` naming the holder, or
+    /// `DurableFile.Failure` when the lock file cannot be made.
+    public static func acquire(for file: String) throws -> FileLock {
+        let path = lockPath(for: file)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw DurableFile.Failure(description: "cannot create the lock file \(path): \(Sys.errorText(Sys.lastError))")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let n = buffer.withUnsafeMutableBytes { Sys.readFully(fd, into: $0) }
+            Sys.close(fd)
+            let holder = String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw Held(path: path, holder: holder.isEmpty ? nil : holder)
+        }
+        _ = ftruncate(fd, 0)
+        _ = Array("\(Sys.processID())\n".utf8).withUnsafeBytes { Sys.writeFully(fd, $0) }
+        return FileLock(path: path, fd: fd)
+    }
+
+    /// Releases the lock (the process's end releases it too).
+    public func release() {
+        _ = flock(fd, LOCK_UN)
+        Sys.close(fd)
+    }
+}
