@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["HTTPServer", "Routes"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "RoutesTests", dependencies: ["Routes", "HTTPServer", "TestSupport", "MockServerKit"]),
-        .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient"]),
+        .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,7 +27,7 @@ public final class EmbeddedMockServer: Sendable {
     }
 
     private let app: MockApp
-    private let server: Server
+    let server: Server
     /// The host the server listens on.
     public let host: String
 
@@ -58,6 +58,12 @@ public final class EmbeddedMockServer: Sendable {
         try server.start()
     }
 
+    /// A server its owner let go of without `stop()` (a test that threw before its tear-down)
+    /// stops accepting and closes its port; the loops finish on their own threads (no waiting here).
+    deinit {
+        server.shutdown()
+    }
+
     /// Decodes a seed source; errors name the file or say "bundled seed".
     public static func load(_ source: SeedSource) throws -> Seed {
         switch source {
@@ -78,6 +84,12 @@ public final class EmbeddedMockServer: Sendable {
         let reachable = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
         let hostForURL = reachable.contains(":") ? "[\(reachable)]" : reachable
         return URL(string: "http://\(hostForURL):\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// The launch environment that points an app under UI test at this server:
+    /// `app.launchEnvironment.merge(server.launchEnvironment()) { $1 }` (see `MockLaunchEnvironment`).
+    public func launchEnvironment(key: String = MockLaunchEnvironment.defaultKey) -> [String: String] {
+        MockLaunchEnvironment.environment(baseURL: baseURL, key: key)
     }
 
     /// A client of this server's `/__mock/` admin API (the same one an XCUITest uses).

@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import XCTest
-import MockServerKit
+@testable import MockServerKit
+import TestSupport
 
 /// The library a consumer's tests use: start in-process, talk to it over HTTP, read the outbox
 /// directly and through the admin client, reset, stop.
@@ -94,5 +95,55 @@ final class EmbeddedMockServerTests: XCTestCase {
         let admin = MockAdminClient(baseURL: url.deletingLastPathComponent().deletingLastPathComponent())
         let healthy = await admin.health()
         XCTAssertFalse(healthy)
+    }
+
+    /// A server released without stop() (a test that threw before its tear-down) stops by itself.
+    func testAServerLetGoOfWithoutStopStopsAndClosesItsPort() async throws {
+        weak var released: EmbeddedMockServer?
+        let (inner, baseURL) = try {
+            let server = try EmbeddedMockServer()
+            released = server
+            return (server.server, server.baseURL)
+        }()
+        XCTAssertNil(released, "nothing else holds it")
+        let stopped = DispatchSemaphore(value: 0)
+        Thread { inner.waitUntilStopped(); stopped.signal() }.start()
+        XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success, "its loops ended without stop()")
+        let healthy = await MockAdminClient(baseURL: baseURL).health()
+        XCTAssertFalse(healthy, "the port is closed")
+    }
+
+    /// `localhost` is both loopbacks: macOS resolves it to ::1 first, an app may be told 127.0.0.1.
+    func testLocalhostAnswersOnIPv4AndIPv6Loopback() async throws {
+        let server = try EmbeddedMockServer(host: "localhost")
+        defer { server.stop() }
+        XCTAssertEqual(server.baseURL.absoluteString, "http://localhost:\(server.port)")
+        let viaIPv4 = try XCTUnwrap(URL(string: "http://127.0.0.1:\(server.port)"))
+        let healthy = await MockAdminClient(baseURL: viaIPv4).health()
+        XCTAssertTrue(healthy, "127.0.0.1")
+        // swift-corelibs-foundation's URLSession refuses IPv6 literal hosts (NSURLErrorDomain
+        // -1000), so ::1 is asked over a plain socket; Darwin's URLSession takes [::1] too.
+        let client = try TestHTTPClient(host: "::1", port: server.port)
+        try client.sendRequest("GET", "/__mock/health")
+        XCTAssertEqual(try client.readResponse().status, 200, "::1")
+        #if canImport(Darwin)
+        let viaIPv6 = try XCTUnwrap(URL(string: "http://[::1]:\(server.port)"))
+        let healthyOverIPv6 = await MockAdminClient(baseURL: viaIPv6).health()
+        XCTAssertTrue(healthyOverIPv6, "[::1] through URLSession")
+        #endif
+    }
+
+    /// Parallel UI-test clones each start their own server on port 0 and launch their app with it.
+    func testLaunchEnvironmentCarriesEachServersBaseURLToTheApp() throws {
+        let one = try EmbeddedMockServer(), two = try EmbeddedMockServer()
+        defer { one.stop(); two.stop() }
+        XCTAssertNotEqual(one.port, two.port)
+        let environment = one.launchEnvironment()
+        XCTAssertEqual(environment, ["API_BASE_URL": "http://127.0.0.1:\(one.port)"])
+        XCTAssertEqual(MockLaunchEnvironment.baseURL(in: environment), one.baseURL, "what the app reads back")
+        XCTAssertEqual(two.launchEnvironment(key: "MOCK_URL"), ["MOCK_URL": two.baseURL.absoluteString])
+        XCTAssertEqual(two.admin.launchEnvironment(key: "MOCK_URL"), two.launchEnvironment(key: "MOCK_URL"))
+        XCTAssertNil(MockLaunchEnvironment.baseURL(in: [:]), "a normal launch")
+        XCTAssertNil(MockLaunchEnvironment.baseURL(in: ["API_BASE_URL": "127.0.0.1:8080"]), "not an absolute URL")
     }
 }
