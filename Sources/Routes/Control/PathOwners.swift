@@ -47,7 +47,8 @@ struct PathOwners: Sendable {
 
     /// The index of the owning group, or nil for a path no group owns.
     func owner(of path: String) -> Int? {
-        path.utf8.withContiguousStorageIfAvailable(owner) ?? Array(path.utf8).withUnsafeBufferPointer(owner)
+        // A closure, not the method itself: a partially applied method would capture a copy of self.
+        path.utf8.withContiguousStorageIfAvailable { owner($0) } ?? Array(path.utf8).withUnsafeBufferPointer { owner($0) }
     }
 
     /// The owning group's system name, or nil.
@@ -56,18 +57,22 @@ struct PathOwners: Sendable {
     private func owner(_ path: UnsafeBufferPointer<UInt8>) -> Int? {
         guard path.count >= 2, path[0] == UInt8(ascii: "/") else { return nil }
         let key = Int(PathOwners.fold(path[1]))
-        for i in bucket[key]..<bucket[key + 1] where matches(candidates[i], path) {
-            return candidates[i].group
+        let range = bucket[key]..<bucket[key + 1]
+        if range.isEmpty { return nil }
+        return candidates.withUnsafeBufferPointer { candidates in
+            bytes.withUnsafeBufferPointer { bytes in
+                for i in range where PathOwners.matches(candidates[i], bytes, path) { return candidates[i].group }
+                return nil
+            }
         }
-        return nil
     }
 
     /// `RouteGroup.owns` for one prefix: the path starts with it, by whole segments.
-    private func matches(_ candidate: Candidate, _ path: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func matches(_ candidate: Candidate, _ bytes: UnsafeBufferPointer<UInt8>, _ path: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = candidate.count
         guard path.count >= n, path.count == n || path[n] == UInt8(ascii: "/") else { return false }
         for i in 0..<n {
-            let a = candidate.foldCase ? PathOwners.fold(path[i]) : path[i]
+            let a = candidate.foldCase ? fold(path[i]) : path[i]
             guard a == bytes[candidate.start + i] else { return false }
         }
         return true
