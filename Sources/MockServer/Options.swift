@@ -13,8 +13,8 @@ struct Options {
     var statePath: String?
     var watch = false
     var journalSize = 1000
-    /// Flags over the seed's `settings`: the fixed SMS code and the caps on what clients can grow.
-    var mockSettings = MockSettings()
+    /// The systems' settings given as flags (over the seed's `settings`), by `SystemSetting.key`.
+    var systemSettings: [String: SettingValue] = [:]
 
     /// One documented setting: its flag, environment variable, help text and how to apply a value.
     struct Setting: Sendable {
@@ -27,7 +27,16 @@ struct Options {
 
     struct UsageError: Error, CustomStringConvertible { let description: String }
 
-    static let settings: [Setting] = [
+    static let settings: [Setting] = serverSettings.prefix(while: { $0.flag != "--journal-size" })
+        + SystemRegistry.settings.map { system in
+            Setting(flag: system.flag, env: system.env, valueName: system.valueName, help: system.help) { o, v in
+                do throws(SystemSetting.Invalid) { o.systemSettings[system.key] = try system.parse(v) } catch { throw UsageError(description: error.description) }
+            }
+        }
+        + serverSettings.drop(while: { $0.flag != "--journal-size" })
+
+    /// The settings of the server itself; each system's come from the registry.
+    private static let serverSettings: [Setting] = [
         Setting(flag: "--host", env: "MOCK_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1; 0.0.0.0 or :: for every interface)") { o, v in o.server.host = v },
         Setting(flag: "--port", env: "MOCK_PORT", valueName: "N", help: "port to listen on (default 8080; 0 picks a free port, printed in the banner)") { o, v in o.server.port = try int(v, "--port", 0...65535) },
         Setting(flag: "--seed", env: "MOCK_SEED", valueName: "PATH", help: "initial data (default: the bundled copy of the repository's seed.json)") { o, v in o.seedPath = v },
@@ -40,15 +49,6 @@ struct Options {
             o.logFormat = f
         },
         Setting(flag: "--admin-token", env: "MOCK_ADMIN_TOKEN", valueName: "TOKEN", help: "lets non-loopback clients use /__mock/* with header X-Mock-Admin-Token: TOKEN") { o, v in o.adminToken = v },
-        Setting(flag: "--sms-code", env: "MOCK_SMS_CODE", valueName: "CODE", help: "every musbooking SMS code is CODE (digits), so a UI test can type it (default: random; seed setting smsCode)") { o, v in
-            guard !v.isEmpty, v.count <= 9, v.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-                throw UsageError(description: "--sms-code must be 1 to 9 digits, not \"\(v)\"")
-            }
-            o.mockSettings.smsCode = v
-        },
-        Setting(flag: "--max-pending-sms-codes", env: "MOCK_MAX_PENDING_SMS_CODES", valueName: "N", help: "musbooking SMS codes kept unused at most; past it the oldest is dropped (default 10000)") { o, v in o.mockSettings.maxPendingSMSCodes = try int(v, "--max-pending-sms-codes", 1...10_000_000) },
-        Setting(flag: "--max-musbooking-accounts", env: "MOCK_MAX_MUSBOOKING_ACCOUNTS", valueName: "N", help: "musbooking accounts at most; more registrations get 503 (default 100000)") { o, v in o.mockSettings.maxMusbookingAccounts = try int(v, "--max-musbooking-accounts", 1...10_000_000) },
-        Setting(flag: "--max-skyzone-accounts", env: "MOCK_MAX_SKYZONE_ACCOUNTS", valueName: "N", help: "SkyZone accounts at most; more creations get 503 (default 100000)") { o, v in o.mockSettings.maxSkyZoneAccounts = try int(v, "--max-skyzone-accounts", 1...10_000_000) },
         Setting(flag: "--journal-size", env: "MOCK_JOURNAL_SIZE", valueName: "N", help: "requests kept in /__mock/requests (default 1000; 0 turns the journal off)") { o, v in o.journalSize = try int(v, "--journal-size", 0...1_000_000) },
         Setting(flag: "--max-header-bytes", env: "MOCK_MAX_HEADER_BYTES", valueName: "N", help: "request line + headers limit, answered 431 (default 16384)") { o, v in o.server.maxHeaderBytes = try int(v, "--max-header-bytes", 256...(1 << 24)) },
         Setting(flag: "--max-request-line-bytes", env: "MOCK_MAX_REQUEST_LINE_BYTES", valueName: "N", help: "request line limit, answered 414 (default 8192)") { o, v in o.server.maxRequestLineBytes = try int(v, "--max-request-line-bytes", 64...(1 << 24)) },

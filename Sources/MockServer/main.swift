@@ -41,10 +41,7 @@ do {
 }
 
 var environment = MockEnvironment(logger: logger)
-environment.fixedSMSCode = options.mockSettings.smsCode
-environment.maxPendingSMSCodes = options.mockSettings.maxPendingSMSCodes
-environment.maxMusbookingAccounts = options.mockSettings.maxMusbookingAccounts
-environment.maxSkyZoneAccounts = options.mockSettings.maxSkyZoneAccounts
+environment.settings = options.systemSettings
 let app = MockApp(seed: seed, environment: environment, adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)
 // The transport itself rather than EmbeddedMockServer: the banner reports its connection limit.

@@ -49,12 +49,15 @@ public protocol EmulatedSystem: Sendable {
     /// Whether its WebSocket messages are JSON with a `type` that fault rules match (API.md §6.1,
     /// `"path": "LOGIN_CUSTOMER"`); default: no.
     static var faultsMatchMessageTypes: Bool { get }
+    /// Its operator settings (flags, `settings` keys in `seed.json`); default: none.
+    static var settings: [SystemSetting] { get }
 }
 
 extension EmulatedSystem {
     /// The type's name, on the instance.
     public var name: String { Self.name }
     public static var faultsMatchMessageTypes: Bool { false }
+    public static var settings: [SystemSetting] { [] }
 
     /// Its seed section read from a decoding `Seed`, under `seedKey`.
     static func decodeSection(from container: KeyedDecodingContainer<SeedKey>) throws -> any Sendable {

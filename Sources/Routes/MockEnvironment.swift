@@ -7,14 +7,9 @@ public struct MockEnvironment: Sendable {
     public var random: any RandomSource
     public var outbox: Outbox
     public var logger: Logger
-    /// Every musbooking SMS code is this value when set (`--sms-code`), so a UI test can type it.
-    public var fixedSMSCode: String?
-    /// Pending (sent, not yet used) musbooking SMS codes kept; past it the oldest is dropped.
-    public var maxPendingSMSCodes: Int?
-    /// Musbooking accounts (seeded and registered); past it registration is refused.
-    public var maxMusbookingAccounts: Int?
-    /// SkyZone accounts (seeded and created); past it creation is refused.
-    public var maxSkyZoneAccounts: Int?
+    /// The systems' settings by key (`SystemSetting.key`): flags, then after `resolved(with:)`
+    /// the seed's and the defaults. Each system reads its own through typed accessors.
+    public var settings: [String: SettingValue] = [:]
 
     public init(clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource(),
                 outbox: Outbox? = nil, logger: Logger = Logger()) {
@@ -26,33 +21,32 @@ public struct MockEnvironment: Sendable {
         self.logger = logger
     }
 
-    /// These settings completed from the seed's, then the defaults: every value set.
+    /// These settings completed from the seed's, then the defaults.
     func resolved(with seed: MockSettings?) -> MockEnvironment {
         var copy = self
-        let defaults = MockSettings.defaults
-        copy.fixedSMSCode = fixedSMSCode ?? seed?.smsCode
-        copy.maxPendingSMSCodes = maxPendingSMSCodes ?? seed?.maxPendingSMSCodes ?? defaults.maxPendingSMSCodes
-        copy.maxMusbookingAccounts = maxMusbookingAccounts ?? seed?.maxMusbookingAccounts ?? defaults.maxMusbookingAccounts
-        copy.maxSkyZoneAccounts = maxSkyZoneAccounts ?? seed?.maxSkyZoneAccounts ?? defaults.maxSkyZoneAccounts
+        for setting in SystemRegistry.settings where copy.settings[setting.key] == nil {
+            copy.settings[setting.key] = seed?.values[setting.key] ?? setting.defaultValue
+        }
         return copy
     }
 }
 
-/// The `settings` section of `seed.json`: the same knobs as the command-line flags, which win.
-public struct MockSettings: Codable, Sendable, Equatable {
-    public var smsCode: String?
-    public var maxPendingSMSCodes: Int?
-    public var maxMusbookingAccounts: Int?
-    public var maxSkyZoneAccounts: Int?
+/// The `settings` section of `seed.json`: the same knobs as the systems' flags, which win.
+public struct MockSettings: Decodable, Sendable, Equatable {
+    /// By `SystemSetting.key`.
+    public var values: [String: SettingValue]
 
-    public init(smsCode: String? = nil, maxPendingSMSCodes: Int? = nil, maxMusbookingAccounts: Int? = nil,
-                maxSkyZoneAccounts: Int? = nil) {
-        self.smsCode = smsCode
-        self.maxPendingSMSCodes = maxPendingSMSCodes
-        self.maxMusbookingAccounts = maxMusbookingAccounts
-        self.maxSkyZoneAccounts = maxSkyZoneAccounts
+    public init(_ values: [String: SettingValue] = [:]) { self.values = values }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SeedKey.self)
+        values = [:]
+        for setting in SystemRegistry.settings {
+            let key = SeedKey(setting.key)
+            switch setting.kind {
+            case .digits: values[setting.key] = try container.decodeIfPresent(String.self, forKey: key).map(SettingValue.text)
+            case .count: values[setting.key] = try container.decodeIfPresent(Int.self, forKey: key).map(SettingValue.number)
+            }
+        }
     }
-
-    /// Bounds an unauthenticated flood cannot pass, far above what any app or test needs.
-    public static let defaults = MockSettings(maxPendingSMSCodes: 10_000, maxMusbookingAccounts: 100_000, maxSkyZoneAccounts: 100_000)
 }

@@ -14,6 +14,12 @@ final class StateCap: Sendable {
         self.logger = logger
     }
 
+    /// The cap a system's count setting sets in `environment` (its default when unset).
+    convenience init(_ setting: SystemSetting, environment: MockEnvironment) {
+        self.init(limit: environment.settings[setting.key]?.number, fallback: setting.defaultValue?.number,
+                  flag: setting.flag, logger: environment.logger)
+    }
+
     /// Records that the cap bit; logs `what` (with the running count) when due.
     func bit(_ what: @autoclosure () -> String) {
         let n = bites.withLock { n in n += 1; return n }

@@ -9,6 +9,9 @@ public enum SystemRegistry {
     /// Every system's name (API.md §6.1), in order.
     public static let names: [String] = types.map { $0.name }
 
+    /// Every system's operator settings (flags and seed `settings` keys), in order.
+    public static let settings: [SystemSetting] = types.flatMap { $0.settings }
+
     /// The names of systems whose fault rules match WebSocket message types.
     static let messageTypedNames: Set<String> = Set(types.filter { $0.faultsMatchMessageTypes }.map { $0.name })
 

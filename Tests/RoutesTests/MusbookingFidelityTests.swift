@@ -161,7 +161,7 @@ final class MusbookingFidelityTests: XCTestCase {
         var text = try String(contentsOfFile: TestServer.repositorySeedPath, encoding: .utf8)
         text = text.replacingOccurrences(of: #""smsCode": null"#, with: #""smsCode": "7777""#)
         let seed = try Routes.Seed.decode(Data(text.utf8), source: "test")
-        XCTAssertEqual(seed.settings?.smsCode, "7777")
+        XCTAssertEqual(seed.settings?.values["smsCode"], .text("7777"))
         let fromSeed = MockApp(seed: seed, environment: MockEnvironment(clock: ManualClock(), random: SeededRandomSource(seed: 1), logger: .silent))
         XCTAssertEqual(fromSeed.environment.fixedSMSCode, "7777")
         var flagged = MockEnvironment(clock: ManualClock(), random: SeededRandomSource(seed: 1), logger: .silent)

@@ -19,11 +19,8 @@ public final class Musbooking: EmulatedSystem {
         self.seed = seed
         self.environment = environment
         seedAccount = seed.users.first { $0.isAccount }.map { "\($0.login ?? "") / \($0.password ?? "")" }
-        let defaults = MockSettings.defaults
-        pendingCodeCap = StateCap(limit: environment.maxPendingSMSCodes, fallback: defaults.maxPendingSMSCodes,
-                                  flag: "--max-pending-sms-codes", logger: environment.logger)
-        accountCap = StateCap(limit: environment.maxMusbookingAccounts, fallback: defaults.maxMusbookingAccounts,
-                              flag: "--max-musbooking-accounts", logger: environment.logger)
+        pendingCodeCap = StateCap(Musbooking.pendingCodesSetting, environment: environment)
+        accountCap = StateCap(Musbooking.accountsSetting, environment: environment)
         state = StateCell(MusbookingState(seed: seed, maxPendingCodes: pendingCodeCap.limit))
     }
 

@@ -59,8 +59,7 @@ public final class SkyZone: EmulatedSystem {
 
     public init(seed: SkyZoneSeed, environment: MockEnvironment) {
         self.environment = environment
-        accountCap = StateCap(limit: environment.maxSkyZoneAccounts, fallback: MockSettings.defaults.maxSkyZoneAccounts,
-                              flag: "--max-skyzone-accounts", logger: environment.logger)
+        accountCap = StateCap(SkyZone.accountsSetting, environment: environment)
         var initial = State(nextId: seed.nextId)
         for customer in seed.customers {
             let id = customer.profile.id
