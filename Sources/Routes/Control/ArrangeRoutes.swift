@@ -28,6 +28,38 @@ extension MockAdmin {
             outbox.clearEmails()
             return .empty(.noContent)
         })
+        let administered = systems.compactMap { $0 as? any AccountAdministration }
+        let names = administered.map(\.name)
+        router.post("/__mock/accounts", `guard`.wrap { [environment] request in
+            guard case .object(let members)? = JSONValue.parse(request.body) else {
+                return ControlPlane.badRequest("the body must be a JSON object {\"system\": \"<name>\", …the account's fields}")
+            }
+            guard let name = members.first(where: { $0.key == "system" })?.value.string else {
+                return ControlPlane.badRequest("\"system\" is required: one of \(names.joined(separator: ", "))")
+            }
+            guard let system = administered.first(where: { $0.name == name }) else {
+                return ControlPlane.badRequest("\"system\": accounts can be created on \(names.joined(separator: ", ")), not \(JSONText.quoted(name))")
+            }
+            do throws(AccountProblem) {
+                let account = try system.createAccount(AccountFields(members))
+                environment.logger.info("\(name): account \(account.id ?? "") created through /__mock/accounts")
+                return .json(.created, account)
+            } catch {
+                switch error {
+                case .invalid(let text): return ControlPlane.badRequest("\(name): \(text)")
+                case .exists(let text): return .json(.conflict, ["error": .string(text)] as JSONValue)
+                case .full(let text): return .json(.serviceUnavailable, ["error": .string(text)] as JSONValue)
+                        .hinted("Remove accounts, reset, or raise the cap the message names.")
+                }
+            }
+        })
+        router.delete("/__mock/accounts/:system/:id", `guard`.wrap { request in
+            let name = request.pathParameters["system"] ?? "", id = request.pathParameters["id"] ?? ""
+            guard let system = administered.first(where: { $0.name == name }), system.removeAccount(id: id) else {
+                return .json(.notFound, ["error": .string("no \(name) account with id \(id)")] as JSONValue)
+            }
+            return .empty(.noContent)
+        })
         let state = StateDocument(parts: [outbox] + systems.compactMap { $0 as? any PersistentSystem }, clock: control.clock)
         router.get("/__mock/state", `guard`.wrap { _ in
             do { return .json(bytes: Array(try state.encode())) } catch {

@@ -89,6 +89,23 @@ extension OAS {
             "200": response("Accounts keyed by system; never a password, tokens as their first 4 characters and an ellipsis.",
                             json(["type": "object", "additionalProperties": array(ref("AccountSummary"))])),
         ])
+        let accountInput: Object = ["type": "object", "required": ["system"], "properties": [
+            "system": ["type": "string", "enum": ["musbooking", "skyzone"]],
+            "phone": ["type": "string"], "password": ["type": "string"], "login": ["type": "string"], "name": ["type": "string"],
+            "lastName": ["type": "string"], "surName": ["type": "string"], "email": ["type": "string"],
+            "isConfirmed": ["type": "boolean"], "birthday": ["type": "string"],
+            "externalToken": ["type": "string"], "externalType": ["type": "string", "enum": ["facebook", "twitter", "instagram"]],
+            "firstName": ["type": "string"], "mobilePhoneNumber": ["type": "string"],
+        ], "example": ["system": "musbooking", "phone": "+7 912 345-67-89", "password": "pass123", "email": "ivan@example.ru", "isConfirmed": true]]
+        ops["POST /__mock/accounts"] = admin("Create an account directly, in the state the test needs", [
+            "201": response("The account as the listing shows it.", json(ref("AccountSummary"))),
+            "400": adminBadRequest("A bad field (named)."), "409": response("It exists.", json(ref("AdminError"))),
+            "503": response("The system's account cap is reached.", json(ref("AdminError"))),
+        ], body: body(accountInput, [jsonType]),
+        description: "musbooking: {phone, password, login?, name?, lastName?, surName?, email?, isConfirmed?, birthday?}; skyzone: {email, password, ...profile} or {externalToken, externalType, ...profile}.")
+        ops["DELETE /__mock/accounts/{system}/{id}"] = admin("Remove one account and end its sessions", [
+            "204": response("Removed."), "404": response("No such account.", json(ref("AdminError"))),
+        ], parameters: [path("system", "The system's name."), path("id", "The account's id, as the listing shows it.")])
 
         // The web console (API.md §6.2): a page, its stylesheet and its script, from the binary.
         func asset(_ summary: String, _ type: String, _ what: String) -> Object {

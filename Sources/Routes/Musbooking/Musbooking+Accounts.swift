@@ -10,11 +10,7 @@ extension Musbooking {
                     .append(AccountSummary.Session(token: token, expiresAt: ISO8601.string(session.expiresAt)))
             }
             return state.users.values.sorted { $0.id < $1.id }.prefix(AccountSummary.listLimit).map { user in
-                let name = [user.firstName, user.lastName, user.surName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-                return AccountSummary(id: user.id, login: user.login, email: user.email, phone: user.phone,
-                                      name: name.isEmpty ? nil : name, isConfirmed: user.isConfirmed,
-                                      sessions: sessions[user.id.lowercased()] ?? [],
-                                      note: user.isAccount ? nil : "customer record without an account (registering this phone attaches one)")
+                Musbooking.summary(of: user, sessions: sessions[user.id.lowercased()] ?? [])
             }
         }
         return AccountListing(system: "musbooking", accounts: accounts)

@@ -98,6 +98,16 @@ struct MusbookingState: Sendable {
         }
     }
 
+    /// Removes a user (account or customer record) and its session; false if there is none.
+    mutating func remove(id: String) -> Bool {
+        let key = id.lowercased()
+        guard let user = users.removeValue(forKey: key) else { return false }
+        unindex(user)
+        order.removeAll { $0 == key }
+        if let token = tokenByUser.removeValue(forKey: key) { sessions[token] = nil }
+        return true
+    }
+
     /// Starts the user's session under `token`, ending the one before (one session per user).
     mutating func startSession(_ token: String, userId: String, expiresAt: Date) {
         if let old = tokenByUser[userId] { sessions[old] = nil }
