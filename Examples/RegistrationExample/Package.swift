@@ -4,7 +4,7 @@ import PackageDescription
 // A consumer of mock-server: its tests start the whole mock in-process with MockServerKit.
 let package = Package(
     name: "RegistrationExample",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15), .iOS(.v16)],   // at least mock-server's own floors
     dependencies: [
         .package(name: "mock-server", path: "../.."),
     ],
