@@ -83,8 +83,8 @@ for shell in ${MOCK_SMOKE_SHELLS:-bash zsh}; do
 done
 kill -0 "$pid" 2>/dev/null || { echo "smoke: the server died during the run" >&2; cat "$work/log" >&2; exit 1; }
 # At the default level every request has its log line (method, path, status, duration, system).
-for line in 'POST /api/users/register 200 [0-9.]+ms musbooking' 'GET /rows/1 403 [0-9.]+ms rows hint: ' \
-            'POST /api/auth/login 503 [0-9.]+ms musbooking'; do
+for line in 'POST /api/users/register 200 [0-9.]+(µs|ms) musbooking' 'GET /rows/1 403 [0-9.]+(µs|ms) rows hint: ' \
+            'POST /api/auth/login 503 [0-9.]+(µs|ms) musbooking'; do
     grep -qE "$line" "$work/log" || { cat "$work/log" >&2; echo "smoke: no log line matching \"$line\" (log above)" >&2; exit 1; }
 done
 echo "smoke: all README examples passed"

@@ -26,11 +26,16 @@ enum Banner {
     static let width = 110
     private static let labelWidth = 17
 
+    /// The URL this machine reaches the server at (loopback when it listens on every interface).
+    static func listeningURL(host: String, port: Int) -> String {
+        url(host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host, port)
+    }
+
     static func text(_ facts: Facts) -> String {
         let everyInterface = facts.host == "0.0.0.0" || facts.host == "::"
         let token = (facts.adminToken ?? "").isEmpty ? nil : facts.adminToken
         let local = everyInterface ? (facts.host == "::" ? "::1" : "127.0.0.1") : facts.host
-        let baseURL = url(local, facts.port)
+        let baseURL = listeningURL(host: facts.host, port: facts.port)
         let ws = "ws://" + baseURL.dropFirst("http://".count)
         var lines = ["mock-server \(MockServerVersion.current) listening on \(baseURL)  (seed: \(facts.seedName))"]
         for system in facts.systems {

@@ -68,6 +68,11 @@ let banner = Banner.text(Banner.Facts(
     configuredConnections: options.server.maxConnections, connectionLimit: server.connectionLimit))
 // One write, so scripts reading the banner from a pipe see it at once.
 FileHandle.standardOutput.write(Data((banner + "\n").utf8))
+// A JSON-logging script (started with --port 0) reads the port here rather than from the banner.
+if logger.format == .json {
+    logger.event(.listening, "listening on \(Banner.listeningURL(host: host, port: server.port))",
+                 fields: [("host", .text(host)), ("port", .number(server.port)), ("url", .text(Banner.listeningURL(host: host, port: server.port)))])
+}
 
 server.waitUntilStopped()
 persistence.close()

@@ -69,7 +69,8 @@ public final class Outbox: Sendable {
     public func sendSMS(to phone: String, text: String, code: String? = nil) {
         let sms = SentSMS(phone: PhoneNumber.normalize(phone), text: text, code: code, sentAt: ISO8601.string(clock.now()))
         messages.withLock { Outbox.append(sms, to: &$0.sms, capacity: capacity) }
-        logger.outbox(.sms, "SMS to \(sms.phone): \(text)")
+        logger.outbox(.sms, "SMS to \(sms.phone): \(text)",
+                      fields: [("phone", .text(sms.phone)), ("code", .text(code)), ("text", .text(text)), ("sentAt", .text(sms.sentAt))])
         notify(.sms(sms))
     }
 
@@ -77,7 +78,8 @@ public final class Outbox: Sendable {
     public func sendEmail(to address: String, subject: String, body: String, link: String? = nil) {
         let mail = SentEmail(to: address, subject: subject, body: body, link: link, sentAt: ISO8601.string(clock.now()))
         messages.withLock { Outbox.append(mail, to: &$0.emails, capacity: capacity) }
-        logger.outbox(.email, "E-mail to \(address): \(subject)\(link.map { " — \($0)" } ?? "")")
+        logger.outbox(.email, "E-mail to \(address): \(subject)\(link.map { " — \($0)" } ?? "")",
+                      fields: [("to", .text(address)), ("subject", .text(subject)), ("link", .text(link)), ("sentAt", .text(mail.sentAt))])
         notify(.email(mail))
     }
 

@@ -34,7 +34,7 @@ final class LoggerTests: XCTestCase {
         XCTAssertTrue(debug[4].hasSuffix(" *** SMS to 9123456789: Код подтверждения: 1234\n"), debug[4])
         XCTAssertTrue(debug[5].hasSuffix(" *** E-mail to a@b.c: subject\n"), debug[5])
         XCTAssertTrue(debug[6].hasSuffix(" POST /auth/login 415 1.2ms rows hint: send Content-Type: application/json\n"), debug[6])
-        XCTAssertTrue(debug[7].hasSuffix(" GET /rows/1 200 0.3ms\n"), debug[7])
+        XCTAssertTrue(debug[7].hasSuffix(" GET /rows/1 200 300µs\n"), debug[7])
         XCTAssertNotNil(debug[7].range(of: #"^\d\d:\d\d:\d\d\.\d\d\d "#, options: .regularExpression), debug[7])
 
         XCTAssertEqual(capture(.info, .text, everyKind).count, 7, "info drops only debug")
@@ -62,11 +62,55 @@ final class LoggerTests: XCTestCase {
         XCTAssertEqual(request["method"] as? String, "POST")
         XCTAssertEqual(request["path"] as? String, "/auth/login")
         XCTAssertEqual(request["status"] as? Int, 415)
-        XCTAssertEqual(request["durationMs"] as? Double, 1.2)
+        XCTAssertEqual(request["durationMs"] as? Double, 1.25)
         XCTAssertEqual(request["system"] as? String, "rows")
         XCTAssertEqual(request["hint"] as? String, "send Content-Type: application/json")
         XCTAssertEqual(request["remote"] as? String, "127.0.0.1")
         XCTAssertTrue(objects[7]["system"] is NSNull && objects[7]["hint"] is NSNull, "\(objects[7])")
+    }
+
+    /// Durations a person can read: µs below a millisecond (answers take tens of µs; `0.0ms` hid
+    /// them), one decimal of a ms above; JSON keeps µs resolution.
+    func testDurationsShowMicrosecondsBelowAMillisecond() throws {
+        let cases: [(UInt64, String, Double)] = [(0, "0µs", 0), (39_400, "39µs", 0.039), (999_999, "999µs", 0.999),
+                                                 (1_000_000, "1.0ms", 1), (12_345_678, "12.3ms", 12.345)]
+        for (nanos, text, ms) in cases {
+            let entry = RequestLogEntry(method: "GET", path: "/", status: 200, durationNanos: nanos)
+            let line = capture(.info, .text) { $0.request(entry) }.joined()
+            XCTAssertTrue(line.hasSuffix(" GET / 200 \(text)\n"), line)
+            let json = capture(.info, .json) { $0.request(entry) }.joined()
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], json)
+            XCTAssertEqual(try XCTUnwrap(object["durationMs"] as? Double), ms, accuracy: 1e-9, json)
+        }
+    }
+
+    /// An entry at debug (admin reads) is written only at the debug level, and says so in JSON.
+    func testARequestEntryKeepsItsLevel() throws {
+        let entry = RequestLogEntry(method: "GET", path: "/__mock/sms", status: 200, durationNanos: 0, system: "admin", level: .debug)
+        XCTAssertEqual(capture(.info, .text) { $0.request(entry) }, [])
+        XCTAssertEqual(capture(.debug, .text) { $0.request(entry) }.count, 1)
+        let json = capture(.debug, .json) { $0.request(entry) }.joined()
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["level"] as? String, "debug")
+    }
+
+    /// SMS and e-mail lines carry their parts as JSON fields; the text line is unchanged.
+    func testOutboxAndListeningEventsCarryFieldsInJSON() throws {
+        let emit: (Logger) -> Void = { logger in
+            logger.outbox(.sms, "SMS to 9123456789: Код 1234", fields: [("phone", .text("9123456789")), ("code", .text("1234"))])
+            logger.outbox(.email, "E-mail to a@b.c: s", fields: [("to", .text("a@b.c")), ("link", .text(nil))])
+            logger.event(.listening, "listening on http://127.0.0.1:8080", fields: [("host", .text("127.0.0.1")), ("port", .number(8080))])
+        }
+        let objects = try capture(.info, .json, emit).map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], $0) }
+        XCTAssertEqual(objects.map { $0["kind"] as? String }, ["sms", "email", "listening"])
+        XCTAssertEqual(objects[0]["code"] as? String, "1234")
+        XCTAssertEqual(objects[0]["phone"] as? String, "9123456789")
+        XCTAssertEqual(objects[0]["msg"] as? String, "SMS to 9123456789: Код 1234")
+        XCTAssertTrue(objects[1]["link"] is NSNull)
+        XCTAssertEqual(objects[2]["port"] as? Int, 8080)
+        XCTAssertEqual(objects[2]["host"] as? String, "127.0.0.1")
+        let text = capture(.info, .text, emit)
+        XCTAssertTrue(text[0].hasSuffix(" *** SMS to 9123456789: Код 1234\n"), text[0])
+        XCTAssertFalse(text.joined().contains("phone"), "fields are for JSON readers")
     }
 
     func testColourOnlyWhenAskedFor() {
@@ -98,7 +142,7 @@ final class LoggerTests: XCTestCase {
             }
             if format == .text {
                 XCTAssertTrue(lines[0].hasSuffix(#"registered ivan\n2026-01-01T00:00:00.000Z [error] forged\r\u{1B}[31mred\u{7F}\u{85}\u{2028}\ttab"# + "\n"), lines[0])
-                XCTAssertTrue(lines[2].contains(#" GE\nT /a\nb 400 0.0ms x\ny hint: h\u{1B}int"#), lines[2])
+                XCTAssertTrue(lines[2].contains(#" GE\nT /a\nb 400 0µs x\ny hint: h\u{1B}int"#), lines[2])
             } else {
                 let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
                 XCTAssertEqual(object["msg"] as? String, #"musbooking: registered ivan\n2026-01-01T00:00:00.000Z [error] forged\r\u{1B}[31mred\u{7F}\u{85}\u{2028}\ttab"#)

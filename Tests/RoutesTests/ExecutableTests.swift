@@ -111,13 +111,22 @@ final class ExecutableTests: XCTestCase {
         XCTAssertEqual(status, 0, log)
         let lines = log.split(separator: "\n")
         XCTAssertFalse(lines.isEmpty)
-        var kinds: [String] = []
+        var objects: [[String: Any]] = []
         for line in lines {
-            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line))
-            kinds.append(object["kind"] as? String ?? "?")
+            objects.append(try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], String(line)))
         }
+        let kinds = objects.map { $0["kind"] as? String ?? "?" }
         XCTAssertTrue(kinds.contains("sms"), log)
         XCTAssertFalse(log.contains("\u{1B}"), "no colour in a pipe")
+        // A script reads the port from the log, and the SMS's parts without parsing its text.
+        let listening = try XCTUnwrap(objects.first { $0["kind"] as? String == "listening" }, log)
+        XCTAssertEqual(listening["port"] as? Int, port)
+        XCTAssertEqual(listening["host"] as? String, "127.0.0.1")
+        XCTAssertEqual(listening["url"] as? String, "http://127.0.0.1:\(port)")
+        let sms = try XCTUnwrap(objects.first { $0["kind"] as? String == "sms" })
+        XCTAssertEqual(sms["phone"] as? String, "9550001122")
+        XCTAssertEqual((sms["code"] as? String)?.count, 4, "\(sms)")
+        XCTAssertTrue((sms["text"] as? String)?.contains(sms["code"] as? String ?? "-") ?? false, "\(sms)")
     }
 
     func testVersionPrintsTheLibraryConstant() throws {

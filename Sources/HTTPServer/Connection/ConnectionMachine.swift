@@ -322,7 +322,7 @@ final class ConnectionMachine {
             case .needMore:
                 return offset
             case .failure(let failure):
-                answerAndClose(failure.status, failure.reason)
+                answerAndClose(failure.status, failure.reason, method: failure.method, path: failure.path)
                 return bytes.count
             case .request(var request):
                 // The request context: who asked, on which port (routes read these fields).
@@ -391,7 +391,7 @@ final class ConnectionMachine {
             outputAdded(wasEmpty: wasEmpty)
             if !keepAlive { close = .afterFlush }
             // Built only when it is written: at --log-level warning the entry cost ~700 instructions.
-            if env.logger.isEnabled(.info) { env.logger.request(logEntry(request, response, durationNanos: env.now - start)) }
+            if env.logger.isEnabled(response.logLevel) { env.logger.request(logEntry(request, response, durationNanos: Sys.monotonicNanos() &- start)) }
             return
         }
         let shape = AnswerShape(version: request.version, keepAlive: keepAlive, omitBody: omitBody,
@@ -409,7 +409,7 @@ final class ConnectionMachine {
         var bytes: [UInt8] = []
         var then = shape.keepAlive ? CloseRequest.none : .afterFlush
         var entry = RequestLogEntry(method: shape.method, path: shape.path, status: response.status.code, durationNanos: 0,
-                                    system: response.system, hint: response.hint, remoteAddress: remoteAddress)
+                                    system: response.system, hint: response.hint, remoteAddress: remoteAddress, level: response.logLevel)
         switch response.delivery.action {
         case .send:
             HTTPResponseEncoder.encode(response, omitBody: shape.omitBody, keepAlive: shape.keepAlive, requestVersion: shape.version,
@@ -431,7 +431,8 @@ final class ConnectionMachine {
 
     private func logEntry(_ request: HTTPRequest, _ response: HTTPResponse, durationNanos: UInt64 = 0) -> RequestLogEntry {
         RequestLogEntry(method: request.method.rawValue, path: request.path, status: response.status.code,
-                        durationNanos: durationNanos, system: response.system, hint: response.hint, remoteAddress: remoteAddress)
+                        durationNanos: durationNanos, system: response.system, hint: response.hint, remoteAddress: remoteAddress,
+                        level: response.logLevel)
     }
 
     // MARK: - Deferred answers
@@ -492,7 +493,7 @@ final class ConnectionMachine {
     }
 
     /// Answers a request the server refuses (a bound, a malformed request, a timeout), then closes.
-    private func answerAndClose(_ status: HTTPStatus, _ reason: String) {
+    private func answerAndClose(_ status: HTTPStatus, _ reason: String, method: String? = nil, path: String? = nil) {
         let wasEmpty = pendingOutput == 0
         HTTPResponseEncoder.encode(.jsonError(status, reason), omitBody: false, keepAlive: false, requestVersion: .http1_1,
                                    date: env.date, into: &outbound)
@@ -500,7 +501,7 @@ final class ConnectionMachine {
         close = .afterFlush
         let start = requestStartedAt != 0 ? requestStartedAt : env.now
         // One line: the reason rides as the line's hint (it was a second line before).
-        env.logger.request(RequestLogEntry(method: "-", path: "-", status: status.code, durationNanos: env.now - start,
+        env.logger.request(RequestLogEntry(method: method ?? "-", path: path ?? "-", status: status.code, durationNanos: Sys.monotonicNanos() &- start,
                                            hint: reason, remoteAddress: remoteAddress))
     }
 
@@ -600,8 +601,10 @@ final class ConnectionMachine {
             guard first.releaseAt <= env.now else { break }
             held.removeFirst()
             appendOutput(first.bytes)
-            if var entry = first.log {
-                entry.durationNanos = env.now - first.startedAt
+            if var entry = first.log, env.logger.isEnabled(entry.level) {
+                // The clock now, not the loop's cached `now`: that one is read once per wake-up,
+                // so every answer given in the same wake-up would show 0.
+                entry.durationNanos = Sys.monotonicNanos() &- first.startedAt
                 env.logger.request(entry)
             }
             if first.then != .none { close = first.then }

@@ -20,6 +20,9 @@ struct HTTPRequestParser {
     struct Failure: Error, Equatable {
         var status: HTTPStatus
         var reason: String
+        /// The request line, when it was read before the failure (a 413 knows it; the log says it).
+        var method: String? = nil
+        var path: String? = nil
     }
 
     enum Event {
@@ -92,7 +95,8 @@ struct HTTPRequestParser {
                     state = .trailers(request)
                 } else {
                     guard size <= limits.maxBodyBytes - request.body.count else {
-                        return .failure(Failure(status: .payloadTooLarge, reason: "request body larger than \(limits.maxBodyBytes) bytes"))
+                        return .failure(Failure(status: .payloadTooLarge, reason: "request body larger than \(limits.maxBodyBytes) bytes",
+                                                     method: request.method.rawValue, path: request.path))
                     }
                     state = .chunkData(request, remaining: size)
                 }
@@ -350,7 +354,8 @@ struct HTTPRequestParser {
                 return .failure(Failure(status: .badRequest, reason: "invalid Content-Length"))
             }
             if length > limits.maxBodyBytes {
-                return .failure(Failure(status: .payloadTooLarge, reason: "request body larger than \(limits.maxBodyBytes) bytes"))
+                return .failure(Failure(status: .payloadTooLarge, reason: "request body larger than \(limits.maxBodyBytes) bytes",
+                                                     method: request.method.rawValue, path: request.path))
             }
             return .success((request, length == 0 ? .none : .length(length)))
         }

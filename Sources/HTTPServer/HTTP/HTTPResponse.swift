@@ -15,6 +15,9 @@ public struct HTTPResponse: Sendable {
     public private(set) var hint: String?
     /// How the transport delivers this answer; faults change it, handlers leave it alone.
     public var delivery = Delivery()
+    /// The level of this answer's log line: info, or debug for the chatter a person does not
+    /// read (an admin client polling the outbox).
+    public var logLevel: LogLevel = .info
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status

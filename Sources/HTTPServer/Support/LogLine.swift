@@ -17,12 +17,25 @@ enum LogLine {
     private static let highlight = "\u{1B}[1;30;43m"
 
     /// A plain line: text `12:00:00.123 [warning] message`, or a JSON object.
-    static func message(_ level: LogLevel, kind: LogKind, _ message: String, format: LogFormat, colour: Bool) -> String {
+    /// `fields` are JSON members after `msg` (nil values as null), for log readers that would
+    /// otherwise parse the text; the text format shows the message only.
+    static func message(_ level: LogLevel, kind: LogKind, _ message: String, fields: [(String, LogValue)] = [],
+                        format: LogFormat, colour: Bool) -> String {
         let now = Timestamp.now()
         switch format {
         case .json:
             var line = "{\"time\":\"\(now.iso)\",\"level\":\"\(level.name)\",\"kind\":\"\(kind.rawValue)\",\"msg\":"
             appendJSONString(message, to: &line)
+            for (name, value) in fields {
+                line += ","
+                appendJSONString(name, to: &line)
+                line += ":"
+                switch value {
+                case .text(let text?): appendJSONString(text, to: &line)
+                case .text(nil): line += "null"
+                case .number(let n): line += String(n)
+                }
+            }
             line += "}\n"
             return line
         case .text:
@@ -32,7 +45,7 @@ enum LogLine {
             case .sms, .email:
                 // Prominent with or without colour: a developer scans the log for these.
                 line += colour ? "\(highlight) \(message) \(reset)" : "*** \(message)"
-            case .message, .request:
+            case .message, .request, .listening:
                 switch level {
                 case .info: line += message
                 case .debug: line += colour ? "\(dim)[debug] \(message)\(reset)" : "[debug] \(message)"
@@ -53,17 +66,14 @@ enum LogLine {
         case .json:
             append(#"{"time":""#, to: &line)
             clock.appendISO(now, to: &line)
-            append(#"","level":"info","kind":"request","method":"#, to: &line)
+            append(entry.level == .debug ? #"","level":"debug","kind":"request","method":"# : #"","level":"info","kind":"request","method":"#, to: &line)
             appendEscaped(entry.method, json: true, to: &line)
             append(#","path":"#, to: &line)
             appendEscaped(entry.path, json: true, to: &line)
             append(#","status":"#, to: &line)
             appendDecimal(entry.status, to: &line)
             append(#","durationMs":"#, to: &line)
-            let tenths = entry.durationNanos / 100_000
-            appendDecimal(tenths / 10, to: &line)
-            line.append(UInt8(ascii: "."))
-            line.append(UInt8(48 + tenths % 10))
+            appendMilliseconds(entry.durationNanos, to: &line)
             append(#","system":"#, to: &line)
             if let system = entry.system { appendEscaped(system, json: true, to: &line) } else { append("null", to: &line) }
             append(#","hint":"#, to: &line)
@@ -92,11 +102,7 @@ enum LogLine {
             } else {
                 line.append(UInt8(ascii: " "))
             }
-            let tenths = entry.durationNanos / 100_000
-            appendDecimal(tenths / 10, to: &line)
-            line.append(UInt8(ascii: "."))
-            line.append(UInt8(48 + tenths % 10))
-            append("ms", to: &line)
+            appendDuration(entry.durationNanos, to: &line)
             if let system = entry.system {
                 line.append(UInt8(ascii: " "))
                 appendEscaped(system, json: false, to: &line)
@@ -121,6 +127,32 @@ enum LogLine {
     @inline(__always)
     private static func append(_ text: StaticString, to line: inout [UInt8]) {
         line.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// A duration for a person: `39µs` below a millisecond (most answers take tens of µs, which
+    /// `0.0ms` hid), `1.4ms` from there on.
+    static func appendDuration(_ nanos: UInt64, to line: inout [UInt8]) {
+        if nanos < 1_000_000 {
+            appendDecimal(nanos / 1_000, to: &line)
+            append("µs", to: &line)
+            return
+        }
+        let tenths = nanos / 100_000
+        appendDecimal(tenths / 10, to: &line)
+        line.append(UInt8(ascii: "."))
+        line.append(UInt8(48 + tenths % 10))
+        append("ms", to: &line)
+    }
+
+    /// Milliseconds with three decimals (µs resolution) for JSON: `0.039`.
+    static func appendMilliseconds(_ nanos: UInt64, to line: inout [UInt8]) {
+        let micros = nanos / 1_000
+        appendDecimal(micros / 1_000, to: &line)
+        line.append(UInt8(ascii: "."))
+        let fraction = micros % 1_000
+        line.append(UInt8(48 + fraction / 100))
+        line.append(UInt8(48 + fraction / 10 % 10))
+        line.append(UInt8(48 + fraction % 10))
     }
 
     /// `n` in decimal, digits written by hand.

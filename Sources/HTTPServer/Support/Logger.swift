@@ -31,6 +31,14 @@ public enum LogFormat: String, Sendable, CaseIterable {
 /// What a line is about; SMS and e-mail lines are highlighted, as a developer waits for them.
 public enum LogKind: String, Sendable {
     case message, request, sms, email
+    /// The server is ready: its address and port (for scripts that start it on port 0).
+    case listening
+}
+
+/// A field of a JSON log line: text (nil is null) or a whole number.
+public enum LogValue: Sendable {
+    case text(String?)
+    case number(Int)
 }
 
 /// Writes one line per event. Every client-controlled character that could forge a line
@@ -77,16 +85,25 @@ public struct Logger: Sendable {
         emit(LogLine.message(l, kind: .message, LogLine.escaped(message()), format: format, colour: colour))
     }
 
-    /// A line a developer is waiting for (an SMS or e-mail the mock "sent"), at info, highlighted.
-    public func outbox(_ kind: LogKind, _ message: @autoclosure () -> String) {
+    /// A line a developer is waiting for (an SMS or e-mail the mock "sent"), at info, highlighted;
+    /// in JSON its `fields` (phone, code, to, link…) too, so no one has to parse the text.
+    public func outbox(_ kind: LogKind, _ message: @autoclosure () -> String, fields: @autoclosure () -> [(String, LogValue)] = []) {
         guard isEnabled(.info) else { return }
-        emit(LogLine.message(.info, kind: kind, LogLine.escaped(message()), format: format, colour: colour))
+        emit(LogLine.message(.info, kind: kind, LogLine.escaped(message()), fields: format == .json ? fields() : [],
+                             format: format, colour: colour))
+    }
+
+    /// An event with fields at info: the message for a person, the fields in JSON.
+    public func event(_ kind: LogKind, _ message: @autoclosure () -> String, fields: [(String, LogValue)]) {
+        guard isEnabled(.info) else { return }
+        emit(LogLine.message(.info, kind: kind, LogLine.escaped(message()), fields: format == .json ? fields : [],
+                             format: format, colour: colour))
     }
 
     /// One answered request, the line a person reads at the default level (API.md §0: a hinted
     /// request is always logged at info).
     public func request(_ entry: RequestLogEntry) {
-        guard isEnabled(.info) else { return }
+        guard isEnabled(entry.level) else { return }
         let format = format, colour = colour
         if let sink {
             var clock = LogClock(), line: [UInt8] = []
@@ -126,9 +143,11 @@ public struct RequestLogEntry: Sendable {
     public var system: String?
     public var hint: String?
     public var remoteAddress: String
+    /// info, or debug for a line only a debugging person wants (admin reads).
+    public var level: LogLevel
 
     public init(method: String, path: String, status: Int, durationNanos: UInt64,
-                system: String? = nil, hint: String? = nil, remoteAddress: String = "") {
+                system: String? = nil, hint: String? = nil, remoteAddress: String = "", level: LogLevel = .info) {
         self.method = method
         self.path = path
         self.status = status
@@ -136,5 +155,6 @@ public struct RequestLogEntry: Sendable {
         self.system = system
         self.hint = hint
         self.remoteAddress = remoteAddress
+        self.level = level
     }
 }
