@@ -45,6 +45,7 @@ environment.settings = options.systemSettings
 let app = MockApp(seed: seed, environment: environment, adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)
 // The transport itself rather than EmbeddedMockServer: the banner reports its connection limit.
+let instances = app.enableInstances(configuration: options.server, limit: options.maxInstances)
 let server = Server(configuration: options.server, responder: app.makeResponder(), logger: logger)
 // Before the server starts: the first request already sees the restored state.
 let persistence = startPersistence(app: app, server: server, options: options, seedPath: options.seedPath, logger: logger)
@@ -75,6 +76,7 @@ if logger.format == .json {
 }
 
 server.waitUntilStopped()
+instances.stopAll()
 persistence.close()
 logger.info("stopped")
 logger.flush()

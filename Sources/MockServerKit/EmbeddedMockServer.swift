@@ -28,6 +28,7 @@ public final class EmbeddedMockServer: Sendable {
 
     private let app: MockApp
     let server: Server
+    private let instances: MockInstances
     /// The host the server listens on.
     public let host: String
 
@@ -53,6 +54,7 @@ public final class EmbeddedMockServer: Sendable {
     /// Serves an app built by the caller (e.g. with a state file already loaded into it).
     public init(app: MockApp, configuration: ServerConfiguration, logger: Logger) throws {
         self.app = app
+        instances = app.enableInstances(configuration: configuration)
         server = Server(configuration: configuration, responder: app.makeResponder(), logger: logger)
         host = configuration.host
         try server.start()
@@ -112,6 +114,7 @@ public final class EmbeddedMockServer: Sendable {
 
     /// Stops accepting, lets requests in flight finish, and waits for the loops (idempotent).
     public func stop() {
+        instances.stopAll()
         server.shutdown()
         server.waitUntilStopped()
     }

@@ -6,6 +6,7 @@ struct MockAdmin: Sendable {
     let environment: MockEnvironment
     let `guard`: AdminGuard
     let systems: [any EmulatedSystem]
+    let instances: InstanceSlot
     let resetAll: @Sendable () -> Void
     let control: ControlPlane
 
@@ -25,6 +26,7 @@ struct MockAdmin: Sendable {
             return control.waitForOutbox(request) { outbox.emails(to: address) }
         })
         registerArrange(in: &router)
+        registerInstances(in: &router)
         router.get("/__mock/accounts", `guard`.wrap { [systems] _ in
             var listings: [String: [AccountSummary]] = [:]
             for case let listing? in systems.map({ $0.accountListing() }) { listings[listing.system] = listing.accounts }

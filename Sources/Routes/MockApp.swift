@@ -14,6 +14,10 @@ public final class MockApp: Sendable {
     private let adminToken: String?
     private let adminHosts: [String]
     private let journalSize: Int
+    /// The seed it started from.
+    let seed: Seed
+    /// `POST /__mock/instances`, once the host enables it (`enableInstances`).
+    let instances = InstanceSlot()
 
     /// Builds every system from the seed. `adminToken`, when set, lets non-loopback clients
     /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`; `adminHosts` are `Host` names
@@ -24,13 +28,15 @@ public final class MockApp: Sendable {
         self.adminToken = adminToken
         self.adminHosts = adminHosts
         self.journalSize = journalSize
+        self.seed = seed
         let environment = environment.resolved(with: seed.settings)
         self.environment = environment
         let systems = SystemRegistry.makeSystems(seed: seed, environment: environment)
         self.systems = systems
         let control = ControlPlane(environment: environment, systems: systems, journalSize: journalSize)
         self.control = control
-        admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts), systems: systems, resetAll: {
+        admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts), systems: systems,
+                          instances: instances, resetAll: {
             for system in systems { system.reset() }
             environment.outbox.reset()
             control.reset()
@@ -66,12 +72,25 @@ public final class MockApp: Sendable {
         Responder(router: makeRouter(), middleware: control.middleware)
     }
 
+    /// Lets `POST /__mock/instances` start up to `limit` isolated copies of this mock, each a
+    /// server with `configuration`'s bounds on a new port of its host. Returns them (to stop on shutdown).
+    @discardableResult
+    public func enableInstances(configuration: ServerConfiguration, limit: Int = MockInstances.defaultLimit) -> MockInstances {
+        let made = MockInstances(limit: limit, configuration: configuration, seed: seed, environment: base,
+                                 adminToken: adminToken, journalSize: journalSize)
+        instances.set(made)
+        return made
+    }
+
     /// Puts every system back to the seed and empties the outbox.
     public func reset() { admin.resetAll() }
 
     /// A new app on `seed`, sharing this one's clock, randomness, outbox, log and flags (the
     /// outbox keeps its messages: `--watch` empties it as a reset does).
     public func rebuilt(seed: Seed) -> MockApp {
-        MockApp(seed: seed, environment: base, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize)
+        let next = MockApp(seed: seed, environment: base, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize)
+        // The instances already running stay where they are, and new ones still start from the start seed.
+        if let running = instances.instances { next.instances.set(running) }
+        return next
     }
 }

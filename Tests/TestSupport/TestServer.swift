@@ -12,6 +12,8 @@ public final class TestServer: @unchecked Sendable {
     public let outbox: Outbox
     public let responder: Responder
     public let server: Server
+    /// The isolated copies `POST /__mock/instances` started.
+    public let instances: MockInstances
     /// The port the server bound on 127.0.0.1.
     public var port: Int { server.port }
 
@@ -23,7 +25,7 @@ public final class TestServer: @unchecked Sendable {
 
     public init(seedPath: String = TestServer.repositorySeedPath, clock: ManualClock = ManualClock(),
                 random: any RandomSource = SeededRandomSource(seed: 42),
-                adminToken: String? = nil, journalSize: Int = 1000,
+                adminToken: String? = nil, journalSize: Int = 1000, maxInstances: Int = 4,
                 logger: Logger = .silent,
                 configure: (inout ServerConfiguration) -> Void = { _ in },
                 environment: (inout MockEnvironment) -> Void = { _ in }) throws {
@@ -40,6 +42,7 @@ public final class TestServer: @unchecked Sendable {
         config.shutdownGrace = 1
         try config.applyTestEnvironment()
         configure(&config)
+        instances = app.enableInstances(configuration: config, limit: maxInstances)
         server = Server(configuration: config, responder: responder, logger: logger)
         try server.start()
     }
@@ -88,6 +91,7 @@ public final class TestServer: @unchecked Sendable {
 
     /// Stops the server and waits for its loops (idempotent).
     public func stop() {
+        instances.stopAll()
         server.shutdown()
         server.waitUntilStopped()
     }

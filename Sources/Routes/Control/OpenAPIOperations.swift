@@ -103,6 +103,20 @@ extension OAS {
             "503": response("The system's account cap is reached.", json(ref("AdminError"))),
         ], body: body(accountInput, [jsonType]),
         description: "musbooking: {phone, password, login?, name?, lastName?, surName?, email?, isConfirmed?, birthday?}; skyzone: {email, password, ...profile} or {externalToken, externalType, ...profile}.")
+        let instance: Object = ["type": "object", "required": ["id", "baseURL", "port"], "properties": [
+            "id": ["type": "string"], "baseURL": ["type": "string"], "port": ["type": "integer"],
+        ]]
+        ops["POST /__mock/instances"] = admin("Start an isolated mock on a new port", [
+            "201": response("The instance: its id, base URL and port.", json(instance)),
+            "400": adminBadRequest("A bad seed (the place is named) or smsCode."),
+            "503": response("At --max-instances already, or no port to be had.", json(ref("AdminError"))),
+        ], body: body(["type": "object", "properties": ["seed": ["type": "object"], "smsCode": ["type": "string", "pattern": "^[0-9]{1,9}$"]],
+                       "example": ["smsCode": "1234"]], [jsonType], required: false),
+        description: "A complete mock (the five systems, outbox, journal, faults, clock, console, its own /__mock/) whose state nothing else touches.")
+        ops["GET /__mock/instances"] = admin("The running instances", ["200": response("Instances, oldest first.", json(array(instance)))])
+        ops["DELETE /__mock/instances/{id}"] = admin("Stop an instance", [
+            "204": response("Stopped (its connections closed)."), "404": response("No such instance.", json(ref("AdminError"))),
+        ], parameters: [path("id", "The instance's id.")])
         ops["DELETE /__mock/accounts/{system}/{id}"] = admin("Remove one account and end its sessions", [
             "204": response("Removed."), "404": response("No such account.", json(ref("AdminError"))),
         ], parameters: [path("system", "The system's name."), path("id", "The account's id, as the listing shows it.")])

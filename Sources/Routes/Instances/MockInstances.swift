@@ -1,0 +1,119 @@
+import Foundation
+import HTTPServer
+
+/// `POST /__mock/instances` (API.md §6.3): complete, isolated mocks (the five systems, outbox,
+/// journal, faults, clock, console, their own `/__mock/`) on new ports of the same host, each
+/// with the main server's bounds, for one test or one simulator clone. In memory only: they
+/// end with the process, and the `--state` file follows the main instance only.
+public final class MockInstances: Sendable {
+    /// One running instance.
+    public struct Instance: Sendable {
+        public let id: String
+        public let port: Int
+        public let baseURL: String
+        let app: MockApp
+        let server: Server
+    }
+
+    /// Default for `--max-instances`.
+    public static let defaultLimit = 32
+
+    public let limit: Int
+    private let configuration: ServerConfiguration
+    private let seed: Seed
+    private let environment: MockEnvironment
+    private let adminToken: String?
+    private let journalSize: Int
+    private let running = Locked<[Instance]>([])
+    /// Creations under way, counted against the limit before their server starts.
+    private let starting = Locked(0)
+
+    /// `configuration` is the main server's (its bounds; the port is picked per instance);
+    /// `seed` the start seed; `environment` the main one before the seed's settings (its flags,
+    /// logger, randomness and base clock; each instance gets its own outbox and clock offset).
+    init(limit: Int, configuration: ServerConfiguration, seed: Seed, environment: MockEnvironment, adminToken: String?, journalSize: Int) {
+        self.limit = max(0, limit)
+        var configuration = configuration
+        configuration.port = 0
+        self.configuration = configuration
+        self.seed = seed
+        self.environment = environment
+        self.adminToken = adminToken
+        self.journalSize = journalSize
+    }
+
+    /// Why an instance was not made: 400 (bad seed or setting, named), 503 (the limit, or no port).
+    enum Problem: Error, CustomStringConvertible {
+        case invalid(String)
+        case unavailable(String, hint: String)
+
+        var description: String {
+            switch self {
+            case .invalid(let text), .unavailable(let text, _): return text
+            }
+        }
+    }
+
+    /// Starts one: on `seed` (else the start seed), with `smsCode` (else the main server's setting).
+    func create(seed given: Seed?, smsCode: String?) throws(Problem) -> Instance {
+        let admitted = starting.withLock { count -> Bool in
+            guard count + running.withLock({ $0.count }) < limit else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            throw .unavailable("at most \(limit) instances run at once",
+                               hint: "Stop instances you no longer need (DELETE /__mock/instances/<id>) or start the server with a higher --max-instances.")
+        }
+        defer { starting.withLock { $0 -= 1 } }
+        var env = MockEnvironment(clock: OffsetClock(base: environment.clock), random: environment.random, logger: environment.logger)
+        env.settings = environment.settings
+        if let smsCode { env.fixedSMSCode = smsCode }
+        let app = MockApp(seed: given ?? seed, environment: env, adminToken: adminToken,
+                          adminHosts: [configuration.host], journalSize: journalSize)
+        let server = Server(configuration: configuration, responder: app.makeResponder(), logger: environment.logger)
+        do { try server.start() } catch {
+            throw .unavailable("cannot listen on a new port of \(configuration.host): \(error)", hint: "The host may be out of ports or file descriptors; stop some instances.")
+        }
+        let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host == "::" ? "::1" : configuration.host
+        let urlHost = host.contains(":") ? "[\(host)]" : host
+        let instance = Instance(id: environment.random.token(), port: server.port, baseURL: "http://\(urlHost):\(server.port)", app: app, server: server)
+        running.withLock { $0.append(instance) }
+        environment.logger.info("instance \(instance.id) started on \(instance.baseURL)")
+        return instance
+    }
+
+    /// The running instances, oldest first.
+    public var instances: [Instance] { running.withLock { $0 } }
+
+    /// Stops one (its connections closed once their answers are sent); false if there is none.
+    /// Returns at once: the server winds down on another thread, not on the caller's loop.
+    func stop(id: String) -> Bool {
+        guard let instance = running.withLock({ list -> Instance? in
+            guard let i = list.firstIndex(where: { $0.id == id }) else { return nil }
+            return list.remove(at: i)
+        }) else { return false }
+        instance.server.shutdown()
+        environment.logger.info("instance \(id) stopped")
+        return true
+    }
+
+    /// Stops every instance and waits for them (the main server's shutdown).
+    public func stopAll() {
+        let all = running.withLock { list -> [Instance] in defer { list = [] }; return list }
+        for instance in all { instance.server.shutdown() }
+        for instance in all { instance.server.waitUntilStopped() }
+    }
+
+    /// An instance as the API shows it.
+    static func json(_ instance: Instance) -> JSONValue {
+        ["id": .string(instance.id), "baseURL": .string(instance.baseURL), "port": .number(Double(instance.port))]
+    }
+}
+
+/// Where an app finds its instances once its host enables them (nil: not this server's).
+final class InstanceSlot: Sendable {
+    private let value = Locked<MockInstances?>(nil)
+    func set(_ instances: MockInstances) { value.withLock { $0 = instances } }
+    var instances: MockInstances? { value.withLock { $0 } }
+}
