@@ -20,15 +20,6 @@ enum AuthorizationHints {
         isWholeLoginAnswer(token) ? wholeAnswer : nil
     }
 
-    /// For the rows app, which expects the raw token: why `header` was refused, when the mistake is a known one.
-    static func rawExpected(_ header: String?) -> String? {
-        guard let header else { return "The request has no Authorization header; send the token from POST /auth/login as its value." }
-        if isWholeLoginAnswer(header) { return wholeAnswer }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        if parts.count == 2, parts[0].equalsIgnoringASCIICase("Bearer") { return RowsApp.bearerHint }
-        return nil
-    }
-
     static let wholeAnswer = "Authorization holds the whole login answer ({\"token\": ...}); send only the token's value."
 
     /// `{"token": "…"}` (or any JSON object with a token field), as a client that forwards the

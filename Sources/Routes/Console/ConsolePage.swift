@@ -101,14 +101,14 @@ enum ConsolePage {
         <form id="fault-form" class="fault-form">
           <label>Method <select id="fault-method"><option value="">any</option><option>GET</option><option>POST</option><option>PUT</option><option>DELETE</option><option>WS</option></select></label>
           <label>System <select id="fault-system"><option value="">any</option>{{systems}}</select></label>
-          <label class="grow">Path or message type <input id="fault-path" placeholder="/api/users/sms or /rows/* or LOGIN_CUSTOMER" required autocomplete="off"></label>
+          <label class="grow">Path or message type <input id="fault-path" placeholder="/path, /prefix/* or a WebSocket message type" required autocomplete="off"></label>
           <label>Times <input id="fault-times" type="number" min="1" placeholder="∞"></label>
           <label>Action <select id="fault-action">
             <option value="status">answer status</option><option value="delayMs">delay (ms)</option>
             <option value="close">close</option><option value="reset">reset (RST)</option>
             <option value="truncate">truncate</option><option value="malformedJSON">malformed JSON</option>
-            <option value="reply">gateway: reply</option><option value="noReply">gateway: no reply</option>
-            <option value="closeCode">gateway: close code</option>
+            <option value="reply">WebSocket: reply</option><option value="noReply">WebSocket: no reply</option>
+            <option value="closeCode">WebSocket: close code</option>
           </select></label>
           <label class="grow">Value <input id="fault-value" placeholder="503" autocomplete="off"></label>
           <div class="buttons"><button type="submit">Add fault</button><button type="button" id="faults-clear">Remove all</button></div>

@@ -6,7 +6,7 @@ extension OAS {
         let nullableInt: Object = ["type": ["integer", "null"]]
         let action: Object = [
             "type": "object",
-            "description": "Exactly one of: delayMs; status (+ body, headers); close; reset; truncate; malformedJSON; for gateway rules delayMs, reply, noReply, closeCode.",
+            "description": "Exactly one of: delayMs; status (+ body, headers); close; reset; truncate; malformedJSON; for WebSocket message rules delayMs, reply, noReply, closeCode.",
             "properties": [
                 "delayMs": ["type": "integer", "minimum": 0, "maximum": 600000], "status": ["type": "integer", "minimum": 200, "maximum": 599],
                 "body": string, "headers": ["type": "object", "additionalProperties": string],
@@ -26,9 +26,9 @@ extension OAS {
                 "required": ["id", "at", "system", "method", "path", "query", "status", "durationMs", "requestHeaders", "requestBody", "responseBody", "hint"],
                 "properties": [
                     "id": integer, "at": ["type": "string", "format": "date-time"], "system": nullableString,
-                    "method": ["type": "string", "description": "The HTTP method, or WS for a gateway message."],
-                    "path": ["type": "string", "description": "The request path; for a gateway message its type."],
-                    "query": string, "status": ["type": ["integer", "null"], "description": "Sent status; null when closed or reset; 101 for gateway messages."],
+                    "method": ["type": "string", "description": "The HTTP method, or WS for a WebSocket message."],
+                    "path": ["type": "string", "description": "The request path; for a WebSocket message its type."],
+                    "query": string, "status": ["type": ["integer", "null"], "description": "Sent status; null when closed or reset; 101 for WebSocket messages."],
                     "durationMs": number, "requestHeaders": ["type": "object", "additionalProperties": string],
                     "requestBody": string, "responseBody": string, "hint": nullableString, "truncated": ["const": true],
                     "fault": object(["id": integer, "action": action]),
