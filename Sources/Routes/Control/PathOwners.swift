@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 
 /// Which route group owns a path: the rule the router words its own 404 and 405 by (the first
@@ -55,26 +56,33 @@ struct PathOwners: Sendable {
     func name(ofPath path: String) -> String? { owner(of: path).map { names[$0] } }
 
     private func owner(_ path: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard path.count >= 2, path[0] == UInt8(ascii: "/") else { return nil }
-        let key = Int(PathOwners.fold(path[1]))
-        let range = bucket[key]..<bucket[key + 1]
-        if range.isEmpty { return nil }
-        return candidates.withUnsafeBufferPointer { candidates in
-            bytes.withUnsafeBufferPointer { bytes in
-                for i in range where PathOwners.matches(candidates[i], bytes, path) { return candidates[i].group }
-                return nil
+        guard path.count >= 2, let start = path.baseAddress, start[0] == UInt8(ascii: "/") else { return nil }
+        return bucket.withUnsafeBufferPointer { bucket in
+            let key = Int(PathOwners.fold(start[1]))
+            var i = bucket[key]
+            let end = bucket[key + 1]
+            if i == end { return nil }
+            return candidates.withUnsafeBufferPointer { candidates in
+                bytes.withUnsafeBufferPointer { bytes in
+                    guard let prefixes = bytes.baseAddress else { return nil }
+                    while i < end {
+                        let c = candidates[i]
+                        if PathOwners.matches(c, prefixes + c.start, start, path.count) { return c.group }
+                        i += 1
+                    }
+                    return nil
+                }
             }
         }
     }
 
     /// `RouteGroup.owns` for one prefix: the path starts with it, by whole segments.
-    private static func matches(_ candidate: Candidate, _ bytes: UnsafeBufferPointer<UInt8>, _ path: UnsafeBufferPointer<UInt8>) -> Bool {
-        let n = candidate.count
-        guard path.count >= n, path.count == n || path[n] == UInt8(ascii: "/") else { return false }
-        for i in 0..<n {
-            let a = candidate.foldCase ? fold(path[i]) : path[i]
-            guard a == bytes[candidate.start + i] else { return false }
-        }
+    @inline(__always)
+    private static func matches(_ c: Candidate, _ prefix: UnsafePointer<UInt8>, _ path: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let n = c.count
+        guard count >= n, count == n || path[n] == UInt8(ascii: "/") else { return false }
+        if !c.foldCase { return memcmp(path, prefix, n) == 0 }
+        for i in 0..<n where fold(path[i]) != prefix[i] { return false }
         return true
     }
 
