@@ -8,6 +8,10 @@ protocol AccountAdministration: EmulatedSystem {
     func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary
     /// Removes one account by the id the listing shows and ends its sessions; false if none.
     func removeAccount(id: String) -> Bool
+    /// The fields `createAccount` reads, as the OpenAPI description lists them.
+    static var accountFields: String { get }
+    /// A body `POST /__mock/accounts` accepts, for the OpenAPI example.
+    static var accountExample: OAS.Object { get }
 }
 
 /// Why an account was not created: 400 (a bad field, named), 409 (it exists) or 503 (a cap).

@@ -89,20 +89,21 @@ extension OAS {
             "200": response("Accounts keyed by system; never a password, tokens as their first 4 characters and an ellipsis.",
                             json(["type": "object", "additionalProperties": array(ref("AccountSummary"))])),
         ])
+        let administered = SystemRegistry.types.compactMap { $0 as? any AccountAdministration.Type }
         let accountInput: Object = ["type": "object", "required": ["system"], "properties": [
-            "system": ["type": "string", "enum": ["musbooking", "skyzone"]],
+            "system": ["type": "string", "enum": administered.map { $0.name }],
             "phone": ["type": "string"], "password": ["type": "string"], "login": ["type": "string"], "name": ["type": "string"],
             "lastName": ["type": "string"], "surName": ["type": "string"], "email": ["type": "string"],
             "isConfirmed": ["type": "boolean"], "birthday": ["type": "string"],
             "externalToken": ["type": "string"], "externalType": ["type": "string", "enum": ["facebook", "twitter", "instagram"]],
             "firstName": ["type": "string"], "mobilePhoneNumber": ["type": "string"],
-        ], "example": ["system": "musbooking", "phone": "+7 912 345-67-89", "password": "pass123", "email": "ivan@example.ru", "isConfirmed": true]]
+        ], "example": administered.first?.accountExample ?? [:]]
         ops["POST /__mock/accounts"] = admin("Create an account directly, in the state the test needs", [
             "201": response("The account as the listing shows it.", json(ref("AccountSummary"))),
             "400": adminBadRequest("A bad field (named)."), "409": response("It exists.", json(ref("AdminError"))),
             "503": response("The system's account cap is reached.", json(ref("AdminError"))),
         ], body: body(accountInput, [jsonType]),
-        description: "musbooking: {phone, password, login?, name?, lastName?, surName?, email?, isConfirmed?, birthday?}; skyzone: {email, password, ...profile} or {externalToken, externalType, ...profile}.")
+        description: administered.map { "\($0.name): \($0.accountFields)" }.joined(separator: "; ") + ".")
         let instance: Object = ["type": "object", "required": ["id", "baseURL", "port"], "properties": [
             "id": ["type": "string"], "baseURL": ["type": "string"], "port": ["type": "integer"],
         ]]

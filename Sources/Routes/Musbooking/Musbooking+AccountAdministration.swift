@@ -1,6 +1,9 @@
 import HTTPServer
 
 extension Musbooking: AccountAdministration {
+    static let accountFields = "{phone, password, login?, name?, lastName?, surName?, email?, isConfirmed?, birthday?}"
+    static var accountExample: OAS.Object { ["system": name, "phone": "+7 912 345-67-89", "password": "pass123", "email": "ivan@example.ru", "isConfirmed": true] }
+
     /// `{"phone", "password", "login"?, "name"?, "lastName"?, "surName"?, "email"?, "isConfirmed"?,
     /// "birthday"?}`: the rules of `users/register` without the SMS code; a customer record on
     /// the phone gets the login attached (and keeps its data, apart from what is given), as registration does.
