@@ -15,7 +15,7 @@ struct MockAdmin: Sendable {
 
     func register(in router: inout Router) {
         let outbox = environment.outbox
-        router.get("/__mock/health") { _ in .json(.ok, ["status": "ok"] as JSONValue) }
+        router.get("/__mock/health") { [health = environment.health] _ in .json(.ok, health.json) }
         // With `waitMs`: answered once a matching message exists, or at the deadline with `[]`.
         router.get("/__mock/sms", `guard`.wrap { [control] request in
             let phone = request.queryParameters["phone"]

@@ -68,8 +68,8 @@ public final class MockApp: Sendable {
     }
 
     /// The responder to serve: every route, with the control plane's journal and faults around it.
-    public func makeResponder() -> Responder {
-        Responder(router: makeRouter(), middleware: control.middleware)
+    public func makeResponder(durability: DurabilityGate? = nil) -> Responder {
+        Responder(router: makeRouter(), middleware: durability.map { $0.middleware(around: control.middleware) } ?? control.middleware)
     }
 
     /// Lets `POST /__mock/instances` start up to `limit` isolated copies of this mock, each a

@@ -10,6 +10,8 @@ public struct MockEnvironment: Sendable {
     /// The systems' settings by key (`SystemSetting.key`): flags, then after `resolved(with:)`
     /// the seed's and the defaults. Each system reads its own through typed accessors.
     public var settings: [String: SettingValue] = [:]
+    /// Problems `/__mock/health` reports (shared by every copy, and by an app rebuilt on a new seed).
+    public var health = HealthStatus()
 
     public init(clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource(),
                 outbox: Outbox? = nil, logger: Logger = Logger()) {

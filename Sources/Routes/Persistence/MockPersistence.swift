@@ -15,6 +15,7 @@ import HTTPServer
 public final class MockPersistence: Sendable {
     /// The state file's store; `nil` without `--state`.
     public let store: StateStore?
+    private let gate: DurabilityGate?
     private let watcher: FileWatcher?
     private let current: Locked<MockApp>
     /// What the watcher's callback reaches this persistence through; `close` empties it, which
@@ -22,8 +23,9 @@ public final class MockPersistence: Sendable {
     /// side table to LeakSanitizer at exit: ASan runs of the executable then exited 1.)
     private let watcherTarget: Locked<MockPersistence?>
 
-    private init(store: StateStore?, watcher: FileWatcher?, app: MockApp, watcherTarget: Locked<MockPersistence?>) {
+    private init(store: StateStore?, gate: DurabilityGate?, watcher: FileWatcher?, app: MockApp, watcherTarget: Locked<MockPersistence?>) {
         self.store = store
+        self.gate = gate
         self.watcher = watcher
         current = Locked(app)
         self.watcherTarget = watcherTarget
@@ -42,14 +44,18 @@ public final class MockPersistence: Sendable {
     public static func start(app: MockApp, server: Server, statePath: String?, watchSeed: String?, logger: Logger,
                              writeInterval: TimeInterval = StateStore.defaultWriteInterval,
                              pollInterval: TimeInterval = FileWatcher.defaultInterval) throws -> MockPersistence {
-        let store = try statePath.map { try StateStore.open(path: $0, parts: app.persistentParts, logger: logger, writeInterval: writeInterval) }
+        let store = try statePath.map { try StateStore.open(path: $0, parts: app.persistentParts, logger: logger, writeInterval: writeInterval,
+                                                            health: app.environment.health) }
+        let gate = store.map { DurabilityGate(store: $0) }
+        // Every changing request is answered once its change is in the file.
+        if let gate { server.replaceResponder(app.makeResponder(durability: gate)) }
         let box = Locked<MockPersistence?>(nil)
         let watcher = watchSeed.map { path in
             FileWatcher(path: path, interval: pollInterval) {
                 box.withLock { $0 }?.seedChanged(path: path, server: server, logger: logger)
             }
         }
-        let persistence = MockPersistence(store: store, watcher: watcher, app: app, watcherTarget: box)
+        let persistence = MockPersistence(store: store, gate: gate, watcher: watcher, app: app, watcherTarget: box)
         if watcher != nil { box.withLock { $0 = persistence } }
         watcher?.start()
         if let watchSeed { logger.info("watching \(watchSeed): a saved edit reloads the seed") }
@@ -69,7 +75,7 @@ public final class MockPersistence: Sendable {
         // still in flight are dropped with the state they belong to, as a reset would drop them).
         store?.reattach(next.persistentParts)
         let swapped = DispatchSemaphore(value: 0)
-        server.replaceResponder(next.makeResponder()) { swapped.signal() }
+        server.replaceResponder(next.makeResponder(durability: gate)) { swapped.signal() }
         swapped.wait()
         current.withLock { $0 = next }
         next.environment.outbox.reset()

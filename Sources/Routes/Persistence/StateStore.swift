@@ -4,8 +4,10 @@ import HTTPServer
 /// The `--state` file: loads it (or creates it from the seed) at start, then keeps it following
 /// every change of the parts it was given, written by a `StateWriter` so nothing is half-written.
 public final class StateStore: Sendable {
-    /// Writes start at most this often, and a change is written within it (plus one write's time).
-    public static let defaultWriteInterval: TimeInterval = 0.05
+    /// Writes start at most this often. 0: a change is written as soon as it is noted, and the
+    /// changes noted while a write runs share the next one (group commit), since a changing
+    /// request is answered only once its change is written (`DurabilityGate`).
+    public static let defaultWriteInterval: TimeInterval = 0
 
     /// The file.
     public let path: String
@@ -15,14 +17,19 @@ public final class StateStore: Sendable {
     /// Each part's last encoded snapshot: a write re-encodes only the parts that changed.
     private let encoded = Locked<[String: Data]>([:])
     private let dirty = Locked<Set<String>>([])
-    private let failing = Locked(false)
+    private let failureText = Locked<String?>(nil)
+    /// Since when writes fail (monotonic nanoseconds) and when that was last logged; nil: they do not.
+    private let failing = Locked<(since: UInt64, logged: UInt64)?>(nil)
+    /// Where a failing write is reported besides the log (`/__mock/health`).
+    private let health: HealthStatus?
     private let completedWrites = Locked(0)
     private let writer: Locked<StateWriter?> = Locked(nil)
     /// Held from open to close: one server per state file.
     private let lock: FileLock
 
-    private init(path: String, entries: [PersistentEntry], logger: Logger, lock: FileLock) {
+    private init(path: String, entries: [PersistentEntry], logger: Logger, lock: FileLock, health: HealthStatus?) {
         self.path = path
+        self.health = health
         self.entries = Locked(entries)
         self.logger = logger
         self.lock = lock
@@ -32,7 +39,7 @@ public final class StateStore: Sendable {
     /// (seed) state and creates it. Any other problem throws a `StateFileError` naming the file,
     /// and nothing is restored: the caller must not start.
     public static func open(path: String, parts: [any PersistentSystem], logger: Logger,
-                            writeInterval: TimeInterval = defaultWriteInterval) throws -> StateStore {
+                            writeInterval: TimeInterval = defaultWriteInterval, health: HealthStatus? = nil) throws -> StateStore {
         let entries = parts.map { PersistentEntry($0) }
         var seen = Set<String>()
         for entry in entries where !seen.insert(entry.key).inserted {
@@ -45,7 +52,7 @@ public final class StateStore: Sendable {
         } catch {
             throw StateFileError(path, "\(error)")
         }
-        let store = StateStore(path: path, entries: entries, logger: logger, lock: lock)
+        let store = StateStore(path: path, entries: entries, logger: logger, lock: lock, health: health)
         do {
             AtomicFile.removeLeftovers(of: path)
             if let data = try read(path) {
@@ -124,10 +131,22 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// A part changed (on the thread that changed it): the change's number marks the thread, so
+    /// the request being answered there waits for it (`DurabilityGate`).
     private func changed(_ key: String) {
         dirty.withLock { _ = $0.insert(key) }
-        writer.withLock { $0 }?.poke()
+        if let seq = writer.withLock({ $0 })?.poke() { ThreadMark.raise(to: seq) }
     }
+
+    /// Calls `done(true)` once change `seq` (a `ThreadMark`) is in the file, `done(false)` if the
+    /// write that should carry it fails; at once (true) when the store is closed.
+    public func whenDurable(_ seq: UInt64, _ done: @escaping @Sendable (Bool) -> Void) {
+        guard let writer = writer.withLock({ $0 }) else { return done(true) }
+        writer.whenWritten(seq, done)
+    }
+
+    /// Why writes fail now; nil while they succeed.
+    public var failure: String? { failureText.withLock { $0 } }
 
     private func envelope() -> Data {
         let parts = encoded.withLock { $0 }.map { (key: $0.key, json: $0.value) }
@@ -155,18 +174,35 @@ public final class StateStore: Sendable {
         do {
             try AtomicFile.replace(path, with: data)
         } catch {
-            if !failing.withLock({ f in defer { f = true }; return f }) {
-                logger.error("state: cannot write \(path) (\(error)); retrying every \(Int(StateStore.defaultWriteInterval * 1000)) ms")
-            }
+            noteFailure("\(error)")
             return false
         }
-        if failing.withLock({ f in defer { f = false }; return f }) { logger.info("state: \(path) written again") }
+        if failing.withLock({ f in defer { f = nil }; return f != nil }) {
+            failureText.withLock { $0 = nil }
+            health?.set("state", nil)
+            logger.info("state: \(path) written again; changes are answered again")
+        }
         completedWrites.withLock { $0 += 1 }
         if logger.isEnabled(.debug) {
             let done = DispatchTime.now().uptimeNanoseconds
             logger.debug("state: \(path) written, \(data.count) bytes (\(keys.sorted().joined(separator: ", ")) re-encoded in \((encoded - started) / 1_000_000) ms, written in \((done - encoded) / 1_000_000) ms)")
         }
         return true
+    }
+
+    /// A write failed: refused answers, `/__mock/health` degraded, one log line a minute at most.
+    private func noteFailure(_ reason: String) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let log = failing.withLock { f -> Bool in
+            guard let current = f else { f = (now, now); return true }
+            guard now &- current.logged >= 60_000_000_000 else { return false }
+            f = (current.since, now)
+            return true
+        }
+        let text = "cannot write \(path) (\(reason)); state changes are answered 503 until it can"
+        failureText.withLock { $0 = text }
+        health?.set("state", text)
+        if log { logger.error("state: \(text); retrying every 50 ms") }
     }
 
     /// Writes every change made so far, now, and returns when it is on disk (tests, shutdown).

@@ -1,0 +1,41 @@
+import HTTPServer
+
+/// Under `--state`, a request that changed state is answered only once its change is in the
+/// state file: the answer is deferred (no loop thread waits) until the store's writer has
+/// written it, and several requests share one write. A change that cannot be written is
+/// answered 503 with a hint instead (it stays in memory and reaches the file once it can).
+public final class DurabilityGate: Sendable {
+    private let store: StateStore
+    /// An answer is held at most this long; past it the client gets the 503.
+    static let timeoutNanos: UInt64 = 30_000_000_000
+
+    public init(store: StateStore) { self.store = store }
+
+    /// `inner` (the control plane's middleware), with every changing request's answer held
+    /// until its change is durable.
+    public func middleware(around inner: Middleware?) -> Middleware {
+        { [store] request, next in
+            ThreadMark.clear()
+            let response = inner.map { $0(request, next) } ?? next(request)
+            let seq = ThreadMark.value
+            // Nothing changed, or the answer already waits for something else (a long poll changes nothing).
+            guard seq != 0, response.delivery.deferred == nil else { return response }
+            let system = response.system
+            let refusal: @Sendable () -> HTTPResponse = {
+                DurabilityGate.refusal(store.failure ?? "the state file was not written within \(DurabilityGate.timeoutNanos / 1_000_000_000) s", system: system)
+            }
+            let promise = DeferredResponse(timeoutNanos: DurabilityGate.timeoutNanos, onTimeout: refusal)
+            store.whenDurable(seq) { written in promise.complete(written ? nil : refusal()) }
+            return response.deferred(promise)
+        }
+    }
+
+    /// 503 for a change the state file did not take.
+    static func refusal(_ reason: String, system: String?) -> HTTPResponse {
+        var response = HTTPResponse.jsonError(.serviceUnavailable, "the change could not be saved to the state file")
+            .hinted("--state: \(reason). The change is kept in memory and written once the file can be; free disk space or fix the file's directory (GET /__mock/health says degraded meanwhile).")
+        response.system = system
+        response.headers.set("Retry-After", "1")
+        return response
+    }
+}
