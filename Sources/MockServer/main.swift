@@ -49,6 +49,8 @@ let instances = app.enableInstances(configuration: options.server, limit: option
 let server = Server(configuration: options.server, responder: app.makeResponder(), logger: logger)
 // Before the server starts: the first request already sees the restored state.
 let persistence = startPersistence(app: app, server: server, options: options, seedPath: options.seedPath, logger: logger)
+// A reset with a seed puts another app in place; the state file follows it.
+let switcher = AppSwitcher(app: app, server: server) { [store = persistence.store] next in store?.reattach(next.persistentParts) }
 do {
     try server.start()
 } catch {

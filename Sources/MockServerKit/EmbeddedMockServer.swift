@@ -29,6 +29,7 @@ public final class EmbeddedMockServer: Sendable {
     private let app: MockApp
     let server: Server
     private let instances: MockInstances
+    private let switcher: AppSwitcher
     /// The host the server listens on.
     public let host: String
 
@@ -56,6 +57,7 @@ public final class EmbeddedMockServer: Sendable {
         self.app = app
         instances = app.enableInstances(configuration: configuration)
         server = Server(configuration: configuration, responder: app.makeResponder(), logger: logger)
+        switcher = AppSwitcher(app: app, server: server)
         host = configuration.host
         try server.start()
     }
@@ -98,16 +100,16 @@ public final class EmbeddedMockServer: Sendable {
     public var admin: MockAdminClient { MockAdminClient(baseURL: baseURL) }
 
     /// Every system back to its seed, the outbox emptied.
-    public func reset() { app.reset() }
+    public func reset() { switcher.app.reset() }
 
     /// Every SMS sent so far, oldest first; with `phone`, only those to it (written in any form).
     public func sms(phone: String? = nil) -> [MockSMS] {
-        app.environment.outbox.sms(phone: phone).map { MockSMS(phone: $0.phone, text: $0.text, code: $0.code, sentAt: $0.sentAt) }
+        switcher.app.environment.outbox.sms(phone: phone).map { MockSMS(phone: $0.phone, text: $0.text, code: $0.code, sentAt: $0.sentAt) }
     }
 
     /// Every e-mail sent so far, oldest first; with `to`, only those to that address.
     public func emails(to address: String? = nil) -> [MockEmail] {
-        app.environment.outbox.emails(to: address).map {
+        switcher.app.environment.outbox.emails(to: address).map {
             MockEmail(to: $0.to, subject: $0.subject, body: $0.body, link: $0.link, sentAt: $0.sentAt)
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 
 /// The mock's own routes under `/__mock/`: health, the outbox, accounts, reset, the web
@@ -7,11 +8,29 @@ struct MockAdmin: Sendable {
     let `guard`: AdminGuard
     let systems: [any EmulatedSystem]
     let instances: InstanceSlot
+    let switcher: SwitcherSlot
+    let runsGivenSeed: Bool
     let resetAll: @Sendable () -> Void
     let control: ControlPlane
 
     /// `/__mock/*` answers as `admin`, errors in Vapor's shape like the transport's own.
     static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock"])
+
+    /// The seed of a reset's body `{"seed": {…}}`; nil for a bare reset (no body, `{}`).
+    static func resetSeed(_ body: [UInt8]) -> Result<Seed?, ControlPlane.FilterProblem> {
+        guard !body.isEmpty else { return .success(nil) }
+        guard case .object(let members)? = JSONValue.parse(body) else {
+            return .failure(.init(description: "the body must be a JSON object {\"seed\": {…seed.json's format…}} (or no body)"))
+        }
+        if let extra = members.first(where: { $0.key != "seed" }) {
+            return .failure(.init(description: "unknown field \"\(extra.key)\" (fields: seed)"))
+        }
+        guard let value = members.first?.value, value != .null else { return .success(nil) }
+        guard case .object = value else { return .failure(.init(description: "\"seed\" must be an object in seed.json's format")) }
+        do { return .success(try Seed.decode(Data(value.jsonText.utf8), source: "seed")) } catch {
+            return .failure(.init(description: "\(error)"))
+        }
+    }
 
     func register(in router: inout Router) {
         let outbox = environment.outbox
@@ -32,7 +51,21 @@ struct MockAdmin: Sendable {
             for case let listing? in systems.map({ $0.accountListing() }) { listings[listing.system] = listing.accounts }
             return .json(.ok, listings)
         })
-        router.post("/__mock/reset", `guard`.wrap { [environment, resetAll] request in
+        router.post("/__mock/reset", `guard`.wrap { [environment, resetAll, switcher, runsGivenSeed] request in
+            var seed: Seed?
+            switch MockAdmin.resetSeed(request.body) {
+            case .failure(let problem): return ControlPlane.badRequest(problem.description)
+            case .success(let given): seed = given
+            }
+            // Another seed, or back to the start seed from one: another app takes this one's place.
+            if seed != nil || runsGivenSeed {
+                guard let switchApp = switcher.switcher else {
+                    return ControlPlane.badRequest("this server cannot reset to another seed (an embedding without a switcher); restart it with that seed")
+                }
+                let promise = DeferredResponse(timeoutNanos: 30_000_000_000)
+                switchApp(seed) { _ = promise.complete() }
+                return HTTPResponse.empty(.noContent).deferred(promise)
+            }
             resetAll()
             environment.logger.info("state reset to the seed by \(request.remoteAddress)")
             return .empty(.noContent)

@@ -18,12 +18,21 @@ public final class MockApp: Sendable {
     let seed: Seed
     /// `POST /__mock/instances`, once the host enables it (`enableInstances`).
     let instances = InstanceSlot()
+    /// Puts an app on another seed in this one's place (`AppSwitcher`), when the host has one.
+    let switcher = SwitcherSlot()
+    /// Built on a seed posted to `/__mock/reset`: a bare reset goes back to the start seed.
+    let runsGivenSeed: Bool
 
     /// Builds every system from the seed. `adminToken`, when set, lets non-loopback clients
     /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`; `adminHosts` are `Host` names
     /// the admin paths accept besides the loopback ones (the configured listen host).
-    public init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, adminHosts: [String] = [],
+    public convenience init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, adminHosts: [String] = [],
                 journalSize: Int = 1000) {
+        self.init(seed: seed, environment: environment, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize, givenSeed: false)
+    }
+
+    private init(seed: Seed, environment: MockEnvironment, adminToken: String?, adminHosts: [String], journalSize: Int, givenSeed: Bool) {
+        runsGivenSeed = givenSeed
         base = environment
         self.adminToken = adminToken
         self.adminHosts = adminHosts
@@ -36,7 +45,7 @@ public final class MockApp: Sendable {
         let control = ControlPlane(environment: environment, systems: systems, journalSize: journalSize)
         self.control = control
         admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts), systems: systems,
-                          instances: instances, resetAll: {
+                          instances: instances, switcher: switcher, runsGivenSeed: givenSeed, resetAll: {
             for system in systems { system.reset() }
             environment.outbox.reset()
             control.reset()
@@ -87,8 +96,11 @@ public final class MockApp: Sendable {
 
     /// A new app on `seed`, sharing this one's clock, randomness, outbox, log and flags (the
     /// outbox keeps its messages: `--watch` empties it as a reset does).
-    public func rebuilt(seed: Seed) -> MockApp {
-        let next = MockApp(seed: seed, environment: base, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize)
+    public func rebuilt(seed: Seed) -> MockApp { rebuilt(seed: seed, givenSeed: false) }
+
+    func rebuilt(seed: Seed, givenSeed: Bool) -> MockApp {
+        let next = MockApp(seed: seed, environment: base, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize,
+                           givenSeed: givenSeed)
         // The instances already running stay where they are, and new ones still start from the start seed.
         if let running = instances.instances { next.instances.set(running) }
         return next

@@ -14,6 +14,8 @@ public final class TestServer: @unchecked Sendable {
     public let server: Server
     /// The isolated copies `POST /__mock/instances` started.
     public let instances: MockInstances
+    /// Puts the app on another seed for `POST /__mock/reset {"seed": …}`.
+    public let switcher: AppSwitcher
     /// The port the server bound on 127.0.0.1.
     public var port: Int { server.port }
 
@@ -44,6 +46,7 @@ public final class TestServer: @unchecked Sendable {
         configure(&config)
         instances = app.enableInstances(configuration: config, limit: maxInstances)
         server = Server(configuration: config, responder: responder, logger: logger)
+        switcher = AppSwitcher(app: app, server: server)
         try server.start()
     }
 

@@ -42,7 +42,11 @@ extension OAS {
         ops["PUT /__mock/state"] = admin("Replace the whole state with a document from GET /__mock/state", [
             "204": response("Replaced."), "400": adminBadRequest("The document does not load (the place is named); nothing changed."),
         ], body: body(stateDocument, [jsonType]))
-        ops["POST /__mock/reset"] = admin("Back to the seed: state, outbox, journal, faults, clock", ["204": response("Reset.")])
+        ops["POST /__mock/reset"] = admin("Back to the seed (or to a given one): state, outbox, journal, faults, clock", [
+            "204": response("Reset."), "400": adminBadRequest("The given seed does not load (the place is named); nothing changed."),
+        ], body: body(["type": "object", "properties": ["seed": ["type": "object", "description": "seed.json's format"]], "example": [:] as Object],
+                      [jsonType], required: false),
+        description: "Without a body (or with {}), back to the start seed; with {\"seed\": {…}}, every system reset to that seed.")
         let nonEmpty: [String: Any] = ["type": "string", "minLength": 1]
         let filters = [
             query("system", SystemRegistry.names.dropLast().joined(separator: ", ") + " or " + (SystemRegistry.names.last ?? "") + ".", schema: ["type": "string", "enum": SystemRegistry.names]),

@@ -146,3 +146,58 @@ final class ArrangeVerifyTests: MockServerTestCase {
         XCTAssertEqual(try server.request("GET", "/__mock/sms?waitMs=30000").jsonArray?.count, 1)
     }
 }
+
+/// `POST /__mock/reset {"seed": …}` (API.md §6.3) over real sockets.
+final class ResetToSeedTests: MockServerTestCase {
+    private func seedJSON(rowsAccount: (String, String)) throws -> [String: Any] {
+        var seed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestServer.repositorySeedPath))) as? [String: Any])
+        var rows = try XCTUnwrap(seed["rows"] as? [String: Any])
+        rows["accounts"] = [["email": rowsAccount.0, "password": rowsAccount.1]]
+        seed["rows"] = rows
+        return seed
+    }
+
+    private func rowsLogin(_ email: String, _ password: String, on connection: TestHTTPClient? = nil) throws -> Int {
+        let body = Array(#"{"email": "\#(email)", "password": "\#(password)"}"#.utf8)
+        guard let connection else {
+            return try server.request("POST", "/auth/login", headers: [("Content-Type", "application/json")], body: body).status
+        }
+        try connection.sendRequest("POST", "/auth/login", headers: [("Content-Type", "application/json")], body: body)
+        return try connection.readResponse().status
+    }
+
+    func testAResetToAGivenSeedReplacesTheWorldForEveryConnectionAndABareResetGoesBack() throws {
+        let open = try server.connect()   // a keep-alive connection opened before the reset
+        XCTAssertEqual(try rowsLogin("johndown@exmample.com", "1234567", on: open), 200)
+        try sendSMS()
+        let r = try server.request("POST", "/__mock/reset", json: ["seed": try seedJSON(rowsAccount: ("given@example.com", "given12"))])
+        XCTAssertEqual(r.status, 204, r.text)
+        // Every connection, the open one included, sees the given seed at once.
+        XCTAssertEqual(try rowsLogin("given@example.com", "given12", on: open), 200)
+        XCTAssertEqual(try rowsLogin("johndown@exmample.com", "1234567"), 401)
+        XCTAssertEqual(try server.request("GET", "/__mock/sms").text, "[]", "the outbox is emptied")
+        // A bare reset goes back to the start seed.
+        XCTAssertEqual(try server.request("POST", "/__mock/reset", headers: TestServer.adminWrite).status, 204)
+        XCTAssertEqual(try rowsLogin("johndown@exmample.com", "1234567", on: open), 200)
+        XCTAssertEqual(try rowsLogin("given@example.com", "given12"), 401)
+    }
+
+    func testABadSeedIs400NamingThePlaceAndChangesNothing() throws {
+        try sendSMS()
+        var seed = try seedJSON(rowsAccount: ("given@example.com", "given12"))
+        var rows = try XCTUnwrap(seed["rows"] as? [String: Any])
+        rows["totalRows"] = "many"
+        seed["rows"] = rows
+        for (body, word) in [(["seed": seed], "totalRows"), (["seed": 1], "seed"), (["colour": 1], "colour")] as [([String: Any], String)] {
+            let r = try server.request("POST", "/__mock/reset", json: body)
+            XCTAssertEqual(r.status, 400, word)
+            XCTAssertTrue((r.jsonObject?["error"] as? String ?? "").contains(word), r.text)
+        }
+        XCTAssertEqual(try server.request("GET", "/__mock/sms").jsonArray?.count, 1, "nothing changed")
+        XCTAssertEqual(try rowsLogin("johndown@exmample.com", "1234567"), 200)
+    }
+
+    private func sendSMS() throws {
+        XCTAssertEqual(try server.request("POST", "/api/users/sms", form: [("phone", "9123456789")]).status, 200)
+    }
+}
