@@ -74,7 +74,9 @@ public struct MockAdminClient: Sendable {
         }
         if !query.isEmpty { components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) } }
         guard let url = components.url else { throw Failure(description: "bad URL for \(path)") }
-        var request = URLRequest(url: url)
+        // Never from a cache: on Darwin URLSession.shared keeps answers by protocol policy, and a
+        // poll of the outbox must see the server's state now.
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
         request.httpMethod = method
         if let body { request.httpBody = body }
         if body != nil || method != "GET" {

@@ -9,8 +9,13 @@
 //   poller.wake()                                          // any thread: the wait returns soon
 //
 // - Level-triggered: a descriptor stays reported while it is ready and its interest is on.
-// - `hangup` (peer hung up, or the socket has an error) may come with no interest at all; data can
-//   still be pending, so read until recv returns 0 or an error, then remove and close.
+// - `hangup` (peer hung up, or the socket has an error): data can still be pending, so read until
+//   recv returns 0 or an error, then remove and close. With no interest at all (a paused
+//   connection) only epoll reports it: kqueue's filters are disabled then, and Darwin's poll(2)
+//   registers nothing for `events: 0` (xnu poll_nocancel). A paused peer that goes away on a Mac
+//   is closed by the send or idle timer instead.
+// - `add` of a watched descriptor and `modify` of an unwatched one throw on every backend
+//   (EEXIST, ENOENT); kqueue's EV_ADD would not, so KqueuePoller keeps `WatchedDescriptors`.
 // - The poller's own wake-up descriptor is drained inside `wait` and never reported.
 // - kqueue reports read and write readiness of one descriptor as two events.
 // - A batch is a snapshot: a descriptor closed while handling it (or closed and reused by an accept)
