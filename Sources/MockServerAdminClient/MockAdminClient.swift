@@ -46,22 +46,6 @@ public struct MockAdminClient: Sendable {
         try await sms(phone: phone).last { $0.code != nil }?.code
     }
 
-    /// Polls until an SMS to `phone` newer than the ones already there at the call arrives
-    /// (or any, with `new: false`); throws when `timeout` seconds pass first.
-    public func waitForSMS(to phone: String, new: Bool = true, timeout: TimeInterval = 10,
-                           pollInterval: TimeInterval = 0.1) async throws -> MockSMS {
-        let already = new ? try await sms(phone: phone).count : 0
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while true {
-            let messages = try await sms(phone: phone)
-            if messages.count > already, let last = messages.last { return last }
-            guard Date() < deadline else {
-                throw Failure(description: "no SMS to \(phone) within \(timeout) s (\(messages.count) to it so far)")
-            }
-            try await Task.sleep(nanoseconds: UInt64(pollInterval * 1_000_000_000))
-        }
-    }
-
     /// `POST /__mock/reset`: every system back to its seed, the outbox emptied.
     public func reset() async throws {
         _ = try await send("POST", "/__mock/reset", body: Data("{}".utf8), expecting: 204)

@@ -65,7 +65,7 @@ final class EmbeddedMockServerTests: XCTestCase {
         let server = try EmbeddedMockServer()
         defer { server.stop() }
         do {
-            _ = try await server.admin.waitForSMS(to: "9000000000", timeout: 0.2, pollInterval: 0.05)
+            _ = try await server.admin.waitForSMS(to: "9000000000", timeout: 0.2)
             XCTFail("no SMS was sent, yet the wait returned")
         } catch let failure as MockAdminClient.Failure {
             XCTAssertTrue(failure.description.contains("9000000000"), failure.description)

@@ -1,0 +1,174 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Arrange, isolate, verify (API.md §6.3): accounts, outbox parts, state snapshots, a reset to a
+/// given seed, instances, counts and waits. Waits are one request each (`?waitMs=`, at most 30 s
+/// a request), not a polling loop.
+extension MockAdminClient {
+    /// The longest one wait request may hold (the server's bound).
+    static let maxWaitMs = 30_000
+
+    // MARK: Accounts
+
+    /// Every system's accounts, keyed by system.
+    public func accounts() async throws -> [String: [MockAccount]] {
+        try decode([String: [MockAccount]].self, try await send("GET", "/__mock/accounts", expecting: 200))
+    }
+
+    /// Creates an account directly on `system` from its fields (API.md §6.3), e.g. a confirmed
+    /// user: `createAccount(system: "musbooking", fields: ["phone": "9123456789", "password":
+    /// "pass123", "email": "a@b.ru", "isConfirmed": true])`. 400 names a bad field; 409: it exists.
+    @discardableResult
+    public func createAccount(system: String, fields: [String: Any]) async throws -> MockAccount {
+        var object = fields
+        object["system"] = system
+        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return try decode(MockAccount.self, try await send("POST", "/__mock/accounts", body: body, expecting: 201))
+    }
+
+    /// Removes one account (by the id the listing shows) and ends its sessions.
+    public func removeAccount(system: String, id: String) async throws {
+        _ = try await send("DELETE", "/__mock/accounts/\(system)/\(id)", expecting: 204)
+    }
+
+    // MARK: Outbox parts
+
+    /// Forgets every SMS; the e-mails stay.
+    public func clearSMS() async throws { _ = try await send("DELETE", "/__mock/sms", expecting: 204) }
+
+    /// Forgets every e-mail; the SMS stay.
+    public func clearEmails() async throws { _ = try await send("DELETE", "/__mock/emails", expecting: 204) }
+
+    // MARK: State
+
+    /// The whole state (every system, the outbox, the clock offset) as one document.
+    public func state() async throws -> Data {
+        try await send("GET", "/__mock/state", expecting: 200)
+    }
+
+    /// Puts back a document from `state()`: all at once, or (a failure) nothing.
+    public func restoreState(_ document: Data) async throws {
+        _ = try await send("PUT", "/__mock/state", body: document, expecting: 204)
+    }
+
+    /// Every system reset to `seed` (seed.json's format, as JSON data) instead of the start seed.
+    public func reset(seed: Data) async throws {
+        guard let object = try? JSONSerialization.jsonObject(with: seed), object is [String: Any] else {
+            throw Failure(description: "the seed must be a JSON object in seed.json's format")
+        }
+        let body = try JSONSerialization.data(withJSONObject: ["seed": object])
+        _ = try await send("POST", "/__mock/reset", body: body, expecting: 204)
+    }
+
+    // MARK: Instances
+
+    /// Starts an isolated mock on a new port (from the start seed, or `seed`; with its own fixed SMS code if given).
+    public func createInstance(seed: Data? = nil, smsCode: String? = nil) async throws -> MockInstance {
+        var object: [String: Any] = [:]
+        if let seed { object["seed"] = try JSONSerialization.jsonObject(with: seed) }
+        object["smsCode"] = smsCode
+        let body = try JSONSerialization.data(withJSONObject: object)
+        return try decode(MockInstance.self, try await send("POST", "/__mock/instances", body: body, expecting: 201))
+    }
+
+    /// The running instances.
+    public func instances() async throws -> [MockInstance] {
+        try decode([MockInstance].self, try await send("GET", "/__mock/instances", expecting: 200))
+    }
+
+    /// Stops an instance.
+    public func removeInstance(_ id: String) async throws {
+        _ = try await send("DELETE", "/__mock/instances/\(id)", expecting: 204)
+    }
+
+    // MARK: Verify
+
+    /// The journal entries matching `filter` (at most `limit`; the server's default is 100).
+    public func requests(_ filter: MockRequestFilter, limit: Int? = nil) async throws -> [MockJournalEntry] {
+        var query = filter.query
+        query["limit"] = limit.map(String.init)
+        return try decode([MockJournalEntry].self, try await send("GET", "/__mock/requests", query: query, expecting: 200))
+    }
+
+    /// How many journal entries match `filter`.
+    public func requestCount(_ filter: MockRequestFilter = MockRequestFilter()) async throws -> Int {
+        struct Count: Decodable { var count: Int }
+        return try decode(Count.self, try await send("GET", "/__mock/requests/count", query: filter.query, expecting: 200)).count
+    }
+
+    /// Waits until at least `count` journal entries match `filter` and returns their number;
+    /// throws when `timeout` seconds pass first.
+    @discardableResult
+    public func waitForRequests(_ filter: MockRequestFilter, count: Int = 1, timeout: TimeInterval = 10) async throws -> Int {
+        struct Count: Decodable { var count: Int }
+        var found = 0
+        try await waiting(timeout) { ms in
+            var query = filter.query
+            query["atLeast"] = String(count)
+            query["waitMs"] = String(ms)
+            found = try decode(Count.self, try await send("GET", "/__mock/requests/count", query: query, expecting: 200)).count
+            return found >= count
+        } failure: { "fewer than \(count) matching requests within \(timeout) s (\(found) so far)" }
+        return found
+    }
+
+    /// Waits for an SMS to `phone` (any form) newer than the ones there at the call (or any, with
+    /// `new: false`); throws when `timeout` seconds pass first. Clear the SMS first (`clearSMS`)
+    /// and the wait is one request held by the server.
+    public func waitForSMS(to phone: String, new: Bool = true, timeout: TimeInterval = 10) async throws -> MockSMS {
+        let already = new ? try await sms(phone: phone).count : 0
+        var seen = already
+        var result: MockSMS?
+        try await waiting(timeout) { ms in
+            // The server answers as soon as one exists: with some already there, it answers at once,
+            // and the next ask waits only when nothing new arrived (a short pause keeps it from spinning).
+            let messages = try decode([MockSMS].self, try await send("GET", "/__mock/sms", query: ["phone": phone, "waitMs": String(already == 0 ? ms : 0)], expecting: 200))
+            seen = messages.count
+            if messages.count > already, let last = messages.last { result = last; return true }
+            if already > 0 { try await Task.sleep(nanoseconds: 50_000_000) }
+            return false
+        } failure: { "no SMS to \(phone) within \(timeout) s (\(seen) to it so far)" }
+        guard let result else { throw Failure(description: "no SMS to \(phone)") }
+        return result
+    }
+
+    /// Waits for an e-mail to `address` (any case) newer than the ones there at the call (or any,
+    /// with `new: false`); throws when `timeout` seconds pass first.
+    public func waitForEmail(to address: String, new: Bool = true, timeout: TimeInterval = 10) async throws -> MockEmail {
+        let already = new ? try await emails(to: address).count : 0
+        var seen = already
+        var result: MockEmail?
+        try await waiting(timeout) { ms in
+            let messages = try decode([MockEmail].self, try await send("GET", "/__mock/emails", query: ["to": address, "waitMs": String(already == 0 ? ms : 0)], expecting: 200))
+            seen = messages.count
+            if messages.count > already, let last = messages.last { result = last; return true }
+            if already > 0 { try await Task.sleep(nanoseconds: 50_000_000) }
+            return false
+        } failure: { "no e-mail to \(address) within \(timeout) s (\(seen) to it so far)" }
+        guard let result else { throw Failure(description: "no e-mail to \(address)") }
+        return result
+    }
+
+    /// Waits until `GET /__mock/health` answers 200 (a server starting up); throws after `timeout` s.
+    public func waitUntilHealthy(timeout: TimeInterval = 10) async throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while await !health() {
+            // Nothing to hold a request open on before the server listens: retry briefly.
+            guard Date() < deadline else { throw Failure(description: "\(baseURL) not healthy within \(timeout) s") }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+    }
+
+    /// Runs `attempt` with the milliseconds left (at most the server's bound) until it reports
+    /// success or the deadline passes.
+    private func waiting(_ timeout: TimeInterval, _ attempt: (Int) async throws -> Bool, failure: () -> String) async throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while true {
+            let left = Int(deadline.timeIntervalSinceNow * 1000)
+            if try await attempt(max(0, min(left, MockAdminClient.maxWaitMs))) { return }
+            guard Date() < deadline else { throw Failure(description: failure()) }
+        }
+    }
+}
