@@ -427,6 +427,53 @@ def run_keyboard(width, height, label):
         driver.quit()
 
 
+def lan_address():
+    """This machine's first non-loopback IPv4 address (traffic to it never leaves the machine)."""
+    import subprocess
+    for cmd in (["hostname", "-I"], ["ipconfig", "getifaddr", "en0"]):
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=5).stdout.split()
+        except (OSError, subprocess.SubprocessError):
+            continue
+        for address in out:
+            if address.count(".") == 3 and not address.startswith("127."):
+                return address
+    return None
+
+
+def run_remote(width, height, label):
+    """The console opened from another machine's browser: 403 until the token URL, then live."""
+    token, address = os.environ.get("MOCK_CONSOLE_TOKEN"), lan_address()
+    if not token or not address:
+        print(f"console-test: {label}: skipped (token {'set' if token else 'unset'}, non-loopback address {address})")
+        return
+    port = urllib.parse.urlparse(BASE).port
+    remote = f"http://{address}:{port}"
+    http("POST", "/__mock/reset", headers={"X-Mock-Admin": "1"})
+    driver = browser(width, height)
+    wait = WebDriverWait(driver, 10)
+    try:
+        driver.get(remote + "/__mock/")
+        check("?token=" in driver.find_element(By.TAG_NAME, "body").text, f"{label}: without the token the page is refused and says how")
+        driver.get(remote + "/__mock/?token=" + urllib.parse.quote(token))
+        wait.until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        check(driver.current_url == remote + "/__mock/", f"{label}: the token leaves the address bar ({driver.current_url})")
+        check("mock_admin" not in driver.execute_script("return document.cookie"), f"{label}: the cookie is HttpOnly")
+        wait.until(lambda d: d.find_element(By.ID, "live").text == "live")
+        status, _ = http("POST", "/api/users/sms", form={"phone": PHONE})
+        check(status == 200, f"{label}: sms {status}")
+        code = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#sms-list .code"))).text.strip()
+        check(code == json.loads(http("GET", "/__mock/sms")[1])[-1]["code"], f"{label}: the code arrives live over the event stream")
+        tab(driver, "controls")
+        click(driver, driver.find_element(By.CSS_SELECTOR, '[data-advance="60"]'))
+        wait.until(lambda d: "+60 s" in d.find_element(By.ID, "clock-offset").text)
+        check(json.loads(http("GET", "/__mock/clock")[1])["offsetSeconds"] == 60, f"{label}: a write from the remote page went through")
+        shot(driver, f"{label}-remote-signed-in")
+    finally:
+        driver.quit()
+        http("DELETE", "/__mock/clock", headers={"X-Mock-Admin": "1"})
+
+
 def run_control_panels(width, height, label):
     """The journal and control panels against the §6.1 stand-in (when the build has no control plane)."""
     global BASE
@@ -476,6 +523,7 @@ def main():
     os.makedirs(SHOTS, exist_ok=True)
     run(1280, 900, "desktop")
     run(375, 812, "phone")
+    run_remote(375, 812, "phone")
     run_keyboard(1280, 900, "desktop")
     run_keyboard(375, 812, "phone")
     if http("OPTIONS", "/__mock/requests")[0] == 404:

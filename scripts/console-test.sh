@@ -21,6 +21,9 @@ VENV="$ROOT/.venv-console"
 ensure_venv "$VENV" selenium axe-selenium-python==2.1.6
 
 # The debug build: CI has just built it, and a release binary could be older than the sources.
-start_mock_server console-test
+# On every interface with an admin token, as for a phone: the page is also opened from this
+# machine's non-loopback address, signed in by the token URL (loopback works as without a token).
+export MOCK_CONSOLE_TOKEN="console-test-$RANDOM$RANDOM"
+start_mock_server console-test --host 0.0.0.0 --admin-token "$MOCK_CONSOLE_TOKEN"
 
 timeout 480 "$VENV/bin/python" "$ROOT/scripts/console-test.py" "http://127.0.0.1:$PORT" "$SHOTS"
