@@ -50,4 +50,24 @@ final class HTTPResponseEncoderTests: XCTestCase {
             XCTAssertEqual(ByteWriter.decimalCount(value), String(value).count)
         }
     }
+
+    /// A write past the capacity is dropped whole and flagged (the encoder's size sum was short),
+    /// never written past the buffer.
+    func testAWriteThatDoesNotFitIsDroppedAndFlagged() {
+        var out = [UInt8](repeating: 0, count: 8)
+        let (position, dropped) = out.withUnsafeMutableBufferPointer { buffer -> (Int, Bool) in
+            guard let base = buffer.baseAddress else { return (0, false) }
+            var w = ByteWriter(base, capacity: 4)
+            w.put("abc")
+            XCTAssertFalse(w.dropped)
+            w.put("de")
+            w.putDecimal(12)
+            w.put(UInt8(ascii: "z"))
+            return (w.position, w.dropped)
+        }
+        XCTAssertEqual(position, 4)
+        XCTAssertTrue(dropped)
+        XCTAssertEqual(Array(out[..<4]), Array("abcz".utf8))
+        XCTAssertEqual(Array(out[4...]), [0, 0, 0, 0], "nothing past the capacity")
+    }
 }

@@ -5,6 +5,8 @@ struct ByteWriter {
     private let base: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     private(set) var position = 0
+    /// Set when a write did not fit and was dropped: the caller's size sum was short.
+    private(set) var dropped = false
 
     init(_ base: UnsafeMutablePointer<UInt8>, capacity: Int) {
         self.base = base
@@ -16,14 +18,15 @@ struct ByteWriter {
 
     @inline(__always)
     mutating func put(_ byte: UInt8) {
-        guard position < capacity else { return }
+        guard position < capacity else { dropped = true; return }
         base[position] = byte
         position += 1
     }
 
     @inline(__always)
     mutating func put(_ source: UnsafePointer<UInt8>, count: Int) {
-        guard count > 0, count <= capacity - position else { return }
+        guard count > 0 else { return }
+        guard count <= capacity - position else { dropped = true; return }
         (base + position).update(from: source, count: count)
         position += count
     }
@@ -51,7 +54,7 @@ struct ByteWriter {
     mutating func putDecimal(_ value: Int) {
         var n = max(value, 0)
         let count = ByteWriter.decimalCount(n)
-        guard count <= capacity - position else { return }
+        guard count <= capacity - position else { dropped = true; return }
         var i = position + count
         repeat {
             i -= 1

@@ -28,31 +28,41 @@ enum HTTPResponseEncoder {
         for field in response.headers { size += field.name.utf8.count + 2 + field.value.utf8.count + 2 }
         let withBody = !omitBody && hasBody
         out.reserveCapacity(out.count + size + (withBody ? bodyCount : 0))
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var w = ByteWriter(base, capacity: size)
-            w.put("HTTP/1.1 ")
-            w.putDecimal(code)
-            w.put(32)
-            w.put(response.status.reasonPhrase)
-            w.put("\r\nDate: ")
-            w.put(date)
-            w.put("\r\n")
-            w.put(serverHeader)
-            if hasBody {
-                w.put("Content-Length: ")
-                w.putDecimal(bodyCount)
+        // The size sum and the writes below must agree: a test build stops on a difference; a
+        // release build never sends a cut head (a short sum is written again, twice as large).
+        var capacity = size
+        while true {
+            let complete = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Bool in
+                guard let base = buffer.baseAddress else { return false }
+                var w = ByteWriter(base, capacity: capacity)
+                w.put("HTTP/1.1 ")
+                w.putDecimal(code)
+                w.put(32)
+                w.put(response.status.reasonPhrase)
+                w.put("\r\nDate: ")
+                w.put(date)
                 w.put("\r\n")
-            }
-            if let connection { w.put(connection) }
-            for field in response.headers {
-                w.put(field.name)
-                w.put(": ")
-                w.put(field.value)
+                w.put(serverHeader)
+                if hasBody {
+                    w.put("Content-Length: ")
+                    w.putDecimal(bodyCount)
+                    w.put("\r\n")
+                }
+                if let connection { w.put(connection) }
+                for field in response.headers {
+                    w.put(field.name)
+                    w.put(": ")
+                    w.put(field.value)
+                    w.put("\r\n")
+                }
                 w.put("\r\n")
+                assert(w.position == size && !w.dropped, "response head: \(w.position) bytes written, \(size) counted")
+                if w.dropped { return false }
+                out.append(contentsOf: w.written)
+                return true
             }
-            w.put("\r\n")
-            out.append(contentsOf: w.written)
+            if complete { break }
+            capacity *= 2
         }
         if withBody { out.append(contentsOf: response.body) }
     }
