@@ -21,6 +21,11 @@ final class ResponderSwapTests: XCTestCase {
         return config
     }
 
+    /// Waits for `applied`, failing (not hanging) if it never runs.
+    private func waitApplied(_ applied: DispatchSemaphore, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(applied.wait(timeout: .now() + 10), .success, "applied never ran", file: file, line: line)
+    }
+
     private func which(_ client: TestHTTPClient) throws -> String {
         try client.sendRequest("GET", "/which")
         return try client.readResponse().text
@@ -37,7 +42,7 @@ final class ResponderSwapTests: XCTestCase {
         XCTAssertEqual(try which(kept), "old")
         let applied = DispatchSemaphore(value: 0)
         server.replaceResponder(responder("new")) { applied.signal() }
-        applied.wait()
+        waitApplied(applied)
         XCTAssertEqual(try which(kept), "new", "the next request of a kept-alive connection")
         for _ in 0..<8 { XCTAssertEqual(try which(try TestHTTPClient(port: server.port)), "new") }
     }
@@ -46,7 +51,7 @@ final class ResponderSwapTests: XCTestCase {
         let server = Server(configuration: try configuration(), responder: responder("old"), logger: .silent)
         let applied = DispatchSemaphore(value: 0)
         server.replaceResponder(responder("new")) { applied.signal() }
-        applied.wait()
+        waitApplied(applied)
         try server.start()
         defer {
             server.shutdown()
@@ -61,7 +66,10 @@ final class ResponderSwapTests: XCTestCase {
         server.shutdown()
         server.waitUntilStopped()
         let applied = DispatchSemaphore(value: 0)
-        server.replaceResponder(responder("new")) { applied.signal() }
-        applied.wait()
+        let ran = DispatchSemaphore(value: 0)
+        server.replaceResponder(responder("new")) { applied.signal(); ran.signal() }
+        // Applied at once: on the caller's thread, before replaceResponder returns.
+        XCTAssertEqual(ran.wait(timeout: .now()), .success, "applied did not run before replaceResponder returned")
+        waitApplied(applied)
     }
 }
