@@ -237,7 +237,7 @@ final class ConnectionMachine {
         switch phase {
         case .webSocket:
             guard close == .none else { return }
-            appendOutput(session.initiateClose(code: 1001, reason: "server shutting down"))
+            appendOutput(session.initiateClose(code: WebSocketCloseCode.goingAway, reason: "server shutting down"))
             close = .afterFlush
         case .http:
             if close == .none && !isMidRequest && pendingOutput == 0 && held.isEmpty { close = .now }
@@ -557,10 +557,10 @@ final class ConnectionMachine {
         guard close == .none else { return }
         let settings = env.settings
         if partialFrameSince != 0 && now - partialFrameSince > settings.webSocketFrameTimeout {
-            closeWebSocket(1008, "frame or message not finished within \(seconds(settings.webSocketFrameTimeout)) s")
+            closeWebSocket(WebSocketCloseCode.policyViolation, "frame or message not finished within \(seconds(settings.webSocketFrameTimeout)) s")
         } else if pingSentAt != 0 {
             if now - pingSentAt > settings.webSocketPingInterval {
-                closeWebSocket(1001, "no answer to a ping within \(seconds(settings.webSocketPingInterval)) s")
+                closeWebSocket(WebSocketCloseCode.goingAway, "no answer to a ping within \(seconds(settings.webSocketPingInterval)) s")
             }
         } else if now - lastActivity > settings.webSocketPingInterval {
             var ping: [UInt8] = []
