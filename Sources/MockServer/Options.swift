@@ -49,7 +49,7 @@ struct Options {
             guard let f = LogFormat(rawValue: v.lowercased()) else { throw UsageError(description: "--log-format must be text or json, not \"\(v)\"") }
             o.logFormat = f
         },
-        Setting(flag: "--admin-token", env: "MOCK_ADMIN_TOKEN", valueName: "TOKEN", help: "lets non-loopback clients use /__mock/* with header X-Mock-Admin-Token: TOKEN") { o, v in o.adminToken = v },
+        Setting(flag: "--admin-token", env: "MOCK_ADMIN_TOKEN", valueName: "TOKEN", help: "lets non-loopback clients use /__mock/* with header X-Mock-Admin-Token: TOKEN; a browser opens /__mock/?token=TOKEN once") { o, v in o.adminToken = v },
         Setting(flag: "--max-instances", env: "MOCK_MAX_INSTANCES", valueName: "N", help: "isolated mocks POST /__mock/instances may run at once, each on its own port (default 32; 0 turns them off)") { o, v in o.maxInstances = try int(v, "--max-instances", 0...1024) },
         Setting(flag: "--journal-size", env: "MOCK_JOURNAL_SIZE", valueName: "N", help: "requests kept in /__mock/requests (default 1000; 0 turns the journal off)") { o, v in o.journalSize = try int(v, "--journal-size", 0...1_000_000) },
         Setting(flag: "--max-header-bytes", env: "MOCK_MAX_HEADER_BYTES", valueName: "N", help: "request line + headers limit, answered 431 (default 16384)") { o, v in o.server.maxHeaderBytes = try int(v, "--max-header-bytes", 256...(1 << 24)) },
