@@ -26,6 +26,7 @@ final class RequestLogTests: XCTestCase {
             let (server, lines) = try server(level: level)
             XCTAssertEqual(try server.request("GET", "/__mock/sms").status, 200)
             XCTAssertEqual(try server.request("GET", "/__mock/requests").status, 200)
+            XCTAssertEqual(try server.request("OPTIONS", "/__mock/faults").status, 204, "the console's feature probe")
             XCTAssertEqual(try server.request("POST", "/__mock/reset", headers: TestServer.adminWrite).status, 204)
             XCTAssertEqual(try server.request("POST", "/__mock/reset").status, 403, "a refused change")
             XCTAssertEqual(try server.request("GET", "/__mock/sms", headers: [("Host", "evil.example")]).status, 403, "a refused read")
@@ -33,6 +34,7 @@ final class RequestLogTests: XCTestCase {
             let log = lines.withLock { $0.joined() }
             XCTAssertEqual(log.contains("GET /__mock/sms 200"), level == .debug, log)
             XCTAssertEqual(log.contains("GET /__mock/requests 200"), level == .debug, log)
+            XCTAssertEqual(log.contains("OPTIONS /__mock/faults 204"), level == .debug, log)
             XCTAssertTrue(log.contains("POST /__mock/reset 204"), log)
             XCTAssertTrue(log.contains("POST /__mock/reset 403"), log)
             XCTAssertTrue(log.contains("GET /__mock/sms 403"), log)

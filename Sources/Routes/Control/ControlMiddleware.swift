@@ -2,12 +2,22 @@ import Foundation
 import HTTPServer
 
 extension ControlPlane {
+    /// An admin answer's log level: a test polling the outbox (or the console probing with
+    /// OPTIONS) would fill the info log, so reads that worked are debug; changes and refusals stay
+    /// at info.
+    static func adminAnswer(_ response: HTTPResponse, to request: HTTPRequest) -> HTTPResponse {
+        guard AdminGuard.isSafe(request.method) && response.status.code < 400 else { return response }
+        var quiet = response
+        quiet.logLevel = .debug
+        return quiet
+    }
+
     /// The responder's middleware: fires faults and journals every answered request except the
     /// admin paths, which are neither faulted nor journaled.
     public var middleware: Middleware {
         { [self] request, next in
             let owner = owners.owner(of: request.path)
-            if owner == adminOwner { return next(request) }
+            if owner == adminOwner { return ControlPlane.adminAnswer(next(request), to: request) }
             let system = owner.map { owners.names[$0] }
             // No rule (the usual case): no lock, no method string; no journal: no clock read.
             let fired = faults.hasRules ? faults.fire(method: request.method.rawValue, path: request.path, system: system) : nil
