@@ -69,7 +69,7 @@ public final class MockApp: Sendable {
         router.wrapWebSocketEndpoints { [control] pattern, endpoint in control.webSocketEndpoint(endpoint, at: pattern) }
         // Last, so the document lists every route (itself included).
         let routes = router.routeTable + [(.get, "/__mock/openapi.json")]
-        let document = LazyDocument { JSON.serialize(OpenAPIDocument.document(routes: routes)) }
+        let document = LazyDocument { OpenAPIDocument.bytes(routes: routes) }
         router.group(MockAdmin.routeGroup) { [admin] in
             $0.get("/__mock/openapi.json", admin.guard.wrap { _ in .json(bytes: document.bytes) })
         }

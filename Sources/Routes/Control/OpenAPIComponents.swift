@@ -1,4 +1,4 @@
-import Foundation
+import HTTPServer
 
 /// The named schemas of the OpenAPI document: the admin API's, then each documented system's.
 extension OAS {
@@ -14,7 +14,7 @@ extension OAS {
                 "reply": string, "noReply": ["const": true], "closeCode": ["type": "integer", "minimum": 1000, "maximum": 4999],
             ] as Object,
         ]
-        let systemName: Object = ["type": "string", "enum": SystemRegistry.names]
+        let systemName: Object = ["type": "string", "enum": strings(SystemRegistry.names)]
         var schemas: Object = [
             "VaporError": object(["error": ["const": true], "reason": string]),
             "AdminError": object(["error": string]),
@@ -44,7 +44,7 @@ extension OAS {
                                  "times": nullableInt, "remaining": nullableInt, "action": ref("FaultAction")]),
             "Clock": object(["now": ["type": "string", "format": "date-time"], "offsetSeconds": number]),
             "ClockAdvance": object(["advanceSeconds": ["type": "number", "exclusiveMinimum": 0]]),
-            "TokenControl": ["type": "object", "properties": ["system": ["type": ["string", "null"], "enum": SystemRegistry.names + [NSNull()]] as Object,
+            "TokenControl": ["type": "object", "properties": ["system": ["type": ["string", "null"], "enum": .array(SystemRegistry.names.map(JSONValue.string) + [.null])] as Object,
                                                           "token": nullableString]] as Object,
             "Affected": object(["affected": ["type": "integer", "minimum": 0]]),
             "AccountSummary": object([
@@ -53,7 +53,8 @@ extension OAS {
             ], required: []),
         ]
         for case let system as OpenAPIDocumented.Type in SystemRegistry.types {
-            schemas.merge(system.openAPISchemas) { first, _ in first }
+            guard case .object(let members) = system.openAPISchemas else { continue }
+            for member in members where schemas[member.key] == nil { schemas.set(member.key, member.value) }
         }
         return schemas
     }

@@ -9,9 +9,9 @@ public enum OpenAPIDocument {
     }
 
     /// The document for a route table.
-    public static func document(routes: [(method: HTTPMethod?, pattern: String)]) -> [String: Any] {
+    public static func document(routes: [(method: HTTPMethod?, pattern: String)]) -> JSONValue {
         let operations = OAS.operations
-        var paths: [String: [String: Any]] = [:]
+        var paths: [String: [String: JSONValue]] = [:]
         var sockets: [String] = []
         for route in routes {
             let path = openAPIPath(route.pattern)
@@ -36,18 +36,26 @@ public enum OpenAPIDocument {
             \(notes)/__mock/echo returns every message. /__mock/events pushes \
             {"kind", "at", "data"} events (request, sms, email, fault, reset, clock).
             """
-        return [
+        let document: JSONValue = [
             "openapi": "3.1.0",
-            "info": ["title": "mock-server", "version": "2", "description": description] as [String: Any],
-            "tags": tags.map { ["name": $0] },
-            "paths": paths,
+            "info": ["title": "mock-server", "version": "2", "description": .string(description)],
+            "tags": .array(tags.map { ["name": .string($0)] }),
+            "paths": OAS.members(paths.mapValues(OAS.members)),
             "components": [
                 "schemas": OAS.schemas,
                 "securitySchemes": [
                     "bearer": ["type": "http", "scheme": "bearer"],
-                ] as [String: Any],
-            ] as [String: Any],
+                ],
+            ],
         ]
+        return document.sortedByKey
+    }
+
+    /// The document's bytes: compact JSON, members sorted by key.
+    public static func bytes(routes: [(method: HTTPMethod?, pattern: String)]) -> [UInt8] {
+        var out: [UInt8] = []
+        document(routes: routes).appendJSON(to: &out)
+        return out
     }
 
     /// A small count in words, as the description reads ("five emulated systems").

@@ -13,11 +13,11 @@ extension OAS {
         var ops: [String: Object] = [:]
         func admin(_ summary: String, _ responses: Object, body: Object? = nil, parameters: [Object]? = nil, description: String? = nil) -> Object {
             var all = responses
-            all["403"] = adminForbidden
-            var op: Object = ["tags": ["admin"], "summary": summary, "responses": all]
-            if let body { op["requestBody"] = body }
-            if let parameters { op["parameters"] = parameters }
-            if let description { op["description"] = description }
+            all.set("403", adminForbidden)
+            var op: Object = ["tags": ["admin"], "summary": .string(summary), "responses": all]
+            if let body { op.set("requestBody", body) }
+            if let parameters { op.set("parameters", .array(parameters)) }
+            if let description { op.set("description", .string(description)) }
             return op
         }
         ops["GET /__mock/health"] = ["tags": ["admin"], "summary": "Ready (open to every client)",
@@ -47,9 +47,9 @@ extension OAS {
         ], body: body(["type": "object", "properties": ["seed": ["type": "object", "description": "seed.json's format"]], "example": [:] as Object],
                       [jsonType], required: false),
         description: "Without a body (or with {}), back to the start seed; with {\"seed\": {…}}, every system reset to that seed.")
-        let nonEmpty: [String: Any] = ["type": "string", "minLength": 1]
+        let nonEmpty: Object = ["type": "string", "minLength": 1]
         let filters = [
-            query("system", SystemRegistry.names.dropLast().joined(separator: ", ") + " or " + (SystemRegistry.names.last ?? "") + ".", schema: ["type": "string", "enum": SystemRegistry.names]),
+            query("system", SystemRegistry.names.dropLast().joined(separator: ", ") + " or " + (SystemRegistry.names.last ?? "") + ".", schema: ["type": "string", "enum": strings(SystemRegistry.names)]),
             query("method", "GET, POST, …, or WS.", schema: nonEmpty),
             query("path", "Exact, or a pattern with *.", schema: nonEmpty), query("status", "", schema: ["type": "integer", "minimum": 100, "maximum": 599]),
             query("since", "Only entries after this id; then the oldest `limit`.", schema: ["type": "integer", "minimum": 0, "maximum": 2147483647]),
@@ -95,7 +95,7 @@ extension OAS {
         ])
         let administered = SystemRegistry.types.compactMap { $0 as? any AccountAdministration.Type }
         let accountInput: Object = ["type": "object", "required": ["system"], "properties": [
-            "system": ["type": "string", "enum": administered.map { $0.name }],
+            "system": ["type": "string", "enum": strings(administered.map { $0.name })],
             "phone": ["type": "string"], "password": ["type": "string"], "login": ["type": "string"], "name": ["type": "string"],
             "lastName": ["type": "string"], "surName": ["type": "string"], "email": ["type": "string"],
             "isConfirmed": ["type": "boolean"], "birthday": ["type": "string"],

@@ -2,7 +2,7 @@ import HTTPServer
 
 extension Musbooking: AccountAdministration {
     static let accountFields = "{phone, password, login?, name?, lastName?, surName?, email?, isConfirmed?, birthday?}"
-    static var accountExample: OAS.Object { ["system": name, "phone": "+7 912 345-67-89", "password": "pass123", "email": "ivan@example.ru", "isConfirmed": true] }
+    static var accountExample: OAS.Object { ["system": .string(name), "phone": "+7 912 345-67-89", "password": "pass123", "email": "ivan@example.ru", "isConfirmed": true] }
 
     /// `{"phone", "password", "login"?, "name"?, "lastName"?, "surName"?, "email"?, "isConfirmed"?,
     /// "birthday"?}`: the rules of `users/register` without the SMS code; a customer record on

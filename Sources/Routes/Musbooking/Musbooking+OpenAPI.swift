@@ -12,18 +12,18 @@ extension OAS {
         let plain = text
         let musbookingNote = "Parameters from a form, multipart or the query string (names in any case); a JSON body is not read."
         func mus(_ summary: String, _ fields: [String: Object], required: [String], ok: Object, auth: Bool, method: String = "POST") -> Object {
-            var op: Object = ["tags": ["musbooking"], "summary": summary, "description": musbookingNote]
+            var op: Object = ["tags": ["musbooking"], "summary": .string(summary), "description": .string(musbookingNote)]
             var responses: Object = ["200": ok, "400": response("The reason, in Russian, as plain text.", plain)]
             if auth {
-                op["security"] = [["bearer": [String]()]]
-                responses["401"] = response("Access denied (missing or unknown token).", plain)
+                op.set("security", [["bearer": []]])
+                responses.set("401", response("Access denied (missing or unknown token).", plain))
             }
             if method == "GET" {
-                op["parameters"] = fields.keys.sorted().map { query($0, "", required: required.contains($0)) }
+                op.set("parameters", .array(fields.keys.sorted().map { query($0, "", required: required.contains($0)) }))
             } else if !fields.isEmpty {
-                op["requestBody"] = body(["type": "object", "properties": fields, "required": required] as Object, [form, multipart], required: !required.isEmpty)
+                op.set("requestBody", body(["type": "object", "properties": members(fields), "required": strings(required)], [form, multipart], required: !required.isEmpty))
             }
-            op["responses"] = responses
+            op.set("responses", responses)
             return op
         }
         ops["POST /api/users/sms"] = mus("Send an SMS code", ["phone": string], required: ["phone"], ok: response("Code sent.", plain), auth: false)
@@ -49,10 +49,10 @@ extension OAS {
         ops["GET /api/users/confirm"] = mus("Confirm the e-mail (link from the e-mail)", ["id": string], required: ["id"], ok: confirmOK, auth: false, method: "GET")
         ops["POST /api/users/confirm"] = mus("Confirm the e-mail", ["id": string], required: ["id"], ok: confirmOK, auth: false)
         var category = mus("A category", [:], required: [], ok: response("The category.", json(ref("MusbookingCategory"))), auth: true, method: "GET")
-        category["parameters"] = [path("id", "Category id (an integer).")]
-        if var responses = category["responses"] as? Object {
-            responses["404"] = response("Not Found.", plain)
-            category["responses"] = responses
+        category.set("parameters", [path("id", "Category id (an integer).")])
+        if var responses = category["responses"] {
+            responses.set("404", response("Not Found.", plain))
+            category.set("responses", responses)
         }
         ops["GET /api/categories/{id}"] = category
         return ops

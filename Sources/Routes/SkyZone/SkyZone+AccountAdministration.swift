@@ -2,7 +2,7 @@ import HTTPServer
 
 extension SkyZone: AccountAdministration {
     static let accountFields = "{email, password, ...profile} or {externalToken, externalType, ...profile}"
-    static var accountExample: OAS.Object { ["system": name, "email": "new@example.com", "password": "secret1"] }
+    static var accountExample: OAS.Object { ["system": .string(name), "email": "new@example.com", "password": "secret1"] }
 
     /// The profile's text fields a created account may set.
     private static var profileFields: [(name: String, field: WritableKeyPath<SkyZoneProfile, String>)] { [

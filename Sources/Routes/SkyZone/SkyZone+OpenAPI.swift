@@ -25,7 +25,7 @@ extension OAS {
                           "401": response("Unknown or wrong credentials.", json(ref("SkyZoneNotVerified")))],
         ]
         ops["GET /customer"] = [
-            "tags": ["skyzone"], "summary": "The signed-in profile", "security": [["bearer": [String]()]],
+            "tags": ["skyzone"], "summary": "The signed-in profile", "security": [["bearer": []]],
             "responses": ["200": response("The profile.", json(ref("SkyZoneProfile"))),
                           "401": response("No valid token.", skyError)],
         ]
