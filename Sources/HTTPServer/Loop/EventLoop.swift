@@ -17,6 +17,10 @@ final class EventLoop: @unchecked Sendable {
     /// This loop's listeners (one per address: `localhost` has two), or none (stopped, or a loop
     /// fed by another loop's hand-off).
     @exclusivity(unchecked) private var listenFDs: [Int32]
+    /// `listenFDs.first` (-1 when none) and whether it has more: telling a listener's event from a
+    /// connection's costs a compare per event, not an array walk.
+    @exclusivity(unchecked) private var firstListenFD: Int32 = -1
+    @exclusivity(unchecked) private var moreListeners = false
     private let shared: ServerShared
     private let env: ConnectionEnvironment
     let mailbox: LoopMailbox
@@ -51,6 +55,8 @@ final class EventLoop: @unchecked Sendable {
         self.id = id
         self.port = port
         self.listenFDs = listenFDs
+        firstListenFD = listenFDs.first ?? -1
+        moreListeners = listenFDs.count > 1
         self.shared = shared
         let poller = try shared.configuration.poller.make()
         self.poller = poller
@@ -170,9 +176,10 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: - Accepting
 
+    @inline(__always)
     private func isListener(_ fd: Int32) -> Bool {
-        for listener in listenFDs where listener == fd { return true }
-        return false
+        if fd == firstListenFD { return true }
+        return moreListeners && listenFDs.contains(fd)
     }
 
     private func acceptConnections(from listenFD: Int32) {
@@ -240,6 +247,8 @@ final class EventLoop: @unchecked Sendable {
             Sys.close(fd)
         }
         listenFDs = []
+        firstListenFD = -1
+        moreListeners = false
         shared.listenerClosed()
         // Other loops may be waiting for the last listener (and its hand-offs) before they finish.
         for peer in peers where peer !== self { peer.wake() }
