@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs README.md's examples exactly as written against a fresh mock-server, and fails on any
-# surprise. The examples are the ```sh blocks between <!-- smoke:begin --> and <!-- smoke:end -->;
+# surprise. The examples are the ```sh blocks between <!-- smoke:begin --> and <!-- smoke:end -->
+# (README.md's, then docs/control-plane.md's recipes);
 # they run in order, pasted into one bash and then into one interactive zsh without rc files (as
 # on a stock Mac, where `#` is not a comment), each with `set -euo pipefail`, the server on a
 # free port (its port replaces 8080 in every URL of the blocks). It also checks that the README's option list is
@@ -49,7 +50,7 @@ awk '
     on && /^```sh$/ { inblock = 1; print "# ---- block " ++n; next }
     inblock && /^```$/ { inblock = 0; next }
     inblock { print }
-' README.md > "$work/blocks.sh"
+' README.md docs/control-plane.md > "$work/blocks.sh"
 blocks="$(grep -c '^# ---- block' "$work/blocks.sh" || true)"
 [[ "$blocks" -ge 5 ]] || { echo "smoke: found only $blocks marked blocks in README.md" >&2; exit 1; }
 # The blocks hold no comments: pasted into zsh (the Mac's shell), `#` is a word, not a comment.

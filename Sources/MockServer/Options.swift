@@ -14,6 +14,7 @@ struct Options {
     var watch = false
     var journalSize = 1000
     var maxInstances = MockInstances.defaultLimit
+    var maxWaitMs = Waiters.defaultMaxWaitMs
     /// The systems' settings given as flags (over the seed's `settings`), by `SystemSetting.key`.
     var systemSettings: [String: SettingValue] = [:]
 
@@ -51,6 +52,7 @@ struct Options {
         },
         Setting(flag: "--admin-token", env: "MOCK_ADMIN_TOKEN", valueName: "TOKEN", help: "lets non-loopback clients use /__mock/* with header X-Mock-Admin-Token: TOKEN; a browser opens /__mock/?token=TOKEN once") { o, v in o.adminToken = v },
         Setting(flag: "--max-instances", env: "MOCK_MAX_INSTANCES", valueName: "N", help: "isolated mocks POST /__mock/instances may run at once, each on its own port (default 32; 0 turns them off)") { o, v in o.maxInstances = try int(v, "--max-instances", 0...1024) },
+        Setting(flag: "--max-wait-ms", env: "MOCK_MAX_WAIT_MS", valueName: "N", help: "longest wait of a ?waitMs= admin request (default and most 30000)") { o, v in o.maxWaitMs = try int(v, "--max-wait-ms", 0...30_000) },
         Setting(flag: "--journal-size", env: "MOCK_JOURNAL_SIZE", valueName: "N", help: "requests kept in /__mock/requests (default 1000; 0 turns the journal off)") { o, v in o.journalSize = try int(v, "--journal-size", 0...1_000_000) },
         Setting(flag: "--max-header-bytes", env: "MOCK_MAX_HEADER_BYTES", valueName: "N", help: "request line + headers limit, answered 431 (default 16384)") { o, v in o.server.maxHeaderBytes = try int(v, "--max-header-bytes", 256...(1 << 24)) },
         Setting(flag: "--max-request-line-bytes", env: "MOCK_MAX_REQUEST_LINE_BYTES", valueName: "N", help: "request line limit, answered 414 (default 8192)") { o, v in o.server.maxRequestLineBytes = try int(v, "--max-request-line-bytes", 64...(1 << 24)) },

@@ -41,6 +41,7 @@ do {
 }
 
 var environment = MockEnvironment(logger: logger)
+environment.maxWaitMs = options.maxWaitMs
 environment.settings = options.systemSettings
 let app = MockApp(seed: seed, environment: environment, adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)

@@ -69,7 +69,8 @@ public final class MockApp: Sendable {
         router.wrapWebSocketEndpoints { [control] pattern, endpoint in control.webSocketEndpoint(endpoint, at: pattern) }
         // Last, so the document lists every route (itself included).
         let routes = router.routeTable + [(.get, "/__mock/openapi.json")]
-        let document = LazyDocument { OpenAPIDocument.bytes(routes: routes) }
+        let maxWaitMs = control.waiters.maxWaitMs
+        let document = LazyDocument { OpenAPIDocument.bytes(routes: routes, maxWaitMs: maxWaitMs) }
         router.group(MockAdmin.routeGroup) { [admin] in
             $0.get("/__mock/openapi.json", admin.guard.wrap { _ in .json(bytes: document.bytes) })
         }

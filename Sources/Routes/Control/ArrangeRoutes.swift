@@ -4,7 +4,7 @@ import HTTPServer
 extension ControlPlane {
     /// An outbox read, answered at once, or with `?waitMs=` once it has a message (or at the deadline).
     func waitForOutbox<T: Encodable & Sendable>(_ request: HTTPRequest, _ read: @escaping @Sendable () -> [T]) -> HTTPResponse {
-        switch Waiters.waitMs(request.queryParameters) {
+        switch waiters.waitMs(request.queryParameters) {
         case .failure(let problem): return ControlPlane.badRequest(problem.description)
         case .success(let ms):
             return waiters.wait(ms: ms, ready: {

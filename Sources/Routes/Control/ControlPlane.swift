@@ -21,7 +21,7 @@ public final class ControlPlane: Sendable {
 
     public init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int = 1000) {
         events = EventHub()
-        let waiters = Waiters()
+        let waiters = Waiters(maxWaitMs: environment.maxWaitMs)
         self.waiters = waiters
         journal = RequestJournal(capacity: journalSize, events: events, waiters: waiters)
         faults = FaultStore()

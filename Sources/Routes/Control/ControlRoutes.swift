@@ -8,7 +8,7 @@ extension ControlPlane {
         // With `waitMs`, both answer once a matching entry exists (the count: `atLeast` of them,
         // default 1), or at the deadline with what there is.
         router.get("/__mock/requests", guarded { [self] request in
-            switch (ControlPlane.filter(request.queryParameters), Waiters.waitMs(request.queryParameters)) {
+            switch (ControlPlane.filter(request.queryParameters), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
             case (.success(let filter), .success(let ms)):
                 let journal = journal
@@ -19,7 +19,7 @@ extension ControlPlane {
             }
         })
         router.get("/__mock/requests/count", guarded { [self] request in
-            switch (ControlPlane.filter(request.queryParameters, counting: true), Waiters.waitMs(request.queryParameters)) {
+            switch (ControlPlane.filter(request.queryParameters, counting: true), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
             case (.success(let filter), .success(let ms)):
                 let journal = journal, atLeast = filter.atLeast ?? 1

@@ -9,7 +9,7 @@ public enum OpenAPIDocument {
     }
 
     /// The document for a route table.
-    public static func document(routes: [(method: HTTPMethod?, pattern: String)]) -> JSONValue {
+    public static func document(routes: [(method: HTTPMethod?, pattern: String)], maxWaitMs: Int = Waiters.defaultMaxWaitMs) -> JSONValue {
         let operations = OAS.operations
         var paths: [String: [String: JSONValue]] = [:]
         var sockets: [String] = []
@@ -17,8 +17,9 @@ public enum OpenAPIDocument {
             let path = openAPIPath(route.pattern)
             guard let method = route.method else { sockets.append(path); continue }
             let key = "\(method.rawValue) \(path)"
-            paths[path, default: [:]][method.rawValue.lowercased()] = operations[key]
-                ?? ["summary": "Undocumented", "responses": ["default": ["description": "See the README."]]]
+            let operation: JSONValue = operations[key] ?? ["summary": "Undocumented", "responses": ["default": ["description": "See the README."]]]
+            paths[path, default: [:]][method.rawValue.lowercased()] = OpenAPIDocument.completed(operation, method: method.rawValue, path: path,
+                                                                                              maxWaitMs: maxWaitMs)
         }
         var tags: [String] = [], notes = ""
         for system in SystemRegistry.types {
@@ -52,10 +53,81 @@ public enum OpenAPIDocument {
     }
 
     /// The document's bytes: compact JSON, members sorted by key.
-    public static func bytes(routes: [(method: HTTPMethod?, pattern: String)]) -> [UInt8] {
+    public static func bytes(routes: [(method: HTTPMethod?, pattern: String)], maxWaitMs: Int = Waiters.defaultMaxWaitMs) -> [UInt8] {
         var out: [UInt8] = []
-        document(routes: routes).appendJSON(to: &out)
+        document(routes: routes, maxWaitMs: maxWaitMs).appendJSON(to: &out)
         return out
+    }
+
+    /// What code generators and API clients need of every operation (revision 3): an
+    /// `operationId` (from the method and path: `postApiUsersSms`, `deleteMockFaultsById`), an
+    /// example for every request body (its schema's own, else one built from the schema), and
+    /// the wait bound this server grants.
+    static func completed(_ operation: JSONValue, method: String, path: String, maxWaitMs: Int) -> JSONValue {
+        var op = operation
+        if op["operationId"] == nil { op.set("operationId", .string(operationId(method: method, path: path))) }
+        if var body = op["requestBody"], case .object(var content)? = body["content"] {
+            for i in content.indices where content[i].value["example"] == nil && content[i].value["examples"] == nil {
+                content[i].value.set("example", example(content[i].value["schema"] ?? [:], depth: 0))
+            }
+            body.set("content", .object(content))
+            op.set("requestBody", body)
+        }
+        if case .array(let parameters)? = op["parameters"] {
+            op.set("parameters", .array(parameters.map { parameter in
+                guard parameter["name"]?.string == "waitMs", var schema = parameter["schema"] else { return parameter }
+                schema.set("maximum", .number(Double(maxWaitMs)))
+                var changed = parameter
+                changed.set("schema", schema)
+                return changed
+            }))
+        }
+        return op
+    }
+
+    /// `post /api/users/{id}/sms` → `postApiUsersByIdSms`; `/__mock/…` reads as `Mock…`.
+    static func operationId(method: String, path: String) -> String {
+        var id = method.lowercased()
+        for segment in path.split(separator: "/") {
+            var word = String(segment)
+            if word.hasPrefix("{") { word = "By" + word.dropFirst().dropLast().prefix(1).uppercased() + word.dropFirst(2).dropLast() }
+            for part in word.split(whereSeparator: { !$0.isLetter && !$0.isNumber }) { id += part.prefix(1).uppercased() + part.dropFirst() }
+        }
+        return id
+    }
+
+    /// A value the schema accepts: its `example`, `const` or first `enum` value, else one built
+    /// from its type (objects with their required properties, or every one when none is required).
+    static func example(_ schema: JSONValue, depth: Int) -> JSONValue {
+        if let example = schema["example"] { return example }
+        if let constant = schema["const"] { return constant }
+        if case .array(let values)? = schema["enum"], let first = values.first { return first }
+        if let ref = schema["$ref"]?.string, depth < 8, let resolved = OAS.schemas[String(ref.split(separator: "/").last ?? "")] {
+            return example(resolved, depth: depth + 1)
+        }
+        for key in ["oneOf", "anyOf", "allOf"] {
+            if case .array(let options)? = schema[key], let first = options.first { return example(first, depth: depth + 1) }
+        }
+        var type = schema["type"]?.string ?? (schema["properties"] != nil ? "object" : "string")
+        if case .array(let types)? = schema["type"] { type = types.compactMap(\.string).first { $0 != "null" } ?? "string" }
+        switch type {
+        case "object":
+            guard case .object(let properties)? = schema["properties"], depth < 8 else { return [:] }
+            var names = properties.map(\.key)
+            if case .array(let required)? = schema["required"], !required.isEmpty { names = required.compactMap(\.string) }
+            return .object(names.sorted().map { name in
+                (key: name, value: example(properties.first { $0.key == name }?.value ?? [:], depth: depth + 1))
+            })
+        case "array": return depth < 8 ? .array([example(schema["items"] ?? [:], depth: depth + 1)]) : []
+        case "integer", "number":
+            if case .number(let minimum)? = schema["minimum"] { return .number(minimum) }
+            return 1
+        case "boolean": return true
+        default:
+            var length = 1
+            if case .number(let minimum)? = schema["minLength"] { length = max(1, Int(minimum)) }
+            return .string(String(repeating: "x", count: length))
+        }
     }
 
     /// A small count in words, as the description reads ("five emulated systems").

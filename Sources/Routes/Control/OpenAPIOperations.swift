@@ -44,7 +44,7 @@ extension OAS {
         ], body: body(stateDocument, [jsonType]))
         ops["POST /__mock/reset"] = admin("Back to the seed (or to a given one): state, outbox, journal, faults, clock", [
             "204": response("Reset."), "400": adminBadRequest("The given seed does not load (the place is named); nothing changed."),
-        ], body: body(["type": "object", "properties": ["seed": ["type": "object", "description": "seed.json's format"]], "example": [:] as Object],
+        ], body: body(["type": "object", "properties": ["seed": ["type": ["object", "null"], "description": "seed.json's format"]], "example": [:] as Object],
                       [jsonType], required: false),
         description: "Without a body (or with {}), back to the start seed; with {\"seed\": {…}}, every system reset to that seed.")
         let nonEmpty: Object = ["type": "string", "minLength": 1]
@@ -94,13 +94,14 @@ extension OAS {
                             json(["type": "object", "additionalProperties": array(ref("AccountSummary"))])),
         ])
         let administered = SystemRegistry.types.compactMap { $0 as? any AccountAdministration.Type }
+        // Optional fields may be null (read as absent).
+        let optionalText: Object = ["type": ["string", "null"]]
         let accountInput: Object = ["type": "object", "required": ["system"], "properties": [
             "system": ["type": "string", "enum": strings(administered.map { $0.name })],
-            "phone": ["type": "string"], "password": ["type": "string"], "login": ["type": "string"], "name": ["type": "string"],
-            "lastName": ["type": "string"], "surName": ["type": "string"], "email": ["type": "string"],
-            "isConfirmed": ["type": "boolean"], "birthday": ["type": "string"],
-            "externalToken": ["type": "string"], "externalType": ["type": "string", "enum": ["facebook", "twitter", "instagram"]],
-            "firstName": ["type": "string"], "mobilePhoneNumber": ["type": "string"],
+            "phone": optionalText, "password": optionalText, "login": optionalText, "name": optionalText, "lastName": optionalText,
+            "surName": optionalText, "email": optionalText, "isConfirmed": ["type": ["boolean", "null"]], "birthday": optionalText,
+            "externalToken": optionalText, "externalType": ["type": ["string", "null"], "enum": ["facebook", "twitter", "instagram", .null]],
+            "firstName": optionalText, "mobilePhoneNumber": optionalText,
         ], "example": administered.first?.accountExample ?? [:]]
         ops["POST /__mock/accounts"] = admin("Create an account directly, in the state the test needs", [
             "201": response("The account as the listing shows it.", json(ref("AccountSummary"))),
@@ -115,7 +116,7 @@ extension OAS {
             "201": response("The instance: its id, base URL and port.", json(instance)),
             "400": adminBadRequest("A bad seed (the place is named) or smsCode."),
             "503": response("At --max-instances already, or no port to be had.", json(ref("AdminError"))),
-        ], body: body(["type": "object", "properties": ["seed": ["type": "object"], "smsCode": ["type": "string", "pattern": "^[0-9]{1,9}$"]],
+        ], body: body(["type": "object", "properties": ["seed": ["type": ["object", "null"]], "smsCode": ["type": ["string", "null"], "pattern": "^[0-9]{1,9}$"]],
                        "example": ["smsCode": "1234"]], [jsonType], required: false),
         description: "A complete mock (the five systems, outbox, journal, faults, clock, console, its own /__mock/) whose state nothing else touches.")
         ops["GET /__mock/instances"] = admin("The running instances", ["200": response("Instances, oldest first.", json(array(instance)))])

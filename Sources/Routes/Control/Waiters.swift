@@ -5,9 +5,11 @@ import HTTPServer
 /// records the entry, or by the transport's timer at its deadline. Bounded: past `capacity`
 /// waiters a new one is refused (503), so a test cannot pin unbounded memory.
 public final class Waiters: Sendable {
-    /// At most this long (API.md: 30,000 ms).
-    public static let maxWaitMs = 30_000
+    /// At most this long (API.md: 30,000 ms), unless the operator lowers it.
+    public static let defaultMaxWaitMs = 30_000
     let capacity: Int
+    /// The longest wait this server grants.
+    public let maxWaitMs: Int
 
     private struct Waiter: Sendable {
         let id: Int
@@ -20,7 +22,10 @@ public final class Waiters: Sendable {
     /// Read without the lock on every journaled request: nothing to check in the usual case.
     private let any = LockFreeFlag()
 
-    public init(capacity: Int = 1024) { self.capacity = capacity }
+    public init(capacity: Int = 1024, maxWaitMs: Int = defaultMaxWaitMs) {
+        self.capacity = capacity
+        self.maxWaitMs = max(0, min(maxWaitMs, Waiters.defaultMaxWaitMs))
+    }
 
     /// Answers at once when `ready` has an answer or `waitMs` is 0; else holds the answer until
     /// `ready` has one (checked after each change) or the deadline, when `ready`'s or `timeout`'s is sent.
@@ -71,7 +76,7 @@ public final class Waiters: Sendable {
     }
 
     /// The `waitMs` query parameter: absent is 0; otherwise a whole number from 0 to 30,000.
-    static func waitMs(_ query: Parameters) -> Result<Int, ControlPlane.FilterProblem> {
+    func waitMs(_ query: Parameters) -> Result<Int, ControlPlane.FilterProblem> {
         guard let text = query["waitMs"] else { return .success(0) }
         guard let n = Int(text), (0...maxWaitMs).contains(n) else {
             return .failure(ControlPlane.FilterProblem(description: "\"waitMs\" must be a whole number of milliseconds from 0 to \(maxWaitMs)"))

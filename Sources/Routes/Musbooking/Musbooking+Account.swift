@@ -50,6 +50,8 @@ extension Musbooking {
     /// `SetIf(!IsNullOrWhiteSpace…)`: an app posting its whole form with empty fields loses nothing.
     /// `phone` is never changed (the phone is the login).
     func change(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        // ASP.NET's [Authorize] runs before model binding: no token is 401 whatever the fields.
+        _ = try inspect { (state) throws(HTTPError) in try authenticatedUser(request, in: state) }
         let params = try parameters(request)
         // Parse before the lock, validate against the state inside, change last.
         var birthday: MusbookingDate?

@@ -49,7 +49,6 @@ extension Musbooking: AccountAdministration {
             if customer == nil { state.insert(user) } else { state.update(user) }
             return user
         }
-        environment.logger.info("musbooking: account \(login) (\(user.id)) created through /__mock/accounts")
         return Musbooking.summary(of: user, sessions: [])
     }
 

@@ -143,4 +143,26 @@ final class Revision3ControlTests: MockServerTestCase {
         for _ in 0..<101 { _ = try server.request("GET", "/rows/2") }
         XCTAssertEqual(try server.request("GET", "/__mock/requests/count?path=/rows/2").jsonObject?["count"] as? Int, 101)
     }
+
+    func testEveryOperationHasAnOperationIdAndEveryRequestBodyAnExample() throws {
+        let document = try XCTUnwrap(server.request("GET", "/__mock/openapi.json").jsonObject)
+        let paths = try XCTUnwrap(document["paths"] as? [String: [String: Any]])
+        var ids: [String] = []
+        for (path, operations) in paths {
+            for (method, value) in operations {
+                let operation = try XCTUnwrap(value as? [String: Any])
+                let id = operation["operationId"] as? String ?? ""
+                XCTAssertFalse(id.isEmpty, "\(method) \(path)")
+                ids.append(id)
+                let content = (operation["requestBody"] as? [String: Any])?["content"] as? [String: Any] ?? [:]
+                for (type, media) in content {
+                    XCTAssertNotNil((media as? [String: Any])?["example"], "\(method) \(path) \(type)")
+                }
+            }
+        }
+        XCTAssertEqual(Set(ids).count, ids.count, "operationIds are unique")
+        XCTAssertTrue(ids.contains("postApiUsersSms"))
+        XCTAssertTrue(ids.contains("deleteMockInstancesById"))
+        XCTAssertTrue(paths["/__mock/requests/count"] != nil && paths["/__mock/state"] != nil && paths["/__mock/instances"] != nil)
+    }
 }
