@@ -31,11 +31,9 @@ final class DurableStateTests: TemporaryDirectoryTestCase {
                                                     watchSeed: nil, logger: log.logger)
         defer { persistence.close() }
         XCTAssertEqual(try sendSMS(server, "9030000001").status, 200)
-        // The directory goes away (as a full disk or a removed volume would make writes fail).
-        let away = dir.deletingLastPathComponent().appendingPathComponent(dir.lastPathComponent + "-away")
-        try FileManager.default.moveItem(at: dir, to: away)
-        var moved = true
-        defer { if moved { try? FileManager.default.moveItem(at: away, to: dir) } }
+        // Every write fails now, as on a full disk (the log's own failure path: ENOSPC from write or fsync).
+        let store = try XCTUnwrap(persistence.store)
+        store.logged.simulatedFailure.withLock { $0 = "No space left on device" }
         for phone in ["9030000002", "9030000003"] {
             let refused = try sendSMS(server, phone)
             XCTAssertEqual(refused.status, 503)
@@ -45,8 +43,7 @@ final class DurableStateTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(health.status, 200)
         XCTAssertEqual(health.jsonObject?["status"] as? String, "degraded")
         XCTAssertEqual(log.all.filter { $0.contains("cannot write") }.count, 1, "one line, not one per retry: \(log.all)")
-        try FileManager.default.moveItem(at: away, to: dir)
-        moved = false
+        store.logged.simulatedFailure.withLock { $0 = nil }
         XCTAssertEqual(try sendSMS(server, "9030000004").status, 200, "written again once it can be")
         XCTAssertEqual(try server.request("GET", "/__mock/health").jsonObject?["status"] as? String, "ok")
         // What was refused stayed in memory and is in the file now.

@@ -8,6 +8,7 @@ public enum DurableFile {
     /// A step that failed, with the system's reason.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The name prefix of the temporary files written beside `path` (`.NAME.`), for clearing
@@ -39,7 +40,12 @@ public enum DurableFile {
             throw failed
         }
         // Without this the rename may still be only in memory when the machine goes down.
-        let dirfd = Sys.openReadOnly(directory.path)
+        flushDirectory(of: path)
+    }
+
+    /// Flushes the directory holding `path`, so a new name or a rename in it is durable.
+    public static func flushDirectory(of path: String) {
+        let dirfd = Sys.openReadOnly(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         if dirfd >= 0 {
             _ = Sys.flushToStorage(dirfd)
             Sys.close(dirfd)

@@ -53,14 +53,7 @@ extension Musbooking: PersistentSystem {
         out.append(contentsOf: Array("],\"sessions\":".utf8))
         // In the table's order, not sorted: a write follows every login, and sorting thousands of
         // tokens each time costs more than the JSON; the restore does not depend on the order.
-        out.append(contentsOf: sessionsJSON.json(for: s.sessions) { token, session in
-            var out: [UInt8] = Array("{\"expiresAt\":\(session.expiresAt.timeIntervalSince1970),\"token\":".utf8)
-            JSONText.appendQuoted(token, to: &out)
-            out.append(contentsOf: Array(",\"userId\":".utf8))
-            JSONText.appendQuoted(session.userId, to: &out)
-            out.append(UInt8(ascii: "}"))
-            return out
-        })
+        out.append(contentsOf: sessionsJSON.json(for: s.sessions, encode: Musbooking.sessionJSON))
         out.append(contentsOf: Array(",\"users\":".utf8))
         var failure: (any Error)?
         out.append(contentsOf: usersJSON.json(for: s.order.compactMap { s.users[$0] }) { user in
@@ -112,5 +105,36 @@ extension Musbooking: PersistentSystem {
                                            codes: snapshot.codes.map { ($0.phone, $0.code) },
                                            sessions: snapshot.sessions.map { ($0.token, MusbookingState.Session(userId: $0.userId, expiresAt: $0.expiresAt)) })
         state.replace(restored)
+    }
+}
+
+/// In the change log: a user upserted by id, a code by phone (a new code counts as the newest),
+/// a session by token; each only when it changed.
+extension Musbooking: RecordedSystem {
+    public func records(into sink: inout RecordSink) {
+        let s = state.value
+        sink.keyed("users", s.order.lazy.compactMap { id in s.users[id].map { (id, $0) } }) { _, user in
+            (try? Musbooking.userJSON(user)) ?? Array("null".utf8)
+        }
+        sink.keyed("codes", s.codes.ordered.lazy.map { ($0.phone, $0.code) }, updateMovesToEnd: true) { phone, code in
+            var out: [UInt8] = Array("{\"code\":".utf8)
+            JSONText.appendQuoted(code, to: &out)
+            out.append(contentsOf: Array(",\"phone\":".utf8))
+            JSONText.appendQuoted(phone, to: &out)
+            out.append(UInt8(ascii: "}"))
+            return out
+        }
+        sink.keyed("sessions", s.sessions.lazy.map { ($0.key, $0.value) }) { token, session in
+            Musbooking.sessionJSON(token, session)
+        }
+    }
+
+    static func sessionJSON(_ token: String, _ session: MusbookingState.Session) -> [UInt8] {
+        var out: [UInt8] = Array("{\"expiresAt\":\(session.expiresAt.timeIntervalSince1970),\"token\":".utf8)
+        JSONText.appendQuoted(token, to: &out)
+        out.append(contentsOf: Array(",\"userId\":".utf8))
+        JSONText.appendQuoted(session.userId, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 }

@@ -57,3 +57,16 @@ final class OutboxSnapshotCache: Sendable {
     let sms = EncodedListCache<SentSMS>()
     let emails = EncodedListCache<SentEmail>()
 }
+
+/// In the change log: each kind is a list, dropped at the front and appended at the back.
+extension Outbox: RecordedSystem {
+    public func records(into sink: inout RecordSink) {
+        let m = messages.value
+        sink.list("emails", m.emails) { mail in
+            Outbox.object([("body", mail.body), ("link", mail.link), ("sentAt", mail.sentAt), ("subject", mail.subject), ("to", mail.to)])
+        }
+        sink.list("sms", m.sms) { sms in
+            Outbox.object([("code", sms.code), ("phone", sms.phone), ("sentAt", sms.sentAt), ("text", sms.text)])
+        }
+    }
+}

@@ -41,9 +41,16 @@ struct PersistentEntry: Sendable {
     let decode: @Sendable (any Decoder) throws -> @Sendable () throws -> Void
     /// Takes the part's snapshot now; the closure puts it back (undo of a restore).
     let keep: @Sendable () -> @Sendable () throws -> Void
+    /// The part's members for the change log, when it records them one by one (`RecordedSystem`).
+    let records: (@Sendable (inout RecordSink) -> Void)?
 
     init<S: PersistentSystem>(_ system: S) {
         key = system.stateKey
+        if let recorded = system as? any RecordedSystem {
+            records = { recorded.records(into: &$0) }
+        } else {
+            records = nil
+        }
         changes = system.stateChanges
         encode = { [system] in try system.encodeSnapshot() }
         decode = { [system] decoder in

@@ -21,11 +21,15 @@ public struct StateFileInUse: Error, CustomStringConvertible, Sendable {
 enum StateFile {
     static let format = "mock-server-state"
     /// Bumped only when an old reader would misread a new file; readers refuse newer versions.
-    static let version = 1
+    /// 2: a change log (`PATH.log.GENERATION`) may follow the file; version 1 had none.
+    static let version = 2
 
     /// The envelope around already-encoded snapshots, one line per part (readable, diff-friendly).
-    static func envelope(savedAt: Date, parts: [(key: String, json: Data)]) -> Data {
-        var out = Data("{\"format\":\"\(format)\",\"version\":\(version),\"savedAt\":\"\(ISO8601.string(savedAt))\",\"systems\":{".utf8)
+    /// With a `generation` (a state file followed by a change log) the envelope is version 2;
+    /// without (a snapshot document, `GET /__mock/state`) version 1, which older readers take.
+    static func envelope(savedAt: Date, parts: [(key: String, json: Data)], generation: Int? = nil) -> Data {
+        let versionAndGeneration = generation.map { "\"version\":\(version),\"generation\":\($0)" } ?? "\"version\":1"
+        var out = Data("{\"format\":\"\(format)\",\(versionAndGeneration),\"savedAt\":\"\(ISO8601.string(savedAt))\",\"systems\":{".utf8)
         for (i, part) in parts.sorted(by: { $0.key < $1.key }).enumerated() {
             out.append(contentsOf: Array((i == 0 ? "\n" : ",\n").utf8))
             out.append(contentsOf: Array(JSONText.quoted(part.key).utf8))
@@ -41,12 +45,15 @@ enum StateFile {
         var restores: [(key: String, run: @Sendable () throws -> Void)]
         var unknownKeys: [String]
         var savedAt: String?
+        /// Which change log follows the file (0 for a version 1 file).
+        var generation: Int
     }
 
     private struct Header: Decodable {
         var format: String?
         var version: Int?
         var savedAt: String?
+        var generation: Int?
     }
 
     /// Hands the known parts to `Systems.init(from:)` (failable only for an empty name).
@@ -73,7 +80,8 @@ enum StateFile {
         if let entriesKey { decoder.userInfo[entriesKey] = entries }
         do {
             let body = try decoder.decode(Body.self, from: data)
-            return Loaded(restores: body.systems.restores, unknownKeys: body.systems.unknownKeys, savedAt: header.savedAt)
+            return Loaded(restores: body.systems.restores, unknownKeys: body.systems.unknownKeys, savedAt: header.savedAt,
+                          generation: max(0, header.generation ?? 0))
         } catch {
             throw StateFileError(path, describe(error, data: data))
         }

@@ -14,8 +14,10 @@ public final class StateStore: Sendable {
     /// The parts followed; replaced when `--watch` rebuilds the app from a new seed.
     private let entries: Locked<[PersistentEntry]>
     private let logger: Logger
-    /// Each part's last encoded snapshot: a write re-encodes only the parts that changed.
-    private let encoded = Locked<[String: Data]>([:])
+    /// The base file and its change log (the writer thread's, and open's and close's).
+    let logged: LoggedState
+    /// `--watch` swapped the parts: the next write starts a new base.
+    private let rebaseNeeded = Locked(false)
     private let dirty = Locked<Set<String>>([])
     private let failureText = Locked<String?>(nil)
     /// Since when writes fail (monotonic nanoseconds) and when that was last logged; nil: they do not.
@@ -33,6 +35,7 @@ public final class StateStore: Sendable {
         self.entries = Locked(entries)
         self.logger = logger
         self.lock = lock
+        logged = LoggedState(path: path, logger: logger)
     }
 
     /// Opens `path` for `parts`: restores them from it, or, when there is no file, keeps their
@@ -55,6 +58,7 @@ public final class StateStore: Sendable {
         let store = StateStore(path: path, entries: entries, logger: logger, lock: lock, health: health)
         do {
             AtomicFile.removeLeftovers(of: path)
+            var baseGeneration = 0
             if let data = try read(path) {
                 let loaded = try StateFile.decode(data, path: path, entries: entries)
                 for restore in loaded.restores {
@@ -62,18 +66,19 @@ public final class StateStore: Sendable {
                         throw StateFileError(path, "at systems.\(restore.key): \(error)")
                     }
                 }
+                baseGeneration = loaded.generation
                 let restored = loaded.restores.map(\.key)
                 logger.info("state loaded from \(path)\(loaded.savedAt.map { " (saved \($0))" } ?? ""): \(restored.isEmpty ? "nothing" : restored.joined(separator: ", ")); the rest from the seed")
                 for key in loaded.unknownKeys {
                     logger.warning("\(path): this mock-server keeps no \"\(key)\": that part of the file is dropped at the next write")
                 }
-                try store.encodeAll()
+                try store.logged.replay(entries, baseGeneration: baseGeneration)
             } else {
-                try store.encodeAll()
-                do { try AtomicFile.replace(path, with: store.envelope()) } catch {
-                    throw StateFileError(path, "cannot create the state file (\(error))")
-                }
                 logger.info("state file \(path) created from the seed")
+            }
+            // A new generation: the base holds everything loaded, the log starts empty.
+            do { try store.logged.rebase(entries) } catch let error as StateFileError { throw error } catch {
+                throw StateFileError(path, "cannot write the state file (\(error))")
             }
         } catch {
             lock.release()   // a refused start leaves the file to the next try
@@ -102,10 +107,8 @@ public final class StateStore: Sendable {
             return e
         }
         for entry in old { entry.changes.connect(nil) }
-        let keys = Set(new.map(\.key))
-        encoded.withLock { $0 = $0.filter { keys.contains($0.key) } }
         for entry in new { follow(entry) }
-        dirty.withLock { $0.formUnion(keys) }
+        rebaseNeeded.withLock { $0 = true }
         writer.withLock { $0 }?.poke()
     }
 
@@ -118,16 +121,6 @@ public final class StateStore: Sendable {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw StateFileError(path, "cannot read the state file (\(error.localizedDescription))")
-        }
-    }
-
-    private func encodeAll() throws {
-        for entry in entries.withLock({ $0 }) {
-            let data: Data
-            do { data = try entry.encode() } catch {
-                throw StateFileError(path, "cannot encode \(entry.key): \(error)")
-            }
-            encoded.withLock { $0[entry.key] = data }
         }
     }
 
@@ -148,12 +141,7 @@ public final class StateStore: Sendable {
     /// Why writes fail now; nil while they succeed.
     public var failure: String? { failureText.withLock { $0 } }
 
-    private func envelope() -> Data {
-        let parts = encoded.withLock { $0 }.map { (key: $0.key, json: $0.value) }
-        return StateFile.envelope(savedAt: Date(), parts: parts)
-    }
-
-    /// One write on the writer thread: re-encode what changed, then replace the file.
+    /// One write on the writer thread: the changed parts' records appended to the log and flushed.
     private func writeChanges() -> Bool {
         let started = DispatchTime.now().uptimeNanoseconds
         let keys = dirty.withLock { d -> Set<String> in
@@ -161,19 +149,14 @@ public final class StateStore: Sendable {
             d = []
             return keys
         }
-        for entry in entries.withLock({ $0 }) where keys.contains(entry.key) {
-            do {
-                let data = try entry.encode()
-                encoded.withLock { $0[entry.key] = data }
-            } catch {
-                logger.error("state: cannot encode \(entry.key) (\(error)); its last good snapshot is kept in \(path)")
-            }
-        }
-        let data = envelope()
-        let encoded = DispatchTime.now().uptimeNanoseconds
+        let entries = self.entries.withLock { $0 }
+        let rebasing = rebaseNeeded.withLock { r in defer { r = false }; return r }
         do {
-            try AtomicFile.replace(path, with: data)
+            if rebasing { try logged.rebase(entries) } else { try logged.commit(entries, dirty: keys) }
         } catch {
+            // The records stay queued in the log writer (or the parts stay dirty) for the retry.
+            dirty.withLock { $0.formUnion(keys) }
+            if rebasing { rebaseNeeded.withLock { $0 = true } }
             noteFailure("\(error)")
             return false
         }
@@ -184,8 +167,7 @@ public final class StateStore: Sendable {
         }
         completedWrites.withLock { $0 += 1 }
         if logger.isEnabled(.debug) {
-            let done = DispatchTime.now().uptimeNanoseconds
-            logger.debug("state: \(path) written, \(data.count) bytes (\(keys.sorted().joined(separator: ", ")) re-encoded in \((encoded - started) / 1_000_000) ms, written in \((done - encoded) / 1_000_000) ms)")
+            logger.debug("state: \(keys.sorted().joined(separator: ", ")) logged in \((DispatchTime.now().uptimeNanoseconds - started) / 1_000) µs")
         }
         return true
     }
@@ -216,9 +198,7 @@ public final class StateStore: Sendable {
         for entry in entries.withLock({ $0 }) { entry.changes.connect(nil) }
         let writer = self.writer.withLock { w -> StateWriter? in defer { w = nil }; return w }
         writer?.stop()
-        // Only writes need the encoded parts. Dropped here, nothing of the store outlives `close`:
-        // LeakSanitizer cannot follow Data's tagged storage pointer and reported them at exit.
-        encoded.withLock { $0.removeAll() }
+        logged.close()
         lock.release()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// SkyZone in the state file: every account (profile, username, password), the next id, and
 /// the live sign-in tokens oldest first. The lookup tables are rebuilt on restore.
@@ -70,5 +71,38 @@ extension SkyZone: PersistentSystem {
             restored.tokens.insert(entry.token, entry.id)
         }
         state.replace(restored)
+    }
+}
+
+/// In the change log: an account upserted by id when it changes, a token by itself; the next id whole.
+extension SkyZone: RecordedSystem {
+    /// An account as the log compares it (the username is looked up only for a changed one).
+    struct Recorded: Equatable {
+        var profile: SkyZoneProfile
+        var password: String?
+    }
+
+    public func records(into sink: inout RecordSink) {
+        let s = state.value
+        let encoder = StateCoding.encoder()
+        sink.field("nextId", json: Array("\(s.nextId)".utf8))
+        sink.keyed("accounts", s.accounts.lazy.map { ("\($0.key)", Recorded(profile: $0.value.profile, password: $0.value.password)) }) { _, account in
+            let id = account.profile.id
+            // The username as typed is the e-mail when it matches (the snapshot's rule); a seed
+            // account whose e-mail differs is looked up in the table (rare: seeds only).
+            let email = account.profile.email
+            var username: String?
+            if s.idByUsername[email.lowercased()] == id { username = email } else {
+                username = s.idByUsername.first { $0.value == id }?.key
+            }
+            let snapshot = SkyZoneSnapshot.Account(profile: account.profile, username: username, password: account.password)
+            return (try? [UInt8](encoder.encode(snapshot))) ?? Array("null".utf8)
+        }
+        sink.keyed("tokens", s.tokens.values.lazy.map { ($0.key, $0.value) }) { token, id in
+            var out: [UInt8] = Array("{\"id\":\(id),\"token\":".utf8)
+            JSONText.appendQuoted(token, to: &out)
+            out.append(UInt8(ascii: "}"))
+            return out
+        }
     }
 }

@@ -1,0 +1,233 @@
+import HTTPServer
+
+/// A part whose state the change log records element by element, so a change costs what it
+/// changed, not the whole part: its snapshot's JSON is an object whose members are fields
+/// (written whole when they change), keyed collections (an element upserted or deleted by key)
+/// and lists (dropped at the front, appended at the back, as the outbox is).
+public protocol RecordedSystem: PersistentSystem {
+    /// Hands every member of the current state to `sink`, which compares each with what the
+    /// log already holds and records only the difference. On the writer thread.
+    func records(into sink: inout RecordSink)
+}
+
+/// One change of one part, as the log stores it (one line each).
+enum RecordOp: Equatable {
+    /// The whole part (one not recorded element by element).
+    case whole([UInt8])
+    /// A field's JSON.
+    case field(String, [UInt8])
+    case upsert(String, key: String, json: [UInt8], moveToEnd: Bool)
+    case delete(String, key: String)
+    /// Keep `keep` elements of a list from `drop` on.
+    case listCut(String, drop: Int, keep: Int)
+    case listAppend(String, [UInt8])
+}
+
+/// What a part's state looks like as JSON pieces, member by member: the log's copy of it, from
+/// which compaction writes the part without encoding it again. Owned by the writer thread.
+final class RecordImage {
+    /// Members by name.
+    var members: [String: any ImageMember] = [:]
+    /// The JSON of a part not recorded element by element.
+    var whole: [UInt8]?
+
+    /// The part's JSON: members sorted by name (as the snapshot encoder sorts keys).
+    func json() -> [UInt8] {
+        if let whole { return whole }
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        for (i, name) in members.keys.sorted().enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(name, to: &out)
+            out.append(UInt8(ascii: ":"))
+            members[name]?.appendJSON(to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// The same pieces as bytes only, for replaying a log over them.
+    func rawCopy() -> RecordImage {
+        let copy = RecordImage()
+        copy.whole = whole
+        for (name, member) in members { copy.members[name] = member.raw() }
+        return copy
+    }
+
+    /// Applies a replayed op (to a `rawCopy`).
+    func apply(_ op: RecordOp) {
+        switch op {
+        case .field(let name, let bytes):
+            members[name] = FieldMember(bytes)
+        case .upsert(let name, let key, let json, let moveToEnd):
+            let keyed = members[name] as? RawKeyed ?? RawKeyed()
+            members[name] = keyed
+            if let old = keyed.entries[key], !moveToEnd {
+                keyed.entries[key] = (json, old.order)
+            } else {
+                keyed.entries[key] = (json, keyed.nextOrder)
+                keyed.nextOrder += 1
+            }
+        case .delete(let name, let key):
+            (members[name] as? RawKeyed)?.entries[key] = nil
+        case .listCut(let name, let drop, let keep):
+            let list = members[name] as? RawList ?? RawList()
+            members[name] = list
+            let from = min(drop, list.jsons.count), to = min(from + keep, list.jsons.count)
+            list.jsons = Array(list.jsons[from..<to])
+        case .listAppend(let name, let json):
+            let list = members[name] as? RawList ?? RawList()
+            members[name] = list
+            list.jsons.append(json)
+        case .whole(let json):
+            whole = json
+        }
+    }
+
+    static func appendArray<S: Sequence>(_ elements: S, to out: inout [UInt8]) where S.Element == [UInt8] {
+        out.append(UInt8(ascii: "["))
+        var first = true
+        for json in elements {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(contentsOf: json)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+}
+
+/// One member of a part's image: its JSON, and the same as bytes only.
+protocol ImageMember: AnyObject {
+    func appendJSON(to out: inout [UInt8])
+    func raw() -> any ImageMember
+}
+
+final class FieldMember: ImageMember {
+    var json: [UInt8]
+    init(_ json: [UInt8]) { self.json = json }
+    func appendJSON(to out: inout [UInt8]) { out.append(contentsOf: json) }
+    func raw() -> any ImageMember { FieldMember(json) }
+}
+
+/// A keyed collection: each element with its JSON and its place (the order it was added in).
+final class KeyedMember<E: Equatable>: ImageMember {
+    var entries: [String: (element: E, json: [UInt8], order: Int)] = [:]
+    var nextOrder = 0
+    func appendJSON(to out: inout [UInt8]) {
+        RecordImage.appendArray(entries.values.sorted { $0.order < $1.order }.lazy.map(\.json), to: &out)
+    }
+    func raw() -> any ImageMember {
+        let raw = RawKeyed()
+        for (key, entry) in entries { raw.entries[key] = (entry.json, entry.order) }
+        raw.nextOrder = nextOrder
+        return raw
+    }
+}
+
+final class RawKeyed: ImageMember {
+    var entries: [String: (json: [UInt8], order: Int)] = [:]
+    var nextOrder = 0
+    func appendJSON(to out: inout [UInt8]) {
+        RecordImage.appendArray(entries.values.sorted { $0.order < $1.order }.lazy.map(\.json), to: &out)
+    }
+    func raw() -> any ImageMember { self }
+}
+
+/// A list: elements and their JSON, oldest first.
+final class ListMember<E: Equatable>: ImageMember {
+    var elements: [E] = []
+    var jsons: [[UInt8]] = []
+    func appendJSON(to out: inout [UInt8]) { RecordImage.appendArray(jsons, to: &out) }
+    func raw() -> any ImageMember {
+        let raw = RawList()
+        raw.jsons = jsons
+        return raw
+    }
+}
+
+final class RawList: ImageMember {
+    var jsons: [[UInt8]] = []
+    func appendJSON(to out: inout [UInt8]) { RecordImage.appendArray(jsons, to: &out) }
+    func raw() -> any ImageMember { self }
+}
+
+/// Where a part hands its members (`RecordedSystem.records`): each is compared with the log's
+/// image of it, and only the difference becomes ops.
+public struct RecordSink {
+    let image: RecordImage
+    var ops: [RecordOp] = []
+
+    init(image: RecordImage) { self.image = image }
+
+    /// A part recorded whole: its JSON when it changed.
+    mutating func whole(_ json: [UInt8]) {
+        if image.whole == json { return }
+        image.whole = json
+        ops.append(.whole(json))
+    }
+
+    /// A small member written whole whenever its JSON changes.
+    public mutating func field(_ name: String, json: [UInt8]) {
+        if let old = image.members[name] as? FieldMember {
+            if old.json == json { return }
+            old.json = json
+        } else {
+            image.members[name] = FieldMember(json)
+        }
+        ops.append(.field(name, json))
+    }
+
+    /// A collection of elements with unique keys. An element new or different since the last
+    /// call is encoded and upserted; one gone is deleted. `updateMovesToEnd`: an updated element
+    /// counts as the newest (the order a bounded store evicts in).
+    public mutating func keyed<E: Equatable, S: Sequence>(_ name: String, _ elements: S, updateMovesToEnd: Bool = false,
+                                                         encode: (String, E) -> [UInt8]) where S.Element == (String, E) {
+        let keyedImage = image.members[name] as? KeyedMember<E> ?? KeyedMember<E>()
+        image.members[name] = keyedImage
+        var seen = 0, added: [String] = []
+        for (key, element) in elements {
+            if let old = keyedImage.entries[key] {
+                seen += 1
+                if old.element == element { continue }
+                let json = encode(key, element)
+                let order = updateMovesToEnd ? keyedImage.nextOrder : old.order
+                if updateMovesToEnd { keyedImage.nextOrder += 1 }
+                keyedImage.entries[key] = (element, json, order)
+                ops.append(.upsert(name, key: key, json: json, moveToEnd: updateMovesToEnd))
+            } else {
+                let json = encode(key, element)
+                keyedImage.entries[key] = (element, json, keyedImage.nextOrder)
+                keyedImage.nextOrder += 1
+                added.append(key)
+                ops.append(.upsert(name, key: key, json: json, moveToEnd: false))
+            }
+        }
+        // Gone: only looked for when fewer old keys were seen than the image holds (rare).
+        if seen + added.count < keyedImage.entries.count {
+            var live = Set(added)
+            for (key, _) in elements { live.insert(key) }
+            for key in keyedImage.entries.keys where !live.contains(key) {
+                keyedImage.entries[key] = nil
+                ops.append(.delete(name, key: key))
+            }
+        }
+    }
+
+    /// A list that drops from the front and grows at the back (anything else is a rewrite of it).
+    public mutating func list<E: Equatable>(_ name: String, _ elements: [E], encode: (E) -> [UInt8]) {
+        let listImage = image.members[name] as? ListMember<E> ?? ListMember<E>()
+        image.members[name] = listImage
+        var drop = 0, keep = 0
+        if let first = elements.first, let start = listImage.elements.firstIndex(of: first) {
+            let n = min(listImage.elements.count - start, elements.count)
+            while keep < n, listImage.elements[start + keep] == elements[keep] { keep += 1 }
+            drop = start
+        }
+        if keep == 0 { drop = listImage.elements.count }
+        if drop == 0 && keep == listImage.elements.count && keep == elements.count { return }
+        let add = elements[keep...].map(encode)
+        listImage.elements = Array(listImage.elements[drop..<(drop + keep)]) + elements[keep...]
+        listImage.jsons = Array(listImage.jsons[drop..<(drop + keep)]) + add
+        ops.append(.listCut(name, drop: drop, keep: keep))
+        for json in add { ops.append(.listAppend(name, json)) }
+    }
+}
