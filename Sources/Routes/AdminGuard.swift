@@ -75,7 +75,7 @@ public struct AdminGuard: Sendable {
         // The reason is the §0 hint too (ASCII, one sentence), so it reaches the log and journal.
         // Host and Origin come from the client: the hint keeps printable ASCII only.
         let hint = String(String.UnicodeScalarView(reason.unicodeScalars.map { (0x20...0x7E).contains($0.value) ? $0 : "?" }))
-        var response = HTTPResponse.json(.forbidden, object: ["error": reason]).hinted(hint)
+        var response = HTTPResponse.json(.forbidden, ["error": .string(reason)]).hinted(hint)
         response.system = "admin"
         return response
     }

@@ -73,11 +73,6 @@ extension Seed {
         }
         switch error {
         case .dataCorrupted(let ctx):
-            if let underlying = ctx.underlyingError as NSError?,
-               let index = underlying.userInfo["NSJSONSerializationErrorIndex"] as? Int {
-                let (line, column) = lineAndColumn(of: index, in: data)
-                return "not valid JSON at line \(line), column \(column)"
-            }
             if ctx.codingPath.isEmpty {
                 if let offset = JSONValue.syntaxErrorOffset(Array(data)) {
                     let (line, column) = lineAndColumn(of: offset, in: data)

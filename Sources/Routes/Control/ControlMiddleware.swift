@@ -71,7 +71,7 @@ extension ControlPlane {
         case .respond(let status, let body, let headers):
             response = HTTPResponse(status: HTTPStatus(code: status), body: Array((body ?? "").utf8))
             if let body, !headers.contains(where: { $0.name.equalsIgnoringASCIICase("Content-Type") }) {
-                response.headers.set("Content-Type", JSON.parse(Array(body.utf8)) == nil ? HTTPResponse.textContentType : HTTPResponse.jsonContentType)
+                response.headers.set("Content-Type", JSONValue.parse(body) == nil ? HTTPResponse.textContentType : HTTPResponse.jsonContentType)
             }
             for field in headers { response.headers.add(field.name, field.value) }
         case .close:
@@ -101,7 +101,7 @@ extension ControlPlane {
         let data = rule.json
         events.publish(kind: "fault", at: clock.now()) {
             var d = data
-            d["request"] = ["method": method, "path": path, "system": system.map { $0 as Any } ?? NSNull()] as [String: Any]
+            d.set("request", ["method": .string(method), "path": .string(path), "system": JSONValue(system)])
             return d
         }
     }

@@ -37,11 +37,11 @@ public final class ControlPlane: Sendable {
             switch message {
             case .sms(let sms):
                 events.publish(kind: "sms", at: environment.clock.now()) {
-                    ["phone": sms.phone, "text": sms.text, "code": sms.code ?? NSNull(), "sentAt": sms.sentAt]
+                    ["phone": .string(sms.phone), "text": .string(sms.text), "code": JSONValue(sms.code), "sentAt": .string(sms.sentAt)]
                 }
             case .email(let mail):
                 events.publish(kind: "email", at: environment.clock.now()) {
-                    ["to": mail.to, "subject": mail.subject, "body": mail.body, "link": mail.link ?? NSNull(), "sentAt": mail.sentAt]
+                    ["to": .string(mail.to), "subject": .string(mail.subject), "body": .string(mail.body), "link": JSONValue(mail.link), "sentAt": .string(mail.sentAt)]
                 }
             }
         }
@@ -56,8 +56,8 @@ public final class ControlPlane: Sendable {
     }
 
     /// `{"now", "offsetSeconds"}` of the mock's clock.
-    public var clockJSON: [String: Any] {
-        ["now": ISO8601.string(clock.now()), "offsetSeconds": clock.offsetSeconds]
+    public var clockJSON: JSONValue {
+        ["now": .string(ISO8601.string(clock.now())), "offsetSeconds": .number(clock.offsetSeconds)]
     }
 
     /// Moves the clock forward and says so on the events stream; false (unchanged) past the bound

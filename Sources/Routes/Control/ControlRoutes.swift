@@ -14,8 +14,8 @@ extension ControlPlane {
                 let journal = journal
                 return waiters.wait(ms: ms, ready: {
                     let entries = journal.entries(filter)
-                    return entries.isEmpty ? nil : .json(object: entries.map(\.json))
-                }, timeout: { .json(object: journal.entries(filter).map(\.json)) })
+                    return entries.isEmpty ? nil : .json(sorted: .array(entries.map(\.json)))
+                }, timeout: { .json(sorted: .array(journal.entries(filter).map(\.json))) })
             }
         })
         router.get("/__mock/requests/count", guarded { [self] request in
@@ -25,22 +25,22 @@ extension ControlPlane {
                 let journal = journal, atLeast = filter.atLeast ?? 1
                 return waiters.wait(ms: ms, ready: {
                     let count = journal.count(filter)
-                    return count >= atLeast ? .json(object: ["count": count]) : nil
-                }, timeout: { .json(object: ["count": journal.count(filter)]) })
+                    return count >= atLeast ? .json(sorted: ["count": JSONValue(count)]) : nil
+                }, timeout: { .json(sorted: ["count": JSONValue(journal.count(filter))]) })
             }
         })
         router.delete("/__mock/requests", guarded { [self] _ in
             journal.clear()
             return .empty(.noContent)
         })
-        router.get("/__mock/faults", guarded { [self] _ in .json(object: faults.rules.map(\.json)) })
+        router.get("/__mock/faults", guarded { [self] _ in .json(sorted: .array(faults.rules.map(\.json))) })
         router.post("/__mock/faults", guarded { [self] request in
             do {
                 let draft = try FaultRuleDraft.parse(request.body)
                 try draft.checkItCanFire { [owners] path in owners.name(ofPath: path) }
                 let rule = faults.add(draft)
                 logger.info("fault \(rule.id) added: \(rule.method ?? "any") \(rule.path.text)\(rule.system.map { " [\($0)]" } ?? "") → \(rule.action.name)")
-                return .json(.created, object: rule.json)
+                return .json(.created, sorted: rule.json)
             } catch {
                 return ControlPlane.badRequest("\(error)")
             }
@@ -51,42 +51,42 @@ extension ControlPlane {
         })
         router.delete("/__mock/faults/:id", guarded { [self] request in
             guard let id = Int(request.pathParameters["id"] ?? ""), faults.remove(id: id) else {
-                return .json(.notFound, object: ["error": "no fault rule with id \(request.pathParameters["id"] ?? "")"])
+                return .json(.notFound, sorted: ["error": .string("no fault rule with id \(request.pathParameters["id"] ?? "")")])
             }
             return .empty(.noContent)
         })
-        router.get("/__mock/clock", guarded { [self] _ in .json(object: clockJSON) })
+        router.get("/__mock/clock", guarded { [self] _ in .json(sorted: clockJSON) })
         router.post("/__mock/clock", guarded { [self] request in
-            guard let body = JSON.parseObject(request.body), let n = body["advanceSeconds"] as? NSNumber, !JSON.isBool(n),
-                  n.doubleValue.isFinite, n.doubleValue > 0, n.doubleValue <= 3_153_600_000 else {
+            guard let body = JSONValue.parse(request.body)?.members, case .number(let seconds)? = body["advanceSeconds"],
+                  seconds.isFinite, seconds > 0, seconds <= 3_153_600_000 else {
                 return ControlPlane.badRequest("the body must be {\"advanceSeconds\": n} with n a number of seconds above 0 (fractions allowed, at most 100 years)")
             }
-            guard advanceClock(by: n.doubleValue) else {
+            guard advanceClock(by: seconds) else {
                 return ControlPlane.badRequest("the mock's clock runs at most 100 years ahead in all (it is \(Int(clock.offsetSeconds)) s ahead now); DELETE /__mock/clock puts it back to real time")
             }
-            return .json(object: clockJSON)
+            return .json(sorted: clockJSON)
         })
         router.delete("/__mock/clock", guarded { [self] _ in
             resetClock()
-            return .json(object: clockJSON)
+            return .json(sorted: clockJSON)
         })
         for (name, revoke) in [("expire", false), ("revoke", true)] {
             router.post("/__mock/tokens/\(name)", guarded { [self] request in
                 var system: String?, token: String?
                 if !request.body.isEmpty {
-                    guard let body = JSON.parseObject(request.body) else {
+                    guard let body = JSONValue.parse(request.body)?.members else {
                         return ControlPlane.badRequest("the body must be a JSON object {\"system\"?, \"token\"?}")
                     }
                     if let unknown = body.keys.sorted().first(where: { $0 != "system" && $0 != "token" }) {
                         return ControlPlane.badRequest("unknown field \"\(unknown)\" (fields: system, token)")
                     }
-                    for (key, value) in body where !(value is NSNull) {
-                        guard let text = value as? String else { return ControlPlane.badRequest("\"\(key)\" must be a string") }
+                    for (key, value) in body where value != .null {
+                        guard let text = value.string else { return ControlPlane.badRequest("\"\(key)\" must be a string") }
                         if key == "system" { system = text } else { token = text }
                     }
                 }
                 do {
-                    return .json(object: ["affected": try tokens(revoke: revoke, system: system, token: token)])
+                    return .json(sorted: ["affected": JSONValue(try tokens(revoke: revoke, system: system, token: token))])
                 } catch {
                     return ControlPlane.badRequest("\(error)")
                 }
@@ -95,7 +95,7 @@ extension ControlPlane {
     }
 
     static func badRequest(_ message: String) -> HTTPResponse {
-        .json(.badRequest, object: ["error": message])
+        .json(.badRequest, sorted: ["error": .string(message)])
     }
 
     struct FilterProblem: Error, CustomStringConvertible { let description: String }

@@ -51,10 +51,11 @@ public final class EventHub: Sendable {
     }
 
     /// Publishes `{"kind", "at", "data"}`; `data` is built only when someone listens.
-    public func publish(kind: String, at date: Date, data: () -> [String: Any]) {
+    public func publish(kind: String, at date: Date, data: () -> JSONValue) {
         guard hasSubscribers else { return }
-        let object: [String: Any] = ["kind": kind, "at": JournalEntry.timestamp(date), "data": data()]
-        let bytes = JSON.serialize(object)
+        let object: JSONValue = ["kind": .string(kind), "at": .string(JournalEntry.timestamp(date)), "data": data()]
+        var bytes: [UInt8] = []
+        object.sortedByKey.appendJSON(to: &bytes)
         var wake: [@Sendable () -> Void] = []
         state.withLock { s in
             s.sequence += 1

@@ -59,25 +59,25 @@ public enum FaultAction: Sendable, Equatable {
     }
 
     /// The action object as posted.
-    public var json: [String: Any] {
+    public var json: JSONValue {
         switch self {
-        case .delay(let ms): return ["delayMs": ms]
+        case .delay(let ms): return ["delayMs": JSONValue(ms)]
         case .respond(let status, let body, let headers):
-            var object: [String: Any] = ["status": status]
-            if let body { object["body"] = body }
+            var object: JSONValue = ["status": JSONValue(status)]
+            if let body { object.set("body", .string(body)) }
             if !headers.isEmpty {
-                var h: [String: Any] = [:]
-                for field in headers { h[field.name] = field.value }
-                object["headers"] = h
+                var h: JSONValue = [:]
+                for field in headers { h.set(field.name, .string(field.value)) }
+                object.set("headers", h)
             }
             return object
         case .close: return ["close": true]
         case .reset: return ["reset": true]
         case .truncate: return ["truncate": true]
         case .malformedJSON: return ["malformedJSON": true]
-        case .reply(let text): return ["reply": text]
+        case .reply(let text): return ["reply": .string(text)]
         case .noReply: return ["noReply": true]
-        case .closeCode(let code): return ["closeCode": code]
+        case .closeCode(let code): return ["closeCode": JSONValue(code)]
         }
     }
 }

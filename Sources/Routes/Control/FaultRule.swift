@@ -30,14 +30,14 @@ public struct FaultRule: Sendable {
     }
 
     /// The rule as `GET /__mock/faults` lists it.
-    public var json: [String: Any] {
+    public var json: JSONValue {
         [
-            "id": id,
-            "method": method ?? NSNull(),
-            "path": path.text,
-            "system": system ?? NSNull(),
-            "times": times ?? NSNull(),
-            "remaining": remaining ?? NSNull(),
+            "id": JSONValue(id),
+            "method": JSONValue(method),
+            "path": .string(path.text),
+            "system": JSONValue(system),
+            "times": times.map { JSONValue($0) } ?? .null,
+            "remaining": remaining.map { JSONValue($0) } ?? .null,
             "action": action.json,
         ]
     }
@@ -68,26 +68,26 @@ public struct FaultRuleDraft: Sendable {
 
     /// Reads and checks a posted rule body.
     public static func parse(_ body: [UInt8]) throws -> FaultRuleDraft {
-        guard let object = JSON.parseObject(body) else {
+        guard let object = JSONValue.parse(body)?.members else {
             throw Invalid("the body must be a JSON object {\"path\", \"method\"?, \"system\"?, \"times\"?, \"action\": {…}}")
         }
         let known: Set<String> = ["method", "path", "system", "times", "action"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw Invalid("unknown field \"\(unknown)\" (fields: method, path, system, times, action)")
         }
-        guard let path = object["path"] as? String, !path.isEmpty else {
+        guard let path = object["path"]?.string, !path.isEmpty else {
             throw Invalid("\"path\" is required: a path, a pattern with * (\"/api/*\"), or a \(SystemRegistry.messageTypedTitle) message type")
         }
         var system: String?
-        if let value = object["system"], !(value is NSNull) {
-            guard let name = value as? String, SystemRegistry.names.contains(name) else {
+        if let value = object["system"], value != .null {
+            guard let name = value.string, SystemRegistry.names.contains(name) else {
                 throw Invalid("\"system\" must be one of \(SystemRegistry.names.joined(separator: ", "))")
             }
             system = name
         }
         var method: String?
-        if let value = object["method"], !(value is NSNull) {
-            guard let name = value as? String, methods.contains(name.uppercased()) else {
+        if let value = object["method"], value != .null {
+            guard let name = value.string, methods.contains(name.uppercased()) else {
                 throw Invalid("\"method\" must be one of \(methods.sorted().joined(separator: ", "))")
             }
             method = name.uppercased()
@@ -102,11 +102,11 @@ public struct FaultRuleDraft: Sendable {
             }
         }
         var times: Int?
-        if let value = object["times"], !(value is NSNull) {
+        if let value = object["times"], value != .null {
             guard let n = integer(value), n >= 1, n <= 1_000_000_000 else { throw Invalid("\"times\" must be a whole number of at least 1") }
             times = n
         }
-        guard let actionObject = object["action"] as? [String: Any] else {
+        guard let actionObject = object["action"]?.members else {
             throw Invalid("\"action\" is required: an object such as {\"status\": 503} or {\"delayMs\": 2000}")
         }
         let action = try parseAction(actionObject)
@@ -119,9 +119,9 @@ public struct FaultRuleDraft: Sendable {
         return FaultRuleDraft(method: method, path: PathPattern(path), system: system, times: times, action: action)
     }
 
-    private static func parseAction(_ object: [String: Any]) throws -> FaultAction {
+    private static func parseAction(_ object: [String: JSONValue]) throws -> FaultAction {
         func flag(_ key: String) throws {
-            guard let n = object[key] as? NSNumber, JSON.isBool(n), n.boolValue else { throw Invalid("\"\(key)\" must be true") }
+            guard object[key] == .bool(true) else { throw Invalid("\"\(key)\" must be true") }
         }
         let kinds = ["delayMs", "status", "close", "reset", "truncate", "malformedJSON", "reply", "noReply", "closeCode"]
         let present = kinds.filter { object[$0] != nil }
@@ -143,15 +143,15 @@ public struct FaultRuleDraft: Sendable {
                 throw Invalid("\"status\" must be a whole number from 200 to 599")
             }
             var body: String?
-            if let value = object["body"], !(value is NSNull) {
-                guard let text = value as? String else { throw Invalid("\"body\" must be a string (the exact body to send)") }
+            if let value = object["body"], value != .null {
+                guard let text = value.string else { throw Invalid("\"body\" must be a string (the exact body to send)") }
                 body = text
             }
             var headers: [FaultAction.HeaderField] = []
-            if let value = object["headers"], !(value is NSNull) {
-                guard let fields = value as? [String: Any] else { throw Invalid("\"headers\" must be an object of strings") }
+            if let value = object["headers"], value != .null {
+                guard let fields = value.members else { throw Invalid("\"headers\" must be an object of strings") }
                 for (name, v) in fields.sorted(by: { $0.key < $1.key }) {
-                    guard let text = v as? String, isToken(name), !text.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+                    guard let text = v.string, isToken(name), !text.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
                         throw Invalid("header \"\(name)\" must be a valid header name with a one-line string value")
                     }
                     if ["content-length", "transfer-encoding", "connection"].contains(name.lowercased()) {
@@ -167,7 +167,7 @@ public struct FaultRuleDraft: Sendable {
         case "malformedJSON": try flag(kind); return .malformedJSON
         case "noReply": try flag(kind); return .noReply
         case "reply":
-            guard let text = object[kind] as? String else { throw Invalid("\"reply\" must be a string (the text frame to send)") }
+            guard let text = object[kind]?.string else { throw Invalid("\"reply\" must be a string (the text frame to send)") }
             return .reply(text)
         default:
             guard let code = integer(object[kind]), (1000...4999).contains(code), ![1004, 1005, 1006, 1015].contains(code) else {
@@ -178,9 +178,8 @@ public struct FaultRuleDraft: Sendable {
     }
 
     /// A JSON whole number (not a boolean, not a fraction).
-    static func integer(_ value: Any?) -> Int? {
-        guard let n = value as? NSNumber, !JSON.isBool(n) else { return nil }
-        let d = n.doubleValue
+    static func integer(_ value: JSONValue?) -> Int? {
+        guard case .number(let d)? = value else { return nil }
         guard d.isFinite, d == d.rounded(), abs(d) < 1e15 else { return nil }
         return Int(d)
     }

@@ -169,28 +169,33 @@ public struct JournalEntry: Sendable {
     }
 
     /// The entry as API.md §6.1 shows it, secrets redacted.
-    public var json: [String: Any] {
-        var headers: [String: Any] = [:]
+    public var json: JSONValue {
+        var headers: [(key: String, value: JSONValue)] = []
         for field in requestHeaders {
             let value = Redaction.header(field.name, field.value)
-            if let earlier = headers[field.name] as? String { headers[field.name] = earlier + ", " + value } else { headers[field.name] = value }
+            // A repeated field is shown once, its values joined as HTTP joins them.
+            if let i = headers.firstIndex(where: { $0.key == field.name }), let earlier = headers[i].value.string {
+                headers[i].value = .string(earlier + ", " + value)
+            } else {
+                headers.append((key: field.name, value: .string(value)))
+            }
         }
-        var object: [String: Any] = [
-            "id": id,
-            "at": JournalEntry.timestamp(at),
-            "system": system ?? NSNull(),
-            "method": method,
-            "path": shownPath,
-            "query": Redaction.form(query),
-            "status": status ?? NSNull(),
-            "durationMs": Double(durationNanos / 1000) / 1000,
-            "requestHeaders": headers,
-            "requestBody": shownRequestBody,
-            "responseBody": Redaction.body(JournalEntry.shown(responseBody), contentType: nil),
-            "hint": hint ?? NSNull(),
+        var object: JSONValue = [
+            "id": JSONValue(id),
+            "at": .string(JournalEntry.timestamp(at)),
+            "system": JSONValue(system),
+            "method": .string(method),
+            "path": .string(shownPath),
+            "query": .string(Redaction.form(query)),
+            "status": status.map { JSONValue($0) } ?? .null,
+            "durationMs": .number(Double(durationNanos / 1000) / 1000),
+            "requestHeaders": .object(headers),
+            "requestBody": .string(shownRequestBody),
+            "responseBody": .string(Redaction.body(JournalEntry.shown(responseBody), contentType: nil)),
+            "hint": JSONValue(hint),
         ]
-        if truncated { object["truncated"] = true }
-        if let fault { object["fault"] = ["id": fault.id, "action": fault.action.json] }
+        if truncated { object.set("truncated", true) }
+        if let fault { object.set("fault", ["id": JSONValue(fault.id), "action": fault.action.json]) }
         return object
     }
 

@@ -55,22 +55,3 @@ enum OAS {
     static var adminForbidden: Object { response("Not a loopback client, or a wrong X-Mock-Admin-Token.", json(ref("AdminError"))) }
     static func adminBadRequest(_ what: String) -> Object { response(what, json(ref("AdminError"))) }
 }
-
-extension JSONValue {
-    /// Sets (or adds) an object's member; on anything else, nothing.
-    mutating func set(_ key: String, _ value: JSONValue) {
-        guard case .object(var members) = self else { return }
-        if let i = members.lastIndex(where: { $0.key == key }) { members[i].value = value } else { members.append((key: key, value: value)) }
-        self = .object(members)
-    }
-
-    /// The same value with every object's members sorted by key, as documents are written.
-    var sortedByKey: JSONValue {
-        switch self {
-        case .array(let elements): return .array(elements.map(\.sortedByKey))
-        case .object(let members):
-            return .object(members.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value.sortedByKey) })
-        default: return self
-        }
-    }
-}

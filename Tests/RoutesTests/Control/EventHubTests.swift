@@ -35,7 +35,7 @@ final class EventHubTests: MockServerTestCase {
         let hub = EventHub()
         let slow = hub.subscribe(capacity: 2)
         let fast = hub.subscribe(capacity: 100)
-        for i in 1...5 { hub.publish(kind: "request", at: Date()) { ["n": i] } }
+        for i in 1...5 { hub.publish(kind: "request", at: Date()) { ["n": .number(Double(i))] } }
         XCTAssertTrue(slow.isDropped)
         XCTAssertEqual(slow.drain().count, 2)
         XCTAssertNil(slow.next(timeout: 0.01))
@@ -73,7 +73,7 @@ final class EventPumpTests: XCTestCase {
             let count = got.withLock { $0.append(event.sequence); return $0.count }
             if count == 100 { all.fulfill() }
         }, onDropped: { XCTFail("dropped") })
-        for i in 1...100 { hub.publish(kind: "request", at: Date()) { ["n": i] } }
+        for i in 1...100 { hub.publish(kind: "request", at: Date()) { ["n": .number(Double(i))] } }
         wait(for: [all], timeout: 10)
         XCTAssertEqual(got.withLock { $0 }, Array(1...100))
         pump.cancel()
@@ -85,7 +85,7 @@ final class EventPumpTests: XCTestCase {
         let gate = DispatchSemaphore(value: 0)
         let dropped = expectation(description: "dropped")
         let pump = EventPump(hub: hub, capacity: 2, send: { _ in gate.wait() }, onDropped: { dropped.fulfill() })
-        for i in 1...10 { hub.publish(kind: "request", at: Date()) { ["n": i] } }
+        for i in 1...10 { hub.publish(kind: "request", at: Date()) { ["n": .number(Double(i))] } }
         for _ in 0..<10 { gate.signal() }
         wait(for: [dropped], timeout: 10)
         XCTAssertFalse(hub.hasSubscribers, "the hub forgot the slow subscriber")

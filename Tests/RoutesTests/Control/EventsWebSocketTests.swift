@@ -95,7 +95,7 @@ final class EventsWebSocketTests: MockServerTestCase {
         let ws = try TestWebSocket(port: small.port, path: "/__mock/events", timeout: 10)
         let blob = String(repeating: "x", count: 64 * 1024)
         // 32 MiB in all: more than the kernel's socket buffers and the cap together.
-        for _ in 0..<512 { small.app.control.events.publish(kind: "request", at: Date()) { ["blob": blob] } }
+        for _ in 0..<512 { small.app.control.events.publish(kind: "request", at: Date()) { ["blob": .string(blob)] } }
         XCTAssertEqual(closed.wait(timeout: .now() + 10), .success, "the server closed the subscriber that does not read")
         var received = 0
         while true {

@@ -12,15 +12,15 @@ final class JournalEntryTests: XCTestCase {
         let entry = JournalEntry(webSocketMessage: message, replies: [.text(#"{"a":1}"#), .binary(Array("two".utf8))], system: "gateway",
                                  at: at, durationNanos: 1_500_000, fault: nil)
         let json = entry.json
-        XCTAssertEqual(json["method"] as? String, "WS")
-        XCTAssertEqual(json["path"] as? String, "LOGIN_CUSTOMER")
-        XCTAssertEqual(json["status"] as? Int, 101)
-        XCTAssertEqual(json["durationMs"] as? Double, 1.5)
-        XCTAssertEqual(json["at"] as? String, "2027-01-15T08:00:00.250Z")
-        XCTAssertEqual(json["requestBody"] as? String, #"{"type":"LOGIN_CUSTOMER","data":{"password":"***"}}"#)
-        XCTAssertEqual(json["responseBody"] as? String, "{\"a\":1}\ntwo")
+        XCTAssertEqual(json["method"]?.string, "WS")
+        XCTAssertEqual(json["path"]?.string, "LOGIN_CUSTOMER")
+        XCTAssertEqual(json["status"], 101)
+        XCTAssertEqual(json["durationMs"], .number(1.5))
+        XCTAssertEqual(json["at"]?.string, "2027-01-15T08:00:00.250Z")
+        XCTAssertEqual(json["requestBody"]?.string, #"{"type":"LOGIN_CUSTOMER","data":{"password":"***"}}"#)
+        XCTAssertEqual(json["responseBody"]?.string, "{\"a\":1}\ntwo")
         XCTAssertNil(json["truncated"])
-        XCTAssertEqual(JournalEntry(webSocketMessage: message, replies: [], system: "gateway", at: at, durationNanos: 0, fault: nil).json["responseBody"] as? String, "")
+        XCTAssertEqual(JournalEntry(webSocketMessage: message, replies: [], system: "gateway", at: at, durationNanos: 0, fault: nil).json["responseBody"]?.string, "")
     }
 
     /// Bodies over 16 KiB keep only their start; the cut still backs off a split UTF-8 character.
@@ -29,16 +29,16 @@ final class JournalEntryTests: XCTestCase {
         let entry = JournalEntry(at: at, system: "rows", method: "POST", path: "/p", query: "", status: 200,
                                  durationNanos: 0, requestHeaders: HTTPHeaders(), requestBody: huge, responseBody: [], hint: nil)
         XCTAssertEqual(entry.requestBody.count, JournalEntry.bodyLimit + 1, "only the start is kept")
-        let shown = entry.json["requestBody"] as? String ?? ""
+        let shown = entry.json["requestBody"]?.string ?? ""
         XCTAssertEqual(shown.utf8.count, 4095)
         XCTAssertFalse(shown.contains("\u{FFFD}"))
-        XCTAssertEqual(entry.json["truncated"] as? Bool, true)
+        XCTAssertEqual(entry.json["truncated"], true)
         let message = WebSocketMessage.text(String(repeating: "y", count: 20_000))
         let ws = JournalEntry(webSocketMessage: message, replies: [message], system: "gateway", at: at, durationNanos: 0, fault: nil)
         XCTAssertEqual(ws.requestBody.count, JournalEntry.bodyLimit + 1)
         XCTAssertEqual(ws.responseBody.count, JournalEntry.bodyLimit + 1)
-        XCTAssertEqual((ws.json["responseBody"] as? String)?.utf8.count, JournalEntry.bodyLimit)
-        XCTAssertEqual(ws.json["truncated"] as? Bool, true)
+        XCTAssertEqual((ws.json["responseBody"]?.string)?.utf8.count, JournalEntry.bodyLimit)
+        XCTAssertEqual(ws.json["truncated"], true)
     }
 
     func testTheRingGivesIdsInOrderAndKeepsTheNewest() {
