@@ -22,13 +22,14 @@ public final class CustomerGateway: EmulatedSystem {
 
     /// Keyed by the lowercased e-mail: addresses are case-insensitive in practice, and clients
     /// (and their users) capitalise them freely.
-    let accounts: [String: CustomerGatewaySeed.Account]
+    /// By lowercased e-mail: the seed's, and those `/__mock/accounts` added or removed.
+    let accounts: AccountOverlay<CustomerGatewaySeed.Account>
     private let tokenLifetime: TimeInterval
     /// No endpoint ever reads an API token back, so none is stored: signed tokens can still be
     /// checked (tests, diagnostics) and a load test of logins costs no memory.
     let tokens: SignedTokens
     let issued = Locked(0)
-    private let environment: MockEnvironment
+    let environment: MockEnvironment
     public let seedAccount: String?
 
     public init(seed: CustomerGatewaySeed, environment: MockEnvironment) {
@@ -36,7 +37,7 @@ public final class CustomerGateway: EmulatedSystem {
         tokens = SignedTokens(random: environment.random)
         var accounts: [String: CustomerGatewaySeed.Account] = [:]
         for account in seed.accounts { accounts[account.email.lowercased()] = account }
-        self.accounts = accounts
+        self.accounts = AccountOverlay(accounts)
         seedAccount = seed.accounts.first.map { "\($0.email) / \($0.password)" }
         tokenLifetime = TimeInterval(max(0, seed.tokenLifetimeSeconds))
     }
@@ -59,6 +60,7 @@ public final class CustomerGateway: EmulatedSystem {
     public func reset() {
         tokens.rotate()
         issued.withLock { $0 = 0 }
+        accounts.reset()
     }
 
     /// No message presents a token back, so this only changes what `isIssued` says.

@@ -18,7 +18,8 @@ public struct RowsSeed: Decodable, Sendable {
 
 /// The "rows" app (document 004): JSON login and a paged, cacheable list of lorem-ipsum rows.
 public final class RowsApp: EmulatedSystem {
-    let accounts: [String: String]
+    /// Passwords by e-mail: the seed's, and those `/__mock/accounts` added or removed.
+    let accounts: AccountOverlay<String>
     private let pages: [[UInt8]]
     /// The original never expires tokens; signed ones need no table, however many logins a load test makes.
     let tokens: SignedTokens
@@ -34,7 +35,7 @@ public final class RowsApp: EmulatedSystem {
         tokens = SignedTokens(random: environment.random)
         var accounts: [String: String] = [:]
         for account in seed.accounts { accounts[account.email] = account.password }
-        self.accounts = accounts
+        self.accounts = AccountOverlay(accounts)
         seedAccount = seed.accounts.first.map { "\($0.email) / \($0.password)" }
         // Pages are immutable and served on the hot path: build every page's bytes once.
         pages = RowsApp.buildPages(totalRows: max(0, seed.totalRows), pageSize: max(1, seed.pageSize), seed: seed.textSeed)
@@ -57,6 +58,7 @@ public final class RowsApp: EmulatedSystem {
 
     public func reset() {
         tokens.rotate()
+        accounts.reset()
     }
 
     /// The original never expires tokens: an expired one is answered as an unknown one (403), with a hint.

@@ -103,4 +103,36 @@ final class AccountAdministrationTests: MockServerTestCase {
         _ = try server.request("POST", "/__mock/reset", headers: TestServer.adminWrite)
         XCTAssertEqual(try server.request("POST", "/tokens", json: ["username": "new@sky.zone", "password": "secret"]).status, 401)
     }
+
+    func testRowsAndGatewayAccountsLogInAndAreRemovedAndResetForgetsThem() throws {
+        func rowsLogin(_ email: String, _ password: String) throws -> Int {
+            try server.request("POST", "/auth/login", json: ["email": email, "password": password]).status
+        }
+        let rows = try create(["system": "rows", "email": "tester@example.com", "password": "secret1"])
+        XCTAssertEqual(rows.status, 201, rows.text)
+        XCTAssertEqual(try rowsLogin("tester@example.com", "secret1"), 200)
+        XCTAssertEqual(try create(["system": "rows", "email": "tester@example.com", "password": "x"]).status, 409)
+        XCTAssertEqual(try create(["system": "rows", "email": "johndown@exmample.com", "password": "x"]).status, 409, "the seed's")
+        XCTAssertEqual(try create(["system": "rows", "email": "a@b.c"]).status, 400)
+        // The seed's account can be removed too, and a reset brings it back.
+        XCTAssertEqual(try server.request("DELETE", "/__mock/accounts/rows/johndown@exmample.com", headers: TestServer.adminWrite).status, 204)
+        XCTAssertEqual(try rowsLogin("johndown@exmample.com", "1234567"), 401)
+
+        let gateway = try create(["system": "gateway", "email": "Customer@Example.com", "password": "secret1"])
+        XCTAssertEqual(gateway.status, 201, gateway.text)
+        XCTAssertEqual(try create(["system": "gateway", "email": "not-an-address", "password": "x"]).status, 400)
+        let ws = try TestWebSocket(port: server.port, path: "/customer-gateway/customer")
+        try ws.send(text: #"{"type":"LOGIN_CUSTOMER","sequence_id":"1","data":{"email":"customer@example.com","password":"secret1"}}"#)
+        guard case .text(let reply) = try ws.receiveMessage() else { return XCTFail("no reply") }
+        XCTAssertEqual(JSONValue.parse(reply)?["type"]?.string, "CUSTOMER_API_TOKEN", reply)
+        let id = try XCTUnwrap(gateway.jsonObject?["id"] as? String)
+        XCTAssertEqual(try server.request("DELETE", "/__mock/accounts/gateway/\(id)", headers: TestServer.adminWrite).status, 204)
+        try ws.send(text: #"{"type":"LOGIN_CUSTOMER","sequence_id":"2","data":{"email":"customer@example.com","password":"secret1"}}"#)
+        guard case .text(let refused) = try ws.receiveMessage() else { return XCTFail("no reply") }
+        XCTAssertEqual(JSONValue.parse(refused)?["type"]?.string, "CUSTOMER_ERROR", refused)
+
+        XCTAssertEqual(try server.request("POST", "/__mock/reset", headers: TestServer.adminWrite).status, 204)
+        XCTAssertEqual(try rowsLogin("johndown@exmample.com", "1234567"), 200)
+        XCTAssertEqual(try rowsLogin("tester@example.com", "secret1"), 401)
+    }
 }

@@ -1,0 +1,20 @@
+import HTTPServer
+
+extension RowsApp: AccountAdministration {
+    static var accountFields: String { "{email, password}" }
+    static var accountExample: OAS.Object { ["system": .string(name), "email": "tester@example.com", "password": "secret1"] }
+
+    /// `{"email", "password"}`: a login the original's `/auth/login` accepts (the e-mail compared exactly).
+    func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {
+        var fields = fields
+        guard let email = try fields.string("email", required: true), let password = try fields.string("password", required: true) else {
+            throw .invalid("\"email\" and \"password\" are required")
+        }
+        try fields.checkAllRead()
+        guard accounts.add(email, password) else { throw .exists("a rows account with e-mail \(email) exists") }
+        return AccountSummary(login: email, email: email, note: "tokens are signed and never expire")
+    }
+
+    /// By the e-mail (the listing's login).
+    func removeAccount(id: String) -> Bool { accounts.remove(id) }
+}
