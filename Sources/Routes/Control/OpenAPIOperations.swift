@@ -131,7 +131,12 @@ extension OAS {
         func asset(_ summary: String, _ type: String, _ what: String) -> Object {
             admin(summary, ["200": response(what, [type: ["schema": string]])])
         }
-        ops["GET /__mock"] = asset("The web console (also at /__mock/)", "text/html", "The console's HTML page.")
+        ops["GET /__mock"] = admin("The web console (also at /__mock/)", [
+            "200": response("The console's HTML page.", ["text/html": ["schema": string]]),
+            "303": response("With --admin-token and the right token: signed in, on to /__mock/ (the token leaves the address bar).", text,
+                            headers: ["Location": ["schema": string],
+                                      "Set-Cookie": ["description": "mock_admin=…; Path=/__mock; HttpOnly; SameSite=Strict: stands for X-Mock-Admin-Token from this browser.", "schema": string]]),
+        ], parameters: [query("token", "The --admin-token value, for a browser on another machine (it cannot send the header); ignored without --admin-token.")])
         ops["GET /__mock/console.css"] = asset("The console's stylesheet", "text/css", "CSS.")
         ops["GET /__mock/console.js"] = asset("The console's script", "text/javascript", "JavaScript.")
         ops["GET /"] = [
