@@ -30,8 +30,9 @@ do {
     exitWith("mock-server: \(error)", status: 64)
 }
 
-// Colour only for a person at a terminal (and not when NO_COLOR is set, as https://no-color.org asks).
-let colour = options.logFormat == .text && isatty(2) != 0 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+// Colour only for a person at a terminal that shows it (not Xcode's console, not under NO_COLOR).
+let colour = options.logFormat == .text
+    && TerminalColour.wanted(isTerminal: isatty(2) != 0, environment: ProcessInfo.processInfo.environment)
 let logger = Logger(level: options.logLevel, format: options.logFormat, colour: colour)
 let seed: Seed
 do {

@@ -192,4 +192,13 @@ final class LoggerTests: XCTestCase {
         Logger(level: .info, output: output).info("stuck")
         XCTAssertFalse(output.flush(timeout: 0.05), "a reader that never reads must not hold the process at exit")
     }
+
+    func testColourOnlyOnATerminalThatShowsIt() {
+        XCTAssertTrue(TerminalColour.wanted(isTerminal: true, environment: ["TERM": "xterm-256color"]))
+        XCTAssertFalse(TerminalColour.wanted(isTerminal: false, environment: ["TERM": "xterm-256color"]), "a pipe or a file")
+        XCTAssertFalse(TerminalColour.wanted(isTerminal: true, environment: [:]), "Xcode's console: a pty without TERM")
+        XCTAssertFalse(TerminalColour.wanted(isTerminal: true, environment: ["TERM": "dumb"]))
+        XCTAssertFalse(TerminalColour.wanted(isTerminal: true, environment: ["TERM": "xterm", "NO_COLOR": "1"]))
+        XCTAssertTrue(TerminalColour.wanted(isTerminal: true, environment: ["TERM": "xterm", "NO_COLOR": ""]), "NO_COLOR empty is unset")
+    }
 }
