@@ -32,7 +32,7 @@ final class ConsoleTests: XCTestCase {
         for type in SystemRegistry.types {
             XCTAssertFalse(script.text.contains("\"\(type.name)\""), "the script names \(type.name)")
             let option = "<option value=\"\(type.name)\" data-title=\"\(type.title)\">\(type.name)</option>"
-            XCTAssertEqual(page.components(separatedBy: option).count - 1, 2, "fault and token drop-downs list \(type.name)")
+            XCTAssertEqual(page.components(separatedBy: option).count - 1, 3, "fault, token and account drop-downs list \(type.name)")
         }
         let style = try server.request("GET", "/__mock/console.css")
         XCTAssertEqual(style.header("Content-Type"), "text/css; charset=utf-8")
@@ -56,6 +56,24 @@ final class ConsoleTests: XCTestCase {
         }
         XCTAssertTrue(page.contains(#"<dialog id="reset-dialog""#))
         XCTAssertTrue(page.contains(#"id="reset" class="danger" aria-haspopup="dialog""#))
+    }
+
+    func testTheConsoleCreatesAccountsAndListsInstances() throws {
+        let server = try TestServer()
+        let text = try server.request("GET", "/__mock/").text
+        XCTAssertTrue(text.contains(#"<form id="account-form""#))
+        XCTAssertTrue(text.contains(#"<select id="account-system"><option value="rows""#), "the systems, from the registry")
+        XCTAssertTrue(text.contains(#"<div class="box" id="instances-box" hidden>"#))
+        let script = try server.request("GET", "/__mock/console.js").text
+        XCTAssertTrue(script.contains(#"api("POST", "/__mock/accounts", fields)"#))
+        XCTAssertTrue(script.contains(#"api("GET", "/__mock/instances")"#))
+        XCTAssertTrue(script.contains(#"api("POST", "/__mock/instances", {})"#))
+        // What the form and the button send is what the API takes (the guard's header included).
+        let created = try server.request("POST", "/__mock/accounts", headers: TestServer.adminWrite + [("Content-Type", "application/json")],
+                                         body: Array(#"{"system": "rows", "email": "console@example.com", "password": "x1"}"#.utf8))
+        XCTAssertEqual(created.status, 201)
+        XCTAssertEqual(try server.request("POST", "/__mock/instances", headers: TestServer.adminWrite + [("Content-Type", "application/json")],
+                                          body: Array("{}".utf8)).status, 201)
     }
 
     func testABrowserAtTheRootIsSentToTheConsoleAndAPIClientsKeepThe404() throws {

@@ -54,7 +54,15 @@ enum ConsolePage {
       </div>
     </div>
   </section>
-  <section id="accounts" class="panel" role="tabpanel" aria-labelledby="tab-accounts" tabindex="0"><div id="accounts-body"></div></section>
+  <section id="accounts" class="panel" role="tabpanel" aria-labelledby="tab-accounts" tabindex="0">
+    <form id="account-form" class="fault-form" aria-label="Create an account">
+      <label>System <select id="account-system">{{systems}}</select></label>
+      <label class="grow">Fields (JSON) <input id="account-fields" autocomplete="off" required
+        placeholder='{"phone": "9120000001", "password": "pass123", "email": "qa@example.com", "isConfirmed": true}'></label>
+      <div class="buttons"><button type="submit">Create account</button></div>
+    </form>
+    <div id="accounts-body"></div>
+  </section>
   <section id="journal" class="panel" role="tabpanel" aria-labelledby="tab-journal" tabindex="0">
     <div class="column-head">
       <h2>Requests <span class="count" id="journal-count">0</span></h2>
@@ -113,6 +121,12 @@ enum ConsolePage {
           <label class="grow">Value <input id="fault-value" placeholder="503" autocomplete="off"></label>
           <div class="buttons"><button type="submit">Add fault</button><button type="button" id="faults-clear">Remove all</button></div>
         </form>
+      </div>
+      <div class="box" id="instances-box" hidden>
+        <h2>Instances <span class="count" id="instances-count">0</span></h2>
+        <p class="muted">Isolated mocks on their own ports: one per parallel simulator clone or test class.</p>
+        <ol id="instances-list" class="faults"></ol>
+        <div class="buttons"><button type="button" id="instance-start">Start an instance</button></div>
       </div>
       <div class="box" id="about-box">
         <h2>Admin API</h2>

@@ -13,8 +13,8 @@ enum ConsoleScript {
   const SYSTEMS = SYSTEM_OPTIONS.map((o) => o.value);
   const TITLES = Object.fromEntries(SYSTEM_OPTIONS.map((o) => [o.value, o.dataset.title || o.value]));
   const state = {
-    features: { requests: false, faults: false, clock: false, tokens: false, events: false },
-    smsText: null, emailText: null, accountsText: null, faultsText: null, clockText: null,
+    features: { requests: false, faults: false, clock: false, tokens: false, events: false, instances: false },
+    smsText: null, emailText: null, accountsText: null, faultsText: null, clockText: null, instancesText: null,
     seenSMS: new Set(), seenEmail: new Set(), firstInbox: true,
     journal: [], journalSince: 0, selected: null, socket: null, pollTimer: null, busy: false, clockAt: null,
   };
@@ -184,6 +184,31 @@ enum ConsoleScript {
     })));
   }
 
+  // Created directly, in the state the test needs (POST /__mock/accounts); the server names a bad field.
+  $("account-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    let fields;
+    try { fields = JSON.parse($("account-fields").value); } catch (_) { report(new Error("Fields must be a JSON object")); return; }
+    if (!fields || typeof fields !== "object" || Array.isArray(fields)) { report(new Error("Fields must be a JSON object")); return; }
+    fields.system = $("account-system").value;
+    api("POST", "/__mock/accounts", fields).then(() => { toast("Account created"); state.accountsText = null; return loadAccounts(); }).catch(report);
+  });
+
+  // ---- instances -------------------------------------------------------------------------
+  async function loadInstances() {
+    const text = await api("GET", "/__mock/instances");
+    if (text === state.instancesText) return;
+    state.instancesText = text;
+    const instances = JSON.parse(text);
+    $("instances-count").textContent = instances.length;
+    $("instances-list").replaceChildren(...instances.map((i) => el("li", {},
+      el("a", { href: safeLink(i.baseURL + "/__mock/") || "#", target: "_blank", rel: "noopener" }, i.baseURL),
+      el("button", { type: "button", onclick: () => api("DELETE", "/__mock/instances/" + encodeURIComponent(i.id)).then(refreshInstances).catch(report) }, "Stop"))));
+    if (!instances.length) $("instances-list").append(el("li", { class: "note" }, "No instances."));
+  }
+  function refreshInstances() { state.instancesText = null; return loadInstances(); }
+  $("instance-start").addEventListener("click", () => api("POST", "/__mock/instances", {}).then(refreshInstances).then(() => toast("Instance started")).catch(report));
+
   // ---- journal (control plane) -----------------------------------------------------------
   function entryHeaders(h) {
     if (!h) return "";
@@ -331,6 +356,7 @@ enum ConsoleScript {
     if (state.features.requests) jobs.push(loadJournal());
     if (state.features.faults) jobs.push(loadFaults());
     if (state.features.clock) jobs.push(loadClock());
+    if (state.features.instances) jobs.push(loadInstances());
     await Promise.all(jobs);
   }
   async function poll() {
@@ -367,9 +393,10 @@ enum ConsoleScript {
   const refreshAccountsSoon = debounce(() => { loadAccounts().catch(() => {}); }, 300);
 
   async function detect() {
-    const [requests, faults, clock, expire, events, openapi] = await Promise.all(
-      ["/__mock/requests", "/__mock/faults", "/__mock/clock", "/__mock/tokens/expire", "/__mock/events", "/__mock/openapi.json"].map(exists));
-    Object.assign(state.features, { requests, faults, clock, tokens: expire, events });
+    const [requests, faults, clock, expire, events, openapi, instances] = await Promise.all(
+      ["/__mock/requests", "/__mock/faults", "/__mock/clock", "/__mock/tokens/expire", "/__mock/events", "/__mock/openapi.json", "/__mock/instances"].map(exists));
+    Object.assign(state.features, { requests, faults, clock, tokens: expire, events, instances });
+    $("instances-box").hidden = !instances;
     document.querySelector('[data-tab="journal"]').hidden = !requests;
     $("faults-box").hidden = !faults;
     $("clock-box").hidden = !clock;
