@@ -29,7 +29,9 @@ let package = Package(
         // Shared by the test targets: a real server on an ephemeral port and raw-socket clients.
         .target(name: "TestSupport", dependencies: ["HTTPServer", "Routes"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "RoutesTests", dependencies: ["Routes", "HTTPServer", "TestSupport", "MockServerKit"]),
+        // MockServer: the executable tests run the built binary, and Xcode builds it first only for a
+        // test target that depends on it (SwiftPM's swift test builds every product anyway).
+        .testTarget(name: "RoutesTests", dependencies: ["Routes", "HTTPServer", "TestSupport", "MockServerKit", "MockServer"]),
         .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
