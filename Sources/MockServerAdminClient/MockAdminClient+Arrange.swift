@@ -118,36 +118,35 @@ extension MockAdminClient {
     /// `new: false`); throws when `timeout` seconds pass first. Clear the SMS first (`clearSMS`)
     /// and the wait is one request held by the server.
     public func waitForSMS(to phone: String, new: Bool = true, timeout: TimeInterval = 10) async throws -> MockSMS {
-        let already = new ? try await sms(phone: phone).count : 0
-        var seen = already
-        var result: MockSMS?
-        try await waiting(timeout) { ms in
-            // The server answers as soon as one exists: with some already there, it answers at once,
-            // and the next ask waits only when nothing new arrived (a short pause keeps it from spinning).
-            let messages = try decode([MockSMS].self, try await send("GET", "/__mock/sms", query: ["phone": phone, "waitMs": String(already == 0 ? ms : 0)], expecting: 200))
-            seen = messages.count
-            if messages.count > already, let last = messages.last { result = last; return true }
-            if already > 0 { try await Task.sleep(nanoseconds: 50_000_000) }
-            return false
-        } failure: { "no SMS to \(phone) within \(timeout) s (\(seen) to it so far)" }
-        guard let result else { throw Failure(description: "no SMS to \(phone)") }
-        return result
+        try await waitForMessage("/__mock/sms", filter: ["phone": phone], new: new, timeout: timeout, as: MockSMS.self) {
+            "no SMS to \(phone) within \(timeout) s (\($0) to it so far)"
+        }
     }
 
     /// Waits for an e-mail to `address` (any case) newer than the ones there at the call (or any,
     /// with `new: false`); throws when `timeout` seconds pass first.
     public func waitForEmail(to address: String, new: Bool = true, timeout: TimeInterval = 10) async throws -> MockEmail {
-        let already = new ? try await emails(to: address).count : 0
+        try await waitForMessage("/__mock/emails", filter: ["to": address], new: new, timeout: timeout, as: MockEmail.self) {
+            "no e-mail to \(address) within \(timeout) s (\($0) to it so far)"
+        }
+    }
+
+    /// One outbox part's wait: the server holds the request while nothing matches; with older
+    /// matches already there it answers at once, so the next ask comes after a short pause.
+    private func waitForMessage<Message: Decodable>(_ path: String, filter: [String: String], new: Bool, timeout: TimeInterval,
+                                                    as type: Message.Type, failure: (Int) -> String) async throws -> Message {
+        let already = new ? try decode([Message].self, try await send("GET", path, query: filter, expecting: 200)).count : 0
         var seen = already
-        var result: MockEmail?
+        var result: Message?
         try await waiting(timeout) { ms in
-            let messages = try decode([MockEmail].self, try await send("GET", "/__mock/emails", query: ["to": address, "waitMs": String(already == 0 ? ms : 0)], expecting: 200))
+            let query = filter.merging(["waitMs": String(already == 0 ? ms : 0)]) { $1 }
+            let messages = try decode([Message].self, try await send("GET", path, query: query, expecting: 200))
             seen = messages.count
             if messages.count > already, let last = messages.last { result = last; return true }
             if already > 0 { try await Task.sleep(nanoseconds: 50_000_000) }
             return false
-        } failure: { "no e-mail to \(address) within \(timeout) s (\(seen) to it so far)" }
-        guard let result else { throw Failure(description: "no e-mail to \(address)") }
+        } failure: { failure(seen) }
+        guard let result else { throw Failure(description: failure(seen)) }
         return result
     }
 
