@@ -44,6 +44,31 @@ final class AccountOverlay<Value: Sendable>: Sendable {
         }
     }
 
+    /// What a snapshot keeps: the accounts added (as `fields` writes each) and the seed's removed.
+    func keep(in snapshot: inout SignedTokensSnapshot, _ fields: (Value) -> [String: String]) {
+        let (added, removed) = changes.withLock { ($0.added, $0.removed) }
+        snapshot.addedAccounts = added.isEmpty ? nil : added.mapValues(fields)
+        snapshot.removedAccounts = removed.isEmpty ? nil : removed.sorted()
+    }
+
+    /// The changes a snapshot holds, each added account read by `value` (nil: refused, named).
+    static func changes(in snapshot: SignedTokensSnapshot, _ value: (String, [String: String]) -> Value?) throws -> (added: [String: Value], removed: Set<String>) {
+        var added: [String: Value] = [:]
+        for (key, fields) in snapshot.addedAccounts ?? [:] {
+            guard let account = value(key, fields) else { throw StateRestoreError("addedAccounts.\(key): not an account this system can read") }
+            added[key] = account
+        }
+        return (added, Set(snapshot.removedAccounts ?? []))
+    }
+
+    /// Puts back changes read by `changes(in:)`.
+    func restore(_ restored: (added: [String: Value], removed: Set<String>)) {
+        changes.withLock { c in
+            c = (restored.added, restored.removed.filter { seed[$0] != nil })
+            changed.set(!c.added.isEmpty || !c.removed.isEmpty)
+        }
+    }
+
     /// Back to the seed's accounts.
     func reset() {
         changes.withLock { c in

@@ -47,4 +47,28 @@ final class StateFollowsTheMainInstanceTests: TemporaryDirectoryTestCase {
             XCTAssertEqual(try login(server.port, "9120000003"), 400, "the restore was written")
         }
     }
+
+    func testRowsAndGatewayAccountsMadeThroughTheAdminAPISurviveARestartAndASnapshot() throws {
+        func rowsLogin(_ server: TestServer, _ email: String, _ password: String) throws -> Int {
+            try server.request("POST", "/auth/login", json: ["email": email, "password": password]).status
+        }
+        try run(1) { server in
+            XCTAssertEqual(try server.request("POST", "/__mock/accounts", json: ["system": "rows", "email": "kept@example.com", "password": "secret1"]).status, 201)
+            XCTAssertEqual(try server.request("DELETE", "/__mock/accounts/rows/johndown@exmample.com", headers: TestServer.adminWrite).status, 204)
+            XCTAssertEqual(try server.request("POST", "/__mock/accounts", json: ["system": "gateway", "email": "gw@example.com", "password": "secret1"]).status, 201)
+        }
+        try run(2) { server in
+            XCTAssertEqual(try rowsLogin(server, "kept@example.com", "secret1"), 200)
+            XCTAssertEqual(try rowsLogin(server, "johndown@exmample.com", "1234567"), 401, "still removed")
+            let listed = try server.request("GET", "/__mock/accounts").jsonObject?["gateway"] as? [[String: Any]]
+            XCTAssertTrue(listed?.contains { $0["email"] as? String == "gw@example.com" } ?? false)
+            // A snapshot holds them too: reset, then restore.
+            let snapshot = try server.request("GET", "/__mock/state").body
+            XCTAssertEqual(try server.request("POST", "/__mock/reset", headers: TestServer.adminWrite).status, 204)
+            XCTAssertEqual(try rowsLogin(server, "kept@example.com", "secret1"), 401)
+            XCTAssertEqual(try server.request("PUT", "/__mock/state", headers: [("Content-Type", "application/json")], body: snapshot).status, 204)
+            XCTAssertEqual(try rowsLogin(server, "kept@example.com", "secret1"), 200)
+            XCTAssertEqual(try rowsLogin(server, "johndown@exmample.com", "1234567"), 401)
+        }
+    }
 }

@@ -14,12 +14,15 @@ extension CustomerGateway: AccountAdministration {
         guard EmailAddress.isValid(email) else { throw .invalid("\"email\" must be an e-mail address, as LOGIN_CUSTOMER requires") }
         let account = CustomerGatewaySeed.Account(customerId: environment.random.token(), email: email, password: password)
         guard accounts.add(email.lowercased(), account) else { throw .exists("a gateway customer with e-mail \(email) exists") }
+        tokens.keyChanges.changed()   // the state file keeps the accounts beside the key
         return AccountSummary(id: account.customerId, login: email, email: email)
     }
 
     /// By the customer id the listing shows.
     func removeAccount(id: String) -> Bool {
         guard let key = accounts.all.first(where: { $0.value.customerId == id })?.key else { return false }
-        return accounts.remove(key)
+        guard accounts.remove(key) else { return false }
+        tokens.keyChanges.changed()
+        return true
     }
 }

@@ -58,9 +58,9 @@ public final class CustomerGateway: EmulatedSystem {
     }
 
     public func reset() {
+        accounts.reset()
         tokens.rotate()
         issued.withLock { $0 = 0 }
-        accounts.reset()
     }
 
     /// No message presents a token back, so this only changes what `isIssued` says.

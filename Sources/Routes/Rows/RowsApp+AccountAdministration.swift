@@ -12,9 +12,14 @@ extension RowsApp: AccountAdministration {
         }
         try fields.checkAllRead()
         guard accounts.add(email, password) else { throw .exists("a rows account with e-mail \(email) exists") }
+        tokens.keyChanges.changed()   // the state file keeps the accounts beside the key
         return AccountSummary(login: email, email: email, note: "tokens are signed and never expire")
     }
 
     /// By the e-mail (the listing's login).
-    func removeAccount(id: String) -> Bool { accounts.remove(id) }
+    func removeAccount(id: String) -> Bool {
+        guard accounts.remove(id) else { return false }
+        tokens.keyChanges.changed()
+        return true
+    }
 }

@@ -6,13 +6,26 @@ public struct SignedTokensSnapshot: Codable, Sendable, Equatable {
     public var tokenKey: String
     /// The random halves of revoked tokens, 16 hex digits each; absent when none.
     public var revoked: [String]?
+    /// Accounts `/__mock/accounts` added, by key (each its fields), and the seed's it removed;
+    /// absent when none.
+    public var addedAccounts: [String: [String: String]]?
+    public var removedAccounts: [String]?
 }
 
 extension RowsApp: PersistentSystem {
     public var stateKey: String { "rows" }
     public var stateChanges: ChangeSignal { tokens.keyChanges }
-    public func snapshot() -> SignedTokensSnapshot { tokens.snapshot }
-    public func restore(_ snapshot: SignedTokensSnapshot) throws { try tokens.restore(snapshot) }
+    public func snapshot() -> SignedTokensSnapshot {
+        var snapshot = tokens.snapshot
+        accounts.keep(in: &snapshot) { ["password": $0] }
+        return snapshot
+    }
+
+    public func restore(_ snapshot: SignedTokensSnapshot) throws {
+        let changes = try AccountOverlay<String>.changes(in: snapshot) { _, fields in fields["password"] }
+        try tokens.restore(snapshot)
+        accounts.restore(changes)
+    }
 }
 
 extension SignedTokens {

@@ -57,8 +57,8 @@ public final class RowsApp: EmulatedSystem {
     }
 
     public func reset() {
-        tokens.rotate()
         accounts.reset()
+        tokens.rotate()
     }
 
     /// The original never expires tokens: an expired one is answered as an unknown one (403), with a hint.
