@@ -45,4 +45,24 @@ final class JSONValueTests: XCTestCase {
             }
         }
     }
+
+    /// A caller's words change nothing in what is parsed; their lookup sees exactly the plain
+    /// ASCII texts, and what it returns is what the value holds.
+    func testWordsGiveTheSameValues() {
+        let seen = Locked<[String]>([])
+        let words = JSONWords { text in
+            seen.withLock { $0.append(String(decoding: text, as: UTF8.self)) }
+            if JSONWords.spells(text, "type") { return "type" }
+            return JSONWords.spells(text, "LOGIN_CUSTOMER") ? "LOGIN_CUSTOMER" : nil
+        }
+        for text in [#"{"type":"LOGIN_CUSTOMER","sequence_id":"1","data":{"email":"a@b.c"}}"#,
+                     #"{"typ":"LOGIN_CUSTOMERS","types":["type","é","a\"b"],"":""}"#, #""type""#, "[]"] {
+            XCTAssertEqual(JSONValue.parse(text, words: words), JSONValue.parse(text), text)
+            XCTAssertNotNil(JSONValue.parse(text, words: words), text)
+        }
+        XCTAssertEqual(seen.withLock { $0 }.prefix(7), ["type", "LOGIN_CUSTOMER", "sequence_id", "1", "data", "email", "a@b.c"])
+        XCTAssertFalse(seen.withLock { $0 }.contains("é"), "non-ASCII and escaped texts are decoded, not looked up")
+        XCTAssertTrue(JSONWords.spells(UnsafeBufferPointer(start: nil, count: 0), ""))
+        XCTAssertFalse(Array("typE".utf8).withUnsafeBufferPointer { JSONWords.spells($0, "type") })
+    }
 }

@@ -46,8 +46,9 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Parses a complete JSON text (RFC 8259), or nil. Strict: no trailing commas, comments or
     /// invalid UTF-8; nesting deeper than `maxDepth` is refused rather than overflowing the stack.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 256) -> JSONValue? {
-        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+    /// Texts that spell one of `words` come back as the caller's own strings.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 256, words: JSONWords = .none) -> JSONValue? {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth, words: words)
         return parser.parseDocument()
     }
 
@@ -55,20 +56,20 @@ public enum JSONValue: Sendable, Equatable {
     /// decoder on Linux reports no position, and a seed file's author needs one.
     public static func syntaxErrorOffset(_ bytes: [UInt8], maxDepth: Int = 256) -> Int? {
         bytes.withUnsafeBufferPointer { buf in
-            var parser = JSONParser(bytes: buf, maxDepth: maxDepth)
+            var parser = JSONParser(bytes: buf, maxDepth: maxDepth, words: .none)
             return parser.parseDocument() == nil ? min(parser.i, buf.count) : nil
         }
     }
 
     /// Parses JSON bytes (see `parse(_:maxDepth:)` on a buffer).
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = 256) -> JSONValue? {
-        bytes.withUnsafeBufferPointer { parse($0, maxDepth: maxDepth) }
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = 256, words: JSONWords = .none) -> JSONValue? {
+        bytes.withUnsafeBufferPointer { parse($0, maxDepth: maxDepth, words: words) }
     }
 
     /// Parses JSON text (see `parse(_:maxDepth:)` on a buffer).
-    public static func parse(_ text: String, maxDepth: Int = 256) -> JSONValue? {
+    public static func parse(_ text: String, maxDepth: Int = 256, words: JSONWords = .none) -> JSONValue? {
         var text = text
-        return text.withUTF8 { parse($0, maxDepth: maxDepth) }
+        return text.withUTF8 { parse($0, maxDepth: maxDepth, words: words) }
     }
 }
 
@@ -76,12 +77,14 @@ public enum JSONValue: Sendable, Equatable {
 private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    let words: JSONWords
     var i = 0
     var depth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, words: JSONWords) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.words = words
     }
 
     mutating func parseDocument() -> JSONValue? {
@@ -168,7 +171,7 @@ private struct JSONParser {
         }
     }
 
-    /// At an opening quote: a key or a string value, interned when it is one of `interned`'s.
+    /// At an opening quote: a key or a string value, the caller's own string when it is one of `words`.
     private mutating func parseText() -> String? {
         let start = i + 1
         let end = plainRunEnd(from: start)
@@ -177,7 +180,7 @@ private struct JSONParser {
         let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
         i = end + 1
         // Plain ASCII: the bytes are the string.
-        return JSONParser.interned(text) ?? String(decoding: text, as: UTF8.self)
+        return words.lookup?(text) ?? String(decoding: text, as: UTF8.self)
     }
 
     /// The index of the first byte from `start` that is not plain text: a quote, a backslash,
@@ -205,31 +208,6 @@ private struct JSONParser {
             j += 1
         }
         return j
-    }
-
-    /// The texts the hot paths read (the keys of gateway messages and logins, the gateway's
-    /// message type), as literals: a literal String costs nothing to create or release, where
-    /// decoding one cost ~250 instructions.
-    private static func interned(_ text: UnsafeBufferPointer<UInt8>) -> String? {
-        switch text.count {
-        case 4:
-            if matches(text, "type") { return "type" }
-            if matches(text, "data") { return "data" }
-        case 5: if matches(text, "email") { return "email" }
-        case 8: if matches(text, "password") { return "password" }
-        case 11: if matches(text, "sequence_id") { return "sequence_id" }
-        case 14: if matches(text, "LOGIN_CUSTOMER") { return "LOGIN_CUSTOMER" }
-        default: break
-        }
-        return nil
-    }
-
-    /// Whether `text` spells `literal`, which has the same length.
-    @inline(__always)
-    private static func matches(_ text: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-        let spelled = literal.utf8Start
-        for k in 0..<text.count where text[k] != spelled[k] { return false }
-        return true
     }
 
     /// At an opening quote: the decoded string, the index past its closing quote.

@@ -19,14 +19,14 @@ struct VaporContent {
     /// Reads the body; `expected` describes it in the messages (`{"email": String, …}`).
     /// Borrowed: an initializer takes its arguments owned, which copied the whole request (and
     /// released it after) on every login.
-    init(_ request: borrowing HTTPRequest, expected: String) throws(HTTPError) {
+    init(_ request: borrowing HTTPRequest, expected: String, words: JSONWords = .none) throws(HTTPError) {
         var hint: String?
         switch request.mediaType {
         case "":
             throw HTTPError(.unsupportedMediaType, "Unsupported Media Type", hint: VaporContent.missingContentTypeHint)
         case "application/json":
             guard !request.body.isEmpty else { throw HTTPError(.badRequest, "Request body is empty: expected JSON \(expected)") }
-            guard let value = JSONValue.parse(request.body) else { throw HTTPError(.badRequest, "Request body is not valid JSON") }
+            guard let value = JSONValue.parse(request.body, words: words) else { throw HTTPError(.badRequest, "Request body is not valid JSON") }
             guard value.isObject else { throw HTTPError(.badRequest, "Request body must be a JSON object \(expected)") }
             fields = .json(value)
         case "application/x-www-form-urlencoded":
