@@ -23,6 +23,19 @@ final class SystemDeclarationTests: MockServerTestCase {
                                                                "username / password, then 132"])
     }
 
+    /// The banner's endpoints are routes the router really has (`WS` a WebSocket endpoint), each in
+    /// its system's group: the list may leave routes out, never name one that does not exist.
+    func testEveryDeclaredEndpointIsARegisteredRoute() {
+        let table = server.app.makeRouter().routeTable
+        for system in server.app.systems {
+            for endpoint in system.endpoints {
+                let method = endpoint.method == "WS" ? nil : HTTPMethod(rawValue: endpoint.method)
+                XCTAssertTrue(table.contains { $0.method == method && $0.pattern == endpoint.path },
+                              "\(system.name) declares \(endpoint.method) \(endpoint.path), which no route answers")
+            }
+        }
+    }
+
     /// Every answer names its system (never sent on the wire), 404 and 405 included.
     func testEveryResponseCarriesItsSystem() {
         func system(_ method: HTTPMethod, _ target: String, _ headers: HTTPHeaders = [:], body: String = "") -> String? {
