@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import XCTest
 @testable import Routes
 
@@ -69,5 +70,16 @@ final class HotPathHelpersTests: XCTestCase {
         }
         XCTAssertNil(UUIDText.parse("0123456g-89ab-4def-8123-456789abcdef"))
         XCTAssertNil(UUIDText.parse("0123456789ab-4def-8123-456789abcdef-"))
+    }
+
+    /// The rows login body written in place is the JSON an interpolated String would give.
+    func testTheRowsLoginBodyIsTheTokenAsJSON() {
+        for (high, low) in [(UInt64(0), UInt64(0)), (0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210), (UInt64.max, UInt64.max)] {
+            let body = RowsLoginBody.bytes(high: high, low: low)
+            var uuid: [UInt8] = []
+            UUIDText.append(high: high, low: low, to: &uuid)
+            XCTAssertEqual(String(decoding: body, as: UTF8.self), "{\"token\":\"\(String(decoding: uuid, as: UTF8.self))\"}")
+            XCTAssertEqual(JSONValue.parse(body)?["token"]?.string?.count, 36)
+        }
     }
 }

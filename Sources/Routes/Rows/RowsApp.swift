@@ -26,8 +26,6 @@ public final class RowsApp: EmulatedSystem {
     public let seedAccount: String?
 
     private static let emptyPage: [UInt8] = Array("[]".utf8)
-    private static let tokenPrefix: StaticString = "{\"token\":\""
-    private static let tokenSuffix: StaticString = "\"}"
     private static let expectedBody = "{\"email\": String, \"password\": String}"
     /// The login's keys: read without decoding them again.
     private static let words = JSONWords { text in
@@ -85,15 +83,8 @@ public final class RowsApp: EmulatedSystem {
         guard let expected = accounts[email], expected == password else {
             throw HTTPError(.unauthorized, "Invalid Credentials")
         }
-        // The body's bytes written in place: interpolating the token into a String, then copying
-        // that into an Array, cost ~1.7k instructions per login.
         let (high, low) = tokens.issueWords()
-        var body: [UInt8] = []
-        body.reserveCapacity(48)
-        RowsApp.tokenPrefix.withUTF8Buffer { body.append(contentsOf: $0) }
-        UUIDText.append(high: high, low: low, to: &body)
-        RowsApp.tokenSuffix.withUTF8Buffer { body.append(contentsOf: $0) }
-        return .json(.ok, bytes: body)
+        return .json(.ok, bytes: RowsLoginBody.bytes(high: high, low: low))
     }
 
     private func rows(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
