@@ -9,6 +9,8 @@ struct TokenStore<Value> {
     private var order: [String] = []
     private var nextSlot = 0
     let capacity: Int
+    /// Tokens issued, evicted or removed since the change log last looked.
+    var touched = TouchedKeys()
 
     init(capacity: Int = 100_000) {
         self.capacity = max(1, capacity)
@@ -19,10 +21,12 @@ struct TokenStore<Value> {
     var count: Int { values.count }
 
     mutating func insert(_ token: String, _ value: Value) {
+        touched.touch(token)
         if values.updateValue(value, forKey: token) != nil { return }
         if order.count < capacity {
             order.append(token)
         } else {
+            touched.touch(order[nextSlot])
             values.removeValue(forKey: order[nextSlot])
             order[nextSlot] = token
             nextSlot = (nextSlot + 1) % capacity
@@ -30,6 +34,7 @@ struct TokenStore<Value> {
     }
 
     mutating func remove(_ token: String) {
+        touched.touch(token)
         values.removeValue(forKey: token)
     }
 

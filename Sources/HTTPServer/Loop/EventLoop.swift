@@ -351,8 +351,12 @@ final class EventLoop: @unchecked Sendable {
             conn.watchingWrite = write
             try? poller.modify(conn.fd, read: read, write: write)
         }
+        // One timer per connection at a time, the earliest: a deferred answer's deadline is set
+        // for every changing request under --state, and a timer per request (each kept until it
+        // fired, 30 s later) made every loop turn scan thousands of them. A later release is
+        // set when the pending timer fires.
         let release = machine.nextRelease
-        if release != 0 && release != conn.timerAt {
+        if release != 0 && (conn.timerAt == 0 || release < conn.timerAt) {
             conn.timerAt = release
             timers.append((release, machine.id))
         }
@@ -369,6 +373,8 @@ final class EventLoop: @unchecked Sendable {
         }
         for id in due {
             guard let conn = connection(id.fd), conn.machine.id == id else { continue }
+            // An earlier timer of this connection already fired (and maybe set a later one).
+            if conn.timerAt > now { continue }
             conn.timerAt = 0
             conn.machine.tick()
             reconcile(conn)

@@ -112,20 +112,24 @@ extension Musbooking: PersistentSystem {
 /// a session by token; each only when it changed.
 extension Musbooking: RecordedSystem {
     public func records(into sink: inout RecordSink) {
-        let s = state.value
-        sink.keyed("users", s.order.lazy.compactMap { id in s.users[id].map { (id, $0) } }) { _, user in
-            (try? Musbooking.userJSON(user)) ?? Array("null".utf8)
-        }
-        sink.keyed("codes", s.codes.ordered.lazy.map { ($0.phone, $0.code) }, updateMovesToEnd: true) { phone, code in
-            var out: [UInt8] = Array("{\"code\":".utf8)
-            JSONText.appendQuoted(code, to: &out)
-            out.append(contentsOf: Array(",\"phone\":".utf8))
-            JSONText.appendQuoted(phone, to: &out)
-            out.append(UInt8(ascii: "}"))
-            return out
-        }
-        sink.keyed("sessions", s.sessions.lazy.map { ($0.key, $0.value) }) { token, session in
-            Musbooking.sessionJSON(token, session)
+        // Under the state's lock, with no copy kept (see SkyZone's).
+        state.drain { s in
+            let users = s.touchedUsers.take(), sessions = s.touchedSessions.take(), codes = s.codes.touched.take()
+            sink.keyed("users", touched: users, count: s.users.count, all: { [order = s.order, all = s.users] in order.lazy.compactMap { id in all[id].map { (id, $0) } } },
+                       lookup: { s.users[$0] }) { _, user in
+                (try? Musbooking.userJSON(user)) ?? Array("null".utf8)
+            }
+            sink.keyed("codes", touched: codes, count: s.codes.count, all: { s.codes.ordered.lazy.map { ($0.phone, $0.code) } },
+                       lookup: { s.codes[$0] }, updateMovesToEnd: true) { phone, code in
+                var out: [UInt8] = Array("{\"code\":".utf8)
+                JSONText.appendQuoted(code, to: &out)
+                out.append(contentsOf: Array(",\"phone\":".utf8))
+                JSONText.appendQuoted(phone, to: &out)
+                out.append(UInt8(ascii: "}"))
+                return out
+            }
+            sink.keyed("sessions", touched: sessions, count: s.sessions.count, all: { s.sessions.lazy.map { ($0.key, $0.value) } },
+                       lookup: { s.sessions[$0] }, encode: Musbooking.sessionJSON)
         }
     }
 

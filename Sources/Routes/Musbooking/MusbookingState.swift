@@ -28,6 +28,8 @@ struct MusbookingState: Sendable {
     var codes: PendingCodes
     /// Sessions by token, and each user's one token.
     private(set) var sessions: [String: Session] = [:]
+    /// Users and sessions changed since the change log last looked (codes keep their own).
+    var touchedUsers = TouchedKeys(), touchedSessions = TouchedKeys()
     private var tokenByUser: [String: String] = [:]
     let categories: [Int: MusbookingCategory]
     private(set) var accountCount = 0
@@ -62,12 +64,14 @@ struct MusbookingState: Sendable {
 
     /// Adds a user (account or customer record) and indexes it.
     mutating func insert(_ user: MusbookingUser) {
+        touchedUsers.touch(user.id)
         if let old = users.updateValue(user, forKey: user.id) { unindex(old) } else { order.append(user.id) }
         index(user)
     }
 
     /// Replaces a user's record, keeping the indexes in step with its login, phone and e-mail.
     mutating func update(_ user: MusbookingUser) {
+        touchedUsers.touch(user.id)
         if let old = users[user.id] { unindex(old) }
         users[user.id] = user
         index(user)
@@ -102,15 +106,23 @@ struct MusbookingState: Sendable {
     mutating func remove(id: String) -> Bool {
         let key = id.lowercased()
         guard let user = users.removeValue(forKey: key) else { return false }
+        touchedUsers.touch(key)
         unindex(user)
         order.removeAll { $0 == key }
-        if let token = tokenByUser.removeValue(forKey: key) { sessions[token] = nil }
+        if let token = tokenByUser.removeValue(forKey: key) {
+            sessions[token] = nil
+            touchedSessions.touch(token)
+        }
         return true
     }
 
     /// Starts the user's session under `token`, ending the one before (one session per user).
     mutating func startSession(_ token: String, userId: String, expiresAt: Date) {
-        if let old = tokenByUser[userId] { sessions[old] = nil }
+        if let old = tokenByUser[userId] {
+            sessions[old] = nil
+            touchedSessions.touch(old)
+        }
+        touchedSessions.touch(token)
         sessions[token] = Session(userId: userId, expiresAt: expiresAt)
         tokenByUser[userId] = token
     }
@@ -121,9 +133,11 @@ struct MusbookingState: Sendable {
             let count = sessions.count
             sessions = [:]
             tokenByUser = [:]
+            touchedSessions.touchAll()
             return count
         }
         guard let session = sessions.removeValue(forKey: token) else { return 0 }
+        touchedSessions.touch(token)
         if tokenByUser[session.userId] == token { tokenByUser[session.userId] = nil }
         return 1
     }
@@ -133,9 +147,11 @@ struct MusbookingState: Sendable {
         let past = now.addingTimeInterval(-1)
         guard let token else {
             for key in sessions.keys { sessions[key]?.expiresAt = past }
+            touchedSessions.touchAll()
             return sessions.count
         }
         guard sessions[token] != nil else { return 0 }
+        touchedSessions.touch(token)
         sessions[token]?.expiresAt = past
         return 1
     }

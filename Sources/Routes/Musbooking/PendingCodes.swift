@@ -7,6 +7,8 @@ struct PendingCodes: Sendable {
     private var head = 0
     private var generation = 0
     let capacity: Int
+    /// Phones whose code was set or dropped since the change log last looked.
+    var touched = TouchedKeys()
 
     init(capacity: Int) { self.capacity = max(1, capacity) }
 
@@ -18,6 +20,7 @@ struct PendingCodes: Sendable {
     /// dropped to stay within the capacity, if any.
     mutating func set(_ code: String, for phone: String) -> String? {
         generation += 1
+        touched.touch(phone)
         codes[phone] = (code, generation)
         queue.append((phone, generation))
         var dropped: String?
@@ -26,6 +29,7 @@ struct PendingCodes: Sendable {
             head += 1
             if codes[oldest.phone]?.generation == oldest.generation {
                 codes[oldest.phone] = nil
+                touched.touch(oldest.phone)
                 dropped = oldest.phone
             }
         }
@@ -34,6 +38,7 @@ struct PendingCodes: Sendable {
     }
 
     mutating func remove(_ phone: String) {
+        touched.touch(phone)
         codes[phone] = nil
         compact()
     }

@@ -61,12 +61,14 @@ final class OutboxSnapshotCache: Sendable {
 /// In the change log: each kind is a list, dropped at the front and appended at the back.
 extension Outbox: RecordedSystem {
     public func records(into sink: inout RecordSink) {
-        let m = messages.value
-        sink.list("emails", m.emails) { mail in
-            Outbox.object([("body", mail.body), ("link", mail.link), ("sentAt", mail.sentAt), ("subject", mail.subject), ("to", mail.to)])
-        }
-        sink.list("sms", m.sms) { sms in
-            Outbox.object([("code", sms.code), ("phone", sms.phone), ("sentAt", sms.sentAt), ("text", sms.text)])
+        // Under the lock, with no copy kept (see SkyZone's).
+        messages.drain { m in
+            sink.list("emails", m.emails) { mail in
+                Outbox.object([("body", mail.body), ("link", mail.link), ("sentAt", mail.sentAt), ("subject", mail.subject), ("to", mail.to)])
+            }
+            sink.list("sms", m.sms) { sms in
+                Outbox.object([("code", sms.code), ("phone", sms.phone), ("sentAt", sms.sentAt), ("text", sms.text)])
+            }
         }
     }
 }

@@ -212,6 +212,39 @@ public struct RecordSink {
         }
     }
 
+    /// A keyed collection whose changed keys are known (`TouchedKeys`): only those are looked up,
+    /// so a write costs the change, not the collection. Falls back to comparing `all()` when
+    /// every element may have changed.
+    /// `count` is the collection's size: an image of another size means a change went untold,
+    /// and every element is compared.
+    public mutating func keyed<E: Equatable, S: Sequence>(_ name: String, touched: TouchedKeys, count: Int, all: () -> S,
+                                                         lookup: (String) -> E?, updateMovesToEnd: Bool = false,
+                                                         encode: (String, E) -> [UInt8]) where S.Element == (String, E) {
+        guard !touched.all, let keyedImage = image.members[name] as? KeyedMember<E> else {
+            return keyed(name, all(), updateMovesToEnd: updateMovesToEnd, encode: encode)
+        }
+        for key in touched.keys {
+            guard let element = lookup(key) else {
+                if keyedImage.entries.removeValue(forKey: key) != nil { ops.append(.delete(name, key: key)) }
+                continue
+            }
+            if let old = keyedImage.entries[key] {
+                if old.element == element { continue }
+                let order = updateMovesToEnd ? keyedImage.nextOrder : old.order
+                if updateMovesToEnd { keyedImage.nextOrder += 1 }
+                let json = encode(key, element)
+                keyedImage.entries[key] = (element, json, order)
+                ops.append(.upsert(name, key: key, json: json, moveToEnd: updateMovesToEnd))
+            } else {
+                let json = encode(key, element)
+                keyedImage.entries[key] = (element, json, keyedImage.nextOrder)
+                keyedImage.nextOrder += 1
+                ops.append(.upsert(name, key: key, json: json, moveToEnd: false))
+            }
+        }
+        if keyedImage.entries.count != count { keyed(name, all(), updateMovesToEnd: updateMovesToEnd, encode: encode) }
+    }
+
     /// A list that drops from the front and grows at the back (anything else is a rewrite of it).
     public mutating func list<E: Equatable>(_ name: String, _ elements: [E], encode: (E) -> [UInt8]) {
         let listImage = image.members[name] as? ListMember<E> ?? ListMember<E>()
@@ -219,7 +252,13 @@ public struct RecordSink {
         var drop = 0, keep = 0
         if let first = elements.first, let start = listImage.elements.firstIndex(of: first) {
             let n = min(listImage.elements.count - start, elements.count)
-            while keep < n, listImage.elements[start + keep] == elements[keep] { keep += 1 }
+            // Such a list only drops and appends, so an overlap whose ends agree agrees in between
+            // (checked end to end only when it does not: a wholesale change).
+            if n > 0 && listImage.elements[start + n - 1] == elements[n - 1] {
+                keep = n
+            } else {
+                while keep < n, listImage.elements[start + keep] == elements[keep] { keep += 1 }
+            }
             drop = start
         }
         if keep == 0 { drop = listImage.elements.count }

@@ -21,6 +21,12 @@ public final class StateCell<Value: Sendable>: Sendable {
         return result
     }
 
+    /// Exclusive access that announces nothing: for the change log taking its bookkeeping
+    /// (`TouchedKeys`) out of the value, which is not a change of the state itself.
+    public func drain<R>(_ body: (inout Value) -> R) -> R {
+        storage.withLock(body)
+    }
+
     /// Exclusive read-only access: announces nothing.
     public func read<R, E: Error>(_ body: (Value) throws(E) -> R) throws(E) -> R {
         try storage.withLock { (value) throws(E) -> R in try body(value) }

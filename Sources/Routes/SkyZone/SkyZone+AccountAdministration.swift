@@ -50,6 +50,7 @@ extension SkyZone: AccountAdministration {
                 guard state.idByUsername[username.lowercased()] == nil else { throw .exists("a SkyZone account with e-mail \(username) exists") }
                 profile.email = username
                 state.accounts[profile.id] = Account(profile: profile, password: password)
+                state.touchedAccounts.touch("\(profile.id)")
                 state.idByUsername[username.lowercased()] = profile.id
             case .social(let type, let token):
                 let key = SkyZone.socialKey(type.rawValue, token)
@@ -57,6 +58,7 @@ extension SkyZone: AccountAdministration {
                 profile.externalToken = token
                 profile.externalType = type.rawValue
                 state.accounts[profile.id] = Account(profile: profile, password: nil)
+                state.touchedAccounts.touch("\(profile.id)")
                 state.idBySocial[key] = profile.id
             }
             state.nextId += 1
@@ -69,6 +71,7 @@ extension SkyZone: AccountAdministration {
         guard let number = Int(id) else { return false }
         return state.withLock { state in
             guard let account = state.accounts.removeValue(forKey: number) else { return false }
+            state.touchedAccounts.touch(id)
             state.idByUsername = state.idByUsername.filter { $0.value != number }
             let profile = account.profile
             if !profile.externalType.isEmpty { state.idBySocial[SkyZone.socialKey(profile.externalType, profile.externalToken)] = nil }

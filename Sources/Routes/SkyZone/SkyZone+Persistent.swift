@@ -83,26 +83,33 @@ extension SkyZone: RecordedSystem {
     }
 
     public func records(into sink: inout RecordSink) {
-        let s = state.value
-        let encoder = StateCoding.encoder()
-        sink.field("nextId", json: Array("\(s.nextId)".utf8))
-        sink.keyed("accounts", s.accounts.lazy.map { ("\($0.key)", Recorded(profile: $0.value.profile, password: $0.value.password)) }) { _, account in
-            let id = account.profile.id
-            // The username as typed is the e-mail when it matches (the snapshot's rule); a seed
-            // account whose e-mail differs is looked up in the table (rare: seeds only).
-            let email = account.profile.email
-            var username: String?
-            if s.idByUsername[email.lowercased()] == id { username = email } else {
-                username = s.idByUsername.first { $0.value == id }?.key
+        // Under the state's lock, with no copy kept: a copy held past the lock would make the
+        // next change copy every account (what made each write cost the whole state).
+        state.drain { s in
+            let accounts = s.touchedAccounts.take(), tokens = s.tokens.touched.take()
+            let encoder = StateCoding.encoder()
+            sink.field("nextId", json: Array("\(s.nextId)".utf8))
+            sink.keyed("accounts", touched: accounts, count: s.accounts.count,
+                       all: { s.accounts.lazy.map { ("\($0.key)", Recorded(profile: $0.value.profile, password: $0.value.password)) } },
+                       lookup: { key in Int(key).flatMap { s.accounts[$0] }.map { Recorded(profile: $0.profile, password: $0.password) } }) { _, account in
+                let id = account.profile.id
+                // The username as typed is the e-mail when it matches (the snapshot's rule); a seed
+                // account whose e-mail differs is looked up in the table (rare: seeds only).
+                let email = account.profile.email
+                var username: String?
+                if s.idByUsername[email.lowercased()] == id { username = email } else {
+                    username = s.idByUsername.first { $0.value == id }?.key
+                }
+                let snapshot = SkyZoneSnapshot.Account(profile: account.profile, username: username, password: account.password)
+                return (try? [UInt8](encoder.encode(snapshot))) ?? Array("null".utf8)
             }
-            let snapshot = SkyZoneSnapshot.Account(profile: account.profile, username: username, password: account.password)
-            return (try? [UInt8](encoder.encode(snapshot))) ?? Array("null".utf8)
-        }
-        sink.keyed("tokens", s.tokens.values.lazy.map { ($0.key, $0.value) }) { token, id in
-            var out: [UInt8] = Array("{\"id\":\(id),\"token\":".utf8)
-            JSONText.appendQuoted(token, to: &out)
-            out.append(UInt8(ascii: "}"))
-            return out
+            sink.keyed("tokens", touched: tokens, count: s.tokens.count, all: { s.tokens.values.lazy.map { ($0.key, $0.value) } },
+                       lookup: { s.tokens[$0] }) { token, id in
+                var out: [UInt8] = Array("{\"id\":\(id),\"token\":".utf8)
+                JSONText.appendQuoted(token, to: &out)
+                out.append(UInt8(ascii: "}"))
+                return out
+            }
         }
     }
 }

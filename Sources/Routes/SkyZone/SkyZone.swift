@@ -42,6 +42,8 @@ public final class SkyZone: EmulatedSystem {
         var idBySocial: [String: Int] = [:]
         var nextId: Int
         var tokens = TokenStore<Int>()
+        /// Accounts changed since the change log last looked.
+        var touchedAccounts = TouchedKeys()
         /// Tokens voided by `/__mock/tokens/expire`, only to say so in the refusal's hint; never
         /// more than the tokens once live (the admin API is the only writer).
         var expired: Set<String> = []
@@ -145,6 +147,7 @@ public final class SkyZone: EmulatedSystem {
                 var profile = SkyZoneProfile(id: state.nextId)
                 profile.email = username
                 state.accounts[profile.id] = Account(profile: profile, password: password)
+                state.touchedAccounts.touch("\(profile.id)")
                 state.idByUsername[key] = profile.id
                 state.nextId += 1
                 return (profile, true)
@@ -156,6 +159,7 @@ public final class SkyZone: EmulatedSystem {
                 profile.externalToken = token
                 profile.externalType = type.rawValue
                 state.accounts[profile.id] = Account(profile: profile, password: nil)
+                state.touchedAccounts.touch("\(profile.id)")
                 state.idBySocial[key] = profile.id
                 state.nextId += 1
                 return (profile, true)
