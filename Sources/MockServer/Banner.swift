@@ -91,7 +91,7 @@ enum Banner {
     private static func wrapped(label: String, items: [String]) -> [String] {
         let indent = String(repeating: " ", count: 2 + labelWidth)
         var lines: [String] = []
-        var line = "  " + label.padding(toLength: max(labelWidth, label.count + 1), withPad: " ", startingAt: 0)
+        var line = "  " + label.padded(to: max(labelWidth, label.count + 1))
         var first = true
         for item in items {
             let separator = first ? "" : (item.hasPrefix("(") ? "   " : ", ")

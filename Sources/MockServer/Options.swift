@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 import Routes
 
@@ -127,11 +131,11 @@ struct Options {
             "",
         ]
         for s in settings {
-            let left = "  \(s.flag) \(s.valueName)".padding(toLength: 34, withPad: " ", startingAt: 0)
+            let left = "  \(s.flag) \(s.valueName)".padded(to: 34)
             lines.append("\(left)\(s.help)  [$\(s.env)]")
         }
-        lines.append("  --version".padding(toLength: 34, withPad: " ", startingAt: 0) + "print the version and exit")
-        lines.append("  -h, --help".padding(toLength: 34, withPad: " ", startingAt: 0) + "this text")
+        lines.append("  --version".padded(to: 34) + "print the version and exit")
+        lines.append("  -h, --help".padded(to: 34) + "this text")
         return lines.joined(separator: "\n")
     }
 

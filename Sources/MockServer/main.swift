@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 import Routes
 #if canImport(Darwin)
@@ -13,7 +17,7 @@ SignalTrap.ignoreBrokenPipes()
 
 /// Prints to standard error and exits with the given status.
 func exitWith(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    LogOutput.writeAll(message + "\n", to: 2)
     exit(status)
 }
 
@@ -72,7 +76,7 @@ let banner = Banner.text(Banner.Facts(
     statePath: persistence.store?.path, watchedPath: persistence.watchedSeed,
     configuredConnections: options.server.maxConnections, connectionLimit: server.connectionLimit))
 // One write, so scripts reading the banner from a pipe see it at once.
-FileHandle.standardOutput.write(Data((banner + "\n").utf8))
+LogOutput.writeAll(banner + "\n", to: 1)
 // A JSON-logging script (started with --port 0) reads the port here rather than from the banner.
 if logger.format == .json {
     logger.event(.listening, "listening on \(Banner.listeningURL(host: host, port: server.port))",

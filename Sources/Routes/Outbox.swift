@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// An SMS the mock "sent": what a real backend would have delivered to a phone.
@@ -140,7 +144,7 @@ public enum ISO8601 {
 
     /// Writes the 20 bytes of the text into `buf` (20 bytes at least); their number.
     private static func write(_ date: Date, to buf: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        let parts = civil(Int(floor(date.timeIntervalSince1970)))
+        let parts = civil(Int(date.timeIntervalSince1970.rounded(.down)))
         // Digits by hand: String(format:) goes through CFString and showed up in the gateway's profile.
         var i = 0
         func put(_ value: Int32, _ width: Int) {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Seed {
     /// The seed compiled into the binary (`BundledSeed`, generated from the repository's `seed.json`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// The initial data of every emulated system: the contents of `seed.json`, one section per
@@ -48,7 +52,7 @@ extension Seed {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw SeedError(description: "\(path): cannot read the seed file (\(error.localizedDescription))")
+            throw SeedError(description: "\(path): cannot read the seed file (\(FileErrorText.of(error)))")
         }
         return try decode(data, source: path)
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A response to encode: status, extra headers and the full body.
 ///
@@ -40,11 +44,6 @@ public struct HTTPResponse: Sendable {
     /// A JSON body from an `Encodable` value; keys keep their declared names.
     public static func json<T: Encodable>(_ status: HTTPStatus = .ok, _ value: T) -> HTTPResponse {
         json(status, bytes: JSON.encode(value))
-    }
-
-    /// A JSON body from Foundation objects (`[String: Any]`, arrays, strings, numbers, `NSNull`).
-    public static func json(_ status: HTTPStatus = .ok, object: Any) -> HTTPResponse {
-        json(status, bytes: JSON.serialize(object))
     }
 
     /// The transport's own error body, `{"error": true, "reason": …}` (the shape of Vapor, whose

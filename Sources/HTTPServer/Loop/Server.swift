@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 
 /// The HTTP/1.1 + WebSocket server: a few event loops (one per core by default), no thread per connection.
 public final class Server: @unchecked Sendable {
@@ -74,12 +79,10 @@ public final class Server: @unchecked Sendable {
         for (i, loop) in loops.enumerated() { loop.join(loops, distribute: single && count > 1 && i == 0) }
         for loop in loops {
             finished.enter()
-            let thread = Thread { [finished] in
+            DetachedThread.start(name: "mock-server-loop-\(loop.id)") { [finished] in
                 loop.run()
                 finished.leave()
             }
-            thread.name = "mock-server-loop-\(loop.id)"
-            thread.start()
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Replaces a file so that a reader (or a restart after SIGKILL or a power cut) sees either the
 /// old contents or the new, never a mix: write a temporary file in the same directory, flush it

@@ -3,7 +3,11 @@ import Darwin
 #elseif canImport(Glibc)
 import Glibc
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An exclusive advisory lock (`flock`) on a lock file beside a file this process owns, holding
 /// the holder's pid: a second process that wants the same file learns who has it. The kernel
@@ -45,7 +49,7 @@ public final class FileLock: Sendable {
             var buffer = [UInt8](repeating: 0, count: 32)
             let n = buffer.withUnsafeMutableBytes { Sys.readFully(fd, into: $0) }
             Sys.close(fd)
-            let holder = String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let holder = String(decoding: buffer[0..<n], as: UTF8.self).trimmingWhitespace()
             throw Held(path: path, holder: holder.isEmpty ? nil : holder)
         }
         _ = ftruncate(fd, 0)

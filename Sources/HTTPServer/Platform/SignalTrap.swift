@@ -3,7 +3,11 @@ import Darwin
 #elseif canImport(Glibc)
 import Glibc
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Synchronous, race-free handling of SIGINT/SIGTERM, the same on Linux and Darwin.
 ///
@@ -38,15 +42,13 @@ public final class SignalTrap: Sendable {
     /// thread, for the life of the process.
     public func start(_ handler: @escaping @Sendable (Int32) -> Void) {
         let signals = signals
-        let thread = Thread {
+        DetachedThread.start(name: "mock-server-signals") {
             var set = SignalTrap.signalSet(signals)
             var received: Int32 = 0
             while true {
                 if sigwait(&set, &received) == 0 { handler(received) }
             }
         }
-        thread.name = "mock-server-signals"
-        thread.start()
     }
 
     /// The name of a signal this trap handles, for log lines.

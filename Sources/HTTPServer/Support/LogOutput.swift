@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -12,7 +16,7 @@ public final class LogOutput: @unchecked Sendable {
     // Guarded by `condition`; the writer thread is the only one that calls `write`. Queued lines
     // are bytes in one buffer (`pending`, `queued` lines); the writer swaps it with its emptied
     // batch buffer and writes the whole batch at once, so neither side allocates in steady state.
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var pending: [UInt8] = []
     private var queued = 0
     private var clock = LogClock()
@@ -38,9 +42,7 @@ public final class LogOutput: @unchecked Sendable {
         self.capacity = max(2, capacity)
         self.write = bytes
         pending.reserveCapacity(4096)
-        let thread = Thread { [self] in run() }
-        thread.name = "mock-server log writer"
-        thread.start()
+        DetachedThread.start(name: "mock-server log writer") { [self] in run() }
     }
 
     /// Lines dropped so far because the queue was full.
@@ -142,6 +144,12 @@ public final class LogOutput: @unchecked Sendable {
 
     /// One `write(2)` loop per batch: partial writes continued, EINTR retried, other errors
     /// (a closed pipe) end it, since there is nowhere left to report them.
+    /// Writes `text` to `fd` now, whole (short writes retried), past the queue: the banner, a last message.
+    public static func writeAll(_ text: String, to fd: Int32) {
+        var text = text
+        text.withUTF8 { writeAll($0, to: fd) }
+    }
+
     static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to fd: Int32) {
         guard var p = buffer.baseAddress else { return }
         var left = buffer.count

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// Request parameters bound as ASP.NET binds simple action parameters (musbooking's framework):
@@ -60,7 +64,7 @@ struct ASPNetParameters {
 
     private func trimmed(_ names: [String]) -> String? {
         for name in names {
-            if let value = parameters[name] { return value.trimmingCharacters(in: .whitespacesAndNewlines) }
+            if let value = parameters[name] { return value.trimmingWhitespace() }
         }
         return nil
     }

@@ -151,11 +151,11 @@ extension ConsolePage {
     /// systems and their titles from them, so it names none).
     static func html(systems: [(name: String, title: String)]) -> String {
         let options = systems.map { "<option value=\"\(escape($0.name))\" data-title=\"\(escape($0.title))\">\(escape($0.name))</option>" }.joined()
-        return html.replacingOccurrences(of: "{{systems}}", with: options)
+        return html.replacing("{{systems}}", with: options)
     }
 
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
     }
 }

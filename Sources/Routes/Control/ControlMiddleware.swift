@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 extension ControlPlane {
@@ -166,7 +170,7 @@ extension ControlPlane {
         case nil, .null?: json = JSONText.quoted(random.token())
         case let value?: json = value.jsonText
         }
-        return text.replacingOccurrences(of: placeholder, with: json)
+        return text.replacing(placeholder, with: json)
     }
 
     static func bytes(_ message: WebSocketMessage) -> [UInt8] {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// The control plane for tests (API.md §6.1): the request journal, faults, the adjustable clock,

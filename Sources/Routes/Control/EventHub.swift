@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import HTTPServer
 
 /// One event of `/__mock/events`: `{"kind", "at", "data"}` already encoded, with its place in order.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// One fault rule (API.md §6.1): which requests or WebSocket messages (the gateway's) it matches, what it does,

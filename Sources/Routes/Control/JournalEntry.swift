@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// One journaled request or gateway message. Recording keeps references to the request's and
@@ -212,7 +216,7 @@ public struct JournalEntry: Sendable {
     /// ISO 8601 UTC with milliseconds (entries of one second must stay apart).
     static func timestamp(_ date: Date) -> String {
         let seconds = ISO8601.string(date)
-        let millis = Int((date.timeIntervalSince1970 - floor(date.timeIntervalSince1970)) * 1000)
+        let millis = Int((date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)) * 1000)
         let text = String(millis)
         return String(seconds.dropLast()) + "." + String(repeating: "0", count: 3 - text.count) + text + "Z"
     }

@@ -65,8 +65,8 @@ public enum Redaction {
         let delimiter = "--" + boundary
         let parts = text.components(separatedBy: delimiter)
         return parts.map { part -> String in
-            guard let headEnd = part.range(of: "\r\n\r\n"),
-                  let nameStart = part.range(of: "name=\"", range: part.startIndex..<headEnd.lowerBound),
+            guard let headEnd = part.firstRange(of: "\r\n\r\n"),
+                  let nameStart = part[..<headEnd.lowerBound].firstRange(of: "name=\""),
                   let nameEnd = part[nameStart.upperBound..<headEnd.lowerBound].firstIndex(of: "\"") else { return part }
             guard let kind = kind(of: String(part[nameStart.upperBound..<nameEnd])) else { return part }
             var content = part[headEnd.upperBound...]

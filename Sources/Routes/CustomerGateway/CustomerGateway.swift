@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// The customer gateway's seed: its accounts and how long an API token lives.
@@ -129,7 +133,7 @@ public final class CustomerGateway: EmulatedSystem {
             return loginCustomer(message["data"], sequenceId: sequenceId)
         default:
             // The document itself prints "LOGIN CUSTOMER"; point copy-pasting clients at the real name.
-            let hint = type.uppercased().replacingOccurrences(of: " ", with: "_") == "LOGIN_CUSTOMER" && type != "LOGIN_CUSTOMER"
+            let hint = type.uppercased().replacing(" ", with: "_") == "LOGIN_CUSTOMER" && type != "LOGIN_CUSTOMER"
                 ? "; did you mean \"LOGIN_CUSTOMER\"?" : ""
             var event = GatewayReply.Event.empty
             event.type = type

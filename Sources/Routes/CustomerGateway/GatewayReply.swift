@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// Builds gateway replies as JSON text directly: this is a benchmark path, and the key order

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// `POST /__mock/reset` with `{"seed": …}` (API.md §6.3): the server answers from a new app

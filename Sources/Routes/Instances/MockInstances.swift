@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// `POST /__mock/instances` (API.md §6.3): complete, isolated mocks (the five systems, outbox,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 extension Musbooking {
@@ -168,7 +172,7 @@ extension Musbooking {
     /// The Host header for the confirmation link, if it looks like `host[:port]`; else loopback and
     /// the port the request came in on (8080 when it did not come over a socket).
     static func linkHost(_ header: String?, localPort: Int = 0) -> String {
-        guard let host = header?.trimmingCharacters(in: .whitespaces), !host.isEmpty, host.utf8.count <= 255,
+        guard let host = header?.trimmingWhitespace(newlines: false), !host.isEmpty, host.utf8.count <= 255,
               HTTPRequest.isValidHost(host), !host.contains("@")
         else { return "127.0.0.1:\(localPort > 0 ? localPort : 8080)" }
         return host

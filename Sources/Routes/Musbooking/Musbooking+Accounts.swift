@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Musbooking {
     /// Accounts and seeded customer records (by id, at most `listLimit`), with confirmation and live sessions.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// The musbooking backend (`seeds/003`, an ASP.NET server): phone + SMS registration, login,

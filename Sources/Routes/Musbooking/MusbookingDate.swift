@@ -42,7 +42,7 @@ struct MusbookingDate: Sendable, Equatable {
 
     /// Parses one of the accepted formats; nil for anything else or an impossible date (31.02).
     init?(parsing raw: String) {
-        guard var text = MusbookingDate.droppingOffset(Array(raw.trimmingCharacters(in: .whitespaces).utf8)) else { return nil }
+        guard var text = MusbookingDate.droppingOffset(Array(raw.trimmingWhitespace(newlines: false).utf8)) else { return nil }
         // An ISO fraction (`12:03:42.123Z`) carries nothing a birthday needs: drop it.
         if text.count > 20, text[19] == UInt8(ascii: "."), text[10] == UInt8(ascii: "T") {
             var end = 20

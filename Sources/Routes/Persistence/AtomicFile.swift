@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// The state file's writes: `DurableFile` (the platform layer's temporary file, flush, rename and

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import HTTPServer
 
 /// Polls one file's modification time, size and inode on a background thread and calls
 /// `changed` after each difference. Polling (not inotify/kqueue) works the same everywhere,
@@ -17,7 +22,7 @@ public final class FileWatcher: @unchecked Sendable {
     private let interval: TimeInterval
     private let changed: @Sendable () -> Void
     // Guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var stopped = false
 
     public init(path: String, interval: TimeInterval = FileWatcher.defaultInterval, changed: @escaping @Sendable () -> Void) {
@@ -29,9 +34,7 @@ public final class FileWatcher: @unchecked Sendable {
     /// Takes the current fingerprint as the baseline and starts polling.
     public func start() {
         let baseline = fingerprint()
-        let thread = Thread { [self] in run(from: baseline) }
-        thread.name = "mock-server seed watcher"
-        thread.start()
+        DetachedThread.start(name: "mock-server seed watcher") { [self] in run(from: baseline) }
     }
 
     public func stop() {
@@ -44,8 +47,14 @@ public final class FileWatcher: @unchecked Sendable {
     private func fingerprint() -> Fingerprint {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return Fingerprint() }
         return Fingerprint(modified: attributes[.modificationDate] as? Date,
-                           size: (attributes[.size] as? NSNumber)?.uint64Value,
-                           inode: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value)
+                           size: number(attributes[.size]), inode: number(attributes[.systemFileNumber]))
+    }
+
+    /// A size or inode: an NSNumber from full Foundation, a plain integer from FoundationEssentials.
+    private func number(_ value: Any?) -> UInt64? {
+        if let n = value as? UInt64 { return n }
+        if let n = value as? any BinaryInteger { return UInt64(truncatingIfNeeded: n) }
+        return nil
     }
 
     private func run(from baseline: Fingerprint) {

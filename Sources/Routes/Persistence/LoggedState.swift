@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// The state file as a base and a change log: the base (`PATH`, the usual envelope) holds every
@@ -24,7 +28,7 @@ final class LoggedState: @unchecked Sendable {
     let simulatedFailure = Locked<String?>(nil)
     /// A base being written in the background.
     private let compacting = Locked(false)
-    private let compactionDone = NSCondition()
+    private let compactionDone = Condition()
     /// The log is compacted once it is this big and bigger than the base.
     static let minimumCompactionBytes = 4 * 1024 * 1024
 
@@ -103,7 +107,7 @@ final class LoggedState: @unchecked Sendable {
         log = newLog
         generation = next
         let path = self.path, logger = self.logger
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "mock-server state compaction") { [self] in
             let data = StateFile.envelope(savedAt: Date(), parts: parts, generation: next)
             do {
                 try AtomicFile.replace(path, with: data)
@@ -118,8 +122,6 @@ final class LoggedState: @unchecked Sendable {
             compactionDone.broadcast()
             compactionDone.unlock()
         }
-        thread.name = "mock-server state compaction"
-        thread.start()
     }
 
     func waitForCompaction() {

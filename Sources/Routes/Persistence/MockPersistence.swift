@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import HTTPServer
 
 /// `--state` and `--watch` for one server: the state store and the seed watcher, started

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A part of the mock whose state is kept in the `--state` file: a system, the outbox, the clock.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// `GET`/`PUT /__mock/state` (API.md §6.3): every part's state, the outbox and the clock offset

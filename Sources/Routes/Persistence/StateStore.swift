@@ -1,4 +1,14 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import HTTPServer
 
 /// The `--state` file: loads it (or creates it from the seed) at start, then keeps it following
@@ -114,13 +124,13 @@ public final class StateStore: Sendable {
 
     /// The file's bytes, `nil` when it does not exist.
     private static func read(_ path: String) throws -> Data? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-        if isDirectory.boolValue { throw StateFileError(path, "is a directory, not a state file") }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        if info.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) { throw StateFileError(path, "is a directory, not a state file") }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw StateFileError(path, "cannot read the state file (\(error.localizedDescription))")
+            throw StateFileError(path, "cannot read the state file (\(FileErrorText.of(error)))")
         }
     }
 

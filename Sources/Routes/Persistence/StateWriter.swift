@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import HTTPServer
+import Dispatch
 
 /// Runs a write on its own thread after changes, coalescing bursts: a change is written at once
 /// if the previous write started at least `interval` ago, else when it has; changes that arrive
@@ -7,7 +13,7 @@ import Foundation
 /// (event loops): who must know when a change is on disk asks `whenWritten`.
 final class StateWriter: @unchecked Sendable {
     // Everything below is guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var requested: UInt64 = 0
     /// The `requested` count the write in progress (or the last one) covers.
     private var taken: UInt64 = 0
@@ -38,9 +44,7 @@ final class StateWriter: @unchecked Sendable {
         condition.lock()
         running = true
         condition.unlock()
-        let thread = Thread { [self] in run() }
-        thread.name = "mock-server state writer"
-        thread.start()
+        DetachedThread.start(name: "mock-server state writer") { [self] in run() }
     }
 
     /// Notes a change; the writer thread picks it up. Returns the change's number.

@@ -1,0 +1,54 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts a named, detached thread: what `Thread { … }.start()` does, without Foundation's
+/// `Thread` (absent from FoundationEssentials, which the server uses on Linux to leave ICU out).
+public enum DetachedThread {
+    private final class Start {
+        let name: String
+        let body: @Sendable () -> Void
+        init(name: String, body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
+    }
+
+    /// Runs `body` on a new thread named `name` (Linux keeps the first 15 bytes).
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+        let context = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let result = pthread_create(&thread, nil, { raw in
+            #if canImport(Darwin)
+            let start = Unmanaged<Start>.fromOpaque(raw).takeRetainedValue()
+            _ = pthread_setname_np(start.name)
+            #else
+            guard let raw else { return nil }
+            let start = Unmanaged<Start>.fromOpaque(raw).takeRetainedValue()
+            // Glibc's module leaves pthread_setname_np out; the kernel takes the name here as well.
+            let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+            if fd >= 0 {
+                let name = Array(start.name.utf8.prefix(15))
+                _ = name.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                close(fd)
+            }
+            #endif
+            start.body()
+            return nil
+        }, context)
+        guard result == 0 else {
+            // Out of threads: run nothing rather than trap; the caller's work never starts, as a
+            // failed Thread.start would leave it.
+            Unmanaged<Start>.fromOpaque(context).release()
+            return
+        }
+        #if canImport(Darwin)
+        if let thread { pthread_detach(thread) }
+        #else
+        pthread_detach(thread)
+        #endif
+    }
+}
