@@ -133,8 +133,8 @@ final class LoggedState: @unchecked Sendable {
     /// A clean stop: everything into the base, the log removed, so the file alone is complete.
     func close() {
         waitForCompaction()
-        guard let log, log.size > 0 || !unwritten.isEmpty else { return }
-        guard unwritten.isEmpty else { return }   // the disk refused the last groups: keep what is on it
+        guard let log, unwritten.isEmpty else { return }   // the disk refused the last groups: keep what is on it
+        guard log.size > 0 else { return removeLogs(before: generation + 1) }   // the base is complete already
         do {
             let data = StateFile.envelope(savedAt: Date(), parts: baseParts(), generation: generation + 1)
             try AtomicFile.replace(path, with: data)

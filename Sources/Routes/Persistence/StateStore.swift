@@ -203,6 +203,14 @@ public final class StateStore: Sendable {
     /// Writes made since `open` (diagnostics and tests).
     public var writeCount: Int { completedWrites.withLock { $0 } }
 
+    /// Stops the writer and lets go of the lock without the clean stop's compaction (tests: the
+    /// file is left as a killed process leaves it).
+    func closeForTests() {
+        for entry in entries.withLock({ $0 }) { entry.changes.connect(nil) }
+        writer.withLock { w -> StateWriter? in defer { w = nil }; return w }?.stop()
+        lock.release()
+    }
+
     /// Flushes, stops following changes and ends the writer thread.
     public func close() {
         for entry in entries.withLock({ $0 }) { entry.changes.connect(nil) }

@@ -1,0 +1,57 @@
+import Foundation
+import XCTest
+import HTTPServer
+@testable import Routes
+import TestSupport
+
+/// The change log beside the state file (issue 20 §3): records per change, groups that count only
+/// once committed, replay over the base at a start, compaction into a new base.
+final class ChangeLogTests: TemporaryDirectoryTestCase {
+    func testOnlyTheDifferenceBecomesRecords() {
+        let image = RecordImage()
+        var first = RecordSink(image: image)
+        first.keyed("users", [("a", 1), ("b", 2)]) { key, value in Array("{\"id\":\"\(key)\",\"n\":\(value)}".utf8) }
+        XCTAssertEqual(first.ops.count, 2)
+        var second = RecordSink(image: image)
+        second.keyed("users", [("a", 1), ("b", 3), ("c", 4)]) { key, value in Array("{\"id\":\"\(key)\",\"n\":\(value)}".utf8) }
+        XCTAssertEqual(second.ops.map { if case .upsert(_, let key, _, _) = $0 { return key } else { return "?" } }, ["b", "c"])
+        var third = RecordSink(image: image)
+        var touched = TouchedKeys()
+        _ = touched.take()
+        touched.touch("a")
+        third.keyed("users", touched: touched, count: 2, all: { [("b", 3), ("c", 4)] }, lookup: { $0 == "a" ? nil : 1 }) { _, _ in [] }
+        XCTAssertEqual(third.ops, [.delete("users", key: "a")], "a touched key that is gone is deleted; nothing else is looked at")
+        XCTAssertEqual(String(decoding: image.json(), as: UTF8.self), #"{"users":[{"id":"b","n":3},{"id":"c","n":4}]}"#)
+    }
+
+    func testAGroupWithoutItsCommitLineIsIgnoredAndADamagedOneRefused() throws {
+        let path = dir.appendingPathComponent("log").path
+        let committed = ChangeLog.encode([("outbox", .listAppend("sms", Array("{\"phone\":\"1\"}".utf8)))], commit: 1)
+        let torn = Array(ChangeLog.encode([("outbox", .listAppend("sms", Array("{\"phone\":\"2\"}".utf8)))], commit: 2).dropLast(14))
+        try Data(committed + torn).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try ChangeLog.read(path).count, 1, "the unfinished group was never answered")
+        try Data(Array("not a record\n".utf8) + committed).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try ChangeLog.read(path)) { XCTAssertTrue("\($0)".contains("line 1"), "\($0)") }
+    }
+
+    func testARestartReplaysTheLogAndACleanStopLeavesTheBaseComplete() throws {
+        var server = try TestServer()
+        var store = try StateStore.open(path: statePath, parts: server.app.persistentParts, logger: .silent)
+        server.outbox.sendSMS(to: "9031111111", text: "one")
+        store.flush()
+        let log = try XCTUnwrap(ChangeLog.generations(of: statePath).last.map { ChangeLog.path(for: statePath, generation: $0) })
+        XCTAssertTrue((try String(contentsOfFile: log, encoding: .utf8)).contains("9031111111"), "the change went to the log")
+        XCTAssertFalse((try String(contentsOfFile: statePath, encoding: .utf8)).contains("9031111111"), "not to the base")
+        // As after a SIGKILL: the store is not closed; a new server on the file replays the log.
+        store.logged.simulatedFailure.withLock { $0 = "stopped" }
+        server = try TestServer()
+        let lockPath = FileLock.lockPath(for: statePath)
+        try? FileManager.default.removeItem(atPath: lockPath)
+        store.closeForTests()
+        store = try StateStore.open(path: statePath, parts: server.app.persistentParts, logger: .silent)
+        XCTAssertEqual(server.outbox.sms().map(\.phone), ["9031111111"])
+        store.close()
+        XCTAssertTrue((try String(contentsOfFile: statePath, encoding: .utf8)).contains("9031111111"), "a clean stop writes the base")
+        XCTAssertEqual(ChangeLog.generations(of: statePath).count, 0, "and removes the logs")
+    }
+}
