@@ -30,7 +30,7 @@ public enum OpenAPIDocument {
         tags.append("admin")
         let description = """
             Every HTTP endpoint of the \(count(SystemRegistry.types.count)) emulated systems and of the admin API (/__mock/*), as the \
-            mock answers them (API.md revision 2). Errors keep each system's own shape; a rejected \
+            mock answers them (API.md revision 3). Errors keep each system's own shape; a rejected \
             request a client could fix carries an X-Mock-Hint header.
 
             WebSocket endpoints (not expressible in OpenAPI): \(sockets.sorted().joined(separator: ", ")). \
