@@ -27,12 +27,14 @@ let package = Package(
         // Not MockServerKit: its admin client would link FoundationNetworking (libcurl, TLS) into the server.
         .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes"]),
         // Shared by the test targets: a real server on an ephemeral port and raw-socket clients.
-        .target(name: "TestSupport", dependencies: ["HTTPServer", "Routes"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HTTPServer"], path: "Tests/TestSupport"),
+        // The whole mock on a port (TestServer) and the built executable, for the tests above the transport.
+        .target(name: "MockTestSupport", dependencies: ["HTTPServer", "Routes", "TestSupport"], path: "Tests/MockTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         // MockServer: the executable tests run the built binary, and Xcode builds it first only for a
         // test target that depends on it (SwiftPM's swift test builds every product anyway).
-        .testTarget(name: "RoutesTests", dependencies: ["Routes", "HTTPServer", "TestSupport", "MockServerKit", "MockServer"]),
-        .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient", "TestSupport"]),
+        .testTarget(name: "RoutesTests", dependencies: ["Routes", "HTTPServer", "TestSupport", "MockTestSupport", "MockServerKit", "MockServer"]),
+        .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient", "TestSupport", "MockTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,21 +2,20 @@ import XCTest
 import HTTPServer
 import TestSupport
 
-/// The WebSocket codec over real sockets, through the server's `/__mock/echo` route.
+/// The WebSocket codec over real sockets, through the transport fixture's echo endpoint.
 final class WebSocketWireTests: XCTestCase {
-    private var server: TestServer?
+    private var server: WireFixture?
 
     override func setUpWithError() throws {
-        server = try TestServer { $0.maxWebSocketMessageBytes = 1000 }
+        server = try WireFixture { $0.maxWebSocketMessageBytes = 1000 }
     }
 
     override func tearDown() {
-        server?.stop()
         server = nil
     }
 
     private func connect() throws -> TestWebSocket {
-        try TestWebSocket(port: try XCTUnwrap(server).port, path: "/__mock/echo")
+        try TestWebSocket(port: try XCTUnwrap(server).port, path: "/echo-ws")
     }
 
     func testHandshakeAndEcho() throws {
@@ -62,8 +61,8 @@ final class WebSocketWireTests: XCTestCase {
     }
 
     func testUnsupportedVersionIsRefusedWith426() throws {
-        let client = try XCTUnwrap(server).connect()
-        try client.sendRequest("GET", "/__mock/echo", headers: [
+        let client = try XCTUnwrap(server).client()
+        try client.sendRequest("GET", "/echo-ws", headers: [
             ("Upgrade", "websocket"), ("Connection", "Upgrade"),
             ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="), ("Sec-WebSocket-Version", "8"),
         ])
@@ -74,7 +73,7 @@ final class WebSocketWireTests: XCTestCase {
 
     func testRefusedHandshakeThrowsFromTheClient() throws {
         let port = try XCTUnwrap(server).port
-        XCTAssertThrowsError(try TestWebSocket(port: port, path: "/__mock/echo", extraHeaders: [("Sec-WebSocket-Version", "8")])) { error in
+        XCTAssertThrowsError(try TestWebSocket(port: port, path: "/echo-ws", extraHeaders: [("Sec-WebSocket-Version", "8")])) { error in
             XCTAssertTrue(String(describing: error).contains("426"), "\(error)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import MockTestSupport
 import TestSupport
 
 /// Issue 20 §7: the log's reader going away (`mock-server 2>&1 | head -1`) leaves the server running.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Routes
+import MockTestSupport
 import TestSupport
 
 /// The seed compiled into the binary is the repository's `seed.json`, byte for byte.

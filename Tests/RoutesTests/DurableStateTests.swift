@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import HTTPServer
 @testable import Routes
+import MockTestSupport
 import TestSupport
 
 /// Issue 20 §3 and §5 over real sockets: a change is answered only once it is in the state file;

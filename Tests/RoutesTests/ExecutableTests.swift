@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import MockTestSupport
 import TestSupport
 import MockServerKit
 import Routes

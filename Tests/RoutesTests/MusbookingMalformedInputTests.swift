@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import HTTPServer
+import MockTestSupport
 import TestSupport
 
 /// musbooking refuses input it cannot read instead of storing replacement characters or

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import MockTestSupport
 import TestSupport
 
 /// The router's own 404 and 405 answers keep the error shape of the system that owns the path.

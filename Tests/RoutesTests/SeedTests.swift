@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Routes
+import MockTestSupport
 import TestSupport
 
 /// A malformed seed stops the server with the file, the place and what is wrong.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import HTTPServer
 @testable import Routes
+import MockTestSupport
 import TestSupport
 
 /// `--watch`: the seed file polled, a good edit resetting to it, a bad one logged and ignored.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import HTTPServer
+import MockTestSupport
 import TestSupport
 
 /// `--state` on the real executable: a restart keeps state, unusable files stop the start (65).

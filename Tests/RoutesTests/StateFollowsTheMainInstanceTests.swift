@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import HTTPServer
 @testable import Routes
+import MockTestSupport
 import TestSupport
 
 /// With `--state`, the state file follows the main server only: an instance's changes are never

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import HTTPServer
 @testable import Routes
+import MockTestSupport
 import TestSupport
 
 /// The `--state` file over a real server: created from the seed, following changes, restored on

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import HTTPServer
 @testable import Routes
+import MockTestSupport
 import TestSupport
 
 /// Each system through a restart on one state file: what it must keep, what must not wake the

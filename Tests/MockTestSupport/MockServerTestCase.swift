@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 
 /// A test case with a fresh mock (repository seed, manual clock) on an ephemeral port per test.
