@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import HTTPServer
 @testable import Routes
+import MockTestSupport
 import TestSupport
 
 /// The change log beside the state file (issue 20 §3): records per change, groups that count only
