@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Routes
+import MockTestSupport
 import TestSupport
 import XCTest
 
