@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import Routes
+@testable import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
@@ -200,5 +200,26 @@ final class ResetToSeedTests: MockServerTestCase {
 
     private func sendSMS() throws {
         XCTAssertEqual(try server.request("POST", "/api/users/sms", form: [("phone", "9123456789")]).status, 200)
+    }
+}
+
+/// The waiters' bound: past it a wait is refused at once (503 with a hint), and a wait that ends
+/// (answered or timed out) makes room again.
+final class WaiterBoundTests: XCTestCase {
+    func testWaitersAreBoundedAndFreeTheirPlace() {
+        let waiters = Waiters(capacity: 1)
+        let ready = Locked<HTTPResponse?>(nil)
+        let held = waiters.wait(ms: 30_000, ready: { ready.withLock { $0 } }, timeout: { .json(.ok, [] as JSONValue) })
+        XCTAssertNotNil(held.delivery.deferred, "held, not answered")
+        XCTAssertEqual(waiters.count, 1)
+        let refused = waiters.wait(ms: 30_000, ready: { nil }, timeout: { .json(.ok, [] as JSONValue) })
+        XCTAssertEqual(refused.status, .serviceUnavailable)
+        XCTAssertNotNil(refused.hint)
+        // The match arrives: the held answer is completed and its place freed.
+        ready.withLock { $0 = .json(.ok, ["found"] as JSONValue) }
+        waiters.poke()
+        XCTAssertEqual(waiters.count, 0)
+        XCTAssertEqual(held.delivery.deferred?.isPending, false)
+        XCTAssertNil(waiters.wait(ms: 30_000, ready: { nil }, timeout: { .json(.ok, [] as JSONValue) }).hint)
     }
 }
