@@ -5,17 +5,25 @@ import HTTPServer
 /// Unconnected (no `--state`) it costs one uncontended lock; connected, it marks the system
 /// dirty and wakes the writer thread. It never writes itself, so it is safe on an event loop.
 public final class ChangeSignal: Sendable {
-    private let sink = Locked<(@Sendable () -> Void)?>(nil)
+    /// The handler in a box: a closure kept in `Locked` itself was read through an `inout`
+    /// access that wrote it back re-abstracted, so every `changed()` wrapped it in two more
+    /// thunks, and a call went through thousands of them after a few thousand changes.
+    private final class Sink: Sendable {
+        let call: @Sendable () -> Void
+        init(_ call: @escaping @Sendable () -> Void) { self.call = call }
+    }
+
+    private let sink = Locked<Sink?>(nil)
 
     public init() {}
 
     /// Announces a committed change; call it after the change, outside the system's lock if you can.
     public func changed() {
-        if let sink = sink.withLock({ $0 }) { sink() }
+        if let sink = sink.withLock({ $0 }) { sink.call() }
     }
 
     /// Routes changes to `handler` (the state store); `nil` disconnects.
     func connect(_ handler: (@Sendable () -> Void)?) {
-        sink.withLock { $0 = handler }
+        sink.withLock { $0 = handler.map(Sink.init) }
     }
 }
