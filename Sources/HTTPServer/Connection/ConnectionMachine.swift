@@ -469,8 +469,11 @@ final class ConnectionMachine {
             return
         case .completed(let replacement?):
             response = replacement
-            // A fault's directive on the handler's answer (a delay, a cut) applies to its replacement too.
+            // A fault's directive on the handler's answer (a delay, a cut) applies to its replacement
+            // too, and the router's naming of it (its system, its log level).
             if response.delivery == Delivery() { response.delivery = slot.response.delivery }
+            if response.system == nil { response.system = slot.response.system }
+            response.logLevel = slot.response.logLevel
         case .completed(nil):
             response = slot.response
         case .timedOut:
