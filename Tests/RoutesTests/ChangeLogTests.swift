@@ -35,6 +35,32 @@ final class ChangeLogTests: TemporaryDirectoryTestCase {
         XCTAssertThrowsError(try ChangeLog.read(path)) { XCTAssertTrue("\($0)".contains("line 1"), "\($0)") }
     }
 
+    func testALogThatOutgrowsTheBaseIsCompactedInTheBackgroundAndNothingIsLost() throws {
+        var server = try TestServer()
+        var store = try StateStore.open(path: statePath, parts: server.app.persistentParts, logger: .silent)
+        store.logged.compactionBytes.withLock { $0 = 1 }
+        let first = store.logged.generation
+        var phones: [String] = []
+        // Enough SMS for the log to pass the (small) base several times.
+        for i in 0..<40 {
+            let phone = "903\(String(format: "%07d", i))"
+            phones.append(phone)
+            server.outbox.sendSMS(to: phone, text: String(repeating: "x", count: 200))
+            store.flush()
+        }
+        store.logged.waitForCompaction()
+        XCTAssertGreaterThan(store.logged.generation, first + 1, "changes went to new logs while bases were written")
+        XCTAssertEqual(ChangeLog.generations(of: statePath).filter { $0 < store.logged.generation - 1 }, [],
+                       "a log is removed once the base after it is on disk")
+        XCTAssertEqual(Set(statePhones(statePath)), Set(phones))
+        // As after a SIGKILL: a new server on the file has every message.
+        store.closeForTests()
+        server = try TestServer()
+        store = try StateStore.open(path: statePath, parts: server.app.persistentParts, logger: .silent)
+        defer { store.close() }
+        XCTAssertEqual(Set(server.outbox.sms().map(\.phone)), Set(phones))
+    }
+
     func testARestartReplaysTheLogAndACleanStopLeavesTheBaseComplete() throws {
         var server = try TestServer()
         var store = try StateStore.open(path: statePath, parts: server.app.persistentParts, logger: .silent)

@@ -23,14 +23,15 @@ final class LoggedState: @unchecked Sendable {
     /// Groups a failed write could not append, tried again before the next.
     private var unwritten: [UInt8] = []
     private var commits: UInt64 = 0
-    private var baseSize = 0
+    /// The last base written (set by the compaction thread too).
+    private let baseSize = Locked(0)
     /// Tests: every write fails with this reason (as a full disk makes it fail).
     let simulatedFailure = Locked<String?>(nil)
     /// A base being written in the background.
     private let compacting = Locked(false)
     private let compactionDone = Condition()
-    /// The log is compacted once it is this big and bigger than the base.
-    static let minimumCompactionBytes = 4 * 1024 * 1024
+    /// The log is compacted once it is this big and bigger than the base (tests lower it).
+    let compactionBytes = Locked(4 * 1024 * 1024)
 
     init(path: String, logger: Logger) {
         self.path = path
@@ -53,7 +54,7 @@ final class LoggedState: @unchecked Sendable {
         if let reason = simulatedFailure.withLock({ $0 }) { throw DurableFile.Failure(description: reason) }
         try log.appendAndSync(unwritten)
         unwritten = []
-        if log.size > max(LoggedState.minimumCompactionBytes, baseSize) { startCompaction() }
+        if log.size > max(compactionBytes.withLock { $0 }, baseSize.withLock { $0 }) { startCompaction() }
     }
 
     /// The part's records that differ from its image (the image follows).
@@ -78,7 +79,7 @@ final class LoggedState: @unchecked Sendable {
     private func writeBase(generation: Int, parts: [(key: String, json: Data)]) throws {
         let data = StateFile.envelope(savedAt: Date(), parts: parts, generation: generation)
         try AtomicFile.replace(path, with: data)
-        baseSize = data.count
+        baseSize.withLock { $0 = data.count }
         log = try AppendFile(path: ChangeLog.path(for: path, generation: generation), truncating: true)
         self.generation = generation
         removeLogs(before: generation)
@@ -111,7 +112,7 @@ final class LoggedState: @unchecked Sendable {
             let data = StateFile.envelope(savedAt: Date(), parts: parts, generation: next)
             do {
                 try AtomicFile.replace(path, with: data)
-                baseSize = data.count
+                baseSize.withLock { $0 = data.count }
                 removeLogs(before: next)
             } catch {
                 // The old base and both logs stay: a start replays them in order.
