@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import HTTPServer
 
 /// Every registered emulated system plus the `/__mock` admin routes, over one seed and environment.
@@ -28,10 +33,12 @@ public final class MockApp: Sendable {
     /// the admin paths accept besides the loopback ones (the configured listen host).
     public convenience init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, adminHosts: [String] = [],
                 journalSize: Int = 1000) {
-        self.init(seed: seed, environment: environment, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize, givenSeed: false)
+        self.init(seed: seed, environment: environment, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize, givenSeed: false,
+                  carrying: nil)
     }
 
-    private init(seed: Seed, environment: MockEnvironment, adminToken: String?, adminHosts: [String], journalSize: Int, givenSeed: Bool) {
+    private init(seed: Seed, environment: MockEnvironment, adminToken: String?, adminHosts: [String], journalSize: Int, givenSeed: Bool,
+                 carrying: ControlPlane.Carried?) {
         runsGivenSeed = givenSeed
         base = environment
         self.adminToken = adminToken
@@ -42,7 +49,7 @@ public final class MockApp: Sendable {
         self.environment = environment
         let systems = SystemRegistry.makeSystems(seed: seed, environment: environment)
         self.systems = systems
-        let control = ControlPlane(environment: environment, systems: systems, journalSize: journalSize)
+        let control = ControlPlane(environment: environment, systems: systems, journalSize: journalSize, carrying: carrying)
         self.control = control
         admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts), systems: systems,
                           instances: instances, switcher: switcher, runsGivenSeed: givenSeed, resetAll: {
@@ -95,15 +102,25 @@ public final class MockApp: Sendable {
     /// Puts every system back to the seed and empties the outbox.
     public func reset() { admin.resetAll() }
 
-    /// A new app on `seed`, sharing this one's clock, randomness, outbox, log and flags (the
-    /// outbox keeps its messages: `--watch` empties it as a reset does).
+    /// A new app on `seed`, sharing this one's clock, randomness, outbox, log, flags and event
+    /// stream (the outbox keeps its messages: `--watch` empties it as a reset does).
     public func rebuilt(seed: Seed) -> MockApp { rebuilt(seed: seed, givenSeed: false) }
 
-    func rebuilt(seed: Seed, givenSeed: Bool) -> MockApp {
+    /// `keepRecords`: the journal and the faults stay too (only the state is replaced).
+    func rebuilt(seed: Seed, givenSeed: Bool, keepRecords: Bool = false) -> MockApp {
         let next = MockApp(seed: seed, environment: base, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize,
-                           givenSeed: givenSeed)
+                           givenSeed: givenSeed, carrying: control.carried(records: keepRecords))
         // The instances already running stay where they are, and new ones still start from the start seed.
         if let running = instances.instances { next.instances.set(running) }
+        return next
+    }
+
+    /// `PUT /__mock/state` off to the side: a copy of this app (same seed, journal, faults and
+    /// events) with `document` restored into its systems, and then into the outbox and the clock
+    /// it shares with this one. A document that does not load changes nothing (`StateDocument`).
+    func restoredCopy(from document: [UInt8]) throws -> MockApp {
+        let next = rebuilt(seed: seed, givenSeed: runsGivenSeed, keepRecords: true)
+        try StateDocument(systems: next.systems, outbox: environment.outbox, clock: control.clock).replace(with: Data(document))
         return next
     }
 }

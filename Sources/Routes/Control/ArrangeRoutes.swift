@@ -64,14 +64,21 @@ extension MockAdmin {
             }
             return .empty(.noContent)
         })
-        let state = StateDocument(parts: [outbox] + systems.compactMap { $0 as? any PersistentSystem }, clock: control.clock)
+        let state = StateDocument(systems: systems, outbox: outbox, clock: control.clock)
         router.get("/__mock/state", `guard`.wrap { _ in
             do { return .json(bytes: Array(try state.encode())) } catch {
                 return .json(.internalServerError, ["error": .string("cannot encode the state: \(error)")] as JSONValue)
             }
         })
-        router.put("/__mock/state", `guard`.wrap { request in
+        router.put("/__mock/state", `guard`.wrap { [switcher] request in
             do {
+                // With a switcher, an app restored off to the side takes this one's place, so no
+                // connection sees some systems restored and others not; the 204 waits for that.
+                if let restore = switcher.restore {
+                    let promise = DeferredResponse(timeoutNanos: 30_000_000_000)
+                    try restore(request.body) { _ = promise.complete() }
+                    return HTTPResponse.empty(.noContent).deferred(promise)
+                }
                 try state.replace(with: Data(request.body))
                 return .empty(.noContent)
             } catch {

@@ -23,12 +23,35 @@ public final class ControlPlane: Sendable {
     /// For a scripted gateway reply's fresh `sequence_id`.
     let random: any RandomSource
 
-    public init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int = 1000) {
-        events = EventHub()
-        let waiters = Waiters(maxWaitMs: environment.maxWaitMs)
+    /// What an app put in another's place keeps of the old one's control plane (`MockApp.rebuilt`):
+    /// the event hub and the waiters always (subscribers and waits follow the swap, and the shared
+    /// outbox keeps its one observer), the journal and faults when only the state is replaced.
+    struct Carried: Sendable {
+        let events: EventHub
+        let waiters: Waiters
+        let outbox: Outbox
+        let records: (journal: RequestJournal, faults: FaultStore)?
+    }
+
+    /// What an app built in this one's place keeps (`records`: the journal and the faults too).
+    func carried(records: Bool) -> Carried {
+        Carried(events: events, waiters: waiters, outbox: outbox, records: records ? (journal, faults) : nil)
+    }
+
+    /// The outbox it observes (for `carried`).
+    private let outbox: Outbox
+
+    public convenience init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int = 1000) {
+        self.init(environment: environment, systems: systems, journalSize: journalSize, carrying: nil)
+    }
+
+    init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int, carrying: Carried?) {
+        events = carrying?.events ?? EventHub()
+        let waiters = carrying?.waiters ?? Waiters(maxWaitMs: environment.maxWaitMs)
         self.waiters = waiters
-        journal = RequestJournal(capacity: journalSize, events: events, waiters: waiters)
-        faults = FaultStore()
+        journal = carrying?.records?.journal ?? RequestJournal(capacity: journalSize, events: events, waiters: waiters)
+        faults = carrying?.records?.faults ?? FaultStore()
+        outbox = environment.outbox
         clock = environment.clock as? OffsetClock ?? OffsetClock(base: environment.clock)
         self.systems = systems
         owners = PathOwners(groups: systems.map(\.routeGroup) + [MockAdmin.routeGroup])
@@ -36,6 +59,8 @@ public final class ControlPlane: Sendable {
         logger = environment.logger
         random = environment.random
         let events = self.events
+        // The app it replaces already publishes this outbox's messages to the same hub.
+        if let carrying, carrying.outbox === environment.outbox { return }
         environment.outbox.observe { message in
             waiters.poke()
             switch message {

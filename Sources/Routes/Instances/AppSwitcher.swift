@@ -16,10 +16,14 @@ public final class AppSwitcher: Sendable {
     private let startSeed: Seed
     /// Told of every new app before it answers (the state file follows it).
     private let switched: @Sendable (MockApp) -> Void
+    /// The responder a new app answers with (under `--state`, behind the durability gate).
+    private let responder: @Sendable (MockApp) -> Responder
 
-    /// `app` must be the app `server` answers with.
-    public init(app: MockApp, server: Server, switched: @escaping @Sendable (MockApp) -> Void = { _ in }) {
+    /// `app` must be the app `server` answers with, from `responder(app)`.
+    public init(app: MockApp, server: Server, responder: @escaping @Sendable (MockApp) -> Responder = { $0.makeResponder() },
+                switched: @escaping @Sendable (MockApp) -> Void = { _ in }) {
         self.server = server
+        self.responder = responder
         current = Locked(app)
         startSeed = app.seed
         self.switched = switched
@@ -30,17 +34,33 @@ public final class AppSwitcher: Sendable {
     public var app: MockApp { current.withLock { $0 } }
 
     private func install(on app: MockApp) {
-        app.switcher.set { [weak self] seed, done in self?.switchTo(seed, done: done) }
+        app.switcher.set({ [weak self] seed, done in self?.switchTo(seed, done: done) },
+                         restore: { [weak self] document, done in try self?.restore(document, done: done) })
+    }
+
+    /// `PUT /__mock/state`: an app restored from `document` off to the side takes the current
+    /// one's place (journal, faults and events kept); `done` runs once every loop answers from it.
+    /// A document that does not load throws, and nothing changed.
+    private func restore(_ document: [UInt8], done: @escaping @Sendable () -> Void) throws {
+        let next = try current.withLock { $0 }.restoredCopy(from: document)
+        put(next, done: done)
+        next.environment.logger.info("state replaced by the document put to /__mock/state")
+    }
+
+    private func put(_ next: MockApp, done: @escaping @Sendable () -> Void) {
+        install(on: next)
+        switched(next)
+        current.withLock { $0 = next }
+        server.replaceResponder(responder(next), applied: done)
     }
 
     /// Answers from a new app on `seed` (nil: the start seed); `done` runs once every loop does.
     private func switchTo(_ seed: Seed?, done: @escaping @Sendable () -> Void) {
         let next = current.withLock { $0 }.rebuilt(seed: seed ?? startSeed, givenSeed: seed != nil)
-        install(on: next)
-        switched(next)
         next.environment.outbox.reset()
-        current.withLock { $0 = next }
-        server.replaceResponder(next.makeResponder(), applied: done)
+        // Real time again, and a `reset` event on the stream its subscribers still follow.
+        next.control.reset()
+        put(next, done: done)
         next.environment.logger.info(seed == nil ? "state reset to the start seed" : "state reset to the seed posted to /__mock/reset")
     }
 }
@@ -49,7 +69,11 @@ public final class AppSwitcher: Sendable {
 /// with a seed is then refused).
 final class SwitcherSlot: Sendable {
     typealias Switch = @Sendable (_ seed: Seed?, _ done: @escaping @Sendable () -> Void) -> Void
-    private let value = Locked<Switch?>(nil)
-    func set(_ switcher: @escaping Switch) { value.withLock { $0 = switcher } }
-    var switcher: Switch? { value.withLock { $0 } }
+    typealias Restore = @Sendable (_ document: [UInt8], _ done: @escaping @Sendable () -> Void) throws -> Void
+    private let value = Locked<(switcher: Switch, restore: Restore)?>(nil)
+    func set(_ switcher: @escaping Switch, restore: @escaping Restore) { value.withLock { $0 = (switcher, restore) } }
+    var switcher: Switch? { value.withLock { $0?.switcher } }
+    /// Puts an app restored from a state document in this one's place (nil: none; the state is
+    /// then restored in place, one part after another).
+    var restore: Restore? { value.withLock { $0?.restore } }
 }

@@ -87,6 +87,9 @@ public final class MockPersistence: Sendable {
         logger.info("seed reloaded from \(path): every system reset to it")
     }
 
+    /// What `app` answers with here: under `--state`, behind the durability gate.
+    public func responder(for app: MockApp) -> Responder { app.makeResponder(durability: gate) }
+
     /// Stops watching and writes the last changes.
     public func close() {
         watcher?.stop()

@@ -18,6 +18,13 @@ struct StateDocument: Sendable {
         self.clock = clock
     }
 
+    /// Over an app's parts: the systems first, then the outbox and the clock (which an app put
+    /// in another's place shares with it), so a system that refuses its part is found before
+    /// anything shared is touched.
+    init(systems: [any EmulatedSystem], outbox: Outbox, clock: OffsetClock) {
+        self.init(parts: systems.compactMap { $0 as? any PersistentSystem } + [outbox], clock: clock)
+    }
+
     /// Why a document was refused (400 with this text).
     struct Refused: Error, CustomStringConvertible {
         let description: String
@@ -46,8 +53,9 @@ struct StateDocument: Sendable {
             throw Refused(description: "state document: systems.\(missing) is missing (a document replaces every part; take one from GET /__mock/state)")
         }
         var undo: [@Sendable () throws -> Void] = []
-        for restore in loaded.restores {
-            guard let entry = entries.first(where: { $0.key == restore.key }) else { continue }
+        // In the parts' order (not the document's), so the caller decides what is touched first.
+        for entry in entries {
+            guard let restore = loaded.restores.first(where: { $0.key == entry.key }) else { continue }
             let previous = entry.keep()
             do {
                 try restore.run()
