@@ -10,9 +10,14 @@ import TestSupport
 final class StateFollowsTheMainInstanceTests: TemporaryDirectoryTestCase {
     private func run(_ randomSeed: UInt64, _ body: (TestServer) throws -> Void) throws {
         let server = try TestServer(random: SeededRandomSource(seed: randomSeed))
-        let store = try StateStore.open(path: statePath, parts: server.app.persistentParts, logger: .silent)
+        // Wired as main.swift wires it: the app a PUT of the state or a reset to a seed puts in
+        // place answers behind the durability gate, and the file follows it.
+        let persistence = try MockPersistence.start(app: server.app, server: server.server, statePath: statePath, watchSeed: nil, logger: .silent)
+        let switcher = AppSwitcher(app: server.app, server: server.server, responder: persistence.responder(for:)) { [store = persistence.store] next in
+            store?.reattach(next.persistentParts)
+        }
         defer {
-            store.close()
+            withExtendedLifetime(switcher) { persistence.close() }
             server.stop()
         }
         try body(server)
