@@ -389,11 +389,15 @@ final class EventLoop: @unchecked Sendable {
             env.responder = swap.responder
             swap.loopTookIt()
         }
+        // Every command first, then one reconcile (one write) per connection they touched: a batch
+        // of event messages for one WebSocket goes out in one system call, not one per message.
+        var touched: [Connection] = []
         for (id, command) in commands {
             guard let conn = connection(id.fd), conn.machine.id == id else { continue }
             conn.machine.command(command)
-            reconcile(conn)
+            if touched.last !== conn && !touched.contains(where: { $0 === conn }) { touched.append(conn) }
         }
+        for conn in touched where connection(conn.fd) === conn { reconcile(conn) }
     }
 
     private func sweep() {

@@ -87,6 +87,12 @@ public final class WebSocketConnection: Sendable {
         mailbox.post(id, .send(message))
     }
 
+    /// Queues several messages at once, in order: one hand-off to the loop and one write for all.
+    public func send(contentsOf messages: [WebSocketMessage]) {
+        guard isOpen, !messages.isEmpty else { return }
+        mailbox.post(id, messages.map { .send($0) })
+    }
+
     /// Queues a close frame with `code` and `reason`; the connection closes once it is written.
     public func close(code: UInt16 = 1000, reason: String = "") {
         guard isOpen else { return }
@@ -132,6 +138,16 @@ final class LoopMailbox: Sendable {
             return i.commands.count == 1
         }
         // One wake-up per batch: the loop takes the whole queue at once.
+        if first { wake() }
+    }
+
+    /// Several commands for one connection, under one lock and at most one wake-up.
+    func post(_ id: ConnectionID, _ batch: [ConnectionCommand]) {
+        let first = inbox.withLock { i -> Bool in
+            let wasEmpty = i.commands.isEmpty
+            i.commands.append(contentsOf: batch.lazy.map { (id, $0) })
+            return wasEmpty
+        }
         if first { wake() }
     }
 

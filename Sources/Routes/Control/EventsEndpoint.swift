@@ -16,7 +16,7 @@ extension ControlPlane {
         let hub = events
         let pumps = Locked<[ObjectIdentifier: EventPump]>([:])
         let endpoint = WebSocketEndpoint(onOpen: { connection in
-            let pump = EventPump(hub: hub, send: { event in connection.send(.text(event.text)) }, onDropped: {
+            let pump = EventPump(hub: hub, send: { events in connection.send(contentsOf: events.map { .text($0.text) }) }, onDropped: {
                 connection.close(code: WebSocketCloseCode.policyViolation, reason: "event subscriber fell behind")
             })
             pumps.withLock { $0[ObjectIdentifier(connection)] = pump }

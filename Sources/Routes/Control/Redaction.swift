@@ -37,15 +37,25 @@ public enum Redaction {
     }
 
     /// A query string or form body (`a=b&password=c`): secret values replaced, names kept.
+    /// Scans bytes, not Characters: every journaled body passes through here (a 6 KB JSON answer
+    /// walked as Characters cost more than the request itself while the console listened).
     public static func form(_ text: String) -> String {
-        guard text.contains("=") else { return text }
-        return text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let eq = pair.firstIndex(of: "=") else { return String(pair) }
-            let name = FormDecoding.percentDecode(pair[..<eq], plusIsSpace: true)
-            guard let kind = kind(of: name) else { return String(pair) }
+        let equals = UInt8(ascii: "="), ampersand = UInt8(ascii: "&")
+        guard text.utf8.contains(equals) else { return text }
+        var pieces: [Substring] = []
+        var replaced = false
+        for bytes in text.utf8.split(separator: ampersand, omittingEmptySubsequences: false) {
+            let pair = Substring(bytes)
+            guard let eq = bytes.firstIndex(of: equals),
+                  let kind = kind(of: FormDecoding.percentDecode(pair[..<eq], plusIsSpace: true)) else {
+                pieces.append(pair)
+                continue
+            }
             let value = FormDecoding.percentDecode(pair[pair.index(after: eq)...], plusIsSpace: true)
-            return "\(pair[..<eq])=\(redact(value, as: kind))"
-        }.joined(separator: "&")
+            pieces.append(Substring("\(pair[..<eq])=\(redact(value, as: kind))"))
+            replaced = true
+        }
+        return replaced ? pieces.joined(separator: "&") : text
     }
 
     /// A request or response body as text, redacted for every encoding it may be in.

@@ -70,8 +70,8 @@ final class EventPumpTests: XCTestCase {
         let hub = EventHub()
         let got = Locked<[Int]>([])
         let all = expectation(description: "100 events")
-        let pump = EventPump(hub: hub, send: { event in
-            let count = got.withLock { $0.append(event.sequence); return $0.count }
+        let pump = EventPump(hub: hub, send: { events in
+            let count = got.withLock { $0.append(contentsOf: events.map(\.sequence)); return $0.count }
             if count == 100 { all.fulfill() }
         }, onDropped: { XCTFail("dropped") })
         for i in 1...100 { hub.publish(kind: "request", at: Date()) { ["n": .number(Double(i))] } }
@@ -79,6 +79,27 @@ final class EventPumpTests: XCTestCase {
         XCTAssertEqual(got.withLock { $0 }, Array(1...100))
         pump.cancel()
         XCTAssertFalse(hub.hasSubscribers)
+    }
+
+    func testEventsPublishedWhileADeliveryRunsGoOutAsOneBatch() {
+        let hub = EventHub()
+        let inFirst = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let batches = Locked<[[Int]]>([])
+        let second = expectation(description: "second batch")
+        let pump = EventPump(hub: hub, send: { events in
+            let n = batches.withLock { $0.append(events.map(\.sequence)); return $0.count }
+            if n == 1 { inFirst.signal(); release.wait() }
+            if n == 2 { second.fulfill() }
+        }, onDropped: { XCTFail("dropped") })
+        hub.publish(kind: "request", at: Date()) { ["n": 1] }
+        XCTAssertEqual(inFirst.wait(timeout: .now() + 10), .success, "the first event was delivered")
+        // The sink is busy with the first batch: these wait in the queue and leave together.
+        for i in 2...51 { hub.publish(kind: "request", at: Date()) { ["n": .number(Double(i))] } }
+        release.signal()
+        wait(for: [second], timeout: 10)
+        XCTAssertEqual(batches.withLock { $0 }, [[1], Array(2...51)])
+        pump.cancel()
     }
 
     func testASinkThatFallsBehindIsDroppedOnce() {
