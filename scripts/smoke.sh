@@ -31,7 +31,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Started from an empty directory: the README promises the bundled seed.
+# Started from an empty directory: the README promises the bundled seed. The banner file exists
+# before the server starts: the subshell opens its redirection after the fork, and the loop below
+# may read first.
+: > "$work/banner"
 (cd "$work" && exec "$bin" --port 0 --log-level info) > "$work/banner" 2> "$work/log" &
 pid=$!
 port=""
