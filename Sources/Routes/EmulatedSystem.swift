@@ -51,6 +51,9 @@ public protocol EmulatedSystem: Sendable {
     static var faultsMatchMessageTypes: Bool { get }
     /// Its operator settings (flags, `settings` keys in `seed.json`); default: none.
     static var settings: [SystemSetting] { get }
+    /// Its WebSocket reply to a message whose state change the state file did not take
+    /// (`--state`, a full disk), in its own error shape; default: nil (a generic JSON error).
+    func stateRefusal(to message: WebSocketMessage, reason: String) -> String?
 }
 
 extension EmulatedSystem {
@@ -58,6 +61,7 @@ extension EmulatedSystem {
     public var name: String { Self.name }
     public static var faultsMatchMessageTypes: Bool { false }
     public static var settings: [SystemSetting] { [] }
+    public func stateRefusal(to message: WebSocketMessage, reason: String) -> String? { nil }
 
     /// Its seed section read from a decoding `Seed`, under `seedKey`.
     static func decodeSection(from container: KeyedDecodingContainer<SeedKey>) throws -> any Sendable {

@@ -86,7 +86,17 @@ public final class MockApp: Sendable {
 
     /// The responder to serve: every route, with the control plane's journal and faults around it.
     public func makeResponder(durability: DurabilityGate? = nil) -> Responder {
-        Responder(router: makeRouter(), middleware: durability.map { $0.middleware(around: control.middleware) } ?? control.middleware)
+        var router = makeRouter()
+        guard let durability else { return Responder(router: router, middleware: control.middleware) }
+        // WebSocket replies wait for their changes too; a refusal takes the owning system's error shape.
+        router.wrapWebSocketEndpoints { [systems] pattern, endpoint in
+            let owner = systems.first { $0.routeGroup.owns(pattern) }
+            return durability.webSocketEndpoint(endpoint) { message, reason in
+                owner?.stateRefusal(to: message, reason: reason)
+                    ?? JSONValue.object([("error", .string("the change could not be saved to the state file: \(reason)"))]).jsonText
+            }
+        }
+        return Responder(router: router, middleware: durability.middleware(around: control.middleware))
     }
 
     /// Lets `POST /__mock/instances` start up to `limit` isolated copies of this mock, each a

@@ -49,6 +49,8 @@ final class ConnectionMachine {
         var promise: DeferredResponse
         var response: HTTPResponse
         var shape: AnswerShape
+        /// A WebSocket reply held instead of an HTTP answer (`response` is then unused).
+        var reply: WebSocketReply? = nil
     }
 
     let id: ConnectionID
@@ -439,11 +441,15 @@ final class ConnectionMachine {
 
     /// Holds the answer's place in the pipeline until its promise is completed or times out.
     private func deferAnswer(_ response: HTTPResponse, _ promise: DeferredResponse, _ shape: AnswerShape, start: UInt64) {
+        holdSlot(promise, start: start) { DeferredSlot(token: $0, promise: promise, response: response, shape: shape) }
+    }
+
+    /// Appends a slot for `promise` (made with its token) and binds the promise to it.
+    private func holdSlot(_ promise: DeferredResponse, start: UInt64, _ slot: (UInt64) -> DeferredSlot) {
         deferredSerial &+= 1
         let token = deferredSerial
         let timeout = min(promise.timeoutNanos, env.settings.maxDeferred)
-        held.append(Held(releaseAt: env.now + timeout, bytes: [], then: .none, log: nil, startedAt: start,
-                         slot: DeferredSlot(token: token, promise: promise, response: response, shape: shape)))
+        held.append(Held(releaseAt: env.now + timeout, bytes: [], then: .none, log: nil, startedAt: start, slot: slot(token)))
         let outcome = promise.bind(DeferredResponse.Binding(mailbox: env.mailbox, id: id, token: token))
         if case .pending = outcome {} else { resolve(held.count - 1, outcome) }
         releaseDue()
@@ -463,6 +469,7 @@ final class ConnectionMachine {
     /// Turns slot `index` into ordinary held output: the completed answer, or the timeout's.
     private func resolve(_ index: Int, _ outcome: DeferredResponse.Outcome) {
         guard let slot = held[index].slot else { return }
+        if let reply = slot.reply { return resolve(index, reply, outcome, slot.promise) }
         var response: HTTPResponse
         switch outcome {
         case .pending:
@@ -485,6 +492,29 @@ final class ConnectionMachine {
         held[index].then = then
         held[index].log = entry
         held[index].releaseAt = env.now + response.delivery.delayNanos
+        held[index].slot = nil
+    }
+
+    /// Slot `index` held a WebSocket reply: its frames (or the replacement's body as one text message).
+    private func resolve(_ index: Int, _ reply: WebSocketReply, _ outcome: DeferredResponse.Outcome, _ promise: DeferredResponse) {
+        var messages = reply.messages
+        switch outcome {
+        case .pending: return
+        case .completed(nil): break
+        case .completed(let replacement?): messages = [.text(String(decoding: replacement.body, as: UTF8.self))]
+        case .timedOut:
+            if let timeout = promise.timeoutResponse() { messages = [.text(String(decoding: timeout.body, as: UTF8.self))] }
+        }
+        var bytes: [UInt8] = []
+        for message in messages { WebSocketSession.encode(message, into: &bytes) }
+        var then = CloseRequest.none
+        if let request = reply.close {
+            bytes.append(contentsOf: session.initiateClose(code: request.code, reason: request.reason))
+            then = .afterFlush
+        }
+        held[index].bytes = bytes
+        held[index].then = then
+        held[index].releaseAt = env.now + reply.delayNanos
         held[index].slot = nil
     }
 
@@ -533,11 +563,15 @@ final class ConnectionMachine {
     }
 
     private func reply(_ reply: WebSocketReply) {
-        if reply.delayNanos == 0 && reply.close == nil && held.isEmpty && pendingOutput == 0 && close == .none {
+        if reply.delayNanos == 0 && reply.close == nil && reply.deferred == nil && held.isEmpty && pendingOutput == 0 && close == .none {
             // The hot path: frames straight into the empty output buffer (no hard cap to check),
             // as an HTTP answer is; the general path below cost a buffer, a hold and a copy.
             for message in reply.messages { WebSocketSession.encode(message, into: &outbound) }
             if pendingOutput > 0 { outputAdded(wasEmpty: true) }
+            return
+        }
+        if let promise = reply.deferred {
+            holdReply(reply, promise)
             return
         }
         var bytes: [UInt8] = []
@@ -549,6 +583,12 @@ final class ConnectionMachine {
         }
         if bytes.isEmpty && then == .none { return }
         emit(bytes, delay: reply.delayNanos, then: then, log: nil, start: env.now)
+    }
+
+    /// Holds the reply's place (later replies and pushes wait behind it) until its promise is completed.
+    private func holdReply(_ reply: WebSocketReply, _ promise: DeferredResponse) {
+        let shape = AnswerShape(version: .http1_1, keepAlive: true, omitBody: false, method: "WS", path: "")
+        holdSlot(promise, start: env.now) { DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), shape: shape, reply: reply) }
     }
 
     private func afterWebSocketInput() {

@@ -38,11 +38,21 @@ public struct WebSocketReply: Sendable, Equatable {
     public var delayNanos: UInt64
     /// Close the connection with this code and reason after the messages.
     public var close: WebSocketCloseRequest?
+    /// Hold the reply (and later ones) until this promise is completed, from any thread: with
+    /// nil, these messages are sent; with a response, its body as one text message instead.
+    /// At its timeout, `onTimeout`'s body (or these messages) is sent.
+    public var deferred: DeferredResponse?
 
-    public init(messages: [WebSocketMessage] = [], delayNanos: UInt64 = 0, close: WebSocketCloseRequest? = nil) {
+    public init(messages: [WebSocketMessage] = [], delayNanos: UInt64 = 0, close: WebSocketCloseRequest? = nil,
+                deferred: DeferredResponse? = nil) {
         self.messages = messages
         self.delayNanos = delayNanos
         self.close = close
+        self.deferred = deferred
+    }
+
+    public static func == (a: WebSocketReply, b: WebSocketReply) -> Bool {
+        a.messages == b.messages && a.delayNanos == b.delayNanos && a.close == b.close && a.deferred === b.deferred
     }
 
     /// No reply at all.

@@ -30,6 +30,29 @@ public final class DurabilityGate: Sendable {
         }
     }
 
+    /// `endpoint`, with every reply to a message that changed state held (in order: later replies
+    /// wait behind it) until its change is durable. A change the file did not take is answered
+    /// `refusal(message, reason)` instead, as one text message.
+    public func webSocketEndpoint(_ endpoint: WebSocketEndpoint,
+                                  refusal: @escaping @Sendable (WebSocketMessage, String) -> String) -> WebSocketEndpoint {
+        var wrapped = endpoint
+        let onMessage = endpoint.onMessage
+        wrapped.onMessage = { [store] message, connection in
+            ThreadMark.clear()
+            var reply = onMessage(message, connection)
+            let seq = ThreadMark.value
+            guard seq != 0, reply.deferred == nil else { return reply }
+            let refused: @Sendable () -> HTTPResponse = {
+                HTTPResponse.text(.serviceUnavailable, refusal(message, store.failure ?? "the state file was not written within \(DurabilityGate.timeoutNanos / 1_000_000_000) s"))
+            }
+            let promise = DeferredResponse(timeoutNanos: DurabilityGate.timeoutNanos, onTimeout: refused)
+            store.whenDurable(seq) { written in promise.complete(written ? nil : refused()) }
+            reply.deferred = promise
+            return reply
+        }
+        return wrapped
+    }
+
     /// 503 for a change the state file did not take.
     static func refusal(_ reason: String, system: String?) -> HTTPResponse {
         var response = HTTPResponse.jsonError(.serviceUnavailable, "the change could not be saved to the state file")
