@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import HTTPServer
 
 /// The control plane for tests (API.md §6.1): the request journal, faults, the adjustable clock,
@@ -22,6 +23,8 @@ public final class ControlPlane: Sendable {
     let logger: Logger
     /// For a scripted gateway reply's fresh `sequence_id`.
     let random: any RandomSource
+    /// Test hook: holds the background build of a `GET /__mock/requests` answer (nil: never held).
+    let journalBuildHold = Locked<JournalBuildHold?>(nil)
 
     /// What an app put in another's place keeps of the old one's control plane (`MockApp.rebuilt`):
     /// the event hub and the waiters always (subscribers and waits follow the swap, and the shared
@@ -128,4 +131,10 @@ public final class ControlPlane: Sendable {
         logger.info("\(revoke ? "revoked" : "expired") \(affected) token(s)\(system.map { " of \($0)" } ?? "")")
         return affected
     }
+}
+
+/// Where a test holds the journal's background build: it signals `reached`, then waits for `release`.
+final class JournalBuildHold: Sendable {
+    let reached = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
 }

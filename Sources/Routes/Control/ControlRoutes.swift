@@ -21,7 +21,11 @@ extension ControlPlane {
                     // Built off the loop (the deferred answer keeps its place): a large journal's JSON
                     // took a second, and the loop's other connections waited that long.
                     let promise = DeferredResponse(timeoutNanos: 60_000_000_000)
-                    DispatchQueue.global().async { promise.complete(.json(sorted: .array(journal.entries(filter).map(\.json)))) }
+                    let hold = journalBuildHold.withLock { $0 }
+                    DispatchQueue.global().async {
+                        if let hold { hold.reached.signal(); hold.release.wait() }
+                        promise.complete(.json(sorted: .array(journal.entries(filter).map(\.json))))
+                    }
                     return HTTPResponse.empty(.ok).deferred(promise)
                 }
                 return waiters.wait(ms: ms, ready: {
