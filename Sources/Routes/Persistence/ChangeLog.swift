@@ -72,8 +72,7 @@ enum ChangeLog {
     /// The committed changes of a log file, in order. A damaged line before the last commit
     /// throws (naming the file and line); an unfinished last group is dropped.
     static func read(_ path: String) throws -> [(part: String, op: RecordOp)] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        let bytes = [UInt8](data)
+        guard let bytes = FileBytes.read(path) else { return [] }
         var committed: [(part: String, op: RecordOp)] = [], group: [(part: String, op: RecordOp)] = []
         var lineNumber = 0, start = 0
         while start < bytes.count {
