@@ -389,6 +389,7 @@ final class EventLoop: @unchecked Sendable {
             env.responder = swap.responder
             swap.loopTookIt()
         }
+        guard !commands.isEmpty else { return }
         // Every command first, then one reconcile (one write) per connection they touched: a batch
         // of event messages for one WebSocket goes out in one system call, not one per message.
         var touched: [Connection] = []
