@@ -79,8 +79,8 @@ let banner = Banner.text(Banner.Facts(
 LogOutput.writeAll(banner + "\n", to: 1)
 // A JSON-logging script (started with --port 0) reads the port here rather than from the banner.
 if logger.format == .json {
-    logger.event(.listening, "listening on \(Banner.listeningURL(host: host, port: server.port))",
-                 fields: [("host", .text(host)), ("port", .number(server.port)), ("url", .text(Banner.listeningURL(host: host, port: server.port)))])
+    let url = Banner.listeningURL(host: host, port: server.port)
+    logger.outbox(.listening, "listening on \(url)", fields: [("host", .text(host)), ("port", .number(server.port)), ("url", .text(url))])
 }
 
 server.waitUntilStopped()

@@ -98,7 +98,7 @@ final class LoggerTests: XCTestCase {
         let emit: (Logger) -> Void = { logger in
             logger.outbox(.sms, "SMS to 9123456789: Код 1234", fields: [("phone", .text("9123456789")), ("code", .text("1234"))])
             logger.outbox(.email, "E-mail to a@b.c: s", fields: [("to", .text("a@b.c")), ("link", .text(nil))])
-            logger.event(.listening, "listening on http://127.0.0.1:8080", fields: [("host", .text("127.0.0.1")), ("port", .number(8080))])
+            logger.outbox(.listening, "listening on http://127.0.0.1:8080", fields: [("host", .text("127.0.0.1")), ("port", .number(8080))])
         }
         let objects = try capture(.info, .json, emit).map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], $0) }
         XCTAssertEqual(objects.map { $0["kind"] as? String }, ["sms", "email", "listening"])

@@ -10,6 +10,8 @@ final class Connection {
     @exclusivity(unchecked) var writeBlocked = false
     /// The release time a loop timer is set for (0: none).
     @exclusivity(unchecked) var timerAt: UInt64 = 0
+    /// Listed for one reconcile after the mailbox's commands have all been applied.
+    @exclusivity(unchecked) var reconcileQueued = false
 
     init(fd: Int32, machine: ConnectionMachine) {
         self.fd = fd

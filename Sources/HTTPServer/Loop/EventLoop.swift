@@ -396,9 +396,12 @@ final class EventLoop: @unchecked Sendable {
         for (id, command) in commands {
             guard let conn = connection(id.fd), conn.machine.id == id else { continue }
             conn.machine.command(command)
-            if touched.last !== conn && !touched.contains(where: { $0 === conn }) { touched.append(conn) }
+            if !conn.reconcileQueued { conn.reconcileQueued = true; touched.append(conn) }
         }
-        for conn in touched where connection(conn.fd) === conn { reconcile(conn) }
+        for conn in touched {
+            conn.reconcileQueued = false
+            if connection(conn.fd) === conn { reconcile(conn) }
+        }
     }
 
     private func sweep() {

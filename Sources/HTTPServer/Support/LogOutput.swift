@@ -142,14 +142,14 @@ public final class LogOutput: @unchecked Sendable {
         }
     }
 
-    /// One `write(2)` loop per batch: partial writes continued, EINTR retried, other errors
-    /// (a closed pipe) end it, since there is nowhere left to report them.
     /// Writes `text` to `fd` now, whole (short writes retried), past the queue: the banner, a last message.
     public static func writeAll(_ text: String, to fd: Int32) {
         var text = text
         text.withUTF8 { writeAll($0, to: fd) }
     }
 
+    /// One `write(2)` loop per batch: partial writes continued, EINTR retried, other errors
+    /// (a closed pipe) end it, since there is nowhere left to report them.
     static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to fd: Int32) {
         guard var p = buffer.baseAddress else { return }
         var left = buffer.count

@@ -85,18 +85,12 @@ public struct Logger: Sendable {
         emit(LogLine.message(l, kind: .message, LogLine.escaped(message()), format: format, colour: colour))
     }
 
-    /// A line a developer is waiting for (an SMS or e-mail the mock "sent"), at info, highlighted;
-    /// in JSON its `fields` (phone, code, to, link…) too, so no one has to parse the text.
+    /// A line a developer or a script is waiting for (an SMS or e-mail the mock "sent", the
+    /// listening address), at info, highlighted by its kind; in JSON its `fields` (phone, code, to,
+    /// link, port…) too, so no one has to parse the text.
     public func outbox(_ kind: LogKind, _ message: @autoclosure () -> String, fields: @autoclosure () -> [(String, LogValue)] = []) {
         guard isEnabled(.info) else { return }
         emit(LogLine.message(.info, kind: kind, LogLine.escaped(message()), fields: format == .json ? fields() : [],
-                             format: format, colour: colour))
-    }
-
-    /// An event with fields at info: the message for a person, the fields in JSON.
-    public func event(_ kind: LogKind, _ message: @autoclosure () -> String, fields: [(String, LogValue)]) {
-        guard isEnabled(.info) else { return }
-        emit(LogLine.message(.info, kind: kind, LogLine.escaped(message()), fields: format == .json ? fields : [],
                              format: format, colour: colour))
     }
 
