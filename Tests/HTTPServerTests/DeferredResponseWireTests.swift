@@ -46,7 +46,8 @@ final class DeferredResponseWireTests: XCTestCase {
 
     func testAnotherConnectionCompletesTheAnswerAndPipelinedOnesFollowInOrder() throws {
         let waiters = Waiters()
-        let s = try server(waiters)
+        // One loop: the second client shares the held answer's loop, so "free" means something.
+        let s = try server(waiters, loops: 1)
         defer { s.shutdown(); s.waitUntilStopped() }
         let a = try TestHTTPClient(port: s.port)
         try a.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")

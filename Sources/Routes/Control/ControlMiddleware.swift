@@ -26,10 +26,8 @@ extension ControlPlane {
             // No rule (the usual case): no lock, no method string; no journal: no clock read.
             let fired = faults.hasRules ? faults.fire(method: request.method.rawValue, path: request.path, system: system) : nil
             guard journal.isEnabled else {
-                guard let fired else { return next(request) }
-                let response = apply(fired.action, to: request, system: system, next)
-                reportFired(fired, method: request.method.rawValue, path: request.path, system: system)
-                return response
+                guard fired != nil else { return next(request) }
+                return answer(request, fired: fired, system: system, next)
             }
             let started = SystemTime.monotonicNanos()
             let at = clock.now()

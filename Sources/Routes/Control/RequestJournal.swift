@@ -104,7 +104,9 @@ public final class RequestJournal: Sendable {
 
     /// How many entries match (`limit` aside).
     public func count(_ filter: Filter) -> Int {
-        ring.withLock { $0.ordered() }.reduce(0) { $0 + (filter.matches($1) ? 1 : 0) }
+        // A count needs no order: the ring as stored, not rebuilt oldest-first (a waiting count is
+        // checked after every request).
+        ring.withLock { $0.entries }.reduce(0) { $0 + (filter.matches($1) ? 1 : 0) }
     }
 
     /// Forgets every entry (ids keep increasing, so `since` stays meaningful).
