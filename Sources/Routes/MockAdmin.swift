@@ -18,7 +18,7 @@ struct MockAdmin: Sendable {
     let control: ControlPlane
 
     /// `/__mock/*` answers as `admin`, errors in Vapor's shape like the transport's own.
-    static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock"])
+    static var routeGroup: RouteGroup { AdminGuard.routeGroup }
 
     /// The seed of a reset's body `{"seed": {…}}`; nil for a bare reset (no body, `{}`).
     static func resetSeed(_ body: [UInt8]) -> Result<Seed?, ControlPlane.FilterProblem> {

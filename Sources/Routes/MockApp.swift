@@ -45,7 +45,7 @@ public final class MockApp: Sendable {
         self.adminHosts = adminHosts
         self.journalSize = journalSize
         self.seed = seed
-        let environment = environment.resolved(with: seed.settings)
+        let environment = environment.resolved(with: seed.settings?.values, settings: SystemRegistry.settings)
         self.environment = environment
         let systems = SystemRegistry.makeSystems(seed: seed, environment: environment)
         self.systems = systems
@@ -77,7 +77,7 @@ public final class MockApp: Sendable {
         // Last, so the document lists every route (itself included).
         let routes = router.routeTable + [(.get, "/__mock/openapi.json")]
         let maxWaitMs = control.waiters.maxWaitMs
-        let document = LazyDocument { OpenAPIDocument.bytes(routes: routes, maxWaitMs: maxWaitMs) }
+        let document = LazyDocument { OpenAPIDocument.bytes(routes: routes, systems: SystemRegistry.catalog, maxWaitMs: maxWaitMs) }
         router.group(MockAdmin.routeGroup) { [admin] in
             $0.get("/__mock/openapi.json", admin.guard.wrap { _ in .json(bytes: document.bytes) })
         }

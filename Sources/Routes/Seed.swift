@@ -16,7 +16,7 @@ public struct Seed: Decodable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SeedKey.self)
         // In the registry's order, so a seed missing several sections names the first.
-        for type in SystemRegistry.types {
+        for type in (decoder.userInfo[.systemCatalog] as? SystemCatalog ?? SystemRegistry.catalog).types {
             sections[type.seedKey] = try type.decodeSection(from: container)
         }
         settings = try container.decodeIfPresent(MockSettings.self, forKey: SeedKey("settings"))
@@ -59,8 +59,15 @@ extension Seed {
 
     /// Decodes seed JSON; `source` names it in error messages.
     public static func decode(_ data: Data, source: String) throws -> Seed {
+        try decode(data, source: source, systems: SystemRegistry.catalog)
+    }
+
+    /// Decodes seed JSON with a section for each of `systems`.
+    package static func decode(_ data: Data, source: String, systems: SystemCatalog) throws -> Seed {
+        let decoder = JSONDecoder()
+        decoder.userInfo[.systemCatalog] = systems
         do {
-            return try JSONDecoder().decode(Seed.self, from: data)
+            return try decoder.decode(Seed.self, from: data)
         } catch let error as DecodingError {
             throw SeedError(description: "\(source): \(describe(error, data: data))")
         } catch let error as SeedError {
@@ -71,36 +78,6 @@ extension Seed {
     }
 
     static func describe(_ error: DecodingError, data: Data) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            let p = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return p.isEmpty ? "the top level" : String(p.drop(while: { $0 == "." }))
-        }
-        switch error {
-        case .dataCorrupted(let ctx):
-            if ctx.codingPath.isEmpty {
-                if let offset = JSONValue.syntaxErrorOffset(Array(data)) {
-                    let (line, column) = lineAndColumn(of: offset, in: data)
-                    return "not valid JSON at line \(line), column \(column)"
-                }
-                return "not valid JSON (\(ctx.debugDescription))"
-            }
-            return "at \(path(ctx.codingPath)): \(ctx.debugDescription)"
-        case .keyNotFound(let key, let ctx):
-            return "at \(path(ctx.codingPath)): missing key \"\(key.stringValue)\""
-        case .typeMismatch(let type, let ctx):
-            return "at \(path(ctx.codingPath)): expected \(type)"
-        case .valueNotFound(let type, let ctx):
-            return "at \(path(ctx.codingPath)): expected \(type), found null"
-        @unknown default:
-            return "\(error)"
-        }
-    }
-
-    private static func lineAndColumn(of index: Int, in data: Data) -> (Int, Int) {
-        var line = 1, column = 1
-        for byte in data.prefix(index) {
-            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
-        }
-        return (line, column)
+        DecodingProblem.describe(error, data: data)
     }
 }

@@ -1,22 +1,20 @@
 /// Every emulated system, in the order the banner, the console and the documents list them: the
-/// one place outside a system's folder that names it.
+/// one place that names them. Only this composition root reads it; everything else is handed
+/// `catalog` (or the running systems) as a value.
 public enum SystemRegistry {
     /// The systems' types; a sixth system is one more entry here.
     public static let types: [any EmulatedSystem.Type] = [
         RowsApp.self, CustomerGateway.self, SkyZone.self, Musbooking.self, RSSchool.self,
     ]
 
+    /// The registry as the value the control plane, seed decoding and settings are given.
+    package static let catalog = SystemCatalog(types)
+
     /// Every system's name (API.md §6.1), in order.
-    public static let names: [String] = types.map { $0.name }
+    public static var names: [String] { catalog.names }
 
     /// Every system's operator settings (flags and seed `settings` keys), in order.
-    public static let settings: [SystemSetting] = types.flatMap { $0.settings }
-
-    /// The names of systems whose fault rules match WebSocket message types.
-    static let messageTypedNames: Set<String> = Set(types.filter { $0.faultsMatchMessageTypes }.map { $0.name })
-
-    /// Those names as error messages say them (`gateway`, or `a or b`).
-    static let messageTypedTitle: String = messageTypedNames.sorted().joined(separator: " or ")
+    public static var settings: [SystemSetting] { catalog.settings }
 
     /// One instance of each system over `seed`.
     static func makeSystems(seed: Seed, environment: MockEnvironment) -> [any EmulatedSystem] {

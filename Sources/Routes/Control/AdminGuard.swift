@@ -13,6 +13,8 @@ public struct AdminGuard: Sendable {
     public static let tokenHeader = "X-Mock-Admin-Token"
     /// `X-Mock-Admin: 1` marks a state-changing admin request as not coming from a cross-site form.
     public static let markerHeader = "X-Mock-Admin"
+    /// `/__mock/*` answers as `admin`, errors in Vapor's shape like the transport's own.
+    package static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock"])
 
     let adminToken: String?
     /// The `mock_admin` cookie value that stands for the token (see AdminGuard+Cookie.swift).

@@ -115,7 +115,7 @@ extension ControlPlane {
     public func webSocketEndpoint(_ endpoint: WebSocketEndpoint, at pattern: String) -> WebSocketEndpoint {
         guard let owner = owners.owner(of: pattern), owner != adminOwner else { return endpoint }
         let system = owners.names[owner]
-        let typedFaults = SystemRegistry.messageTypedNames.contains(system)
+        let typedFaults = catalog.messageTypedNames.contains(system)
         var wrapped = endpoint
         let onMessage = endpoint.onMessage
         // A rule on the endpoint's HTTP path acts on the handshake: a delay holds the 101, any

@@ -16,6 +16,8 @@ public final class ControlPlane: Sendable {
     /// Admin requests waiting for a journal entry or an outbox message (`?waitMs=`).
     public let waiters: Waiters
     let systems: [any EmulatedSystem]
+    /// What fault parsing, journal filters and the documents know of those systems.
+    package let catalog: SystemCatalog
     /// Which system owns a path: the systems' route groups, then the admin group.
     let owners: PathOwners
     /// The admin group's index in `owners`: its paths are neither faulted nor journaled.
@@ -57,7 +59,8 @@ public final class ControlPlane: Sendable {
         outbox = environment.outbox
         clock = environment.clock as? OffsetClock ?? OffsetClock(base: environment.clock)
         self.systems = systems
-        owners = PathOwners(groups: systems.map(\.routeGroup) + [MockAdmin.routeGroup])
+        catalog = SystemCatalog(of: systems)
+        owners = PathOwners(groups: systems.map(\.routeGroup) + [AdminGuard.routeGroup])
         adminOwner = systems.count
         logger = environment.logger
         random = environment.random

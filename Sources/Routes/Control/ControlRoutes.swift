@@ -13,7 +13,7 @@ extension ControlPlane {
         // With `waitMs`, both answer once a matching entry exists (the count: `atLeast` of them,
         // default 1), or at the deadline with what there is.
         router.get("/__mock/requests", guarded { [self] request in
-            switch (ControlPlane.filter(request.queryParameters), waiters.waitMs(request.queryParameters)) {
+            switch (filter(request.queryParameters), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
             case (.success(let filter), .success(let ms)):
                 let journal = journal
@@ -35,7 +35,7 @@ extension ControlPlane {
             }
         })
         router.get("/__mock/requests/count", guarded { [self] request in
-            switch (ControlPlane.filter(request.queryParameters, counting: true), waiters.waitMs(request.queryParameters)) {
+            switch (filter(request.queryParameters, counting: true), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
             case (.success(let filter), .success(let ms)):
                 let journal = journal, atLeast = filter.atLeast ?? 1
@@ -52,8 +52,8 @@ extension ControlPlane {
         router.get("/__mock/faults", guarded { [self] _ in .json(sorted: .array(faults.rules.map(\.json))) })
         router.post("/__mock/faults", guarded { [self] request in
             do {
-                let draft = try FaultRuleDraft.parse(request.body)
-                try draft.checkItCanFire { [owners] path in owners.name(ofPath: path) }
+                let draft = try FaultRuleDraft.parse(request.body, systems: catalog)
+                try draft.checkItCanFire(systems: catalog) { [owners] path in owners.name(ofPath: path) }
                 guard !faults.isFull else {
                     return ControlPlane.badRequest("at most \(FaultStore.maxRules) fault rules at a time: remove some (DELETE /__mock/faults/ID, or DELETE /__mock/faults for all)")
                 }
@@ -122,7 +122,7 @@ extension ControlPlane {
     /// The journal filter from `?system=&method=&path=&status=&since=&limit=&body=&hint=` (and, to
     /// count, `atLeast`). A filter given with an empty value or a value of the wrong type is a 400:
     /// it could never match what the test means.
-    static func filter(_ query: Parameters, counting: Bool = false) -> Result<RequestJournal.Filter, FilterProblem> {
+    func filter(_ query: Parameters, counting: Bool = false) -> Result<RequestJournal.Filter, FilterProblem> {
         var filter = RequestJournal.Filter()
         var names = ["system", "method", "path", "status", "since", "limit", "body", "hint", "waitMs"]
         if counting {
@@ -139,8 +139,8 @@ extension ControlPlane {
             }
         }
         if let v = query["system"] {
-            guard SystemRegistry.names.contains(v) else {
-                return .failure(FilterProblem(description: "\"system\" must be one of \(SystemRegistry.names.joined(separator: ", "))"))
+            guard catalog.names.contains(v) else {
+                return .failure(FilterProblem(description: "\"system\" must be one of \(catalog.names.joined(separator: ", "))"))
             }
             filter.system = v
         }

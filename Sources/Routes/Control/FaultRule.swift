@@ -56,10 +56,10 @@ public struct FaultRuleDraft: Sendable {
     public var action: FaultAction
     /// Whether `path` is a message type: the system's faults match message types and the path
     /// is not an HTTP path (message types never start with `/`).
-    public var isMessageRule: Bool { FaultRuleDraft.isMessageRule(system: system, path: path.text) }
+    public let isMessageRule: Bool
 
-    static func isMessageRule(system: String?, path: String) -> Bool {
-        !path.hasPrefix("/") && (system.map(SystemRegistry.messageTypedNames.contains) ?? false)
+    static func isMessageRule(system: String?, path: String, systems: SystemCatalog) -> Bool {
+        !path.hasPrefix("/") && (system.map(systems.messageTypedNames.contains) ?? false)
     }
 
     /// Why a posted rule was refused (400 with this message).
@@ -70,8 +70,8 @@ public struct FaultRuleDraft: Sendable {
 
     static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "WS"]
 
-    /// Reads and checks a posted rule body.
-    public static func parse(_ body: [UInt8]) throws -> FaultRuleDraft {
+    /// Reads and checks a posted rule body against the running `systems`.
+    package static func parse(_ body: [UInt8], systems: SystemCatalog) throws -> FaultRuleDraft {
         guard let object = JSONValue.parse(body)?.members else {
             throw Invalid("the body must be a JSON object {\"path\", \"method\"?, \"system\"?, \"times\"?, \"action\": {…}}")
         }
@@ -80,12 +80,12 @@ public struct FaultRuleDraft: Sendable {
             throw Invalid("unknown field \"\(unknown)\" (fields: method, path, system, times, action)")
         }
         guard let path = object["path"]?.string, !path.isEmpty else {
-            throw Invalid("\"path\" is required: a path, a pattern with * (\"/api/*\"), or a \(SystemRegistry.messageTypedTitle) message type")
+            throw Invalid("\"path\" is required: a path, a pattern with * (\"/api/*\"), or a \(systems.messageTypedTitle) message type")
         }
         var system: String?
         if let value = object["system"], value != .null {
-            guard let name = value.string, SystemRegistry.names.contains(name) else {
-                throw Invalid("\"system\" must be one of \(SystemRegistry.names.joined(separator: ", "))")
+            guard let name = value.string, systems.names.contains(name) else {
+                throw Invalid("\"system\" must be one of \(systems.names.joined(separator: ", "))")
             }
             system = name
         }
@@ -96,10 +96,10 @@ public struct FaultRuleDraft: Sendable {
             }
             method = name.uppercased()
         }
-        let messageRule = isMessageRule(system: system, path: path)
+        let messageRule = isMessageRule(system: system, path: path, systems: systems)
         if !messageRule {
             guard path.hasPrefix("/") || path.hasPrefix("*") else {
-                throw Invalid("\"path\" must start with / or * (\(SystemRegistry.messageTypedTitle) message types need \"system\": \"\(SystemRegistry.messageTypedTitle)\")")
+                throw Invalid("\"path\" must start with / or * (\(systems.messageTypedTitle) message types need \"system\": \"\(systems.messageTypedTitle)\")")
             }
             if path.lowercased().hasPrefix("/__mock") {
                 throw Invalid("admin paths (/__mock/…) cannot be faulted")
@@ -115,12 +115,12 @@ public struct FaultRuleDraft: Sendable {
         }
         let action = try parseAction(actionObject)
         if messageRule && !action.isMessageAction {
-            throw Invalid("a \(SystemRegistry.messageTypedTitle) rule takes delayMs, reply, noReply or closeCode, not \(action.name)")
+            throw Invalid("a \(systems.messageTypedTitle) rule takes delayMs, reply, noReply or closeCode, not \(action.name)")
         }
         if !messageRule && !action.isHTTPAction {
-            throw Invalid("\(action.name) is a \(SystemRegistry.messageTypedTitle) action: add \"system\": \"\(SystemRegistry.messageTypedTitle)\" and a message type as \"path\"")
+            throw Invalid("\(action.name) is a \(systems.messageTypedTitle) action: add \"system\": \"\(systems.messageTypedTitle)\" and a message type as \"path\"")
         }
-        return FaultRuleDraft(method: method, path: PathPattern(path), system: system, times: times, action: action)
+        return FaultRuleDraft(method: method, path: PathPattern(path), system: system, times: times, action: action, isMessageRule: messageRule)
     }
 
     private static func parseAction(_ object: [String: JSONValue]) throws -> FaultAction {

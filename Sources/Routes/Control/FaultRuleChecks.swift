@@ -4,10 +4,10 @@ extension FaultRuleDraft {
     /// Refuses a rule that could never fire (API.md §6.1): nothing is added, and the 400 says why.
     /// `owner` is the one rule of path ownership (the journal's), so a rule's `system` covers
     /// exactly the paths the journal gives that system.
-    func checkItCanFire(owner: (String) -> String?) throws {
+    func checkItCanFire(systems: SystemCatalog, owner: (String) -> String?) throws {
         guard !isMessageRule else { return }
         if method == "WS" {
-            throw Invalid("\"method\": \"WS\" names WebSocket messages; a rule on them needs \"system\": \"\(SystemRegistry.messageTypedTitle)\" and a message type as \"path\"")
+            throw Invalid("\"method\": \"WS\" names WebSocket messages; a rule on them needs \"system\": \"\(systems.messageTypedTitle)\" and a message type as \"path\"")
         }
         let pathOwner = FaultRuleDraft.owner(of: path, owner)
         if let system, let known = pathOwner, known != system {
@@ -15,7 +15,7 @@ extension FaultRuleDraft {
             throw Invalid("\(system) never answers \(path.text) (\(owned)); leave \"system\" out or give the system that owns the path")
         }
         // A message-typed system's HTTP paths are its WebSocket handshake: there is no body to cut.
-        if let handshake = system ?? pathOwner ?? nil, SystemRegistry.messageTypedNames.contains(handshake) {
+        if let handshake = system ?? pathOwner ?? nil, systems.messageTypedNames.contains(handshake) {
             switch action {
             case .truncate, .malformedJSON:
                 throw Invalid("a rule on \(handshake)'s WebSocket handshake takes delayMs, status, close or reset, not \(action.name)")

@@ -2,7 +2,7 @@ import HTTPServer
 
 /// The named schemas of the OpenAPI document: the admin API's, then each documented system's.
 extension OAS {
-    static var schemas: Object {
+    static func schemas(_ systems: SystemCatalog) -> Object {
         let nullableInt: Object = ["type": ["integer", "null"]]
         let action: Object = [
             "type": "object",
@@ -14,7 +14,7 @@ extension OAS {
                 "reply": string, "noReply": ["const": true], "closeCode": ["type": "integer", "minimum": 1000, "maximum": 4999],
             ] as Object,
         ]
-        let systemName: Object = ["type": "string", "enum": strings(SystemRegistry.names)]
+        let systemName: Object = ["type": "string", "enum": strings(systems.names)]
         var schemas: Object = [
             "VaporError": object(["error": ["const": true], "reason": string]),
             "AdminError": object(["error": string]),
@@ -44,7 +44,7 @@ extension OAS {
                                  "times": nullableInt, "remaining": nullableInt, "action": ref("FaultAction")]),
             "Clock": object(["now": ["type": "string", "format": "date-time"], "offsetSeconds": number]),
             "ClockAdvance": object(["advanceSeconds": ["type": "number", "exclusiveMinimum": 0]]),
-            "TokenControl": ["type": "object", "properties": ["system": ["type": ["string", "null"], "enum": .array(SystemRegistry.names.map(JSONValue.string) + [.null])] as Object,
+            "TokenControl": ["type": "object", "properties": ["system": ["type": ["string", "null"], "enum": .array(systems.names.map(JSONValue.string) + [.null])] as Object,
                                                           "token": nullableString]] as Object,
             "Affected": object(["affected": ["type": "integer", "minimum": 0]]),
             "AccountSummary": object([
@@ -52,23 +52,10 @@ extension OAS {
                 "sessions": array(object(["token": string, "expiresAt": string], required: ["token"])), "note": string,
             ], required: []),
         ]
-        for case let system as OpenAPIDocumented.Type in SystemRegistry.types {
+        for case let system as OpenAPIDocumented.Type in systems.types {
             guard case .object(let members) = system.openAPISchemas else { continue }
             for member in members where schemas[member.key] == nil { schemas.set(member.key, member.value) }
         }
         return schemas
     }
-}
-
-/// A system that documents its HTTP routes (keyed `METHOD /path/{param}`) and its bodies'
-/// schemas for the OpenAPI document, in its own folder.
-protocol OpenAPIDocumented {
-    static var openAPIOperations: [String: OAS.Object] { get }
-    static var openAPISchemas: OAS.Object { get }
-    /// What its WebSocket endpoint speaks, for the document's description (OpenAPI cannot say it).
-    static var openAPIWebSocketNote: String? { get }
-}
-
-extension OpenAPIDocumented {
-    static var openAPIWebSocketNote: String? { nil }
 }

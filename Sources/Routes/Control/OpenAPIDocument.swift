@@ -9,8 +9,9 @@ public enum OpenAPIDocument {
     }
 
     /// The document for a route table.
-    public static func document(routes: [(method: HTTPMethod?, pattern: String)], maxWaitMs: Int = Waiters.defaultMaxWaitMs) -> JSONValue {
-        let operations = OAS.operations
+    package static func document(routes: [(method: HTTPMethod?, pattern: String)], systems: SystemCatalog,
+                                 maxWaitMs: Int = Waiters.defaultMaxWaitMs) -> JSONValue {
+        let operations = OAS.operations(systems), schemas = OAS.schemas(systems)
         var paths: [String: [String: JSONValue]] = [:]
         var sockets: [String] = []
         for route in routes {
@@ -19,17 +20,17 @@ public enum OpenAPIDocument {
             let key = "\(method.rawValue) \(path)"
             let operation: JSONValue = operations[key] ?? ["summary": "Undocumented", "responses": ["default": ["description": "See the README."]]]
             paths[path, default: [:]][method.rawValue.lowercased()] = OpenAPIDocument.completed(operation, method: method.rawValue, path: path,
-                                                                                              maxWaitMs: maxWaitMs)
+                                                                                              maxWaitMs: maxWaitMs, schemas: schemas)
         }
         var tags: [String] = [], notes = ""
-        for system in SystemRegistry.types {
+        for system in systems.types {
             guard let documented = system as? OpenAPIDocumented.Type else { continue }
             if !documented.openAPIOperations.isEmpty { tags.append(system.name) }
             if let note = documented.openAPIWebSocketNote { notes += note + " " }
         }
         tags.append("admin")
         let description = """
-            Every HTTP endpoint of the \(count(SystemRegistry.types.count)) emulated systems and of the admin API (/__mock/*), as the \
+            Every HTTP endpoint of the \(count(systems.types.count)) emulated systems and of the admin API (/__mock/*), as the \
             mock answers them (API.md revision 3). Errors keep each system's own shape; a rejected \
             request a client could fix carries an X-Mock-Hint header.
 
@@ -43,7 +44,7 @@ public enum OpenAPIDocument {
             "tags": .array(tags.map { ["name": .string($0)] }),
             "paths": OAS.members(paths.mapValues(OAS.members)),
             "components": [
-                "schemas": OAS.schemas,
+                "schemas": schemas,
                 "securitySchemes": [
                     "bearer": ["type": "http", "scheme": "bearer"],
                 ],
@@ -53,9 +54,10 @@ public enum OpenAPIDocument {
     }
 
     /// The document's bytes: compact JSON, members sorted by key.
-    public static func bytes(routes: [(method: HTTPMethod?, pattern: String)], maxWaitMs: Int = Waiters.defaultMaxWaitMs) -> [UInt8] {
+    package static func bytes(routes: [(method: HTTPMethod?, pattern: String)], systems: SystemCatalog,
+                              maxWaitMs: Int = Waiters.defaultMaxWaitMs) -> [UInt8] {
         var out: [UInt8] = []
-        document(routes: routes, maxWaitMs: maxWaitMs).appendJSON(to: &out)
+        document(routes: routes, systems: systems, maxWaitMs: maxWaitMs).appendJSON(to: &out)
         return out
     }
 
@@ -63,12 +65,12 @@ public enum OpenAPIDocument {
     /// `operationId` (from the method and path: `postApiUsersSms`, `deleteMockFaultsById`), an
     /// example for every request body (its schema's own, else one built from the schema), and
     /// the wait bound this server grants.
-    static func completed(_ operation: JSONValue, method: String, path: String, maxWaitMs: Int) -> JSONValue {
+    static func completed(_ operation: JSONValue, method: String, path: String, maxWaitMs: Int, schemas: OAS.Object) -> JSONValue {
         var op = operation
         if op["operationId"] == nil { op.set("operationId", .string(operationId(method: method, path: path))) }
         if var body = op["requestBody"], case .object(var content)? = body["content"] {
             for i in content.indices where content[i].value["example"] == nil && content[i].value["examples"] == nil {
-                content[i].value.set("example", example(content[i].value["schema"] ?? [:], depth: 0))
+                content[i].value.set("example", example(content[i].value["schema"] ?? [:], depth: 0, schemas: schemas))
             }
             body.set("content", .object(content))
             op.set("requestBody", body)
@@ -98,15 +100,15 @@ public enum OpenAPIDocument {
 
     /// A value the schema accepts: its `example`, `const` or first `enum` value, else one built
     /// from its type (objects with their required properties, or every one when none is required).
-    static func example(_ schema: JSONValue, depth: Int) -> JSONValue {
+    static func example(_ schema: JSONValue, depth: Int, schemas: OAS.Object) -> JSONValue {
         if let example = schema["example"] { return example }
         if let constant = schema["const"] { return constant }
         if case .array(let values)? = schema["enum"], let first = values.first { return first }
-        if let ref = schema["$ref"]?.string, depth < 8, let resolved = OAS.schemas[String(ref.split(separator: "/").last ?? "")] {
-            return example(resolved, depth: depth + 1)
+        if let ref = schema["$ref"]?.string, depth < 8, let resolved = schemas[String(ref.split(separator: "/").last ?? "")] {
+            return example(resolved, depth: depth + 1, schemas: schemas)
         }
         for key in ["oneOf", "anyOf", "allOf"] {
-            if case .array(let options)? = schema[key], let first = options.first { return example(first, depth: depth + 1) }
+            if case .array(let options)? = schema[key], let first = options.first { return example(first, depth: depth + 1, schemas: schemas) }
         }
         var type = schema["type"]?.string ?? (schema["properties"] != nil ? "object" : "string")
         if case .array(let types)? = schema["type"] { type = types.compactMap(\.string).first { $0 != "null" } ?? "string" }
@@ -116,9 +118,9 @@ public enum OpenAPIDocument {
             var names = properties.map(\.key)
             if case .array(let required)? = schema["required"], !required.isEmpty { names = required.compactMap(\.string) }
             return .object(names.sorted().map { name in
-                (key: name, value: example(properties.first { $0.key == name }?.value ?? [:], depth: depth + 1))
+                (key: name, value: example(properties.first { $0.key == name }?.value ?? [:], depth: depth + 1, schemas: schemas))
             })
-        case "array": return depth < 8 ? .array([example(schema["items"] ?? [:], depth: depth + 1)]) : []
+        case "array": return depth < 8 ? .array([example(schema["items"] ?? [:], depth: depth + 1, schemas: schemas)]) : []
         case "integer", "number":
             if case .number(let minimum)? = schema["minimum"] { return .number(minimum) }
             return 1

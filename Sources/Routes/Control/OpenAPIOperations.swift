@@ -1,15 +1,15 @@
 /// What the OpenAPI document says about each HTTP route, keyed `METHOD /path/{param}` (API.md
 /// revision 2). The document lists the router's routes; a test keeps both lists equal.
 extension OAS {
-    static var operations: [String: Object] {
-        var ops = adminOperations
-        for case let system as OpenAPIDocumented.Type in SystemRegistry.types {
+    static func operations(_ systems: SystemCatalog) -> [String: Object] {
+        var ops = adminOperations(systems)
+        for case let system as OpenAPIDocumented.Type in systems.types {
             ops.merge(system.openAPIOperations) { first, _ in first }
         }
         return ops
     }
 
-    static var adminOperations: [String: Object] {
+    static func adminOperations(_ systems: SystemCatalog) -> [String: Object] {
         var ops: [String: Object] = [:]
         func admin(_ summary: String, _ responses: Object, body: Object? = nil, parameters: [Object]? = nil, description: String? = nil) -> Object {
             var all = responses
@@ -49,7 +49,7 @@ extension OAS {
         description: "Without a body (or with {}), back to the start seed; with {\"seed\": {…}}, every system reset to that seed.")
         let nonEmpty: Object = ["type": "string", "minLength": 1]
         let filters = [
-            query("system", SystemRegistry.names.dropLast().joined(separator: ", ") + " or " + (SystemRegistry.names.last ?? "") + ".", schema: ["type": "string", "enum": strings(SystemRegistry.names)]),
+            query("system", systems.names.dropLast().joined(separator: ", ") + " or " + (systems.names.last ?? "") + ".", schema: ["type": "string", "enum": strings(systems.names)]),
             query("method", "GET, POST, …, or WS.", schema: nonEmpty),
             query("path", "Exact, or a pattern with *.", schema: nonEmpty), query("status", "", schema: ["type": "integer", "minimum": 100, "maximum": 599]),
             query("since", "Only entries after this id; then the oldest `limit`.", schema: ["type": "integer", "minimum": 0, "maximum": 2147483647]),
@@ -73,7 +73,7 @@ extension OAS {
             "201": response("The rule with its id.", json(ref("FaultRule"))),
             "400": adminBadRequest("An invalid rule."),
         ], body: body(ref("FaultRuleInput"), [jsonType]),
-        description: "\(SystemRegistry.messageTypedTitle.prefix(1).uppercased() + SystemRegistry.messageTypedTitle.dropFirst()) rules: \"system\": \"\(SystemRegistry.messageTypedTitle)\", \"path\": a message type. Admin paths cannot be faulted.")
+        description: "\(systems.messageTypedTitle.prefix(1).uppercased() + systems.messageTypedTitle.dropFirst()) rules: \"system\": \"\(systems.messageTypedTitle)\", \"path\": a message type. Admin paths cannot be faulted.")
         ops["DELETE /__mock/faults"] = admin("Remove every fault rule", ["204": response("Removed.")])
         ops["DELETE /__mock/faults/{id}"] = admin("Remove one fault rule", [
             "204": response("Removed."), "404": response("No such rule.", json(ref("AdminError"))),
@@ -93,7 +93,7 @@ extension OAS {
             "200": response("Accounts keyed by system; never a password, tokens as their first 4 characters and an ellipsis.",
                             json(["type": "object", "additionalProperties": array(ref("AccountSummary"))])),
         ])
-        let administered = SystemRegistry.types.compactMap { $0 as? any AccountAdministration.Type }
+        let administered = systems.types.compactMap { $0 as? any AccountAdministration.Type }
         // Optional fields may be null (read as absent).
         let optionalText: Object = ["type": ["string", "null"]]
         let accountInput: Object = ["type": "object", "required": ["system"], "properties": [

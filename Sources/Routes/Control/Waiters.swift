@@ -6,7 +6,7 @@ import HTTPServer
 /// waiters a new one is refused (503), so a test cannot pin unbounded memory.
 public final class Waiters: Sendable {
     /// At most this long (API.md: 30,000 ms), unless the operator lowers it.
-    public static let defaultMaxWaitMs = 30_000
+    public static let defaultMaxWaitMs = MockEnvironment.defaultMaxWaitMs
     let capacity: Int
     /// The longest wait this server grants.
     public let maxWaitMs: Int

@@ -195,8 +195,3 @@ public final class CustomerGateway: EmulatedSystem {
         return GatewayReply.apiToken(sequenceId: sequenceId, token: token, expiration: expiry)
     }
 }
-
-extension Seed {
-    /// The Customer gateway section.
-    public var customerGateway: CustomerGatewaySeed { section(CustomerGateway.self) }
-}

@@ -15,7 +15,8 @@ public struct Endpoint: Sendable, Equatable {
 }
 
 /// One emulated backend: its routes over its own state, which `reset` puts back to the seed.
-/// A new system is its folder, its `seed.json` section and one line in `SystemRegistry.types`.
+/// A new system is its target (importing only `EmulationKit` and `HTTPServer`), its `seed.json`
+/// section and one line in `SystemRegistry.types`.
 public protocol EmulatedSystem: Sendable {
     /// The type of its section of `seed.json`.
     associatedtype SeedSection: Decodable & Sendable
@@ -62,14 +63,4 @@ extension EmulatedSystem {
     public static var faultsMatchMessageTypes: Bool { false }
     public static var settings: [SystemSetting] { [] }
     public func stateRefusal(to message: WebSocketMessage, reason: String) -> String? { nil }
-
-    /// Its seed section read from a decoding `Seed`, under `seedKey`.
-    static func decodeSection(from container: KeyedDecodingContainer<SeedKey>) throws -> any Sendable {
-        try container.decode(SeedSection.self, forKey: SeedKey(seedKey))
-    }
-
-    /// An instance over its section of `seed`.
-    static func make(seed: Seed, environment: MockEnvironment) -> any EmulatedSystem {
-        Self(seed: seed.section(Self.self), environment: environment)
-    }
 }

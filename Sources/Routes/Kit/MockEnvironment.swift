@@ -11,9 +11,12 @@ public struct MockEnvironment: Sendable {
     /// the seed's and the defaults. Each system reads its own through typed accessors.
     public var settings: [String: SettingValue] = [:]
     /// The longest an admin request may wait (`?waitMs=`, API.md §6.3: 30,000); `--max-wait-ms` lowers it.
-    public var maxWaitMs = Waiters.defaultMaxWaitMs
+    public var maxWaitMs = MockEnvironment.defaultMaxWaitMs
     /// Problems `/__mock/health` reports (shared by every copy, and by an app rebuilt on a new seed).
     public var health = HealthStatus()
+
+    /// The default and the bound of `maxWaitMs`.
+    package static let defaultMaxWaitMs = 30_000
 
     public init(clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource(),
                 outbox: Outbox? = nil, logger: Logger = Logger()) {
@@ -25,32 +28,13 @@ public struct MockEnvironment: Sendable {
         self.logger = logger
     }
 
-    /// These settings completed from the seed's, then the defaults.
-    func resolved(with seed: MockSettings?) -> MockEnvironment {
+    /// These settings completed from the seed's (`seed`, by key), then the defaults of `settings`
+    /// (every registered system's, handed in by the composition root).
+    package func resolved(with seed: [String: SettingValue]?, settings: [SystemSetting]) -> MockEnvironment {
         var copy = self
-        for setting in SystemRegistry.settings where copy.settings[setting.key] == nil {
-            copy.settings[setting.key] = seed?.values[setting.key] ?? setting.defaultValue
+        for setting in settings where copy.settings[setting.key] == nil {
+            copy.settings[setting.key] = seed?[setting.key] ?? setting.defaultValue
         }
         return copy
-    }
-}
-
-/// The `settings` section of `seed.json`: the same knobs as the systems' flags, which win.
-public struct MockSettings: Decodable, Sendable, Equatable {
-    /// By `SystemSetting.key`.
-    public var values: [String: SettingValue]
-
-    public init(_ values: [String: SettingValue] = [:]) { self.values = values }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SeedKey.self)
-        values = [:]
-        for setting in SystemRegistry.settings {
-            let key = SeedKey(setting.key)
-            switch setting.kind {
-            case .digits: values[setting.key] = try container.decodeIfPresent(String.self, forKey: key).map(SettingValue.text)
-            case .count: values[setting.key] = try container.decodeIfPresent(Int.self, forKey: key).map(SettingValue.number)
-            }
-        }
     }
 }

@@ -149,8 +149,3 @@ public final class Musbooking: EmulatedSystem {
         return String(chars)
     }
 }
-
-extension Seed {
-    /// The Musbooking section.
-    public var musbooking: MusbookingSeed { section(Musbooking.self) }
-}

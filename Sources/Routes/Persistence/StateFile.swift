@@ -124,6 +124,6 @@ enum StateFile {
     /// The place and the problem, in the seed's words (line and column for broken JSON).
     private static func describe(_ error: any Error, data: Data) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
-        return Seed.describe(error, data: data)
+        return DecodingProblem.describe(error, data: data)
     }
 }

@@ -80,8 +80,3 @@ public final class RSSchool: EmulatedSystem {
         }
     }
 }
-
-extension Seed {
-    /// The RSSchool section.
-    public var rsschool: RSSchoolSeed { section(RSSchool.self) }
-}

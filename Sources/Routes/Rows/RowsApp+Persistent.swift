@@ -1,17 +1,3 @@
-/// A system whose tokens are signed (rows, gateway) in the state file: the signing key, so a
-/// token a client saved keeps working after a restart (the originals never expire them), and
-/// the tokens revoked one by one through the admin API, so they stay revoked.
-public struct SignedTokensSnapshot: Codable, Sendable, Equatable {
-    /// 128 bits as 32 lower-case hex digits (JSON numbers lose 64-bit precision in many readers).
-    public var tokenKey: String
-    /// The random halves of revoked tokens, 16 hex digits each; absent when none.
-    public var revoked: [String]?
-    /// Accounts `/__mock/accounts` added, by key (each its fields), and the seed's it removed;
-    /// absent when none.
-    public var addedAccounts: [String: [String: String]]?
-    public var removedAccounts: [String]?
-}
-
 extension RowsApp: PersistentSystem {
     public var stateKey: String { "rows" }
     public var stateChanges: ChangeSignal { tokens.keyChanges }
@@ -25,43 +11,5 @@ extension RowsApp: PersistentSystem {
         let changes = try AccountOverlay<String>.changes(in: snapshot) { _, fields in fields["password"] }
         try tokens.restore(snapshot)
         accounts.restore(changes)
-    }
-}
-
-extension SignedTokens {
-    /// The key and revocations as the state file keeps them.
-    var snapshot: SignedTokensSnapshot {
-        let (key, revoked) = keyAndRevoked
-        return SignedTokensSnapshot(tokenKey: SignedTokens.hex(key.0) + SignedTokens.hex(key.1),
-                                    revoked: revoked.isEmpty ? nil : revoked.map(SignedTokens.hex))
-    }
-
-    /// Puts back a key and its revocations: every other token issued under the key is valid again.
-    func restore(_ snapshot: SignedTokensSnapshot) throws {
-        let keyHex = snapshot.tokenKey
-        let digits = Array(keyHex.utf8)
-        guard digits.count == 32, let a = SignedTokens.word(digits[0..<16]), let b = SignedTokens.word(digits[16..<32]) else {
-            throw StateRestoreError("a token key must be 32 hex digits, not \"\(keyHex)\"")
-        }
-        var revoked: [UInt64] = []
-        for text in snapshot.revoked ?? [] {
-            let digits = Array(text.utf8)
-            guard digits.count == 16, let word = SignedTokens.word(digits[...]) else {
-                throw StateRestoreError("a revoked token must be 16 hex digits, not \"\(text)\"")
-            }
-            revoked.append(word)
-        }
-        restore(key: (a, b), revoked: revoked)
-    }
-
-    /// 16 hex digits, nothing else (`UInt64(_:radix:)` alone would take a sign).
-    private static func word(_ digits: ArraySlice<UInt8>) -> UInt64? {
-        guard digits.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }) else { return nil }
-        return UInt64(String(decoding: digits, as: UTF8.self), radix: 16)
-    }
-
-    private static func hex(_ v: UInt64) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
     }
 }

@@ -152,8 +152,3 @@ public final class RowsApp: EmulatedSystem {
         return pages
     }
 }
-
-extension Seed {
-    /// The Rows app section.
-    public var rows: RowsSeed { section(RowsApp.self) }
-}

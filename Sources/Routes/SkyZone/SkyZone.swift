@@ -234,8 +234,3 @@ public final class SkyZone: EmulatedSystem {
 
     static func socialKey(_ type: String, _ token: String) -> String { "\(type):\(token)" }
 }
-
-extension Seed {
-    /// The SkyZone section.
-    public var skyzone: SkyZoneSeed { section(SkyZone.self) }
-}

@@ -1,0 +1,19 @@
+/// The `settings` section of `seed.json`: the same knobs as the systems' flags, which win.
+public struct MockSettings: Decodable, Sendable, Equatable {
+    /// By `SystemSetting.key`.
+    public var values: [String: SettingValue]
+
+    public init(_ values: [String: SettingValue] = [:]) { self.values = values }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SeedKey.self)
+        values = [:]
+        for setting in (decoder.userInfo[.systemCatalog] as? SystemCatalog ?? SystemRegistry.catalog).settings {
+            let key = SeedKey(setting.key)
+            switch setting.kind {
+            case .digits: values[setting.key] = try container.decodeIfPresent(String.self, forKey: key).map(SettingValue.text)
+            case .count: values[setting.key] = try container.decodeIfPresent(Int.self, forKey: key).map(SettingValue.number)
+            }
+        }
+    }
+}
