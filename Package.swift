@@ -2,6 +2,12 @@
 import PackageDescription
 
 // No package dependencies by design: Foundation, Dispatch and the C library (Glibc or Darwin) only.
+
+/// The emulated systems' targets (each under Sources/Routes/<folder>); only Routes imports them.
+let systemTargets: [Target.Dependency] = ["RowsSystem", "GatewaySystem", "SkyZoneSystem", "MusbookingSystem", "RSSchoolSystem"]
+/// Everything the mock's tests may look inside.
+let mockTargets: [Target.Dependency] = ["Routes", "EmulationKit", "MockControl", "StatePersistence"] + systemTargets
+
 let package = Package(
     name: "mock-server",
     platforms: [.macOS(.v15), .iOS(.v16)],
@@ -17,24 +23,43 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
         // glibc's <sys/epoll.h> and <sys/eventfd.h>, which the Glibc module does not export (Linux only).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        // The emulated APIs and their in-memory store.
-        .target(name: "Routes", dependencies: ["HTTPServer"]),
+        // Sources/Routes holds the mock's targets. The rules (README, "Layout"): a system imports only
+        // EmulationKit and HTTPServer; MockControl and StatePersistence import only those two and learn
+        // the systems from a value; Routes alone imports the systems and names the registry.
+        // The system contract and what every system shares: environment, settings, clock, tokens,
+        // account overlays, outbox, body readers, OpenAPI building blocks, persistence cells.
+        .target(name: "EmulationKit", dependencies: ["HTTPServer"], path: "Sources/Routes/Kit"),
+        // One target per emulated system.
+        .target(name: "RowsSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Rows"),
+        .target(name: "GatewaySystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/CustomerGateway"),
+        .target(name: "SkyZoneSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/SkyZone"),
+        .target(name: "MusbookingSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Musbooking"),
+        .target(name: "RSSchoolSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/RSSchool"),
+        // The control plane: admin guard, journal, faults, clock and token controls, events, path
+        // owners, redaction, the OpenAPI document, the web console.
+        .target(name: "MockControl", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Control"),
+        // --state and --watch: the store, the state file, its writer and change log, the watcher,
+        // the durability gate, the state document.
+        .target(name: "StatePersistence", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Persistence"),
+        // The composition root: the registry, the seed, the app, the admin routes that span the plane.
+        .target(name: "Routes", dependencies: ["HTTPServer", "EmulationKit", "MockControl", "StatePersistence"] + systemTargets,
+                exclude: ["Kit", "Rows", "CustomerGateway", "SkyZone", "Musbooking", "RSSchool", "Control", "Persistence"]),
         // The mock as a library: app construction, bundled seed, in-process start and stop.
-        .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "MockServerAdminClient"]),
+        .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockServerAdminClient"]),
         // The admin API client (Foundation/URLSession only).
         .target(name: "MockServerAdminClient"),
         // The executable: command line, banner, signals, state file; the app and server come from Routes and HTTPServer.
         // Not MockServerKit: its admin client would link FoundationNetworking (libcurl, TLS) into the server.
-        .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes"]),
+        .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes", "EmulationKit", "StatePersistence"]),
         // Shared by the test targets: a real server on an ephemeral port and raw-socket clients.
         .target(name: "TestSupport", dependencies: ["HTTPServer"], path: "Tests/TestSupport"),
         // The whole mock on a port (TestServer) and the built executable, for the tests above the transport.
-        .target(name: "MockTestSupport", dependencies: ["HTTPServer", "Routes", "TestSupport"], path: "Tests/MockTestSupport"),
+        .target(name: "MockTestSupport", dependencies: ["HTTPServer", "TestSupport"] + mockTargets, path: "Tests/MockTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         // MockServer: the executable tests run the built binary, and Xcode builds it first only for a
         // test target that depends on it (SwiftPM's swift test builds every product anyway).
-        .testTarget(name: "RoutesTests", dependencies: ["Routes", "HTTPServer", "TestSupport", "MockTestSupport", "MockServerKit", "MockServer"]),
-        .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient", "TestSupport", "MockTestSupport"]),
+        .testTarget(name: "RoutesTests", dependencies: mockTargets + ["HTTPServer", "TestSupport", "MockTestSupport", "MockServerKit", "MockServer"]),
+        .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient", "TestSupport", "MockTestSupport", "EmulationKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Routes
+import EmulationKit
 
 /// The one start-up message: version, where the server listens, which seed, what each system
 /// serves and its seed account (as the systems declare them), the console, the state file and

@@ -5,6 +5,8 @@ import Foundation
 #endif
 import HTTPServer
 import Routes
+import EmulationKit
+import MockControl
 
 /// Everything the command line and the environment can set.
 struct Options {

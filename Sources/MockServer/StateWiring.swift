@@ -5,6 +5,7 @@ import Foundation
 #endif
 import HTTPServer
 import Routes
+import StatePersistence
 
 /// `--state` and `--watch`: opens the state file (an unusable one stops the start, exit 65) and
 /// watches the seed file (a good edit moves `server` to an app built from it). Kept apart from

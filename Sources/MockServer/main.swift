@@ -10,6 +10,7 @@ import Darwin
 #elseif canImport(Glibc)
 import Glibc
 #endif
+import EmulationKit
 
 // First, before any thread exists: SIGINT/SIGTERM stay pending until the trap's thread takes them.
 let signalTrap = SignalTrap.block()

@@ -2,6 +2,7 @@
 import Foundation
 import HTTPServer
 import Routes
+import EmulationKit
 
 /// The whole mock (five systems and `/__mock/`) running in this process, for tests: start it on
 /// a free port, point the client under test at `baseURL`, read the outbox, reset, stop.

@@ -4,6 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
+import MockControl
+import StatePersistence
 
 extension ControlPlane {
     /// An outbox read, answered at once, or with `?waitMs=` once it has a message (or at the deadline).

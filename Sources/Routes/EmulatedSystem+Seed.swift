@@ -1,3 +1,5 @@
+import EmulationKit
+
 /// How the composition root builds a system from `seed.json`: the seed is the root's, the system
 /// only declares its section's type.
 extension EmulatedSystem {

@@ -4,6 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
+import MockControl
 
 /// The mock's own routes under `/__mock/`: health, the outbox, accounts, reset, the web
 /// console and a WebSocket echo; every one but health behind `AdminGuard`.

@@ -1,3 +1,5 @@
+import EmulationKit
+
 extension MockApp {
     /// Every part whose state the `--state` file keeps: the outbox, each persistent system, and
     /// the clock when it has state to keep (an offset clock that conforms to `PersistentSystem`

@@ -4,6 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
+import MockControl
+import StatePersistence
 
 /// Every registered emulated system plus the `/__mock` admin routes, over one seed and environment.
 public final class MockApp: Sendable {

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Dispatch
 import HTTPServer
+import StatePersistence
 
 /// `--state` and `--watch` for one server: the state store and the seed watcher, started
 /// together and closed together (on shutdown, so the last changes reach the file).

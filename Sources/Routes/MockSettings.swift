@@ -1,3 +1,5 @@
+import EmulationKit
+
 /// The `settings` section of `seed.json`: the same knobs as the systems' flags, which win.
 public struct MockSettings: Decodable, Sendable, Equatable {
     /// By `SystemSetting.key`.

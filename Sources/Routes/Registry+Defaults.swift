@@ -1,3 +1,6 @@
+import EmulationKit
+import MockControl
+
 /// The registry-defaulted forms of what takes the systems as a value, for tests and embedders:
 /// the composition root is the one place that may name the registry.
 extension FaultRuleDraft {

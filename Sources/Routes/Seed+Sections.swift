@@ -1,3 +1,9 @@
+import GatewaySystem
+import MusbookingSystem
+import RSSchoolSystem
+import RowsSystem
+import SkyZoneSystem
+
 /// Each registered system's section by name, for tests and embedders (the registry's systems only).
 extension Seed {
     /// The Rows app section.

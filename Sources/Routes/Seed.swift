@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// The initial data of every emulated system: the contents of `seed.json`, one section per
 /// registered system (under its `seedKey`) and the operator's settings.

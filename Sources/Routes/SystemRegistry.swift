@@ -1,3 +1,10 @@
+import EmulationKit
+import GatewaySystem
+import MusbookingSystem
+import RSSchoolSystem
+import RowsSystem
+import SkyZoneSystem
+
 /// Every emulated system, in the order the banner, the console and the documents list them: the
 /// one place that names them. Only this composition root reads it; everything else is handed
 /// `catalog` (or the running systems) as a value.

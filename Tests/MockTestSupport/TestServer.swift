@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import HTTPServer
 import Routes
+import EmulationKit
 
 /// The whole mock (seed.json of this repository, a manual clock, seeded randomness) for one test.
 ///

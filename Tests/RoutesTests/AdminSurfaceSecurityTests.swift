@@ -4,6 +4,7 @@ import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
+import EmulationKit
 
 /// Issue 13 items 10-11: a web page open in the developer's browser must not read the outbox or
 /// reset the server (CORS, simple requests, DNS rebinding), and the echo WebSocket is guarded.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import HTTPServer
 @testable import Routes
+@testable import StatePersistence
 
 /// The file replacement every state write goes through.
 final class AtomicFileTests: XCTestCase {

@@ -4,6 +4,8 @@ import HTTPServer
 @testable import Routes
 import MockTestSupport
 import TestSupport
+@testable import EmulationKit
+@testable import StatePersistence
 
 /// The change log beside the state file (issue 20 §3): records per change, groups that count only
 /// once committed, replay over the base at a start, compaction into a new base.

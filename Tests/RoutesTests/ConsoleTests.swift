@@ -4,6 +4,7 @@ import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
+import EmulationKit
 
 /// The web console's routes: the page and its assets, the browser redirect at `/`, and the
 /// per-system account listing it reads (the page itself is driven in Chromium by

@@ -4,6 +4,7 @@ import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
+import GatewaySystem
 
 final class CustomerGatewayTests: MockServerTestCase {
     private var gateway: CustomerGateway!

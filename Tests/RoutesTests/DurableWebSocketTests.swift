@@ -4,6 +4,8 @@ import HTTPServer
 @testable import Routes
 import MockTestSupport
 import TestSupport
+@testable import GatewaySystem
+@testable import StatePersistence
 
 /// Issue 20 §3 for WebSocket replies, over real sockets: a reply to a message that changed state
 /// arrives only once the change is in the state file, and replies keep their order behind it.

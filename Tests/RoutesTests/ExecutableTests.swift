@@ -4,6 +4,7 @@ import MockTestSupport
 import TestSupport
 import MockServerKit
 import Routes
+import EmulationKit
 
 /// The `mock-server` executable itself: flags, banner, exit codes and signals.
 final class ExecutableTests: XCTestCase {

@@ -4,6 +4,7 @@ import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
+import GatewaySystem
 
 /// API.md revision 2, §2: `sequence_id` echoed whatever its JSON type, over a real WebSocket.
 final class GatewayFidelityTests: MockServerTestCase {

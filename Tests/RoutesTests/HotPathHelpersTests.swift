@@ -2,6 +2,9 @@ import Foundation
 import HTTPServer
 import XCTest
 @testable import Routes
+@testable import EmulationKit
+@testable import GatewaySystem
+@testable import RowsSystem
 
 /// The byte-level helpers of the hot paths agree with the general code they replaced.
 final class HotPathHelpersTests: XCTestCase {

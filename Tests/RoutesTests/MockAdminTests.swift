@@ -4,6 +4,7 @@ import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
+import EmulationKit
 
 /// The `/__mock` routes: health, the SMS and e-mail outbox, reset, and who may use them.
 final class MockAdminTests: XCTestCase {

@@ -4,6 +4,7 @@ import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
+import EmulationKit
 
 /// API.md revision 2, §4 and §0 for musbooking: ASP.NET routing and binding, exact logins, hints.
 final class MusbookingFidelityTests: XCTestCase {

@@ -4,6 +4,8 @@ import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
+import EmulationKit
+import MusbookingSystem
 
 /// Restore, e-mail confirmation, categories, parameter encodings and the seed section.
 final class MusbookingRecoveryTests: XCTestCase {

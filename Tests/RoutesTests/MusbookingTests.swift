@@ -4,6 +4,7 @@ import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
+import EmulationKit
 
 /// Registration: `api/users/sms` and `api/users/register`, every documented answer.
 final class MusbookingRegistrationTests: XCTestCase {

@@ -2,6 +2,8 @@ import Foundation
 import HTTPServer
 @testable import Routes
 import XCTest
+@testable import EmulationKit
+@testable import MusbookingSystem
 
 /// A musbooking change is validated, then committed, under one lock: `validate` sees the state
 /// read-only and may refuse; `commit` cannot throw. A request that is refused however late

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import HTTPServer
 @testable import Routes
+@testable import EmulationKit
 
 /// The outbox's hand-written snapshot JSON reads back as the `Codable` snapshot it stands for.
 final class OutboxSnapshotTests: XCTestCase {

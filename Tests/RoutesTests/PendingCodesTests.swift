@@ -1,5 +1,6 @@
 @testable import Routes
 import XCTest
+@testable import MusbookingSystem
 
 /// The bounded FIFO of pending SMS codes, as a pure unit.
 final class PendingCodesTests: XCTestCase {

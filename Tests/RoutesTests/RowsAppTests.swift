@@ -4,6 +4,7 @@ import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
+import EmulationKit
 
 final class RowsAppTests: MockServerTestCase {
 

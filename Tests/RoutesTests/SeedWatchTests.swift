@@ -4,6 +4,7 @@ import HTTPServer
 @testable import Routes
 import MockTestSupport
 import TestSupport
+@testable import StatePersistence
 
 /// `--watch`: the seed file polled, a good edit resetting to it, a bad one logged and ignored.
 final class SeedWatchTests: TemporaryDirectoryTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Routes
+@testable import EmulationKit
 
 /// The storage-free tokens of the rows app and the gateway.
 final class SignedTokensTests: XCTestCase {

@@ -4,6 +4,7 @@ import HTTPServer
 @testable import Routes
 import MockTestSupport
 import TestSupport
+@testable import EmulationKit
 
 /// With `--state`, the state file follows the main server only: an instance's changes are never
 /// written, and a PUT /__mock/state or a reset to a given seed on the main server is.

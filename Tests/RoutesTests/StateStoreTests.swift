@@ -4,6 +4,8 @@ import HTTPServer
 @testable import Routes
 import MockTestSupport
 import TestSupport
+@testable import EmulationKit
+@testable import StatePersistence
 
 /// The `--state` file over a real server: created from the seed, following changes, restored on
 /// a restart, reset with the mock, and refusing files it cannot trust.

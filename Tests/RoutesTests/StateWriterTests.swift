@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import HTTPServer
 @testable import Routes
+@testable import StatePersistence
 
 /// The coalescing writer thread, with the write replaced by a counter the test controls.
 final class StateWriterTests: XCTestCase {

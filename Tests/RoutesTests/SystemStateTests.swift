@@ -4,6 +4,10 @@ import HTTPServer
 @testable import Routes
 import MockTestSupport
 import TestSupport
+@testable import EmulationKit
+@testable import GatewaySystem
+@testable import MusbookingSystem
+@testable import StatePersistence
 
 /// Each system through a restart on one state file: what it must keep, what must not wake the
 /// writer (the hot paths), and the clear start error for content a system cannot restore.

@@ -9,7 +9,7 @@ extension AdminGuard {
     public static let cookieName = "mock_admin"
 
     /// The cookie value the token stands for (nil without `--admin-token`).
-    static func cookieValue(for token: String?) -> String? {
+    package static func cookieValue(for token: String?) -> String? {
         guard let token else { return nil }
         return SHA1.hash(Array("mock-server admin cookie\n\(token)".utf8)).map { byte in
             let hex = Array("0123456789abcdef".utf8)
@@ -18,7 +18,7 @@ extension AdminGuard {
     }
 
     /// Whether the request carries the cookie of this server's token.
-    func hasTokenCookie(_ request: HTTPRequest) -> Bool {
+    package func hasTokenCookie(_ request: HTTPRequest) -> Bool {
         guard let cookieValue else { return false }
         for header in request.headers.values("Cookie") {
             for pair in header.split(separator: ";") {

@@ -16,11 +16,11 @@ public struct AdminGuard: Sendable {
     /// `/__mock/*` answers as `admin`, errors in Vapor's shape like the transport's own.
     package static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock"])
 
-    let adminToken: String?
+    package let adminToken: String?
     /// The `mock_admin` cookie value that stands for the token (see AdminGuard+Cookie.swift).
-    let cookieValue: String?
+    package let cookieValue: String?
     /// Host names (lowercased, no port) accepted besides the loopback names: the configured one.
-    let extraHosts: Set<String>
+    package let extraHosts: Set<String>
 
     public init(adminToken: String?, extraHosts: [String] = []) {
         self.adminToken = (adminToken?.isEmpty ?? true) ? nil : adminToken
@@ -73,7 +73,7 @@ public struct AdminGuard: Sendable {
         return nil
     }
 
-    static func forbidden(_ reason: String) -> HTTPResponse {
+    package static func forbidden(_ reason: String) -> HTTPResponse {
         // The reason is the §0 hint too (ASCII, one sentence), so it reaches the log and journal.
         // Host and Origin come from the client: the hint keeps printable ASCII only.
         let hint = String(String.UnicodeScalarView(reason.unicodeScalars.map { (0x20...0x7E).contains($0.value) ? $0 : "?" }))
@@ -82,7 +82,7 @@ public struct AdminGuard: Sendable {
         return response
     }
 
-    static func isSafe(_ method: HTTPMethod) -> Bool {
+    package static func isSafe(_ method: HTTPMethod) -> Bool {
         method == .get || method == .head || method == .options
     }
 
@@ -94,13 +94,13 @@ public struct AdminGuard: Sendable {
         return media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json"))
     }
 
-    func isAcceptedHost(_ value: String) -> Bool {
+    package func isAcceptedHost(_ value: String) -> Bool {
         let name = AdminGuard.hostName(value.lowercased())
         return AdminGuard.isLoopbackName(name) || extraHosts.contains(name)
     }
 
     /// `localhost` (and its subdomains, RFC 6761), `127.0.0.0/8`, `::1` and `::ffff:127.x`.
-    static func isLoopbackName(_ name: String) -> Bool {
+    package static func isLoopbackName(_ name: String) -> Bool {
         if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" { return true }
         let v4 = name.hasPrefix("::ffff:") ? String(name.dropFirst(7)) : name
         let parts = v4.split(separator: ".", omittingEmptySubsequences: false)
@@ -110,7 +110,7 @@ public struct AdminGuard: Sendable {
     }
 
     /// The host of a `Host` value without its port and IPv6 brackets: `[::1]:8080` → `::1`.
-    static func hostName(_ value: String) -> String {
+    package static func hostName(_ value: String) -> String {
         let trimmed = String(value.trimmingASCIISpaces())
         if trimmed.hasPrefix("[") {
             guard let close = trimmed.firstIndex(of: "]") else { return trimmed }

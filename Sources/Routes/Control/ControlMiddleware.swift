@@ -9,7 +9,7 @@ extension ControlPlane {
     /// An admin answer's log level: a test polling the outbox (or the console probing with
     /// OPTIONS) would fill the info log, so reads that worked are debug; changes and refusals stay
     /// at info.
-    static func adminAnswer(_ response: HTTPResponse, to request: HTTPRequest) -> HTTPResponse {
+    package static func adminAnswer(_ response: HTTPResponse, to request: HTTPRequest) -> HTTPResponse {
         guard AdminGuard.isSafe(request.method) && response.status.code < 400 else { return response }
         var quiet = response
         quiet.logLevel = .debug
@@ -64,7 +64,7 @@ extension ControlPlane {
     }
 
     /// An HTTP fault: a substitute answer (the handler does not run), or the real one re-delivered.
-    func apply(_ action: FaultAction, to request: HTTPRequest, system: String?, _ next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+    package func apply(_ action: FaultAction, to request: HTTPRequest, system: String?, _ next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
         var response: HTTPResponse
         switch action {
         case .delay(let ms):
@@ -98,7 +98,7 @@ extension ControlPlane {
     }
 
     /// Each fault that fires is logged and published.
-    func reportFired(_ rule: FaultRule, method: String, path: String, system: String?) {
+    package func reportFired(_ rule: FaultRule, method: String, path: String, system: String?) {
         logger.info("fault \(rule.id) fired on \(method) \(path): \(rule.action.name)\(rule.remaining.map { " (\($0) left)" } ?? "")")
         let data = rule.json
         events.publish(kind: "fault", at: clock.now()) {
@@ -159,7 +159,7 @@ extension ControlPlane {
 
     /// A scripted gateway reply with `{{sequence_id}}` replaced by the message's `sequence_id` as
     /// JSON (a string quoted, a number not; a fresh UUID when the message has none, as the gateway does).
-    func scripted(_ text: String, for message: WebSocketMessage) -> String {
+    package func scripted(_ text: String, for message: WebSocketMessage) -> String {
         let placeholder = "{{sequence_id}}"
         guard text.contains(placeholder) else { return text }
         let id = JSONValue.parse(ControlPlane.bytes(message))?["sequence_id"]
@@ -171,7 +171,7 @@ extension ControlPlane {
         return text.replacing(placeholder, with: json)
     }
 
-    static func bytes(_ message: WebSocketMessage) -> [UInt8] {
+    package static func bytes(_ message: WebSocketMessage) -> [UInt8] {
         switch message {
         case .text(let text): return Array(text.utf8)
         case .binary(let bytes): return bytes

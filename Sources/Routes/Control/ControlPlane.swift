@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Dispatch
 import HTTPServer
+import EmulationKit
 
 /// The control plane for tests (API.md §6.1): the request journal, faults, the adjustable clock,
 /// token controls and the event hub, over the systems of one `MockApp`.
@@ -15,31 +16,31 @@ public final class ControlPlane: Sendable {
     public let events: EventHub
     /// Admin requests waiting for a journal entry or an outbox message (`?waitMs=`).
     public let waiters: Waiters
-    let systems: [any EmulatedSystem]
+    package let systems: [any EmulatedSystem]
     /// What fault parsing, journal filters and the documents know of those systems.
     package let catalog: SystemCatalog
     /// Which system owns a path: the systems' route groups, then the admin group.
-    let owners: PathOwners
+    package let owners: PathOwners
     /// The admin group's index in `owners`: its paths are neither faulted nor journaled.
-    let adminOwner: Int
-    let logger: Logger
+    package let adminOwner: Int
+    package let logger: Logger
     /// For a scripted gateway reply's fresh `sequence_id`.
-    let random: any RandomSource
+    package let random: any RandomSource
     /// Test hook: holds the background build of a `GET /__mock/requests` answer (nil: never held).
-    let journalBuildHold = Locked<JournalBuildHold?>(nil)
+    package let journalBuildHold = Locked<JournalBuildHold?>(nil)
 
     /// What an app put in another's place keeps of the old one's control plane (`MockApp.rebuilt`):
     /// the event hub and the waiters always (subscribers and waits follow the swap, and the shared
     /// outbox keeps its one observer), the journal and faults when only the state is replaced.
-    struct Carried: Sendable {
-        let events: EventHub
-        let waiters: Waiters
-        let outbox: Outbox
-        let records: (journal: RequestJournal, faults: FaultStore)?
+    package struct Carried: Sendable {
+        package let events: EventHub
+        package let waiters: Waiters
+        package let outbox: Outbox
+        package let records: (journal: RequestJournal, faults: FaultStore)?
     }
 
     /// What an app built in this one's place keeps (`records`: the journal and the faults too).
-    func carried(records: Bool) -> Carried {
+    package func carried(records: Bool) -> Carried {
         Carried(events: events, waiters: waiters, outbox: outbox, records: records ? (journal, faults) : nil)
     }
 
@@ -50,7 +51,7 @@ public final class ControlPlane: Sendable {
         self.init(environment: environment, systems: systems, journalSize: journalSize, carrying: nil)
     }
 
-    init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int, carrying: Carried?) {
+    package init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int, carrying: Carried?) {
         events = carrying?.events ?? EventHub()
         let waiters = carrying?.waiters ?? Waiters(maxWaitMs: environment.maxWaitMs)
         self.waiters = waiters
@@ -137,7 +138,7 @@ public final class ControlPlane: Sendable {
 }
 
 /// Where a test holds the journal's background build: it signals `reached`, then waits for `release`.
-final class JournalBuildHold: Sendable {
-    let reached = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
+package final class JournalBuildHold: Sendable {
+    package let reached = DispatchSemaphore(value: 0)
+    package let release = DispatchSemaphore(value: 0)
 }

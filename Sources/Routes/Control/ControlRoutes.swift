@@ -9,7 +9,7 @@ import HTTPServer
 extension ControlPlane {
     /// Registers `/__mock/requests`, `/__mock/faults`, `/__mock/clock` and `/__mock/tokens/*`,
     /// each handler wrapped by `guarded` (the admin paths' access rule).
-    func register(in router: inout Router, guarded: (@escaping HTTPHandler) -> HTTPHandler) {
+    package func register(in router: inout Router, guarded: (@escaping HTTPHandler) -> HTTPHandler) {
         // With `waitMs`, both answer once a matching entry exists (the count: `atLeast` of them,
         // default 1), or at the deadline with what there is.
         router.get("/__mock/requests", guarded { [self] request in
@@ -113,16 +113,19 @@ extension ControlPlane {
         }
     }
 
-    static func badRequest(_ message: String) -> HTTPResponse {
+    package static func badRequest(_ message: String) -> HTTPResponse {
         .json(.badRequest, sorted: ["error": .string(message)])
     }
 
-    struct FilterProblem: Error, CustomStringConvertible { let description: String }
+    package struct FilterProblem: Error, CustomStringConvertible {
+        package let description: String
+        package init(description: String) { self.description = description }
+    }
 
     /// The journal filter from `?system=&method=&path=&status=&since=&limit=&body=&hint=` (and, to
     /// count, `atLeast`). A filter given with an empty value or a value of the wrong type is a 400:
     /// it could never match what the test means.
-    func filter(_ query: Parameters, counting: Bool = false) -> Result<RequestJournal.Filter, FilterProblem> {
+    package func filter(_ query: Parameters, counting: Bool = false) -> Result<RequestJournal.Filter, FilterProblem> {
         var filter = RequestJournal.Filter()
         var names = ["system", "method", "path", "status", "since", "limit", "body", "hint", "waitMs"]
         if counting {

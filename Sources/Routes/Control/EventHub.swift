@@ -48,7 +48,7 @@ public final class EventHub: Sendable {
         return subscription
     }
 
-    func remove(_ id: Int) {
+    package func remove(_ id: Int) {
         state.withLock { s in
             s.subscribers[id] = nil
             listening.set(!s.subscribers.isEmpty)
@@ -82,7 +82,7 @@ public final class EventHub: Sendable {
 
 /// One subscriber's queue: read with `next(timeout:)` (blocking, for tests) or `drain()`.
 public final class EventSubscription: Sendable {
-    enum Enqueued { case queued(becameAvailable: Bool), dropped }
+    package enum Enqueued { case queued(becameAvailable: Bool), dropped }
 
     private struct State {
         var queue: [MockEvent] = []
@@ -92,21 +92,21 @@ public final class EventSubscription: Sendable {
         var count: Int { queue.count - head }
     }
 
-    let id: Int
-    let capacity: Int
-    let onAvailable: (@Sendable () -> Void)?
+    package let id: Int
+    package let capacity: Int
+    package let onAvailable: (@Sendable () -> Void)?
     private let unsubscribe: @Sendable (Int) -> Void
     private let state = Locked(State())
     private let signal = DispatchSemaphore(value: 0)
 
-    init(id: Int, capacity: Int, hub: EventHub, onAvailable: (@Sendable () -> Void)?) {
+    package init(id: Int, capacity: Int, hub: EventHub, onAvailable: (@Sendable () -> Void)?) {
         self.id = id
         self.capacity = capacity
         unsubscribe = { [weak hub] id in hub?.remove(id) }
         self.onAvailable = onAvailable
     }
 
-    func enqueue(_ event: MockEvent) -> Enqueued {
+    package func enqueue(_ event: MockEvent) -> Enqueued {
         let result: Enqueued = state.withLock { s in
             guard !s.dropped && !s.cancelled else { return .dropped }
             guard s.count < capacity else { s.dropped = true; return .dropped }

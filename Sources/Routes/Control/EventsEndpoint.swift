@@ -11,7 +11,7 @@ extension ControlPlane {
     /// cancelled when the socket closes. Messages from the client are ignored.
     /// A handshake `admit` refuses (browsers do not apply CORS to WebSockets) falls through to
     /// the HTTP route, which gives the guard's reason.
-    func registerEvents(in router: inout Router, admit: @escaping @Sendable (HTTPRequest) -> Bool,
+    package func registerEvents(in router: inout Router, admit: @escaping @Sendable (HTTPRequest) -> Bool,
                         guarded: (@escaping HTTPHandler) -> HTTPHandler) {
         let hub = events
         let pumps = Locked<[ObjectIdentifier: EventPump]>([:])

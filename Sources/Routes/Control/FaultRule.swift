@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// One fault rule (API.md §6.1): which requests or WebSocket messages (the gateway's) it matches, what it does,
 /// and how many more times it fires (nil: until removed).
@@ -21,7 +22,7 @@ public struct FaultRule: Sendable {
     public let action: FaultAction
 
     /// Whether it applies to an HTTP request of a system (nil: a path no system claims).
-    func matches(method: String, path: String, system: String?) -> Bool {
+    package func matches(method: String, path: String, system: String?) -> Bool {
         guard !isMessageRule else { return false }
         if let s = self.system, s != system { return false }
         if let m = self.method, !m.equalsIgnoringASCIICase(method) { return false }
@@ -29,7 +30,7 @@ public struct FaultRule: Sendable {
     }
 
     /// Whether it applies to a WebSocket message of this type sent to `system`.
-    func matches(messageType: String, system: String) -> Bool {
+    package func matches(messageType: String, system: String) -> Bool {
         isMessageRule && self.system == system && path.matches(messageType)
     }
 
@@ -58,17 +59,17 @@ public struct FaultRuleDraft: Sendable {
     /// is not an HTTP path (message types never start with `/`).
     public let isMessageRule: Bool
 
-    static func isMessageRule(system: String?, path: String, systems: SystemCatalog) -> Bool {
+    package static func isMessageRule(system: String?, path: String, systems: SystemCatalog) -> Bool {
         !path.hasPrefix("/") && (system.map(systems.messageTypedNames.contains) ?? false)
     }
 
     /// Why a posted rule was refused (400 with this message).
     public struct Invalid: Error, Equatable, CustomStringConvertible {
         public let description: String
-        init(_ description: String) { self.description = description }
+        package init(_ description: String) { self.description = description }
     }
 
-    static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "WS"]
+    package static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "WS"]
 
     /// Reads and checks a posted rule body against the running `systems`.
     package static func parse(_ body: [UInt8], systems: SystemCatalog) throws -> FaultRuleDraft {
@@ -182,7 +183,7 @@ public struct FaultRuleDraft: Sendable {
     }
 
     /// A JSON whole number (not a boolean, not a fraction).
-    static func integer(_ value: JSONValue?) -> Int? {
+    package static func integer(_ value: JSONValue?) -> Int? {
         guard case .number(let d)? = value else { return nil }
         guard d.isFinite, d == d.rounded(), abs(d) < 1e15 else { return nil }
         return Int(d)

@@ -51,26 +51,26 @@ public final class FaultStore: Sendable {
     public func removeAll() { mutate { $0.rules.removeAll() } }
 
     /// Whether any rule exists (no lock on Linux): callers skip `fire` and building its arguments.
-    var hasRules: Bool { anyRules.isSet }
+    package var hasRules: Bool { anyRules.isSet }
 
     /// The rule that fires on this HTTP request, counted down (and removed at 0), or nil.
-    func fire(method: String, path: String, system: String?) -> FaultRule? {
+    package func fire(method: String, path: String, system: String?) -> FaultRule? {
         guard anyRules.isSet else { return nil }
         return mutate { s in Self.fire(&s) { $0.matches(method: method, path: path, system: system) } }
     }
 
     /// The rule that would fire on this HTTP request, not counted down (the handshake asks
     /// before it decides who answers).
-    func peek(method: String, path: String, system: String?) -> FaultRule? {
+    package func peek(method: String, path: String, system: String?) -> FaultRule? {
         guard anyRules.isSet else { return nil }
         return state.withLock { s in s.rules.first { $0.matches(method: method, path: path, system: system) } }
     }
 
     /// Whether any rule is about WebSocket message types (the message's type is parsed only then).
-    var hasMessageRules: Bool { messageRules.isSet }
+    package var hasMessageRules: Bool { messageRules.isSet }
 
     /// The rule that fires on a WebSocket message of this type to `system`, counted down, or nil.
-    func fire(messageType: String, system: String) -> FaultRule? {
+    package func fire(messageType: String, system: String) -> FaultRule? {
         mutate { s in Self.fire(&s) { $0.matches(messageType: messageType, system: system) } }
     }
 

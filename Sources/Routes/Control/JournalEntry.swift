@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// One journaled request or gateway message. Recording keeps references to the request's and
 /// response's own storage (header list, body arrays, message text and reply list are all
@@ -12,7 +13,7 @@ import HTTPServer
 /// handing it to a listener copies 16 bytes.
 public struct JournalEntry: Sendable {
     /// Bodies up to this size are kept by reference (no copy); larger ones are cut when recorded.
-    static let keepWhole = 16 * 1024
+    package static let keepWhole = 16 * 1024
     /// What the journal shows of a body (API.md §6.1).
     public static let bodyLimit = 4096
 
@@ -99,7 +100,7 @@ public struct JournalEntry: Sendable {
         public var id: Int
         public var action: FaultAction
 
-        init(_ rule: FaultRule) {
+        package init(_ rule: FaultRule) {
             id = rule.id
             action = rule.action
         }
@@ -112,7 +113,7 @@ public struct JournalEntry: Sendable {
     }
 
     /// An HTTP request and the response as delivered (see `sent`).
-    init(at: Date, durationNanos: UInt64, system: String?, method: String, path: String, query: String, status: Int?,
+    package init(at: Date, durationNanos: UInt64, system: String?, method: String, path: String, query: String, status: Int?,
          requestHeaders: HTTPHeaders, requestBody: [UInt8], responseBody: [UInt8], hint: String?, fault: FaultRule?) {
         record = Record(at: at, durationNanos: durationNanos, system: system, method: method, path: path, query: query,
                         status: status, requestHeaders: requestHeaders, requestBody: .bytes(requestBody),
@@ -122,7 +123,7 @@ public struct JournalEntry: Sendable {
     /// The status and body on the wire: none when the connection was closed or reset instead,
     /// half the body when truncated.
     @inline(__always)
-    static func sent(_ action: Delivery.Action, status: Int, body: [UInt8]) -> (status: Int?, body: [UInt8]) {
+    package static func sent(_ action: Delivery.Action, status: Int, body: [UInt8]) -> (status: Int?, body: [UInt8]) {
         switch action {
         case .close, .reset: return (nil, [])
         case .truncate: return (status, Array(body.prefix(body.count / 2)))
@@ -132,7 +133,7 @@ public struct JournalEntry: Sendable {
 
     /// A system's WebSocket message and the reply's messages (`method: "WS"`, status 101); its
     /// `path` is the message's `type`, parsed when read.
-    init(webSocketMessage message: WebSocketMessage, replies: [WebSocketMessage], system: String, at: Date, durationNanos: UInt64, fault: FaultRule?) {
+    package init(webSocketMessage message: WebSocketMessage, replies: [WebSocketMessage], system: String, at: Date, durationNanos: UInt64, fault: FaultRule?) {
         record = Record(at: at, durationNanos: durationNanos, system: system, method: "WS", path: "", query: "", status: 101,
                         requestHeaders: HTTPHeaders(), requestBody: .message(message), responseBody: .messages(replies),
                         hint: nil, fault: fault.map(FiredFault.init))
@@ -155,20 +156,20 @@ public struct JournalEntry: Sendable {
     /// The fault that fired on it.
     public var fault: FiredFault? { record.fault }
 
-    var isWebSocket: Bool { method == "WS" }
+    package var isWebSocket: Bool { method == "WS" }
 
     /// The path a filter and a reader see: a gateway message's `type`.
-    var shownPath: String {
+    package var shownPath: String {
         guard isWebSocket, path.isEmpty else { return path }
         return JSONValue.parse(requestBody)?["type"]?.string ?? ""
     }
 
     /// The request body as the entry shows it: cut, and secrets redacted (what `?body=` searches).
-    var shownRequestBody: String {
+    package var shownRequestBody: String {
         Redaction.body(JournalEntry.shown(requestBody), contentType: requestHeaders["Content-Type"])
     }
 
-    var truncated: Bool {
+    package var truncated: Bool {
         record.cut || record.requestBody.count > JournalEntry.bodyLimit || record.responseBody.count > JournalEntry.bodyLimit
     }
 
@@ -205,7 +206,7 @@ public struct JournalEntry: Sendable {
 
     /// The first 4,096 bytes of a body, cut back to the start of a UTF-8 character (at most 3
     /// bytes shorter) so the shown text never ends in a replacement character.
-    static func shown(_ body: [UInt8]) -> [UInt8] {
+    package static func shown(_ body: [UInt8]) -> [UInt8] {
         guard body.count > bodyLimit else { return body }
         var end = bodyLimit
         // A continuation byte (10xxxxxx) right after the cut means a character was split.
@@ -214,7 +215,7 @@ public struct JournalEntry: Sendable {
     }
 
     /// ISO 8601 UTC with milliseconds (entries of one second must stay apart).
-    static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         let seconds = ISO8601.string(date)
         let millis = Int((date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)) * 1000)
         let text = String(millis)

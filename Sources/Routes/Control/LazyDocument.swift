@@ -2,14 +2,14 @@ import HTTPServer
 
 /// Bytes built on first use and kept: the OpenAPI document took three quarters of the start-up
 /// time (~240 M instructions, serialised through Foundation then) to serve a page few runs ever ask for.
-final class LazyDocument: Sendable {
+package final class LazyDocument: Sendable {
     private let build: @Sendable () -> [UInt8]
     private let built = Locked<[UInt8]?>(nil)
 
-    init(_ build: @escaping @Sendable () -> [UInt8]) { self.build = build }
+    package init(_ build: @escaping @Sendable () -> [UInt8]) { self.build = build }
 
     /// The bytes, built by the first caller (others wait for it rather than build twice).
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         built.withLock { cached in
             if let cached { return cached }
             let bytes = build()

@@ -1,8 +1,9 @@
 import HTTPServer
+import EmulationKit
 
 /// The named schemas of the OpenAPI document: the admin API's, then each documented system's.
 extension OAS {
-    static func schemas(_ systems: SystemCatalog) -> Object {
+    package static func schemas(_ systems: SystemCatalog) -> Object {
         let nullableInt: Object = ["type": ["integer", "null"]]
         let action: Object = [
             "type": "object",

@@ -1,10 +1,11 @@
 import HTTPServer
+import EmulationKit
 
 /// `GET /__mock/openapi.json` (API.md §6.2): the paths are the router's own routes, described by
 /// `OAS.operations`; WebSocket endpoints are described in the text.
 public enum OpenAPIDocument {
     /// `:name` segments as OpenAPI's `{name}`.
-    static func openAPIPath(_ pattern: String) -> String {
+    package static func openAPIPath(_ pattern: String) -> String {
         "/" + pattern.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
     }
 
@@ -65,7 +66,7 @@ public enum OpenAPIDocument {
     /// `operationId` (from the method and path: `postApiUsersSms`, `deleteMockFaultsById`), an
     /// example for every request body (its schema's own, else one built from the schema), and
     /// the wait bound this server grants.
-    static func completed(_ operation: JSONValue, method: String, path: String, maxWaitMs: Int, schemas: OAS.Object) -> JSONValue {
+    package static func completed(_ operation: JSONValue, method: String, path: String, maxWaitMs: Int, schemas: OAS.Object) -> JSONValue {
         var op = operation
         if op["operationId"] == nil { op.set("operationId", .string(operationId(method: method, path: path))) }
         if var body = op["requestBody"], case .object(var content)? = body["content"] {
@@ -88,7 +89,7 @@ public enum OpenAPIDocument {
     }
 
     /// `post /api/users/{id}/sms` → `postApiUsersByIdSms`; `/__mock/…` reads as `Mock…`.
-    static func operationId(method: String, path: String) -> String {
+    package static func operationId(method: String, path: String) -> String {
         var id = method.lowercased()
         for segment in path.split(separator: "/") {
             var word = String(segment)
@@ -100,7 +101,7 @@ public enum OpenAPIDocument {
 
     /// A value the schema accepts: its `example`, `const` or first `enum` value, else one built
     /// from its type (objects with their required properties, or every one when none is required).
-    static func example(_ schema: JSONValue, depth: Int, schemas: OAS.Object) -> JSONValue {
+    package static func example(_ schema: JSONValue, depth: Int, schemas: OAS.Object) -> JSONValue {
         if let example = schema["example"] { return example }
         if let constant = schema["const"] { return constant }
         if case .array(let values)? = schema["enum"], let first = values.first { return first }

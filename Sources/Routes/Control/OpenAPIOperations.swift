@@ -1,7 +1,9 @@
+import EmulationKit
+
 /// What the OpenAPI document says about each HTTP route, keyed `METHOD /path/{param}` (API.md
 /// revision 2). The document lists the router's routes; a test keeps both lists equal.
 extension OAS {
-    static func operations(_ systems: SystemCatalog) -> [String: Object] {
+    package static func operations(_ systems: SystemCatalog) -> [String: Object] {
         var ops = adminOperations(systems)
         for case let system as OpenAPIDocumented.Type in systems.types {
             ops.merge(system.openAPIOperations) { first, _ in first }
@@ -9,7 +11,7 @@ extension OAS {
         return ops
     }
 
-    static func adminOperations(_ systems: SystemCatalog) -> [String: Object] {
+    package static func adminOperations(_ systems: SystemCatalog) -> [String: Object] {
         var ops: [String: Object] = [:]
         func admin(_ summary: String, _ responses: Object, body: Object? = nil, parameters: [Object]? = nil, description: String? = nil) -> Object {
             var all = responses

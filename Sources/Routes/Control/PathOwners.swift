@@ -14,7 +14,7 @@ import HTTPServer
 /// group, in registration order, whose `RouteGroup.owns` holds), built once at start into a table
 /// keyed by the byte after the leading slash, so the middleware decides on every request without
 /// comparing or retaining a String. The journal, fault rules, token controls and logs all read it.
-struct PathOwners: Sendable {
+package struct PathOwners: Sendable {
     /// One prefix of one group: its bytes in `bytes`, and whether letters match in any case.
     private struct Candidate: Sendable {
         let start: Int
@@ -24,7 +24,7 @@ struct PathOwners: Sendable {
     }
 
     /// The groups' system names, by group index.
-    let names: [String]
+    package let names: [String]
     /// Every prefix's bytes, back to back (lower-cased for case-insensitive groups).
     private let bytes: [UInt8]
     /// The candidates, grouped by the folded byte after the leading slash, in group order.
@@ -32,7 +32,7 @@ struct PathOwners: Sendable {
     /// For each byte value b, `candidates[bucket[b]..<bucket[b + 1]]`.
     private let bucket: [Int]
 
-    init(groups: [RouteGroup]) {
+    package init(groups: [RouteGroup]) {
         names = groups.map(\.system)
         var bytes: [UInt8] = [], all: [(key: Int?, candidate: Candidate)] = []
         for (index, group) in groups.enumerated() {
@@ -56,13 +56,13 @@ struct PathOwners: Sendable {
     }
 
     /// The index of the owning group, or nil for a path no group owns.
-    func owner(of path: String) -> Int? {
+    package func owner(of path: String) -> Int? {
         // A closure, not the method itself: a partially applied method would capture a copy of self.
         path.utf8.withContiguousStorageIfAvailable { owner($0) } ?? Array(path.utf8).withUnsafeBufferPointer { owner($0) }
     }
 
     /// The owning group's system name, or nil.
-    func name(ofPath path: String) -> String? { owner(of: path).map { names[$0] } }
+    package func name(ofPath path: String) -> String? { owner(of: path).map { names[$0] } }
 
     private func owner(_ path: UnsafeBufferPointer<UInt8>) -> Int? {
         guard path.count >= 2, let start = path.baseAddress, start[0] == UInt8(ascii: "/") else { return nil }

@@ -4,16 +4,16 @@ import HTTPServer
 /// passwords become `***`; tokens keep their first 4 characters and `…` (`Bearer ` kept).
 /// Works on text, so a body cut at 4,096 bytes (no longer valid JSON) is still redacted.
 public enum Redaction {
-    enum Kind { case secret, token }
+    package enum Kind { case secret, token }
 
     /// Field names whose values are secrets, lowercased (every system: passwords, musbooking's
     /// SMS `code`, RSSchool's secure `sequence`).
-    static let secretNames: Set<String> = ["password", "code", "sequence", "newpassword", "oldpassword", "smscode", "sms_code"]
+    package static let secretNames: Set<String> = ["password", "code", "sequence", "newpassword", "oldpassword", "smscode", "sms_code"]
     /// Field and header names whose values are bearer credentials, lowercased.
-    static let tokenNames: Set<String> = ["token", "api_token", "external-token", "access_token", "refresh_token", "apitoken",
+    package static let tokenNames: Set<String> = ["token", "api_token", "external-token", "access_token", "refresh_token", "apitoken",
                                           "authorization", "proxy-authorization", "cookie", "set-cookie", "x-mock-admin-token", "x-api-key"]
 
-    static func kind(of name: String) -> Kind? {
+    package static func kind(of name: String) -> Kind? {
         let lower = name.lowercased()
         if secretNames.contains(lower) { return .secret }
         if tokenNames.contains(lower) { return .token }
@@ -32,7 +32,7 @@ public enum Redaction {
         kind(of: name) == nil ? value : maskToken(value)
     }
 
-    static func redact(_ value: String, as kind: Kind) -> String {
+    package static func redact(_ value: String, as kind: Kind) -> String {
         kind == .secret ? "***" : maskToken(value)
     }
 
@@ -71,7 +71,7 @@ public enum Redaction {
     }
 
     /// Multipart text: the content of every part whose `name` is a secret is replaced.
-    static func multipart(_ text: String, boundary: String) -> String {
+    package static func multipart(_ text: String, boundary: String) -> String {
         let delimiter = "--" + boundary
         let parts = text.components(separatedBy: delimiter)
         return parts.map { part -> String in
@@ -87,7 +87,7 @@ public enum Redaction {
     }
 
     /// JSON text (complete or cut): the value after a secret key is replaced wherever it is nested.
-    static func json(_ text: String) -> String {
+    package static func json(_ text: String) -> String {
         let b = Array(text.utf8)
         guard b.contains(UInt8(ascii: "\"")) else { return text }
         var out: [UInt8] = []

@@ -82,7 +82,7 @@ public final class RequestJournal: Sendable {
 
         public init() {}
 
-        func matches(_ e: JournalEntry) -> Bool {
+        package func matches(_ e: JournalEntry) -> Bool {
             if let since, e.id <= since { return false }
             if let system, e.system != system { return false }
             if let method, !e.method.equalsIgnoringASCIICase(method) { return false }

@@ -1,4 +1,5 @@
 import HTTPServer
+import EmulationKit
 
 /// Admin requests waiting (`?waitMs=`) for an entry to appear in the journal or the outbox
 /// (API.md §6.3). No thread waits: each is a deferred response, completed by the thread that
@@ -7,7 +8,7 @@ import HTTPServer
 public final class Waiters: Sendable {
     /// At most this long (API.md: 30,000 ms), unless the operator lowers it.
     public static let defaultMaxWaitMs = MockEnvironment.defaultMaxWaitMs
-    let capacity: Int
+    package let capacity: Int
     /// The longest wait this server grants.
     public let maxWaitMs: Int
 
@@ -29,7 +30,7 @@ public final class Waiters: Sendable {
 
     /// Answers at once when `ready` has an answer or `waitMs` is 0; else holds the answer until
     /// `ready` has one (checked after each change) or the deadline, when `ready`'s or `timeout`'s is sent.
-    func wait(ms waitMs: Int, ready: @escaping @Sendable () -> HTTPResponse?, timeout: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+    package func wait(ms waitMs: Int, ready: @escaping @Sendable () -> HTTPResponse?, timeout: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
         if let now = ready() { return now }
         guard waitMs > 0 else { return timeout() }
         let id = state.withLock { s -> Int? in
@@ -55,7 +56,7 @@ public final class Waiters: Sendable {
     }
 
     /// Something was recorded: completes every waiter whose answer is now ready.
-    func poke() {
+    package func poke() {
         guard any.isSet else { return }
         let waiting = state.withLock { $0.waiters }
         for waiter in waiting {
@@ -76,7 +77,7 @@ public final class Waiters: Sendable {
     }
 
     /// The `waitMs` query parameter: absent is 0; otherwise a whole number from 0 to 30,000.
-    func waitMs(_ query: Parameters) -> Result<Int, ControlPlane.FilterProblem> {
+    package func waitMs(_ query: Parameters) -> Result<Int, ControlPlane.FilterProblem> {
         guard let text = query["waitMs"] else { return .success(0) }
         guard let n = Int(text), (0...maxWaitMs).contains(n) else {
             return .failure(ControlPlane.FilterProblem(description: "\"waitMs\" must be a whole number of milliseconds from 0 to \(maxWaitMs)"))

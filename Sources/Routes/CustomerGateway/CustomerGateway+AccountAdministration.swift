@@ -1,11 +1,12 @@
 import HTTPServer
+import EmulationKit
 
 extension CustomerGateway: AccountAdministration {
-    static var accountFields: String { "{email, password}" }
-    static var accountExample: OAS.Object { ["system": .string(name), "email": "customer@example.com", "password": "secret1"] }
+    package static var accountFields: String { "{email, password}" }
+    package static var accountExample: OAS.Object { ["system": .string(name), "email": "customer@example.com", "password": "secret1"] }
 
     /// `{"email", "password"}`: a customer `LOGIN_CUSTOMER` accepts, with a fresh customer id.
-    func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {
+    package func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {
         var fields = fields
         guard let email = try fields.string("email", required: true), let password = try fields.string("password", required: true) else {
             throw .invalid("\"email\" and \"password\" are required")
@@ -19,7 +20,7 @@ extension CustomerGateway: AccountAdministration {
     }
 
     /// By the customer id the listing shows.
-    func removeAccount(id: String) -> Bool {
+    package func removeAccount(id: String) -> Bool {
         guard let key = accounts.all.first(where: { $0.value.customerId == id })?.key else { return false }
         guard accounts.remove(key) else { return false }
         tokens.keyChanges.changed()

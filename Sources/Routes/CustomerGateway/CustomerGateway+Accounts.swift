@@ -1,3 +1,5 @@
+import EmulationKit
+
 extension CustomerGateway {
     /// The seeded customers; tokens are signed, not stored, so only their count is known.
     public func accountListing() -> AccountListing? {

@@ -1,4 +1,5 @@
 import HTTPServer
+import EmulationKit
 
 /// The gateway in the state file: its signing key (and revocations), as the rows app's. No
 /// message presents a token back, so this keeps `isIssued` (and the console) true across a restart.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// The customer gateway's seed: its accounts and how long an API token lives.
 public struct CustomerGatewaySeed: Decodable, Sendable {

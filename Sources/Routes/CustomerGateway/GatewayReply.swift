@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// Builds gateway replies as JSON text directly: this is a benchmark path, and the key order
 /// (`type`, `sequence_id`, `data`) stays the document's.

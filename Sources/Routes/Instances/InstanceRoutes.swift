@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import MockControl
 
 extension MockAdmin {
     /// `POST`/`GET /__mock/instances` and `DELETE /__mock/instances/<id>`.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// `POST /__mock/instances` (API.md §6.3): complete, isolated mocks (the five systems, outbox,
 /// journal, faults, clock, console, their own `/__mock/`) on new ports of the same host, each

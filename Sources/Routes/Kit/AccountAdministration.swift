@@ -2,7 +2,7 @@ import HTTPServer
 
 /// A system whose accounts a test creates and removes directly, in the state it needs, without
 /// the app's flow (API.md §6.3, `POST /__mock/accounts`, `DELETE /__mock/accounts/<system>/<id>`).
-protocol AccountAdministration: EmulatedSystem {
+package protocol AccountAdministration: EmulatedSystem {
     /// Creates one account from the posted fields (checked as the system's own sign-up checks
     /// them) and returns it as `GET /__mock/accounts` lists it.
     func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary
@@ -15,12 +15,12 @@ protocol AccountAdministration: EmulatedSystem {
 }
 
 /// Why an account was not created: 400 (a bad field, named), 409 (it exists) or 503 (a cap).
-enum AccountProblem: Error, CustomStringConvertible {
+package enum AccountProblem: Error, CustomStringConvertible {
     case invalid(String)
     case exists(String)
     case full(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .invalid(let text), .exists(let text), .full(let text): return text
         }
@@ -29,18 +29,18 @@ enum AccountProblem: Error, CustomStringConvertible {
 
 /// The posted account object, read field by field: each read names the field when it is of
 /// the wrong type, and fields nobody read are refused at the end (a typo is not silently dropped).
-struct AccountFields {
+package struct AccountFields {
     private let members: [(key: String, value: JSONValue)]
     private var read: Set<String> = ["system"]
 
-    init(_ members: [(key: String, value: JSONValue)]) { self.members = members }
+    package init(_ members: [(key: String, value: JSONValue)]) { self.members = members }
 
     private func value(_ name: String) -> JSONValue? {
         members.first { $0.key == name }?.value
     }
 
     /// A string field; absent or `null` is nil; an empty string is refused when `required`.
-    mutating func string(_ name: String, required: Bool = false) throws(AccountProblem) -> String? {
+    package mutating func string(_ name: String, required: Bool = false) throws(AccountProblem) -> String? {
         read.insert(name)
         switch value(name) {
         case nil, .null?:
@@ -53,7 +53,7 @@ struct AccountFields {
         }
     }
 
-    mutating func bool(_ name: String) throws(AccountProblem) -> Bool? {
+    package mutating func bool(_ name: String) throws(AccountProblem) -> Bool? {
         read.insert(name)
         switch value(name) {
         case nil, .null?: return nil
@@ -63,7 +63,7 @@ struct AccountFields {
     }
 
     /// Refuses a field no read asked for.
-    func checkAllRead() throws(AccountProblem) {
+    package func checkAllRead() throws(AccountProblem) {
         if let extra = members.first(where: { !read.contains($0.key) }) {
             throw .invalid("unknown field \"\(extra.key)\" (fields: \(read.subtracting(["system"]).sorted().joined(separator: ", ")))")
         }

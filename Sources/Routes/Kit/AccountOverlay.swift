@@ -3,20 +3,20 @@ import HTTPServer
 /// Accounts of a system whose seed accounts are read on its hot path (a login): the seed's,
 /// immutable and read without a lock, plus the ones a test added or removed through
 /// `/__mock/accounts`. The lock is taken only once something was changed (until a reset).
-final class AccountOverlay<Value: Sendable>: Sendable {
+package final class AccountOverlay<Value: Sendable>: Sendable {
     private let seed: [String: Value]
     private let changes = Locked<(added: [String: Value], removed: Set<String>)>(([:], []))
     private let changed = LockFreeFlag()
 
-    init(_ seed: [String: Value]) { self.seed = seed }
+    package init(_ seed: [String: Value]) { self.seed = seed }
 
-    subscript(key: String) -> Value? {
+    package subscript(key: String) -> Value? {
         guard changed.isSet else { return seed[key] }
         return changes.withLock { c in c.removed.contains(key) ? nil : c.added[key] ?? seed[key] }
     }
 
     /// Every account now, by key.
-    var all: [String: Value] {
+    package var all: [String: Value] {
         guard changed.isSet else { return seed }
         return changes.withLock { c in
             seed.filter { !c.removed.contains($0.key) }.merging(c.added) { _, added in added }
@@ -24,7 +24,7 @@ final class AccountOverlay<Value: Sendable>: Sendable {
     }
 
     /// Adds one; false (and nothing changed) when the key has an account.
-    func add(_ key: String, _ value: Value) -> Bool {
+    package func add(_ key: String, _ value: Value) -> Bool {
         changes.withLock { c in
             if c.added[key] != nil || (seed[key] != nil && !c.removed.contains(key)) { return false }
             c.added[key] = value
@@ -35,7 +35,7 @@ final class AccountOverlay<Value: Sendable>: Sendable {
     }
 
     /// Removes one; false when there is none.
-    func remove(_ key: String) -> Bool {
+    package func remove(_ key: String) -> Bool {
         changes.withLock { c in
             if c.added.removeValue(forKey: key) != nil { return true }
             guard seed[key] != nil, c.removed.insert(key).inserted else { return false }
@@ -45,14 +45,14 @@ final class AccountOverlay<Value: Sendable>: Sendable {
     }
 
     /// What a snapshot keeps: the accounts added (as `fields` writes each) and the seed's removed.
-    func keep(in snapshot: inout SignedTokensSnapshot, _ fields: (Value) -> [String: String]) {
+    package func keep(in snapshot: inout SignedTokensSnapshot, _ fields: (Value) -> [String: String]) {
         let (added, removed) = changes.withLock { ($0.added, $0.removed) }
         snapshot.addedAccounts = added.isEmpty ? nil : added.mapValues(fields)
         snapshot.removedAccounts = removed.isEmpty ? nil : removed.sorted()
     }
 
     /// The changes a snapshot holds, each added account read by `value` (nil: refused, named).
-    static func changes(in snapshot: SignedTokensSnapshot, _ value: (String, [String: String]) -> Value?) throws -> (added: [String: Value], removed: Set<String>) {
+    package static func changes(in snapshot: SignedTokensSnapshot, _ value: (String, [String: String]) -> Value?) throws -> (added: [String: Value], removed: Set<String>) {
         var added: [String: Value] = [:]
         for (key, fields) in snapshot.addedAccounts ?? [:] {
             guard let account = value(key, fields) else { throw StateRestoreError("addedAccounts.\(key): not an account this system can read") }
@@ -62,7 +62,7 @@ final class AccountOverlay<Value: Sendable>: Sendable {
     }
 
     /// Puts back changes read by `changes(in:)`.
-    func restore(_ restored: (added: [String: Value], removed: Set<String>)) {
+    package func restore(_ restored: (added: [String: Value], removed: Set<String>)) {
         changes.withLock { c in
             c = (restored.added, restored.removed.filter { seed[$0] != nil })
             changed.set(!c.added.isEmpty || !c.removed.isEmpty)
@@ -70,7 +70,7 @@ final class AccountOverlay<Value: Sendable>: Sendable {
     }
 
     /// Back to the seed's accounts.
-    func reset() {
+    package func reset() {
         changes.withLock { c in
             c = ([:], [])
             changed.set(false)

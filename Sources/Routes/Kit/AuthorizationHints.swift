@@ -2,9 +2,9 @@ import HTTPServer
 
 /// The known client mistakes with an `Authorization` header, named the same way on every system
 /// (API.md §0): the scheme left out or added, or the whole login answer sent as the token.
-enum AuthorizationHints {
+package enum AuthorizationHints {
     /// For systems that expect `Bearer <token>` (musbooking, SkyZone): why `header` did not carry one.
-    static func bearerExpected(_ header: String?, loginPath: String) -> String? {
+    package static func bearerExpected(_ header: String?, loginPath: String) -> String? {
         guard let header else {
             return "The request has no Authorization header; send \"Authorization: Bearer <token>\" with the token from \(loginPath)."
         }
@@ -16,15 +16,15 @@ enum AuthorizationHints {
     }
 
     /// For a `Bearer` value that names no session: the whole login answer after the scheme.
-    static func unknownBearer(_ token: String) -> String? {
+    package static func unknownBearer(_ token: String) -> String? {
         isWholeLoginAnswer(token) ? wholeAnswer : nil
     }
 
-    static let wholeAnswer = "Authorization holds the whole login answer ({\"token\": ...}); send only the token's value."
+    package static let wholeAnswer = "Authorization holds the whole login answer ({\"token\": ...}); send only the token's value."
 
     /// `{"token": "…"}` (or any JSON object with a token field), as a client that forwards the
     /// login response's body sends it, with or without a scheme before it.
-    static func isWholeLoginAnswer(_ header: String) -> Bool {
+    package static func isWholeLoginAnswer(_ header: String) -> Bool {
         var text = Substring(header).trimmingASCIISpaces()
         if let space = text.firstIndex(of: " "), text[..<space].equalsIgnoringASCIICase("Bearer") {
             text = text[text.index(after: space)...].trimmingASCIISpaces()

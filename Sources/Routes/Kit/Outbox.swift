@@ -49,13 +49,13 @@ public enum OutboxMessage: Sendable {
 
 /// Every simulated SMS and e-mail, oldest first; each is also one log line.
 public final class Outbox: Sendable {
-    struct Messages {
-        var sms: [SentSMS] = []
-        var emails: [SentEmail] = []
+    package struct Messages {
+        package var sms: [SentSMS] = []
+        package var emails: [SentEmail] = []
     }
 
-    let messages = StateCell(Messages())
-    let snapshotCache = OutboxSnapshotCache()
+    package let messages = StateCell(Messages())
+    package let snapshotCache = OutboxSnapshotCache()
     private let observers = Locked<[@Sendable (OutboxMessage) -> Void]>([])
     private let clock: any Clock
     private let logger: Logger
@@ -135,7 +135,7 @@ public enum ISO8601 {
     }
 
     /// The same text appended to bytes (a reply being built), without a String in between.
-    static func append(_ date: Date, to out: inout [UInt8]) {
+    package static func append(_ date: Date, to out: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buf in
             let n = write(date, to: buf)
             out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[0..<n]))
@@ -165,7 +165,7 @@ public enum ISO8601 {
     /// UTC calendar fields of a Unix time, in `tm`'s conventions (years since 1900, months from 0).
     /// Integer arithmetic (H. Hinnant's days-to-civil, proleptic Gregorian) instead of gmtime_r,
     /// which takes glibc's time-zone lock and cost ~0.7k instructions per gateway login.
-    static func civil(_ t: Int) -> (tm_year: Int32, tm_mon: Int32, tm_mday: Int32, tm_hour: Int32, tm_min: Int32, tm_sec: Int32) {
+    package static func civil(_ t: Int) -> (tm_year: Int32, tm_mon: Int32, tm_mday: Int32, tm_hour: Int32, tm_min: Int32, tm_sec: Int32) {
         let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
         let secs = t - days * 86_400
         let z = days + 719_468

@@ -3,7 +3,7 @@ import HTTPServer
 /// Tokens that are checked without being stored: 64 random bits plus a SipHash-2-4 tag of them
 /// under a secret key, written as a UUID v4. Unguessable without the key, nothing to remember per
 /// login (so a login benchmark costs no memory), and `rotate` (on reset) voids every one issued.
-final class SignedTokens: Sendable {
+package final class SignedTokens: Sendable {
     private struct KeyState {
         var key: (UInt64, UInt64)
         /// Tokens revoked or expired one by one (by their random half), until the next rotation:
@@ -21,21 +21,21 @@ final class SignedTokens: Sendable {
     private let random: any RandomSource
     /// Signalled when the key or the revoked set changes (rotation, a revoke, restore): what the
     /// state file keeps. Issuing a token changes nothing worth saving, so a login never wakes the state writer.
-    let keyChanges = ChangeSignal()
+    package let keyChanges = ChangeSignal()
 
-    init(random: any RandomSource) {
+    package init(random: any RandomSource) {
         self.random = random
         state = Locked(KeyState(key: (random.next(), random.next())))
     }
 
     /// A new token.
-    func issue() -> String {
+    package func issue() -> String {
         let (high, low) = issueWords()
         return UUIDText.format(high: high, low: low)
     }
 
     /// A new token as the two words `UUIDText` writes, for replies that append its text to bytes.
-    func issueWords() -> (high: UInt64, low: UInt64) {
+    package func issueWords() -> (high: UInt64, low: UInt64) {
         let (high, _) = UUIDText.stamp(high: random.next(), low: 0)
         let key = state.withLock { s in s.issued += 1; return s.key }
         return (high, tag(high, key))
@@ -43,7 +43,7 @@ final class SignedTokens: Sendable {
 
     /// Whether `token` was issued under the current key and not revoked since. Compared exactly:
     /// tokens are issued in lower case, and the same token in upper case is another token.
-    func isValid(_ token: String) -> Bool {
+    package func isValid(_ token: String) -> Bool {
         // One pass over the bytes that refuses upper case as it parses (a separate scan for upper
         // case, then a general parse, cost ~1.7k instructions per request).
         guard let (high, low) = UUIDText.parseLowercase(token) else { return false }
@@ -53,7 +53,7 @@ final class SignedTokens: Sendable {
     }
 
     /// Voids one valid token (1) or, with nil, every token issued so far (their number).
-    func revoke(_ token: String?) -> Int {
+    package func revoke(_ token: String?) -> Int {
         guard let token else {
             let fresh = (random.next(), random.next())
             let count = state.withLock { s in
@@ -72,7 +72,7 @@ final class SignedTokens: Sendable {
 
     /// Like `revoke`, remembering that the tokens expired, so a refusal can say so (the original
     /// never expires tokens: an expired one is refused as an unknown one, with a hint).
-    func expire(_ token: String?) -> Int {
+    package func expire(_ token: String?) -> Int {
         guard let token else {
             let old = key
             let count = revoke(nil)
@@ -86,7 +86,7 @@ final class SignedTokens: Sendable {
     }
 
     /// Whether a refused token was voided by `expire` (one by one, or with every token of its key).
-    func wasExpired(_ token: String) -> Bool {
+    package func wasExpired(_ token: String) -> Bool {
         guard let (high, low) = UUIDText.parseLowercase(token) else { return false }
         let (key, expired, oldKeys) = state.withLock { s in (s.key, s.expired.contains(high), s.expiredKeys) }
         return (expired ? [key] : oldKeys).contains { candidate in
@@ -95,21 +95,21 @@ final class SignedTokens: Sendable {
     }
 
     /// A new key: every token issued so far stops being valid.
-    func rotate() {
+    package func rotate() {
         _ = revoke(nil)
     }
 
     /// The current signing key (for the state file).
-    var key: (UInt64, UInt64) { state.withLock { $0.key } }
+    package var key: (UInt64, UInt64) { state.withLock { $0.key } }
 
     /// The key and the random halves of the tokens revoked one by one, sorted (for the state file).
-    var keyAndRevoked: (key: (UInt64, UInt64), revoked: [UInt64]) {
+    package var keyAndRevoked: (key: (UInt64, UInt64), revoked: [UInt64]) {
         state.withLock { ($0.key, $0.revoked.sorted()) }
     }
 
     /// Puts back a saved key (and the tokens revoked under it): every other token issued under it
     /// is valid again.
-    func restore(key: (UInt64, UInt64), revoked: [UInt64] = []) {
+    package func restore(key: (UInt64, UInt64), revoked: [UInt64] = []) {
         state.withLock { $0 = KeyState(key: key, revoked: Set(revoked)) }
         keyChanges.changed()
     }
@@ -120,8 +120,8 @@ final class SignedTokens: Sendable {
 }
 
 /// SipHash-2-4 of one 64-bit word (Aumasson & Bernstein), a keyed PRF made for short inputs.
-enum SipHash24 {
-    static func hash(_ m: UInt64, key: (UInt64, UInt64)) -> UInt64 {
+package enum SipHash24 {
+    package static func hash(_ m: UInt64, key: (UInt64, UInt64)) -> UInt64 {
         var v0: UInt64 = key.0 ^ 0x736f_6d65_7073_6575
         var v1: UInt64 = key.1 ^ 0x646f_7261_6e64_6f6d
         var v2: UInt64 = key.0 ^ 0x6c79_6765_6e65_7261

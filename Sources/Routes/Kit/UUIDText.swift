@@ -1,14 +1,14 @@
 import HTTPServer
 
 /// UUID v4 text built straight from two 64-bit words, without Foundation's `UUID` and its copies.
-enum UUIDText {
+package enum UUIDText {
     /// Sets the version (4) and variant (10) bits the way RFC 9562 places them.
-    static func stamp(high: UInt64, low: UInt64) -> (UInt64, UInt64) {
+    package static func stamp(high: UInt64, low: UInt64) -> (UInt64, UInt64) {
         ((high & ~0xF000) | 0x4000, (low & ~(0xC0 << 56)) | (0x80 << 56))
     }
 
     /// `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`, lower case, for the 128 bits `high:low` once stamped.
-    static func format(high: UInt64, low: UInt64) -> String {
+    package static func format(high: UInt64, low: UInt64) -> String {
         String(unsafeUninitializedCapacity: 36) { buf in
             write(high: high, low: low, to: buf)
             return 36
@@ -16,7 +16,7 @@ enum UUIDText {
     }
 
     /// The same text appended to bytes (a reply being built), without a String in between.
-    static func append(high: UInt64, low: UInt64, to out: inout [UInt8]) {
+    package static func append(high: UInt64, low: UInt64, to out: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buf in
             write(high: high, low: low, to: buf)
             out.append(contentsOf: UnsafeBufferPointer(buf))
@@ -57,14 +57,14 @@ enum UUIDText {
     }
 
     /// The two words of a UUID written in any case, or nil for anything else.
-    static func parse(_ text: String) -> (high: UInt64, low: UInt64)? {
+    package static func parse(_ text: String) -> (high: UInt64, low: UInt64)? {
         var text = text
         return text.withUTF8(parse)
     }
 
     /// The two words of a UUID written in lower case (as tokens are issued), or nil for anything
     /// else, upper-case hex digits included.
-    static func parseLowercase(_ text: String) -> (high: UInt64, low: UInt64)? {
+    package static func parseLowercase(_ text: String) -> (high: UInt64, low: UInt64)? {
         // In place when the text is contiguous (always, for a header value): no copy to make it so.
         if let words = text.utf8.withContiguousStorageIfAvailable({ parseLowercase($0) }) { return words }
         var text = text

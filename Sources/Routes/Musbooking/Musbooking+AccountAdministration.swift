@@ -1,13 +1,14 @@
 import HTTPServer
+import EmulationKit
 
 extension Musbooking: AccountAdministration {
-    static let accountFields = "{phone, password, login?, name?, lastName?, surName?, email?, isConfirmed?, birthday?}"
-    static var accountExample: OAS.Object { ["system": .string(name), "phone": "+7 912 345-67-89", "password": "pass123", "email": "ivan@example.ru", "isConfirmed": true] }
+    package static let accountFields = "{phone, password, login?, name?, lastName?, surName?, email?, isConfirmed?, birthday?}"
+    package static var accountExample: OAS.Object { ["system": .string(name), "phone": "+7 912 345-67-89", "password": "pass123", "email": "ivan@example.ru", "isConfirmed": true] }
 
     /// `{"phone", "password", "login"?, "name"?, "lastName"?, "surName"?, "email"?, "isConfirmed"?,
     /// "birthday"?}`: the rules of `users/register` without the SMS code; a customer record on
     /// the phone gets the login attached (and keeps its data, apart from what is given), as registration does.
-    func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {
+    package func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {
         var fields = fields
         guard let rawPhone = try fields.string("phone", required: true) else { throw .invalid("\"phone\" is required") }
         guard let phone = MusbookingRules.normalizedPhone(rawPhone) else {
@@ -52,7 +53,7 @@ extension Musbooking: AccountAdministration {
         return Musbooking.summary(of: user, sessions: [])
     }
 
-    func removeAccount(id: String) -> Bool {
+    package func removeAccount(id: String) -> Bool {
         state.withLock { state in state.remove(id: id) }
     }
 

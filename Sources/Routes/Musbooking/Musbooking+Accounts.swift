@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import EmulationKit
 
 extension Musbooking {
     /// Accounts and seeded customer records (by id, at most `listLimit`), with confirmation and live sessions.

@@ -1,9 +1,10 @@
 import HTTPServer
+import EmulationKit
 
 /// What the OpenAPI document says about musbooking's routes and bodies (API.md §6.2).
 extension Musbooking: OpenAPIDocumented {
-    static var openAPIOperations: [String: OAS.Object] { OAS.musbookingOperations }
-    static var openAPISchemas: OAS.Object { OAS.musbookingSchemas }
+    package static var openAPIOperations: [String: OAS.Object] { OAS.musbookingOperations }
+    package static var openAPISchemas: OAS.Object { OAS.musbookingSchemas }
 }
 
 extension OAS {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// Musbooking in the state file: its users (accounts and customer records, in the seed's own
 /// format), the SMS codes not yet used and the login sessions with their expiry. The categories

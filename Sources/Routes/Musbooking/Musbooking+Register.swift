@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 extension Musbooking {
     /// `POST api/users/sms`: a code for the phone, "sent" by SMS; a newer code replaces the older.

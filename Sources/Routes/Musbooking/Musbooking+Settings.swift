@@ -1,3 +1,5 @@
+import EmulationKit
+
 /// musbooking's operator settings: a fixed SMS code and the caps on what clients can grow.
 extension Musbooking {
     static let smsCodeSetting = SystemSetting(

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// The musbooking backend (`seeds/003`, an ASP.NET server): phone + SMS registration, login,
 /// profile, e-mail confirmation and password restore under `/api/`.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// The error texts, in one place so handlers and tests agree (Russian, as the original answers).
 enum MusbookingText {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// Everything musbooking remembers; lives in one `Locked`. Every lookup a request makes is a
 /// hash lookup (by id, login, phone, e-mail, token): no request walks all users.

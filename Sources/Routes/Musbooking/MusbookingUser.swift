@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// One musbooking person: an account (has a login and password) or a customer record awaiting one.
 /// `Codable` in the seed's format: the state file keeps users exactly as a seed would list them.

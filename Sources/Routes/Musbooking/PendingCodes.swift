@@ -1,3 +1,5 @@
+import EmulationKit
+
 /// SMS codes sent and not yet used, by normalised phone, bounded: past `capacity` the oldest
 /// is dropped first. Every operation is O(1) (amortised): a FIFO of phones with a generation
 /// number, where entries replaced by a newer code are skipped when they reach the front.

@@ -4,18 +4,19 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// The change log beside the state file (`PATH.log.N`, N the generation of the state file it
 /// follows): one line per change of one part, a header object, then for a value a tab and the
 /// value's JSON as the part wrote it (JSON text holds no raw tab). A group of changes written
 /// together ends with a commit line; a group without one (the process died while writing it)
 /// was never answered and is ignored on replay.
-enum ChangeLog {
+package enum ChangeLog {
     /// The log that follows generation `generation` of `statePath`.
-    static func path(for statePath: String, generation: Int) -> String { "\(statePath).log.\(generation)" }
+    package static func path(for statePath: String, generation: Int) -> String { "\(statePath).log.\(generation)" }
 
     /// The generations of the logs beside `statePath`, ascending.
-    static func generations(of statePath: String) -> [Int] {
+    package static func generations(of statePath: String) -> [Int] {
         let url = URL(fileURLWithPath: statePath)
         let prefix = url.lastPathComponent + ".log."
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? []
@@ -23,7 +24,7 @@ enum ChangeLog {
     }
 
     /// The lines of one group of changes, commit line included.
-    static func encode(_ ops: [(part: String, op: RecordOp)], commit: UInt64) -> [UInt8] {
+    package static func encode(_ ops: [(part: String, op: RecordOp)], commit: UInt64) -> [UInt8] {
         var out: [UInt8] = []
         for (part, op) in ops {
             out.append(contentsOf: Array("{\"p\":".utf8))
@@ -71,7 +72,7 @@ enum ChangeLog {
 
     /// The committed changes of a log file, in order. A damaged line before the last commit
     /// throws (naming the file and line); an unfinished last group is dropped.
-    static func read(_ path: String) throws -> [(part: String, op: RecordOp)] {
+    package static func read(_ path: String) throws -> [(part: String, op: RecordOp)] {
         guard let bytes = FileBytes.read(path) else { return [] }
         var committed: [(part: String, op: RecordOp)] = [], group: [(part: String, op: RecordOp)] = []
         var lineNumber = 0, start = 0

@@ -7,7 +7,7 @@ import HTTPServer
 public final class DurabilityGate: Sendable {
     private let store: StateStore
     /// An answer is held at most this long; past it the client gets the 503.
-    static let timeoutNanos: UInt64 = 30_000_000_000
+    package static let timeoutNanos: UInt64 = 30_000_000_000
 
     public init(store: StateStore) { self.store = store }
 
@@ -54,7 +54,7 @@ public final class DurabilityGate: Sendable {
     }
 
     /// 503 for a change the state file did not take.
-    static func refusal(_ reason: String, system: String?) -> HTTPResponse {
+    package static func refusal(_ reason: String, system: String?) -> HTTPResponse {
         var response = HTTPResponse.jsonError(.serviceUnavailable, "the change could not be saved to the state file")
             .hinted("--state: \(reason). The change is kept in memory and written once the file can be; free disk space or fix the file's directory (GET /__mock/health says degraded meanwhile).")
         response.system = system

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// The state file as a base and a change log: the base (`PATH`, the usual envelope) holds every
 /// part at some generation G; `PATH.log.G` holds what changed since, one group of records per
@@ -13,8 +14,8 @@ import HTTPServer
 /// next log; the old log is removed once the new base is on disk. A start replays the logs
 /// over the base and begins a new generation; a clean stop leaves the base alone, complete.
 /// Touched by the writer thread only (and by open and close, when it does not run).
-final class LoggedState: @unchecked Sendable {
-    let path: String
+package final class LoggedState: @unchecked Sendable {
+    package let path: String
     private let logger: Logger
     /// Each part's image: what the log holds of it.
     private var images: [String: RecordImage] = [:]
@@ -26,14 +27,14 @@ final class LoggedState: @unchecked Sendable {
     /// The last base written (set by the compaction thread too).
     private let baseSize = Locked(0)
     /// Tests: every write fails with this reason (as a full disk makes it fail).
-    let simulatedFailure = Locked<String?>(nil)
+    package let simulatedFailure = Locked<String?>(nil)
     /// A base being written in the background.
     private let compacting = Locked(false)
     private let compactionDone = Condition()
     /// The log is compacted once it is this big and bigger than the base (tests lower it).
-    let compactionBytes = Locked(4 * 1024 * 1024)
+    package let compactionBytes = Locked(4 * 1024 * 1024)
 
-    init(path: String, logger: Logger) {
+    package init(path: String, logger: Logger) {
         self.path = path
         self.logger = logger
     }
@@ -41,7 +42,7 @@ final class LoggedState: @unchecked Sendable {
     // MARK: - Writing
 
     /// Appends what changed in `dirty` parts as one group and flushes it. Throws when it could not.
-    func commit(_ entries: [PersistentEntry], dirty: Set<String>) throws {
+    package func commit(_ entries: [PersistentEntry], dirty: Set<String>) throws {
         var ops: [(part: String, op: RecordOp)] = []
         for entry in entries where dirty.contains(entry.key) {
             for op in try diff(entry) { ops.append((entry.key, op)) }
@@ -67,7 +68,7 @@ final class LoggedState: @unchecked Sendable {
     }
 
     /// Images of every part from scratch (their current state), then a new base and an empty log.
-    func rebase(_ entries: [PersistentEntry]) throws {
+    package func rebase(_ entries: [PersistentEntry]) throws {
         waitForCompaction()
         images = [:]
         for entry in entries { _ = try diff(entry) }
@@ -125,14 +126,14 @@ final class LoggedState: @unchecked Sendable {
         }
     }
 
-    func waitForCompaction() {
+    package func waitForCompaction() {
         compactionDone.lock()
         while compacting.withLock({ $0 }) { compactionDone.wait() }
         compactionDone.unlock()
     }
 
     /// A clean stop: everything into the base, the log removed, so the file alone is complete.
-    func close() {
+    package func close() {
         waitForCompaction()
         guard let log, unwritten.isEmpty else { return }   // the disk refused the last groups: keep what is on it
         guard log.size > 0 else { return removeLogs(before: generation + 1) }   // the base is complete already
@@ -149,7 +150,7 @@ final class LoggedState: @unchecked Sendable {
 
     /// The logs' committed records over `base` (already restored into the parts): applies them
     /// through the parts' images and restores the result. Throws `StateFileError` (do not start).
-    func replay(_ entries: [PersistentEntry], baseGeneration: Int) throws {
+    package func replay(_ entries: [PersistentEntry], baseGeneration: Int) throws {
         let generations = ChangeLog.generations(of: path).filter { $0 >= baseGeneration }
         var ops: [(part: String, op: RecordOp)] = []
         for g in generations { ops += try ChangeLog.read(ChangeLog.path(for: path, generation: g)) }

@@ -4,16 +4,17 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// `GET`/`PUT /__mock/state` (API.md §6.3): every part's state, the outbox and the clock offset
 /// as one document in the `--state` file's format. A replacement that does not load is refused
 /// with the place named, and nothing changes: every part decodes first, then each is restored,
 /// and a part that refuses its snapshot puts the ones before it back.
-struct StateDocument: Sendable {
-    let parts: [any PersistentSystem]
-    let clock: OffsetClock
+package struct StateDocument: Sendable {
+    package let parts: [any PersistentSystem]
+    package let clock: OffsetClock
 
-    init(parts: [any PersistentSystem], clock: OffsetClock) {
+    package init(parts: [any PersistentSystem], clock: OffsetClock) {
         self.parts = parts
         self.clock = clock
     }
@@ -21,23 +22,23 @@ struct StateDocument: Sendable {
     /// Over an app's parts: the systems first, then the outbox and the clock (which an app put
     /// in another's place shares with it), so a system that refuses its part is found before
     /// anything shared is touched.
-    init(systems: [any EmulatedSystem], outbox: Outbox, clock: OffsetClock) {
+    package init(systems: [any EmulatedSystem], outbox: Outbox, clock: OffsetClock) {
         self.init(parts: systems.compactMap { $0 as? any PersistentSystem } + [outbox], clock: clock)
     }
 
     /// Why a document was refused (400 with this text).
-    struct Refused: Error, CustomStringConvertible {
-        let description: String
+    package struct Refused: Error, CustomStringConvertible {
+        package let description: String
     }
 
     private var entries: [PersistentEntry] { parts.map { PersistentEntry($0) } + [PersistentEntry(ClockPart(clock))] }
 
-    func encode() throws -> Data {
+    package func encode() throws -> Data {
         let encoded = try entries.map { (key: $0.key, json: try $0.encode()) }
         return StateFile.envelope(savedAt: clock.now(), parts: encoded)
     }
 
-    func replace(with data: Data) throws {
+    package func replace(with data: Data) throws {
         let entries = self.entries
         let loaded: StateFile.Loaded
         do {
@@ -70,20 +71,20 @@ struct StateDocument: Sendable {
 
 /// The clock's offset as a part of the state document (not of the `--state` file: a restart
 /// starts on real time).
-final class ClockPart: PersistentSystem {
-    struct Snapshot: Codable, Sendable {
-        var offsetSeconds: Double
+package final class ClockPart: PersistentSystem {
+    package struct Snapshot: Codable, Sendable {
+        package var offsetSeconds: Double
     }
 
-    let clock: OffsetClock
-    let stateChanges = ChangeSignal()
-    var stateKey: String { "clock" }
+    package let clock: OffsetClock
+    package let stateChanges = ChangeSignal()
+    package var stateKey: String { "clock" }
 
-    init(_ clock: OffsetClock) { self.clock = clock }
+    package init(_ clock: OffsetClock) { self.clock = clock }
 
-    func snapshot() -> Snapshot { Snapshot(offsetSeconds: clock.offsetSeconds) }
+    package func snapshot() -> Snapshot { Snapshot(offsetSeconds: clock.offsetSeconds) }
 
-    func restore(_ snapshot: Snapshot) throws {
+    package func restore(_ snapshot: Snapshot) throws {
         let seconds = snapshot.offsetSeconds
         guard seconds.isFinite, seconds >= 0, seconds <= OffsetClock.maxOffsetSeconds else {
             throw StateRestoreError("offsetSeconds must be from 0 to \(Int(OffsetClock.maxOffsetSeconds))")

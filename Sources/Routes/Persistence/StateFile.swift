@@ -4,34 +4,35 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// Why the state file cannot be used: names the file and what is wrong. The server does not
 /// start over it (exit 65): starting empty would silently lose everything the file holds.
 public struct StateFileError: Error, CustomStringConvertible, Sendable {
     public let description: String
-    init(_ path: String, _ problem: String) { description = "\(path): \(problem)" }
+    package init(_ path: String, _ problem: String) { description = "\(path): \(problem)" }
 }
 
 /// Another process (another mock-server) holds the state file: starting would lose its data or ours.
 public struct StateFileInUse: Error, CustomStringConvertible, Sendable {
     public let description: String
-    init(path: String, held: FileLock.Held) {
+    package init(path: String, held: FileLock.Held) {
         description = "\(path) is in use by another mock-server (\(held.holder.map { "pid \($0)" } ?? "pid unknown"), lock file \(held.path)); stop it, or give this one another --state file"
     }
 }
 
 /// The state file's format: one versioned JSON envelope holding every part's snapshot,
 /// `{"format": "mock-server-state", "version": 1, "savedAt": "…", "systems": {"<key>": …}}`.
-enum StateFile {
-    static let format = "mock-server-state"
+package enum StateFile {
+    package static let format = "mock-server-state"
     /// Bumped only when an old reader would misread a new file; readers refuse newer versions.
     /// 2: a change log (`PATH.log.GENERATION`) may follow the file; version 1 had none.
-    static let version = 2
+    package static let version = 2
 
     /// The envelope around already-encoded snapshots, one line per part (readable, diff-friendly).
     /// With a `generation` (a state file followed by a change log) the envelope is version 2;
     /// without (a snapshot document, `GET /__mock/state`) version 1, which older readers take.
-    static func envelope(savedAt: Date, parts: [(key: String, json: Data)], generation: Int? = nil) -> Data {
+    package static func envelope(savedAt: Date, parts: [(key: String, json: Data)], generation: Int? = nil) -> Data {
         let versionAndGeneration = generation.map { "\"version\":\(version),\"generation\":\($0)" } ?? "\"version\":1"
         var out = Data("{\"format\":\"\(format)\",\(versionAndGeneration),\"savedAt\":\"\(ISO8601.string(savedAt))\",\"systems\":{".utf8)
         for (i, part) in parts.sorted(by: { $0.key < $1.key }).enumerated() {
@@ -45,12 +46,12 @@ enum StateFile {
     }
 
     /// What a good file holds: the restores to run (all parts decoded) and the keys nobody claimed.
-    struct Loaded {
-        var restores: [(key: String, run: @Sendable () throws -> Void)]
-        var unknownKeys: [String]
-        var savedAt: String?
+    package struct Loaded {
+        package var restores: [(key: String, run: @Sendable () throws -> Void)]
+        package var unknownKeys: [String]
+        package var savedAt: String?
         /// Which change log follows the file (0 for a version 1 file).
-        var generation: Int
+        package var generation: Int
     }
 
     private struct Header: Decodable {
@@ -64,7 +65,7 @@ enum StateFile {
     private static let entriesKey = CodingUserInfoKey(rawValue: "mock-server.state.entries")
 
     /// Decodes `data` read from `path` against the parts known to this server.
-    static func decode(_ data: Data, path: String, entries: [PersistentEntry]) throws -> Loaded {
+    package static func decode(_ data: Data, path: String, entries: [PersistentEntry]) throws -> Loaded {
         guard !data.isEmpty else { throw StateFileError(path, "the file is empty, not a mock-server state file (remove it to start from the seed)") }
         let header: Header
         do {

@@ -10,6 +10,7 @@ import Foundation
 #endif
 import Dispatch
 import HTTPServer
+import EmulationKit
 
 /// The `--state` file: loads it (or creates it from the seed) at start, then keeps it following
 /// every change of the parts it was given, written by a `StateWriter` so nothing is half-written.
@@ -25,7 +26,7 @@ public final class StateStore: Sendable {
     private let entries: Locked<[PersistentEntry]>
     private let logger: Logger
     /// The base file and its change log (the writer thread's, and open's and close's).
-    let logged: LoggedState
+    package let logged: LoggedState
     /// `--watch` swapped the parts: the next write starts a new base.
     private let rebaseNeeded = Locked(false)
     private let dirty = Locked<Set<String>>([])
@@ -205,7 +206,7 @@ public final class StateStore: Sendable {
 
     /// Stops the writer and lets go of the lock without the clean stop's compaction (tests: the
     /// file is left as a killed process leaves it).
-    func closeForTests() {
+    package func closeForTests() {
         for entry in entries.withLock({ $0 }) { entry.changes.connect(nil) }
         writer.withLock { w -> StateWriter? in defer { w = nil }; return w }?.stop()
         lock.release()

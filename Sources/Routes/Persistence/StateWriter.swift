@@ -11,7 +11,7 @@ import Dispatch
 /// meanwhile share that one write (group commit). So writes start at most once per `interval`,
 /// and a change is on disk within `interval` plus the time of one write. Never blocks its callers
 /// (event loops): who must know when a change is on disk asks `whenWritten`.
-final class StateWriter: @unchecked Sendable {
+package final class StateWriter: @unchecked Sendable {
     // Everything below is guarded by `condition`.
     private let condition = Condition()
     private var requested: UInt64 = 0
@@ -35,12 +35,12 @@ final class StateWriter: @unchecked Sendable {
     /// Returns whether the write succeeded; a failed one is retried after `interval`.
     private let write: @Sendable () -> Bool
 
-    init(interval: TimeInterval, write: @escaping @Sendable () -> Bool) {
+    package init(interval: TimeInterval, write: @escaping @Sendable () -> Bool) {
         self.interval = UInt64(max(0, interval) * 1e9)
         self.write = write
     }
 
-    func start() {
+    package func start() {
         condition.lock()
         running = true
         condition.unlock()
@@ -49,7 +49,7 @@ final class StateWriter: @unchecked Sendable {
 
     /// Notes a change; the writer thread picks it up. Returns the change's number.
     @discardableResult
-    func poke() -> UInt64 {
+    package func poke() -> UInt64 {
         condition.lock()
         requested &+= 1
         let seq = requested
@@ -60,7 +60,7 @@ final class StateWriter: @unchecked Sendable {
 
     /// Calls `done(true)` once change `seq` is written (at once if it is), or `done(false)` when
     /// the write that should have carried it fails. Runs on the writer thread or the caller's.
-    func whenWritten(_ seq: UInt64, _ done: @escaping @Sendable (Bool) -> Void) {
+    package func whenWritten(_ seq: UInt64, _ done: @escaping @Sendable (Bool) -> Void) {
         condition.lock()
         if durable >= seq {
             condition.unlock()
@@ -72,7 +72,7 @@ final class StateWriter: @unchecked Sendable {
     }
 
     /// Writes every change noted so far now (skipping the wait) and returns once it is attempted.
-    func flush() {
+    package func flush() {
         condition.lock()
         defer { condition.unlock() }
         let target = requested
@@ -83,7 +83,7 @@ final class StateWriter: @unchecked Sendable {
     }
 
     /// Flushes, then ends the thread.
-    func stop() {
+    package func stop() {
         flush()
         condition.lock()
         stopping = true
@@ -93,7 +93,7 @@ final class StateWriter: @unchecked Sendable {
 
     /// When the latest write started (monotonic nanoseconds): the instant the once-per-interval
     /// rule is about, read by tests on the writer's own clock.
-    var lastWriteStart: UInt64? {
+    package var lastWriteStart: UInt64? {
         condition.lock()
         defer { condition.unlock() }
         return lastStart

@@ -1,3 +1,5 @@
+import EmulationKit
+
 extension RSSchool {
     /// The one login the app's rules accept (the secure sequence is a secret like the password).
     public func accountListing() -> AccountListing? {

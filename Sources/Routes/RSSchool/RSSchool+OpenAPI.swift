@@ -1,9 +1,10 @@
 import HTTPServer
+import EmulationKit
 
 /// What the OpenAPI document says about RSSchool's routes and bodies (API.md §6.2).
 extension RSSchool: OpenAPIDocumented {
-    static var openAPIOperations: [String: OAS.Object] { OAS.rsschoolOperations }
-    static var openAPISchemas: OAS.Object { OAS.rsschoolSchemas }
+    package static var openAPIOperations: [String: OAS.Object] { OAS.rsschoolOperations }
+    package static var openAPISchemas: OAS.Object { OAS.rsschoolSchemas }
 }
 
 extension OAS {

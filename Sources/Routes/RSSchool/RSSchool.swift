@@ -1,4 +1,5 @@
 import HTTPServer
+import EmulationKit
 
 /// The RSSchool rules (document 001): the credentials and the secure sequence the app checks.
 public struct RSSchoolSeed: Decodable, Sendable {

@@ -1,11 +1,12 @@
 import HTTPServer
+import EmulationKit
 
 extension RowsApp: AccountAdministration {
-    static var accountFields: String { "{email, password}" }
-    static var accountExample: OAS.Object { ["system": .string(name), "email": "tester@example.com", "password": "secret1"] }
+    package static var accountFields: String { "{email, password}" }
+    package static var accountExample: OAS.Object { ["system": .string(name), "email": "tester@example.com", "password": "secret1"] }
 
     /// `{"email", "password"}`: a login the original's `/auth/login` accepts (the e-mail compared exactly).
-    func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {
+    package func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {
         var fields = fields
         guard let email = try fields.string("email", required: true), let password = try fields.string("password", required: true) else {
             throw .invalid("\"email\" and \"password\" are required")
@@ -17,7 +18,7 @@ extension RowsApp: AccountAdministration {
     }
 
     /// By the e-mail (the listing's login).
-    func removeAccount(id: String) -> Bool {
+    package func removeAccount(id: String) -> Bool {
         guard accounts.remove(id) else { return false }
         tokens.keyChanges.changed()
         return true

@@ -1,3 +1,5 @@
+import EmulationKit
+
 extension RowsApp {
     /// The seeded logins; tokens are signed, not stored, so there are no sessions to list.
     public func accountListing() -> AccountListing? {

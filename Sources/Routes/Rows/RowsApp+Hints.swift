@@ -1,4 +1,5 @@
 import HTTPServer
+import EmulationKit
 
 extension AuthorizationHints {
     /// For the rows app, which expects the raw token: why `header` was refused, when the mistake is a known one.

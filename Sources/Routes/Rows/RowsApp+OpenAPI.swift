@@ -1,9 +1,10 @@
 import HTTPServer
+import EmulationKit
 
 /// What the OpenAPI document says about the rows app's routes and bodies (API.md §6.2).
 extension RowsApp: OpenAPIDocumented {
-    static var openAPIOperations: [String: OAS.Object] { OAS.rowsOperations }
-    static var openAPISchemas: OAS.Object { OAS.rowsSchemas }
+    package static var openAPIOperations: [String: OAS.Object] { OAS.rowsOperations }
+    package static var openAPISchemas: OAS.Object { OAS.rowsSchemas }
 }
 
 extension OAS {

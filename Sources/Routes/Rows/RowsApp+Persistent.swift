@@ -1,3 +1,5 @@
+import EmulationKit
+
 extension RowsApp: PersistentSystem {
     public var stateKey: String { "rows" }
     public var stateChanges: ChangeSignal { tokens.keyChanges }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// The rows app's seed: its accounts and the shape of the generated list.
 public struct RowsSeed: Decodable, Sendable {

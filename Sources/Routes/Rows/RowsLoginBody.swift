@@ -1,3 +1,5 @@
+import EmulationKit
+
 /// The rows app's login answer, `{"token":"<uuid>"}`, for a token's two words.
 enum RowsLoginBody {
     private static let prefix: StaticString = "{\"token\":\""

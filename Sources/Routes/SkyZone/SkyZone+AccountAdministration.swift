@@ -1,8 +1,9 @@
 import HTTPServer
+import EmulationKit
 
 extension SkyZone: AccountAdministration {
-    static let accountFields = "{email, password, ...profile} or {externalToken, externalType, ...profile}"
-    static var accountExample: OAS.Object { ["system": .string(name), "email": "new@example.com", "password": "secret1"] }
+    package static let accountFields = "{email, password, ...profile} or {externalToken, externalType, ...profile}"
+    package static var accountExample: OAS.Object { ["system": .string(name), "email": "new@example.com", "password": "secret1"] }
 
     /// The profile's text fields a created account may set.
     private static var profileFields: [(name: String, field: WritableKeyPath<SkyZoneProfile, String>)] { [
@@ -16,7 +17,7 @@ extension SkyZone: AccountAdministration {
 
     /// `{"email", "password", …profile fields}` or `{"externalToken", "externalType", …}`: the
     /// checks of `POST /customer`; an existing username or social pair is a conflict.
-    func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {
+    package func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {
         var fields = fields
         let email = try fields.string("email"), password = try fields.string("password")
         let token = try fields.string("externalToken"), typeName = try fields.string("externalType")
@@ -67,7 +68,7 @@ extension SkyZone: AccountAdministration {
         return accountListing()?.accounts.first { $0.id == String(created.id) } ?? AccountSummary(id: String(created.id))
     }
 
-    func removeAccount(id: String) -> Bool {
+    package func removeAccount(id: String) -> Bool {
         guard let number = Int(id) else { return false }
         return state.withLock { state in
             guard let account = state.accounts.removeValue(forKey: number) else { return false }

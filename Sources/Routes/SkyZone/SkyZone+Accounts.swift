@@ -1,3 +1,5 @@
+import EmulationKit
+
 extension SkyZone {
     /// Customers by id, with how each signs in and its live tokens.
     public func accountListing() -> AccountListing? {

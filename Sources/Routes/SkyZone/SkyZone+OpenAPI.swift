@@ -1,9 +1,10 @@
 import HTTPServer
+import EmulationKit
 
 /// What the OpenAPI document says about SkyZone's routes and bodies (API.md §6.2).
 extension SkyZone: OpenAPIDocumented {
-    static var openAPIOperations: [String: OAS.Object] { OAS.skyZoneOperations }
-    static var openAPISchemas: OAS.Object { OAS.skyZoneSchemas }
+    package static var openAPIOperations: [String: OAS.Object] { OAS.skyZoneOperations }
+    package static var openAPISchemas: OAS.Object { OAS.skyZoneSchemas }
 }
 
 extension OAS {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// SkyZone in the state file: every account (profile, username, password), the next id, and
 /// the live sign-in tokens oldest first. The lookup tables are rebuilt on restore.

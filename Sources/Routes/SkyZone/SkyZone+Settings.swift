@@ -1,3 +1,5 @@
+import EmulationKit
+
 /// SkyZone's operator setting: the cap on accounts clients can create.
 extension SkyZone {
     static let accountsSetting = SystemSetting(

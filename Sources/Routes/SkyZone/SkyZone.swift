@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// SkyZone's seed: the customers on file and the id the next sign-up gets.
 public struct SkyZoneSeed: Decodable, Sendable {

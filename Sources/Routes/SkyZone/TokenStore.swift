@@ -1,3 +1,5 @@
+import EmulationKit
+
 /// Issued tokens and what each stands for, forgetting the oldest past a bound.
 ///
 /// The emulated servers never revoke tokens, so a login benchmark would otherwise grow memory

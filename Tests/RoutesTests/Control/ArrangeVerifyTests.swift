@@ -4,6 +4,7 @@ import HTTPServer
 import MockTestSupport
 import TestSupport
 import XCTest
+@testable import MockControl
 
 /// API.md §6.3 over real sockets: outbox parts emptied on their own, the state snapshot and
 /// restore, and `waitMs` on the journal and the outbox (no thread held, bounded).

@@ -4,6 +4,8 @@ import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
+import EmulationKit
+import MockControl
 
 /// `/__mock/clock` and `/__mock/tokens/*` over real sockets.
 final class ClockControlTests: MockServerTestCase {

@@ -2,6 +2,8 @@ import Foundation
 import HTTPServer
 @testable import Routes
 import XCTest
+@testable import EmulationKit
+@testable import MockControl
 
 /// Pure parts of the control plane: patterns, redaction, the offset clock.
 final class ControlUnitTests: XCTestCase {

@@ -4,6 +4,7 @@ import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
+import MockControl
 
 /// The events stream: every kind, in order, and a slow subscriber dropped instead of blocking.
 final class EventHubTests: MockServerTestCase {

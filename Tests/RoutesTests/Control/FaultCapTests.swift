@@ -4,6 +4,7 @@ import Routes
 import MockTestSupport
 import TestSupport
 import XCTest
+import MockControl
 
 /// Issue 20 §8: fault rules are capped, so an admin call cannot make every request scan without end.
 final class FaultCapTests: MockServerTestCase {

@@ -2,6 +2,8 @@ import Foundation
 import HTTPServer
 @testable import Routes
 import XCTest
+@testable import EmulationKit
+@testable import MockControl
 
 /// What an entry shows, now that it keeps the exchange as received and builds the JSON when read.
 final class JournalEntryTests: XCTestCase {

@@ -4,6 +4,7 @@ import HTTPServer
 @testable import Routes
 import MockTestSupport
 import TestSupport
+@testable import MockControl
 
 /// Issue 20 §8: `GET /__mock/requests` is built off the loop, so a large journal does not hold
 /// the loop's other connections. The build is held by a test hook until released: no timing.

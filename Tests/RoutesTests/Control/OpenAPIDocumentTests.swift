@@ -4,6 +4,8 @@ import HTTPServer
 import MockTestSupport
 import TestSupport
 import XCTest
+@testable import EmulationKit
+@testable import MockControl
 
 /// The OpenAPI document cannot drift from the route table: the same routes, both ways.
 final class OpenAPIDocumentTests: MockServerTestCase {

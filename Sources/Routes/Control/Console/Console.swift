@@ -1,13 +1,14 @@
 import HTTPServer
+import EmulationKit
 
 /// The web console at `/__mock/`: one page, its stylesheet and its script, all compiled into
 /// the binary (no CDN, no build step), under a Content-Security-Policy of their own origin.
-enum Console {
-    static let pagePath = "/__mock/"
-    static let stylePath = "/__mock/console.css"
-    static let scriptPath = "/__mock/console.js"
+package enum Console {
+    package static let pagePath = "/__mock/"
+    package static let stylePath = "/__mock/console.css"
+    package static let scriptPath = "/__mock/console.js"
 
-    static func register(in router: inout Router, guard adminGuard: AdminGuard, systems: [any EmulatedSystem]) {
+    package static func register(in router: inout Router, guard adminGuard: AdminGuard, systems: [any EmulatedSystem]) {
         let page = Array(ConsolePage.html(systems: systems.map { ($0.name, type(of: $0).title) }).utf8)
         let style = Array(ConsoleStyle.css.utf8)
         let script = Array(ConsoleScript.js.utf8)
@@ -39,7 +40,7 @@ enum Console {
 
     /// Only this origin: no inline script, no third-party anything, not framable. The event
     /// stream is named explicitly, since older browsers do not let `'self'` cover `ws:`.
-    static func contentSecurityPolicy(host: String?) -> String {
+    package static func contentSecurityPolicy(host: String?) -> String {
         var connect = "'self'"
         if let host, HTTPRequest.isValidHost(host), !host.isEmpty { connect += " ws://\(host)" }
         return "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -48,7 +49,7 @@ enum Console {
 
     /// The answer at the server's root: a browser (preferring HTML) is sent to the console;
     /// every other client gets the 404 it always had there.
-    static func rootAnswer(_ request: HTTPRequest) -> HTTPResponse {
+    package static func rootAnswer(_ request: HTTPRequest) -> HTTPResponse {
         guard prefersHTML(request.headers["Accept"]) else {
             return RouteGroup.vaporShape(HTTPError(.notFound, "Not Found: \(request.path)"))
         }
@@ -61,7 +62,7 @@ enum Console {
 
     /// Whether an `Accept` value names `text/html` at least as highly as JSON (a browser
     /// navigating; `*/*` alone, as curl and HTTP libraries send, is not a browser).
-    static func prefersHTML(_ accept: String?) -> Bool {
+    package static func prefersHTML(_ accept: String?) -> Bool {
         guard let accept else { return false }
         var html = 0.0, json = 0.0
         for range in accept.split(separator: ",") {

@@ -1,6 +1,8 @@
+import EmulationKit
+
 /// The console's HTML: the frame the script fills in. No inline script or style (the page's
 /// Content-Security-Policy forbids them).
-enum ConsolePage {
+package enum ConsolePage {
     static let html = #"""
 <!doctype html>
 <html lang="en">
@@ -149,7 +151,7 @@ enum ConsolePage {
 extension ConsolePage {
     /// The page with the systems' options in its drop-downs (the script reads its list of
     /// systems and their titles from them, so it names none).
-    static func html(systems: [(name: String, title: String)]) -> String {
+    package static func html(systems: [(name: String, title: String)]) -> String {
         let options = systems.map { "<option value=\"\(escape($0.name))\" data-title=\"\(escape($0.title))\">\(escape($0.name))</option>" }.joined()
         return html.replacing("{{systems}}", with: options)
     }

@@ -8,16 +8,16 @@ import HTTPServer
 /// Request parameters bound as ASP.NET binds simple action parameters (musbooking's framework):
 /// from a url-encoded form, a multipart form or the query string; names in any letter case.
 /// A JSON body is not read: its fields count as absent, and the request remembers why.
-struct ASPNetParameters {
-    let parameters: Parameters
+package struct ASPNetParameters {
+    package let parameters: Parameters
     /// The body was JSON, so nothing in it was bound (the hint of every error that follows).
-    let ignoredJSONBody: Bool
+    package let ignoredJSONBody: Bool
 
-    static let untypedBodyHint = "The body has no Content-Type, so none of its fields were read; send it with Content-Type: application/x-www-form-urlencoded."
-    static let jsonBodyHint = "This server reads form fields, not JSON; send the fields as application/x-www-form-urlencoded or multipart/form-data."
+    package static let untypedBodyHint = "The body has no Content-Type, so none of its fields were read; send it with Content-Type: application/x-www-form-urlencoded."
+    package static let jsonBodyHint = "This server reads form fields, not JSON; send the fields as application/x-www-form-urlencoded or multipart/form-data."
 
     /// Refuses text that is not UTF-8 and multipart bodies that break their boundaries.
-    init(_ request: HTTPRequest, malformed: (HTTPRequest.ParameterProblem) -> HTTPError) throws(HTTPError) {
+    package init(_ request: HTTPRequest, malformed: (HTTPRequest.ParameterProblem) -> HTTPError) throws(HTTPError) {
         var params: Parameters
         switch request.strictQueryParameters() {
         case .success(let p): params = p
@@ -51,13 +51,13 @@ struct ASPNetParameters {
     }
 
     /// The first value under any of the names, trimmed, or nil when absent or blank.
-    func text(_ names: String...) -> String? {
+    package func text(_ names: String...) -> String? {
         guard let value = trimmed(names) else { return nil }
         return value.isEmpty ? nil : value
     }
 
     /// The value exactly as sent (passwords keep their spaces), nil when absent or empty.
-    func raw(_ name: String) -> String? {
+    package func raw(_ name: String) -> String? {
         guard let value = parameters[name], !value.isEmpty else { return nil }
         return value
     }

@@ -3,11 +3,11 @@ import HTTPServer
 /// A body read as the Apiary mock behind SkyZone read it: anything goes. JSON whatever the
 /// Content-Type says (Apiary never looked at it), else a url-encoded or multipart form, all
 /// given as one JSON object (form fields as strings).
-struct ApiaryBody {
-    let object: JSONValue
+package struct ApiaryBody {
+    package let object: JSONValue
 
     /// Reads the body; `expected` describes it in the 400 messages.
-    init(_ request: HTTPRequest, expected: String) throws(HTTPError) {
+    package init(_ request: HTTPRequest, expected: String) throws(HTTPError) {
         guard !request.body.isEmpty else { throw HTTPError(.badRequest, "Request body is empty: expected JSON \(expected)") }
         if let value = JSONValue.parse(request.body) {
             guard value.isObject else { throw HTTPError(.badRequest, "Request body must be a JSON object \(expected)") }

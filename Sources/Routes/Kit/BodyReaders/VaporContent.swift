@@ -3,7 +3,7 @@ import HTTPServer
 /// A request body read as Vapor 4's `req.content.decode` reads it (the rows app's framework):
 /// the Content-Type alone decides: JSON, a url-encoded form or multipart; anything else, or
 /// none, is 415. Field errors carry Vapor's reasons.
-struct VaporContent {
+package struct VaporContent {
     private enum Fields {
         case json(JSONValue)
         case form(Parameters)
@@ -13,13 +13,13 @@ struct VaporContent {
     /// A hint for every missing field: the body was JSON under a form type.
     private let missingFieldHint: String?
 
-    static let missingContentTypeHint = "The request has no Content-Type header; send Content-Type: application/json with the JSON body."
-    static let jsonUnderFormHint = "The body is JSON but the Content-Type says form; send Content-Type: application/json (URLSession sends form by default)."
+    package static let missingContentTypeHint = "The request has no Content-Type header; send Content-Type: application/json with the JSON body."
+    package static let jsonUnderFormHint = "The body is JSON but the Content-Type says form; send Content-Type: application/json (URLSession sends form by default)."
 
     /// Reads the body; `expected` describes it in the messages (`{"email": String, …}`).
     /// Borrowed: an initializer takes its arguments owned, which copied the whole request (and
     /// released it after) on every login.
-    init(_ request: borrowing HTTPRequest, expected: String, words: JSONWords = .none) throws(HTTPError) {
+    package init(_ request: borrowing HTTPRequest, expected: String, words: JSONWords = .none) throws(HTTPError) {
         var hint: String?
         switch request.mediaType {
         case "":
@@ -47,7 +47,7 @@ struct VaporContent {
     }
 
     /// The string under `key`, or Vapor's 400 for a missing or non-string value.
-    func string(_ key: String) throws(HTTPError) -> String {
+    package func string(_ key: String) throws(HTTPError) -> String {
         switch fields {
         case .json(let object):
             switch object[key] {
@@ -65,7 +65,7 @@ struct VaporContent {
     }
 
     /// Printable ASCII only, so a hint stays one ASCII line whatever the client sent.
-    static func ascii(_ text: String) -> String {
+    package static func ascii(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.prefix(80).filter { $0.value >= 0x20 && $0.value < 0x7F }))
     }
 }

@@ -1,6 +1,6 @@
 /// A system that documents its HTTP routes (keyed `METHOD /path/{param}`) and its bodies'
 /// schemas for the OpenAPI document, in its own folder.
-protocol OpenAPIDocumented {
+package protocol OpenAPIDocumented {
     static var openAPIOperations: [String: OAS.Object] { get }
     static var openAPISchemas: OAS.Object { get }
     /// What its WebSocket endpoint speaks, for the document's description (OpenAPI cannot say it).
@@ -8,5 +8,5 @@ protocol OpenAPIDocumented {
 }
 
 extension OpenAPIDocumented {
-    static var openAPIWebSocketNote: String? { nil }
+    package static var openAPIWebSocketNote: String? { nil }
 }

@@ -23,7 +23,7 @@ public final class ChangeSignal: Sendable {
     }
 
     /// Routes changes to `handler` (the state store); `nil` disconnects.
-    func connect(_ handler: (@Sendable () -> Void)?) {
+    package func connect(_ handler: (@Sendable () -> Void)?) {
         sink.withLock { $0 = handler.map(Sink.init) }
     }
 }

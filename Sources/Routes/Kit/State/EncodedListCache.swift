@@ -3,7 +3,7 @@ import HTTPServer
 /// The JSON of a list that mostly grows at the end and drops from the front (the outbox): a
 /// write re-encodes only the elements added since the last one and copies the rest as one
 /// block, so a large outbox under a stream of sign-ups costs a copy, not a re-encoding.
-final class EncodedListCache<Element: Equatable & Sendable>: Sendable {
+package final class EncodedListCache<Element: Equatable & Sendable>: Sendable {
     private struct Cached {
         var elements: [Element] = []
         /// The elements' JSON back to back, each followed by a comma.
@@ -14,8 +14,10 @@ final class EncodedListCache<Element: Equatable & Sendable>: Sendable {
 
     private let cached = Locked(Cached())
 
+    package init() {}
+
     /// `[e1,e2,…]` for `list`, reusing the cached JSON of the elements it still holds.
-    func json(for list: [Element], encode: (Element) -> [UInt8]) -> [UInt8] {
+    package func json(for list: [Element], encode: (Element) -> [UInt8]) -> [UInt8] {
         cached.withLock { c in
             // The list now starts somewhere in the cached one; every element after is checked,
             // and equal elements encode to equal JSON, so reuse is always correct.

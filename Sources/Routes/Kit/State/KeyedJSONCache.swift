@@ -3,11 +3,13 @@ import HTTPServer
 /// The JSON of elements that change one at a time in no particular order (musbooking's
 /// sessions), kept by key between writes: a write re-encodes only the elements that are new or
 /// different since the last one, and forgets the ones that are gone.
-final class KeyedJSONCache<Key: Hashable & Sendable, Element: Equatable & Sendable>: Sendable {
+package final class KeyedJSONCache<Key: Hashable & Sendable, Element: Equatable & Sendable>: Sendable {
     private let cached = Locked<[Key: (element: Element, json: [UInt8])]>([:])
 
+    package init() {}
+
     /// `[e1,e2,…]` for `elements`, in their order.
-    func json<S: Sequence>(for elements: S, encode: (Key, Element) -> [UInt8]) -> [UInt8] where S.Element == (key: Key, value: Element) {
+    package func json<S: Sequence>(for elements: S, encode: (Key, Element) -> [UInt8]) -> [UInt8] where S.Element == (key: Key, value: Element) {
         cached.withLock { cache in
             var out: [UInt8] = [UInt8(ascii: "[")]
             var live = 0

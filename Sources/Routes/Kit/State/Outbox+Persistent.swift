@@ -57,9 +57,9 @@ extension Outbox: PersistentSystem {
 }
 
 /// The outbox's per-message JSON, kept between writes of the state file.
-final class OutboxSnapshotCache: Sendable {
-    let sms = EncodedListCache<SentSMS>()
-    let emails = EncodedListCache<SentEmail>()
+package final class OutboxSnapshotCache: Sendable {
+    package let sms = EncodedListCache<SentSMS>()
+    package let emails = EncodedListCache<SentEmail>()
 }
 
 /// In the change log: each kind is a list, dropped at the front and appended at the back.

@@ -35,20 +35,20 @@ public struct StateRestoreError: Error, CustomStringConvertible, Sendable {
 }
 
 /// A `PersistentSystem` with its types erased, as the store keeps them side by side.
-struct PersistentEntry: Sendable {
-    let key: String
-    let changes: ChangeSignal
+package struct PersistentEntry: Sendable {
+    package let key: String
+    package let changes: ChangeSignal
     /// The snapshot's JSON (sorted keys, so an unchanged state writes identical bytes).
-    let encode: @Sendable () throws -> Data
+    package let encode: @Sendable () throws -> Data
     /// Decodes the part's snapshot from its place in the file; returns the restore to run later,
     /// so that nothing is restored unless every part decodes.
-    let decode: @Sendable (any Decoder) throws -> @Sendable () throws -> Void
+    package let decode: @Sendable (any Decoder) throws -> @Sendable () throws -> Void
     /// Takes the part's snapshot now; the closure puts it back (undo of a restore).
-    let keep: @Sendable () -> @Sendable () throws -> Void
+    package let keep: @Sendable () -> @Sendable () throws -> Void
     /// The part's members for the change log, when it records them one by one (`RecordedSystem`).
-    let records: (@Sendable (inout RecordSink) -> Void)?
+    package let records: (@Sendable (inout RecordSink) -> Void)?
 
-    init<S: PersistentSystem>(_ system: S) {
+    package init<S: PersistentSystem>(_ system: S) {
         key = system.stateKey
         if let recorded = system as? any RecordedSystem {
             records = { recorded.records(into: &$0) }
@@ -69,15 +69,15 @@ struct PersistentEntry: Sendable {
 }
 
 /// The one JSON configuration every snapshot is written and read with.
-enum StateCoding {
-    static func encoder() -> JSONEncoder {
+package enum StateCoding {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
         return encoder
     }
 
-    static func decoder() -> JSONDecoder {
+    package static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder

@@ -11,7 +11,7 @@ public protocol RecordedSystem: PersistentSystem {
 }
 
 /// One change of one part, as the log stores it (one line each).
-enum RecordOp: Equatable {
+package enum RecordOp: Equatable {
     /// The whole part (one not recorded element by element).
     case whole([UInt8])
     /// A field's JSON.
@@ -25,14 +25,16 @@ enum RecordOp: Equatable {
 
 /// What a part's state looks like as JSON pieces, member by member: the log's copy of it, from
 /// which compaction writes the part without encoding it again. Owned by the writer thread.
-final class RecordImage {
+package final class RecordImage {
     /// Members by name.
-    var members: [String: any ImageMember] = [:]
+    package var members: [String: any ImageMember] = [:]
     /// The JSON of a part not recorded element by element.
-    var whole: [UInt8]?
+    package var whole: [UInt8]?
+
+    package init() {}
 
     /// The part's JSON: members sorted by name (as the snapshot encoder sorts keys).
-    func json() -> [UInt8] {
+    package func json() -> [UInt8] {
         if let whole { return whole }
         var out: [UInt8] = [UInt8(ascii: "{")]
         for (i, name) in members.keys.sorted().enumerated() {
@@ -46,7 +48,7 @@ final class RecordImage {
     }
 
     /// The same pieces as bytes only, for replaying a log over them.
-    func rawCopy() -> RecordImage {
+    package func rawCopy() -> RecordImage {
         let copy = RecordImage()
         copy.whole = whole
         for (name, member) in members { copy.members[name] = member.raw() }
@@ -54,7 +56,7 @@ final class RecordImage {
     }
 
     /// Applies a replayed op (to a `rawCopy`).
-    func apply(_ op: RecordOp) {
+    package func apply(_ op: RecordOp) {
         switch op {
         case .field(let name, let bytes):
             members[name] = FieldMember(bytes)
@@ -83,7 +85,7 @@ final class RecordImage {
         }
     }
 
-    static func appendArray<S: Sequence>(_ elements: S, to out: inout [UInt8]) where S.Element == [UInt8] {
+    package static func appendArray<S: Sequence>(_ elements: S, to out: inout [UInt8]) where S.Element == [UInt8] {
         out.append(UInt8(ascii: "["))
         var first = true
         for json in elements {
@@ -96,26 +98,26 @@ final class RecordImage {
 }
 
 /// One member of a part's image: its JSON, and the same as bytes only.
-protocol ImageMember: AnyObject {
+package protocol ImageMember: AnyObject {
     func appendJSON(to out: inout [UInt8])
     func raw() -> any ImageMember
 }
 
-final class FieldMember: ImageMember {
-    var json: [UInt8]
-    init(_ json: [UInt8]) { self.json = json }
-    func appendJSON(to out: inout [UInt8]) { out.append(contentsOf: json) }
-    func raw() -> any ImageMember { FieldMember(json) }
+package final class FieldMember: ImageMember {
+    package var json: [UInt8]
+    package init(_ json: [UInt8]) { self.json = json }
+    package func appendJSON(to out: inout [UInt8]) { out.append(contentsOf: json) }
+    package func raw() -> any ImageMember { FieldMember(json) }
 }
 
 /// A keyed collection: each element with its JSON and its place (the order it was added in).
-final class KeyedMember<E: Equatable>: ImageMember {
-    var entries: [String: (element: E, json: [UInt8], order: Int)] = [:]
-    var nextOrder = 0
-    func appendJSON(to out: inout [UInt8]) {
+package final class KeyedMember<E: Equatable>: ImageMember {
+    package var entries: [String: (element: E, json: [UInt8], order: Int)] = [:]
+    package var nextOrder = 0
+    package func appendJSON(to out: inout [UInt8]) {
         RecordImage.appendArray(entries.values.sorted { $0.order < $1.order }.lazy.map(\.json), to: &out)
     }
-    func raw() -> any ImageMember {
+    package func raw() -> any ImageMember {
         let raw = RawKeyed()
         for (key, entry) in entries { raw.entries[key] = (entry.json, entry.order) }
         raw.nextOrder = nextOrder
@@ -123,43 +125,43 @@ final class KeyedMember<E: Equatable>: ImageMember {
     }
 }
 
-final class RawKeyed: ImageMember {
-    var entries: [String: (json: [UInt8], order: Int)] = [:]
-    var nextOrder = 0
-    func appendJSON(to out: inout [UInt8]) {
+package final class RawKeyed: ImageMember {
+    package var entries: [String: (json: [UInt8], order: Int)] = [:]
+    package var nextOrder = 0
+    package func appendJSON(to out: inout [UInt8]) {
         RecordImage.appendArray(entries.values.sorted { $0.order < $1.order }.lazy.map(\.json), to: &out)
     }
-    func raw() -> any ImageMember { self }
+    package func raw() -> any ImageMember { self }
 }
 
 /// A list: elements and their JSON, oldest first.
-final class ListMember<E: Equatable>: ImageMember {
-    var elements: [E] = []
-    var jsons: [[UInt8]] = []
-    func appendJSON(to out: inout [UInt8]) { RecordImage.appendArray(jsons, to: &out) }
-    func raw() -> any ImageMember {
+package final class ListMember<E: Equatable>: ImageMember {
+    package var elements: [E] = []
+    package var jsons: [[UInt8]] = []
+    package func appendJSON(to out: inout [UInt8]) { RecordImage.appendArray(jsons, to: &out) }
+    package func raw() -> any ImageMember {
         let raw = RawList()
         raw.jsons = jsons
         return raw
     }
 }
 
-final class RawList: ImageMember {
-    var jsons: [[UInt8]] = []
-    func appendJSON(to out: inout [UInt8]) { RecordImage.appendArray(jsons, to: &out) }
-    func raw() -> any ImageMember { self }
+package final class RawList: ImageMember {
+    package var jsons: [[UInt8]] = []
+    package func appendJSON(to out: inout [UInt8]) { RecordImage.appendArray(jsons, to: &out) }
+    package func raw() -> any ImageMember { self }
 }
 
 /// Where a part hands its members (`RecordedSystem.records`): each is compared with the log's
 /// image of it, and only the difference becomes ops.
 public struct RecordSink {
-    let image: RecordImage
-    var ops: [RecordOp] = []
+    package let image: RecordImage
+    package var ops: [RecordOp] = []
 
-    init(image: RecordImage) { self.image = image }
+    package init(image: RecordImage) { self.image = image }
 
     /// A part recorded whole: its JSON when it changed.
-    mutating func whole(_ json: [UInt8]) {
+    package mutating func whole(_ json: [UInt8]) {
         if image.whole == json { return }
         image.whole = json
         ops.append(.whole(json))

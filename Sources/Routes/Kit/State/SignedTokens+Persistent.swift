@@ -14,14 +14,14 @@ public struct SignedTokensSnapshot: Codable, Sendable, Equatable {
 
 extension SignedTokens {
     /// The key and revocations as the state file keeps them.
-    var snapshot: SignedTokensSnapshot {
+    package var snapshot: SignedTokensSnapshot {
         let (key, revoked) = keyAndRevoked
         return SignedTokensSnapshot(tokenKey: SignedTokens.hex(key.0) + SignedTokens.hex(key.1),
                                     revoked: revoked.isEmpty ? nil : revoked.map(SignedTokens.hex))
     }
 
     /// Puts back a key and its revocations: every other token issued under the key is valid again.
-    func restore(_ snapshot: SignedTokensSnapshot) throws {
+    package func restore(_ snapshot: SignedTokensSnapshot) throws {
         let keyHex = snapshot.tokenKey
         let digits = Array(keyHex.utf8)
         guard digits.count == 32, let a = SignedTokens.word(digits[0..<16]), let b = SignedTokens.word(digits[16..<32]) else {
