@@ -5,7 +5,7 @@ import Synchronization
 /// A yes/no published for the hot path (any fault rule? any event subscriber?), read on every
 /// request without a lock where `Atomic` is available on the deployment target (Linux; macOS 13
 /// lacks it, so a mutex there). Inlinable: its readers are in other modules, on the hot path.
-package final class LockFreeFlag: Sendable {
+@usableFromInline package final class LockFreeFlag: Sendable {
     #if os(Linux)
     @usableFromInline let value = Atomic<Bool>(false)
     @inlinable package var isSet: Bool { value.load(ordering: .acquiring) }
@@ -16,12 +16,12 @@ package final class LockFreeFlag: Sendable {
     @inlinable package func set(_ new: Bool) { value.withLock { $0 = new } }
     #endif
 
-    package init() {}
+    @usableFromInline package init() {}
 }
 
 /// A number of seconds published the same way (the clock's offset, read by every journaled
 /// request); writers serialise among themselves.
-package final class LockFreeSeconds: Sendable {
+@usableFromInline package final class LockFreeSeconds: Sendable {
     #if os(Linux)
     @usableFromInline let bits = Atomic<UInt64>(0)
     @inlinable package var value: Double {
@@ -36,5 +36,5 @@ package final class LockFreeSeconds: Sendable {
     }
     #endif
 
-    package init() {}
+    @usableFromInline package init() {}
 }

@@ -3,14 +3,15 @@ import HTTPServer
 /// Accounts of a system whose seed accounts are read on its hot path (a login): the seed's,
 /// immutable and read without a lock, plus the ones a test added or removed through
 /// `/__mock/accounts`. The lock is taken only once something was changed (until a reset).
+/// The lookup is inlinable so the systems that read it on a login get it specialised.
 package final class AccountOverlay<Value: Sendable>: Sendable {
-    private let seed: [String: Value]
-    private let changes = Locked<(added: [String: Value], removed: Set<String>)>(([:], []))
-    private let changed = LockFreeFlag()
+    @usableFromInline let seed: [String: Value]
+    @usableFromInline let changes = Locked<(added: [String: Value], removed: Set<String>)>(([:], []))
+    @usableFromInline let changed = LockFreeFlag()
 
     package init(_ seed: [String: Value]) { self.seed = seed }
 
-    package subscript(key: String) -> Value? {
+    @inlinable package subscript(key: String) -> Value? {
         guard changed.isSet else { return seed[key] }
         return changes.withLock { c in c.removed.contains(key) ? nil : c.added[key] ?? seed[key] }
     }

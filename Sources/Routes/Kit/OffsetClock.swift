@@ -12,11 +12,11 @@ public final class OffsetClock: Clock {
     public let base: any Clock
     /// The base is the real clock: read the system's wall clock directly (every journaled
     /// request reads this clock; `Date()` and the existential call cost ~150 instructions more).
-    private let baseIsSystem: Bool
+    @usableFromInline let baseIsSystem: Bool
     /// Changes of the offset are serialised by this lock and published to `current`, which
     /// readers load without one.
     private let writer = Locked<TimeInterval>(0)
-    private let current = LockFreeSeconds()
+    @usableFromInline let current = LockFreeSeconds()
 
     public init(base: any Clock = SystemClock()) {
         // Never stack offsets: wrapping an offset clock wraps its base.
@@ -25,7 +25,7 @@ public final class OffsetClock: Clock {
         baseIsSystem = base is SystemClock
     }
 
-    public func now() -> Date {
+    @inlinable public func now() -> Date {
         let offset = current.value
         guard baseIsSystem else { return base.now().addingTimeInterval(offset) }
         return Date(timeIntervalSince1970: SystemTime.wallSeconds() + offset)
