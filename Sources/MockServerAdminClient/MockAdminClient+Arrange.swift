@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Arrange, isolate, verify (API.md §6.3): accounts, outbox parts, state snapshots, a reset to a
+/// Arrange, isolate, verify (docs/control-plane.md, "Arrange, isolate, verify"): accounts, outbox parts, state snapshots, a reset to a
 /// given seed, instances, counts and waits. Waits are one request each (`?waitMs=`, at most 30 s
 /// a request), not a polling loop.
 extension MockAdminClient {
@@ -17,7 +17,7 @@ extension MockAdminClient {
         try decode([String: [MockAccount]].self, try await send("GET", "/__mock/accounts", expecting: 200))
     }
 
-    /// Creates an account directly on `system` from its fields (API.md §6.3), e.g. a confirmed
+    /// Creates an account directly on `system` from its fields (docs/control-plane.md, "Arrange, isolate, verify"), e.g. a confirmed
     /// user: `createAccount(system: "musbooking", fields: ["phone": "9123456789", "password":
     /// "pass123", "email": "a@b.ru", "isConfirmed": true])`. 400 names a bad field; 409: it exists.
     @discardableResult

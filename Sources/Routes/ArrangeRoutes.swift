@@ -23,7 +23,7 @@ extension ControlPlane {
 }
 
 extension MockAdmin {
-    /// API.md §6.3's arrange operations: the outbox's parts emptied on their own, and the whole
+    /// docs/control-plane.md's arrange operations: the outbox's parts emptied on their own, and the whole
     /// state as one document (the `--state` file's format) read and replaced.
     func registerArrange(in router: inout Router) {
         let outbox = environment.outbox

@@ -15,7 +15,7 @@ public final class MockApp: Sendable {
     /// The emulated systems, in the order the banner and the README list them.
     public let systems: [any EmulatedSystem]
     private let admin: MockAdmin
-    /// Journal, faults, clock, token controls and events (API.md §6.1).
+    /// Journal, faults, clock, token controls and events (docs/control-plane.md).
     public let control: ControlPlane
     /// What `rebuilt(seed:)` builds the next app from: the environment before the seed's settings.
     private let base: MockEnvironment

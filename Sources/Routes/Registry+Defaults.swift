@@ -1,4 +1,5 @@
 import EmulationKit
+import HTTPServer
 import MockControl
 
 /// The registry-defaulted forms of what takes the systems as a value, for tests and embedders:
@@ -13,4 +14,23 @@ extension FaultRuleDraft {
 extension OAS {
     /// Every documented operation of the registered systems and the admin API.
     static var operations: [String: Object] { operations(SystemRegistry.catalog) }
+}
+
+extension Redaction {
+    /// What the journal hides with every registered system's secret fields.
+    static let registered = Redaction(systems: SystemRegistry.catalog)
+
+    /// A header value, masked when the header carries credentials.
+    public static func header(_ name: String, _ value: String) -> String { registered.header(name, value) }
+    /// A query string or form body, secret values replaced.
+    public static func form(_ text: String) -> String { registered.form(text) }
+    /// A body as text, redacted for every encoding it may be in.
+    public static func body(_ bytes: [UInt8], contentType: String?) -> String { registered.body(bytes, contentType: contentType) }
+    /// JSON text (complete or cut), secret values replaced.
+    public static func json(_ text: String) -> String { registered.json(text) }
+}
+
+extension JournalEntry {
+    /// The entry as a reader sees it, with every registered system's secret fields redacted.
+    public var json: JSONValue { json(Redaction.registered) }
 }

@@ -17,7 +17,7 @@ public enum SystemRegistry {
     /// The registry as the value the control plane, seed decoding and settings are given.
     package static let catalog = SystemCatalog(types)
 
-    /// Every system's name (API.md §6.1), in order.
+    /// Every system's name (docs/control-plane.md), in order.
     public static var names: [String] { catalog.names }
 
     /// Every system's operator settings (flags and seed `settings` keys), in order.

@@ -61,7 +61,7 @@ final class ConnectionMachine {
     private let env: ConnectionEnvironment
 
     // Stored state is touched only by its loop's thread (single owner), so the runtime's dynamic
-    // exclusivity checks (~80 instructions per access, several per request) are switched off.
+    // exclusivity checks (measurable per access, several per request: BENCHMARKS.md) are switched off.
     @exclusivity(unchecked) private(set) var phase = Phase.http
     @exclusivity(unchecked) private(set) var close = CloseRequest.none
     /// Reading stopped because output (or held answers) passed the high-water mark.
@@ -392,7 +392,7 @@ final class ConnectionMachine {
                                        date: env.date, into: &outbound)
             outputAdded(wasEmpty: wasEmpty)
             if !keepAlive { close = .afterFlush }
-            // Built only when it is written: at --log-level warning the entry cost ~700 instructions.
+            // Built only when it is written: at --log-level warning nobody reads it.
             if env.logger.isEnabled(response.logLevel) { env.logger.request(logEntry(request, response, durationNanos: Sys.monotonicNanos() &- start)) }
             return
         }

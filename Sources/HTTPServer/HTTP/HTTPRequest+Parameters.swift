@@ -7,7 +7,7 @@ extension HTTPRequest {
     public var mediaType: String {
         guard let ct = headers["Content-Type"] else { return "" }
         // On the bytes in place: read on every login, where splitting and lowercasing by Character
-        // cost ~10k instructions. Plain lowercase ASCII only (the usual header); anything else,
+        // cost more than the rest of the login. Plain lowercase ASCII only (the usual header); anything else,
         // nil here, takes the general path below.
         var text = ct
         let plainEnd: Int? = text.withUTF8 { bytes in

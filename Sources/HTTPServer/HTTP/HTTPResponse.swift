@@ -14,7 +14,7 @@ public struct HTTPResponse: Sendable {
     /// The emulated system that answered (`rows`, `gateway`, `skyzone`, `musbooking`, `rsschool`,
     /// `admin`); for the log and the journal, never sent.
     public var system: String?
-    /// The likely client mistake and its fix (API.md §0): sent as `X-Mock-Hint`, logged, journaled.
+    /// The likely client mistake and its fix (README, "Hints"): sent as `X-Mock-Hint`, logged, journaled.
     /// Set it with `hinted(_:)` so the header and the field agree.
     public private(set) var hint: String?
     /// How the transport delivers this answer; faults change it, handlers leave it alone.
@@ -57,7 +57,7 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: textHeaders, body: Array(text.utf8))
     }
 
-    /// This response with a hint (API.md §0): the body is unchanged, `X-Mock-Hint` is added.
+    /// This response with a hint (README, "Hints"): the body is unchanged, `X-Mock-Hint` is added.
     public func hinted(_ hint: String) -> HTTPResponse {
         var copy = self
         copy.hint = hint
@@ -71,7 +71,7 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// Transport directives a fault puts on a response (API.md §6.1); the default sends it at once.
+/// Transport directives a fault puts on a response (docs/control-plane.md); the default sends it at once.
 public struct Delivery: Sendable, Equatable {
     /// What happens on the wire instead of, or with, the normal answer.
     public enum Action: Sendable, Equatable {

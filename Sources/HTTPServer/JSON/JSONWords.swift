@@ -1,6 +1,5 @@
 /// Texts a caller reads on a hot path (its keys, a message type): a parse given them returns
-/// the caller's own `String` for each, without decoding and checking the bytes again (~250
-/// instructions a text). The words belong to the caller, written as a `switch` over string
+/// the caller's own `String` for each, without decoding and checking the bytes again. The words belong to the caller, written as a `switch` over string
 /// literals (a literal costs nothing to create or release); the parser knows none of its own.
 public struct JSONWords: Sendable {
     let lookup: (@Sendable (UnsafeBufferPointer<UInt8>) -> String?)?

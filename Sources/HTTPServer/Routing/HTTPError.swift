@@ -1,5 +1,5 @@
 /// The one error a handler throws: a status, a message the owning system words in its own body
-/// shape (its route group's `errorShape`), and an optional hint (API.md §0).
+/// shape (its route group's `errorShape`), and an optional hint (README, "Hints").
 public struct HTTPError: Error, Sendable, Equatable {
     public var status: HTTPStatus
     public var message: String

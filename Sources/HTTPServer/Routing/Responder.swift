@@ -55,8 +55,8 @@ public struct Responder: Sendable {
 
     private func respondDirectly(to request: HTTPRequest) -> HTTPResponse {
         var response: HTTPResponse
-        // The raw value against a literal: comparing with `.options` copied the static (~100
-        // instructions a request).
+        // The raw value against a literal: comparing with `.options` copied the static on every
+        // request.
         if request.method.rawValue == "OPTIONS" {
             response = options(request)
         } else {

@@ -94,7 +94,7 @@ public struct Logger: Sendable {
                              format: format, colour: colour))
     }
 
-    /// One answered request, the line a person reads at the default level (API.md §0: a hinted
+    /// One answered request, the line a person reads at the default level (README, "Hints": a hinted
     /// request is always logged at info).
     public func request(_ entry: RequestLogEntry) {
         guard isEnabled(entry.level) else { return }

@@ -1,6 +1,6 @@
 import HTTPServer
 
-/// The console reached from a phone or another machine (API.md §6): a browser cannot send the
+/// The console reached from a phone or another machine (docs/endpoints.md, "The mock's own paths"): a browser cannot send the
 /// `X-Mock-Admin-Token` header, so opening `/__mock/?token=<token>` once sets an `HttpOnly`,
 /// `SameSite=Strict` cookie that stands for it.
 extension AdminGuard {

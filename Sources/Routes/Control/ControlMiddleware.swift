@@ -34,7 +34,7 @@ extension ControlPlane {
             let response = answer(request, fired: fired, system: system, next)
             let durationNanos = SystemTime.monotonicNanos() &- started
             // The entry keeps references to the request's and response's storage, field by field:
-            // handing it the whole structs made the optimiser copy both (~700 instructions).
+            // handing it the whole structs made the optimiser copy both.
             let sent = JournalEntry.sent(response.delivery.action, status: response.status.code, body: response.body)
             let entry = JournalEntry(at: at, durationNanos: durationNanos, system: response.system,
                                      method: request.method.rawValue, path: request.path, query: request.query,

@@ -7,7 +7,7 @@ import Dispatch
 import HTTPServer
 import EmulationKit
 
-/// The control plane for tests (API.md §6.1): the request journal, faults, the adjustable clock,
+/// The control plane for tests (docs/control-plane.md): the request journal, faults, the adjustable clock,
 /// token controls and the event hub, over the systems of one `MockApp`.
 public final class ControlPlane: Sendable {
     public let journal: RequestJournal
@@ -55,7 +55,8 @@ public final class ControlPlane: Sendable {
         events = carrying?.events ?? EventHub()
         let waiters = carrying?.waiters ?? Waiters(maxWaitMs: environment.maxWaitMs)
         self.waiters = waiters
-        journal = carrying?.records?.journal ?? RequestJournal(capacity: journalSize, events: events, waiters: waiters)
+        journal = carrying?.records?.journal ?? RequestJournal(capacity: journalSize, events: events, waiters: waiters,
+                                                                          redaction: Redaction(systems: SystemCatalog(of: systems)))
         faults = carrying?.records?.faults ?? FaultStore()
         outbox = environment.outbox
         clock = environment.clock as? OffsetClock ?? OffsetClock(base: environment.clock)

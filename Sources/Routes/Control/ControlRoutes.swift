@@ -24,14 +24,14 @@ extension ControlPlane {
                     let hold = journalBuildHold.withLock { $0 }
                     DispatchQueue.global().async {
                         if let hold { hold.reached.signal(); hold.release.wait() }
-                        promise.complete(.json(sorted: .array(journal.entries(filter).map(\.json))))
+                        promise.complete(.json(sorted: .array(journal.entries(filter).map { journal.shown($0) })))
                     }
                     return HTTPResponse.empty(.ok).deferred(promise)
                 }
                 return waiters.wait(ms: ms, ready: {
                     let entries = journal.entries(filter)
-                    return entries.isEmpty ? nil : .json(sorted: .array(entries.map(\.json)))
-                }, timeout: { .json(sorted: .array(journal.entries(filter).map(\.json))) })
+                    return entries.isEmpty ? nil : .json(sorted: .array(entries.map { journal.shown($0) }))
+                }, timeout: { .json(sorted: .array(journal.entries(filter).map { journal.shown($0) })) })
             }
         })
         router.get("/__mock/requests/count", guarded { [self] request in

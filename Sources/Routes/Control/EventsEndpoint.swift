@@ -1,7 +1,7 @@
 import HTTPServer
 
 extension ControlPlane {
-    /// The path of the events WebSocket (API.md §6.1).
+    /// The path of the events WebSocket (docs/control-plane.md).
     public static let eventsPath = "/__mock/events"
 
     /// `GET /__mock/events`: a WebSocket that sends every event of the hub as one text message

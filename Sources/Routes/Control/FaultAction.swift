@@ -1,6 +1,6 @@
 import HTTPServer
 
-/// What a fault rule does (API.md §6.1); the JSON names are the API's.
+/// What a fault rule does (docs/control-plane.md); the JSON names are the API's.
 public enum FaultAction: Sendable, Equatable {
     /// Hold the answer (or the gateway reply) this many milliseconds, then answer normally.
     case delay(milliseconds: Int)

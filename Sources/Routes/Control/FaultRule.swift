@@ -6,7 +6,7 @@ import Foundation
 import HTTPServer
 import EmulationKit
 
-/// One fault rule (API.md §6.1): which requests or WebSocket messages (the gateway's) it matches, what it does,
+/// One fault rule (docs/control-plane.md): which requests or WebSocket messages (the gateway's) it matches, what it does,
 /// and how many more times it fires (nil: until removed).
 public struct FaultRule: Sendable {
     public let id: Int

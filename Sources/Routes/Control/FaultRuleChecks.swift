@@ -2,7 +2,7 @@ import HTTPServer
 import EmulationKit
 
 extension FaultRuleDraft {
-    /// Refuses a rule that could never fire (API.md §6.1): nothing is added, and the 400 says why.
+    /// Refuses a rule that could never fire (docs/control-plane.md): nothing is added, and the 400 says why.
     /// `owner` is the one rule of path ownership (the journal's), so a rule's `system` covers
     /// exactly the paths the journal gives that system.
     package func checkItCanFire(systems: SystemCatalog, owner: (String) -> String?) throws {

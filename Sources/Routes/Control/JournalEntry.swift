@@ -14,7 +14,7 @@ import EmulationKit
 public struct JournalEntry: Sendable {
     /// Bodies up to this size are kept by reference (no copy); larger ones are cut when recorded.
     package static let keepWhole = 16 * 1024
-    /// What the journal shows of a body (API.md §6.1).
+    /// What the journal shows of a body (docs/control-plane.md).
     public static let bodyLimit = 4096
 
     public internal(set) var id = 0
@@ -165,19 +165,19 @@ public struct JournalEntry: Sendable {
     }
 
     /// The request body as the entry shows it: cut, and secrets redacted (what `?body=` searches).
-    package var shownRequestBody: String {
-        Redaction.body(JournalEntry.shown(requestBody), contentType: requestHeaders["Content-Type"])
+    package func shownRequestBody(_ redaction: Redaction) -> String {
+        redaction.body(JournalEntry.shown(requestBody), contentType: requestHeaders["Content-Type"])
     }
 
     package var truncated: Bool {
         record.cut || record.requestBody.count > JournalEntry.bodyLimit || record.responseBody.count > JournalEntry.bodyLimit
     }
 
-    /// The entry as API.md §6.1 shows it, secrets redacted.
-    public var json: JSONValue {
+    /// The entry as docs/control-plane.md shows it, secrets redacted.
+    package func json(_ redaction: Redaction) -> JSONValue {
         var headers: [(key: String, value: JSONValue)] = []
         for field in requestHeaders {
-            let value = Redaction.header(field.name, field.value)
+            let value = redaction.header(field.name, field.value)
             // A repeated field is shown once, its values joined as HTTP joins them.
             if let i = headers.firstIndex(where: { $0.key == field.name }), let earlier = headers[i].value.string {
                 headers[i].value = .string(earlier + ", " + value)
@@ -191,12 +191,12 @@ public struct JournalEntry: Sendable {
             "system": JSONValue(system),
             "method": .string(method),
             "path": .string(shownPath),
-            "query": .string(Redaction.form(query)),
+            "query": .string(redaction.form(query)),
             "status": status.map { JSONValue($0) } ?? .null,
             "durationMs": .number(Double(durationNanos / 1000) / 1000),
             "requestHeaders": .object(headers),
-            "requestBody": .string(shownRequestBody),
-            "responseBody": .string(Redaction.body(JournalEntry.shown(responseBody), contentType: nil)),
+            "requestBody": .string(shownRequestBody(redaction)),
+            "responseBody": .string(redaction.body(JournalEntry.shown(responseBody), contentType: nil)),
             "hint": JSONValue(hint),
         ]
         if truncated { object.set("truncated", true) }

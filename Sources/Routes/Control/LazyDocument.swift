@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// Bytes built on first use and kept: the OpenAPI document took three quarters of the start-up
-/// time (~240 M instructions, serialised through Foundation then) to serve a page few runs ever ask for.
+/// time (serialised through Foundation then) to serve a page few runs ever ask for.
 package final class LazyDocument: Sendable {
     private let build: @Sendable () -> [UInt8]
     private let built = Locked<[UInt8]?>(nil)

@@ -1,7 +1,7 @@
 import HTTPServer
 import EmulationKit
 
-/// `GET /__mock/openapi.json` (API.md §6.2): the paths are the router's own routes, described by
+/// `GET /__mock/openapi.json` (docs/control-plane.md, "OpenAPI"): the paths are the router's own routes, described by
 /// `OAS.operations`; WebSocket endpoints are described in the text.
 public enum OpenAPIDocument {
     /// `:name` segments as OpenAPI's `{name}`.
@@ -32,7 +32,7 @@ public enum OpenAPIDocument {
         tags.append("admin")
         let description = """
             Every HTTP endpoint of the \(count(systems.types.count)) emulated systems and of the admin API (/__mock/*), as the \
-            mock answers them (API.md revision 3). Errors keep each system's own shape; a rejected \
+            mock answers them (docs/endpoints.md and docs/control-plane.md). Errors keep each system's own shape; a rejected \
             request a client could fix carries an X-Mock-Hint header.
 
             WebSocket endpoints (not expressible in OpenAPI): \(sockets.sorted().joined(separator: ", ")). \

@@ -1,7 +1,7 @@
 import EmulationKit
 
-/// What the OpenAPI document says about each HTTP route, keyed `METHOD /path/{param}` (API.md
-/// revision 2). The document lists the router's routes; a test keeps both lists equal.
+/// What the OpenAPI document says about each HTTP route, keyed `METHOD /path/{param}`
+/// (docs/control-plane.md). The document lists the router's routes; a test keeps both lists equal.
 extension OAS {
     package static func operations(_ systems: SystemCatalog) -> [String: Object] {
         var ops = adminOperations(systems)
@@ -129,7 +129,7 @@ extension OAS {
             "204": response("Removed."), "404": response("No such account.", json(ref("AdminError"))),
         ], parameters: [path("system", "The system's name."), path("id", "The account's id, as the listing shows it.")])
 
-        // The web console (API.md §6.2): a page, its stylesheet and its script, from the binary.
+        // The web console (README, "The web console"): a page, its stylesheet and its script, from the binary.
         func asset(_ summary: String, _ type: String, _ what: String) -> Object {
             admin(summary, ["200": response(what, [type: ["schema": string]])])
         }

@@ -1,19 +1,38 @@
+import EmulationKit
 import HTTPServer
 
-/// Hides secrets in what the journal shows (API.md §6.1): passwords, codes and generated
+/// Hides secrets in what the journal shows (docs/control-plane.md): passwords, codes and generated
 /// passwords become `***`; tokens keep their first 4 characters and `…` (`Bearer ` kept).
 /// Works on text, so a body cut at 4,096 bytes (no longer valid JSON) is still redacted.
-public enum Redaction {
+/// The names are the common ones plus each system's own (`EmulatedSystem.secretFields`,
+/// `tokenFields`): the control plane knows no system's secrets.
+public struct Redaction: Sendable {
     package enum Kind { case secret, token }
 
-    /// Field names whose values are secrets, lowercased (every system: passwords, musbooking's
-    /// SMS `code`, RSSchool's secure `sequence`).
-    package static let secretNames: Set<String> = ["password", "code", "sequence", "newpassword", "oldpassword", "smscode", "sms_code"]
-    /// Field and header names whose values are bearer credentials, lowercased.
-    package static let tokenNames: Set<String> = ["token", "api_token", "external-token", "access_token", "refresh_token", "apitoken",
-                                          "authorization", "proxy-authorization", "cookie", "set-cookie", "x-mock-admin-token", "x-api-key"]
+    /// Field names whose values are secrets in every system, lowercased.
+    package static let commonSecretNames: Set<String> = ["password", "newpassword", "oldpassword"]
+    /// Field and header names whose values are bearer credentials in every system, lowercased.
+    package static let commonTokenNames: Set<String> = ["token", "access_token", "refresh_token", "apitoken", "authorization",
+                                                        "proxy-authorization", "cookie", "set-cookie", "x-mock-admin-token", "x-api-key"]
 
-    package static func kind(of name: String) -> Kind? {
+    /// Field names whose values are secrets, lowercased.
+    package let secretNames: Set<String>
+    /// Field and header names whose values are bearer credentials, lowercased.
+    package let tokenNames: Set<String>
+
+    /// The common names and those `systems` declare.
+    package init(systems: SystemCatalog) {
+        secretNames = Redaction.commonSecretNames.union(systems.types.flatMap { $0.secretFields.map { $0.lowercased() } })
+        tokenNames = Redaction.commonTokenNames.union(systems.types.flatMap { $0.tokenFields.map { $0.lowercased() } })
+    }
+
+    /// The common names only.
+    package init() {
+        secretNames = Redaction.commonSecretNames
+        tokenNames = Redaction.commonTokenNames
+    }
+
+    package func kind(of name: String) -> Kind? {
         let lower = name.lowercased()
         if secretNames.contains(lower) { return .secret }
         if tokenNames.contains(lower) { return .token }
@@ -28,8 +47,8 @@ public enum Redaction {
     }
 
     /// A header value, masked when the header carries credentials.
-    public static func header(_ name: String, _ value: String) -> String {
-        kind(of: name) == nil ? value : maskToken(value)
+    package func header(_ name: String, _ value: String) -> String {
+        kind(of: name) == nil ? value : Redaction.maskToken(value)
     }
 
     package static func redact(_ value: String, as kind: Kind) -> String {
@@ -39,7 +58,7 @@ public enum Redaction {
     /// A query string or form body (`a=b&password=c`): secret values replaced, names kept.
     /// Scans bytes, not Characters: every journaled body passes through here (a 6 KB JSON answer
     /// walked as Characters cost more than the request itself while the console listened).
-    public static func form(_ text: String) -> String {
+    package func form(_ text: String) -> String {
         let equals = UInt8(ascii: "="), ampersand = UInt8(ascii: "&")
         guard text.utf8.contains(equals) else { return text }
         var pieces: [Substring] = []
@@ -52,14 +71,14 @@ public enum Redaction {
                 continue
             }
             let value = FormDecoding.percentDecode(pair[pair.index(after: eq)...], plusIsSpace: true)
-            pieces.append(Substring("\(pair[..<eq])=\(redact(value, as: kind))"))
+            pieces.append(Substring("\(pair[..<eq])=\(Redaction.redact(value, as: kind))"))
             replaced = true
         }
         return replaced ? pieces.joined(separator: "&") : text
     }
 
     /// A request or response body as text, redacted for every encoding it may be in.
-    public static func body(_ bytes: [UInt8], contentType: String?) -> String {
+    package func body(_ bytes: [UInt8], contentType: String?) -> String {
         var text = String(decoding: bytes, as: UTF8.self)
         if let contentType, contentType.lowercased().hasPrefix("multipart/"),
            let boundary = Multipart.boundary(fromContentType: contentType) {
@@ -71,7 +90,7 @@ public enum Redaction {
     }
 
     /// Multipart text: the content of every part whose `name` is a secret is replaced.
-    package static func multipart(_ text: String, boundary: String) -> String {
+    package func multipart(_ text: String, boundary: String) -> String {
         let delimiter = "--" + boundary
         let parts = text.components(separatedBy: delimiter)
         return parts.map { part -> String in
@@ -82,12 +101,12 @@ public enum Redaction {
             var content = part[headEnd.upperBound...]
             let trailer = content.hasSuffix("\r\n") ? "\r\n" : ""
             if !trailer.isEmpty { content = content.dropLast(2) }
-            return part[..<headEnd.upperBound] + redact(String(content), as: kind) + trailer
+            return part[..<headEnd.upperBound] + Redaction.redact(String(content), as: kind) + trailer
         }.joined(separator: delimiter)
     }
 
     /// JSON text (complete or cut): the value after a secret key is replaced wherever it is nested.
-    package static func json(_ text: String) -> String {
+    package func json(_ text: String) -> String {
         let b = Array(text.utf8)
         guard b.contains(UInt8(ascii: "\"")) else { return text }
         var out: [UInt8] = []
@@ -112,7 +131,7 @@ public enum Redaction {
                     out.append(contentsOf: b[i..<end])
                 } else if let kind = pending {
                     out.append(quote)
-                    out.append(contentsOf: Array(redact(content, as: kind).utf8))
+                    out.append(contentsOf: Array(Redaction.redact(content, as: kind).utf8))
                     if j < b.count { out.append(quote) }
                     pending = nil
                 } else {
@@ -126,7 +145,7 @@ public enum Redaction {
                 var j = i
                 while j < b.count && !",}] \r\n\t".utf8.contains(b[j]) { j += 1 }
                 let literal = String(decoding: b[i..<j], as: UTF8.self)
-                out.append(contentsOf: Array(("\"" + redact(literal, as: kind) + "\"").utf8))
+                out.append(contentsOf: Array(("\"" + Redaction.redact(literal, as: kind) + "\"").utf8))
                 pending = nil
                 i = j
                 continue

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import HTTPServer
 
-/// The newest requests and gateway messages (API.md §6.1), a bounded ring behind one lock.
+/// The newest requests and gateway messages (docs/control-plane.md), a bounded ring behind one lock.
 /// Recording copies no body and encodes nothing; redaction and JSON happen when read.
 public final class RequestJournal: Sendable {
     private struct Ring {
@@ -42,12 +42,22 @@ public final class RequestJournal: Sendable {
 
     /// Requests waiting for an entry (`?waitMs=`), checked after each record.
     private let waiters: Waiters?
+    /// What an entry hides when it is shown (the systems' secret fields and the common ones).
+    package let redaction: Redaction
 
-    public init(capacity: Int = 1000, events: EventHub? = nil, waiters: Waiters? = nil) {
+    public convenience init(capacity: Int = 1000, events: EventHub? = nil, waiters: Waiters? = nil) {
+        self.init(capacity: capacity, events: events, waiters: waiters, redaction: Redaction())
+    }
+
+    package init(capacity: Int, events: EventHub?, waiters: Waiters?, redaction: Redaction) {
         self.capacity = max(0, capacity)
         self.events = events
         self.waiters = waiters
+        self.redaction = redaction
     }
+
+    /// An entry as a reader sees it: JSON, secrets redacted.
+    package func shown(_ entry: JournalEntry) -> JSONValue { entry.json(redaction) }
 
     public var isEnabled: Bool { capacity > 0 }
 
@@ -61,7 +71,7 @@ public final class RequestJournal: Sendable {
         guard let events, events.hasSubscribers else { return }
         var shown = entry
         shown.id = id
-        events.publish(kind: "request", at: shown.at) { shown.json }
+        events.publish(kind: "request", at: shown.at) { [redaction] in shown.json(redaction) }
     }
 
     /// What `GET /__mock/requests` may filter on.
@@ -82,14 +92,14 @@ public final class RequestJournal: Sendable {
 
         public init() {}
 
-        package func matches(_ e: JournalEntry) -> Bool {
+        package func matches(_ e: JournalEntry, _ redaction: Redaction) -> Bool {
             if let since, e.id <= since { return false }
             if let system, e.system != system { return false }
             if let method, !e.method.equalsIgnoringASCIICase(method) { return false }
             if let status, e.status != status { return false }
             if let hint, (e.hint != nil) != hint { return false }
             if let path, !path.matches(e.shownPath) { return false }
-            if let body, !e.shownRequestBody.contains(body) { return false }
+            if let body, !e.shownRequestBody(redaction).contains(body) { return false }
             return true
         }
     }
@@ -97,7 +107,7 @@ public final class RequestJournal: Sendable {
     /// Matching entries, oldest first: the newest `limit`, or with `since` the oldest `limit` after it.
     public func entries(_ filter: Filter = Filter()) -> [JournalEntry] {
         let all = ring.withLock { $0.ordered() }
-        let matching = all.filter(filter.matches)
+        let matching = all.filter { filter.matches($0, redaction) }
         let limit = max(0, filter.limit)
         return filter.since == nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
     }
@@ -106,7 +116,7 @@ public final class RequestJournal: Sendable {
     public func count(_ filter: Filter) -> Int {
         // A count needs no order: the ring as stored, not rebuilt oldest-first (a waiting count is
         // checked after every request).
-        ring.withLock { $0.entries }.reduce(0) { $0 + (filter.matches($1) ? 1 : 0) }
+        ring.withLock { $0.entries }.reduce(0) { $0 + (filter.matches($1, redaction) ? 1 : 0) }
     }
 
     /// Forgets every entry (ids keep increasing, so `since` stays meaningful).

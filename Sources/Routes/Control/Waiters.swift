@@ -2,11 +2,11 @@ import HTTPServer
 import EmulationKit
 
 /// Admin requests waiting (`?waitMs=`) for an entry to appear in the journal or the outbox
-/// (API.md §6.3). No thread waits: each is a deferred response, completed by the thread that
+/// (docs/control-plane.md, "Arrange, isolate, verify"). No thread waits: each is a deferred response, completed by the thread that
 /// records the entry, or by the transport's timer at its deadline. Bounded: past `capacity`
 /// waiters a new one is refused (503), so a test cannot pin unbounded memory.
 public final class Waiters: Sendable {
-    /// At most this long (API.md: 30,000 ms), unless the operator lowers it.
+    /// At most this long (30,000 ms), unless the operator lowers it.
     public static let defaultMaxWaitMs = MockEnvironment.defaultMaxWaitMs
     package let capacity: Int
     /// The longest wait this server grants.

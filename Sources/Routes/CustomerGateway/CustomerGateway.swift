@@ -111,8 +111,8 @@ public final class CustomerGateway: EmulatedSystem {
         reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words))
     }
 
-    /// `environment.random` is read only where a reply needs it: copying the existential cost
-    /// ~50 instructions each time, on every message.
+    /// `environment.random` is read only where a reply needs it: copying the existential on
+    /// every message cost measurably.
     private func reply(parsing parsed: JSONValue?) -> String {
         guard let message = parsed else {
             return GatewayReply.error(sequenceId: .init(JSONValue?.none, random: environment.random), code: "message.invalid",

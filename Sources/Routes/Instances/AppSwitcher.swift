@@ -5,7 +5,7 @@ import Foundation
 #endif
 import HTTPServer
 
-/// `POST /__mock/reset` with `{"seed": …}` (API.md §6.3): the server answers from a new app
+/// `POST /__mock/reset` with `{"seed": …}` (docs/control-plane.md, "Arrange, isolate, verify"): the server answers from a new app
 /// built on that seed, swapped in as `--watch` swaps one (`Server.replaceResponder`: every
 /// loop takes it between requests, so no connection sees half of either world); a bare reset
 /// of such an app goes back to the start seed the same way. The reset's answer is held until

@@ -6,7 +6,7 @@ import Foundation
 import HTTPServer
 import EmulationKit
 
-/// `POST /__mock/instances` (API.md §6.3): complete, isolated mocks (the five systems, outbox,
+/// `POST /__mock/instances` (docs/control-plane.md, "Arrange, isolate, verify"): complete, isolated mocks (the five systems, outbox,
 /// journal, faults, clock, console, their own `/__mock/`) on new ports of the same host, each
 /// with the main server's bounds, for one test or one simulator clone. In memory only: they
 /// end with the process, and the `--state` file follows the main instance only.

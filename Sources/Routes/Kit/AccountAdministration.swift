@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// A system whose accounts a test creates and removes directly, in the state it needs, without
-/// the app's flow (API.md §6.3, `POST /__mock/accounts`, `DELETE /__mock/accounts/<system>/<id>`).
+/// the app's flow (docs/control-plane.md, "Arrange, isolate, verify", `POST /__mock/accounts`, `DELETE /__mock/accounts/<system>/<id>`).
 package protocol AccountAdministration: EmulatedSystem {
     /// Creates one account from the posted fields (checked as the system's own sign-up checks
     /// them) and returns it as `GET /__mock/accounts` lists it.

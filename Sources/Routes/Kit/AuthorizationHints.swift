@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// The known client mistakes with an `Authorization` header, named the same way on every system
-/// (API.md §0): the scheme left out or added, or the whole login answer sent as the token.
+/// (README, "Hints"): the scheme left out or added, or the whole login answer sent as the token.
 package enum AuthorizationHints {
     /// For systems that expect `Bearer <token>` (musbooking, SkyZone): why `header` did not carry one.
     package static func bearerExpected(_ header: String?, loginPath: String) -> String? {

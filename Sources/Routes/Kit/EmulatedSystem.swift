@@ -20,7 +20,7 @@ public struct Endpoint: Sendable, Equatable {
 public protocol EmulatedSystem: Sendable {
     /// The type of its section of `seed.json`.
     associatedtype SeedSection: Decodable & Sendable
-    /// The name logs, the journal and the admin API use (API.md §6.1); stable forever.
+    /// The name logs, the journal and the admin API use (docs/control-plane.md); stable forever.
     static var name: String { get }
     /// How the console and the documents title it.
     static var title: String { get }
@@ -47,11 +47,17 @@ public protocol EmulatedSystem: Sendable {
     func revokeTokens(_ token: String?) -> Int
     /// The system's accounts for the web console (`GET /__mock/accounts`); default: none.
     func accountListing() -> AccountListing?
-    /// Whether its WebSocket messages are JSON with a `type` that fault rules match (API.md §6.1,
+    /// Whether its WebSocket messages are JSON with a `type` that fault rules match (docs/control-plane.md,
     /// `"path": "LOGIN_CUSTOMER"`); default: no.
     static var faultsMatchMessageTypes: Bool { get }
     /// Its operator settings (flags, `settings` keys in `seed.json`); default: none.
     static var settings: [SystemSetting] { get }
+    /// Field names (any case) whose values the journal shows as `***`, beyond the passwords every
+    /// system hides (`password`, `newPassword`, `oldPassword`): its codes and the like; default: none.
+    static var secretFields: Set<String> { get }
+    /// Field and header names (any case) whose values are bearer credentials, shown as their first
+    /// 4 characters, beyond `token`, `Authorization`, `Cookie` and the like; default: none.
+    static var tokenFields: Set<String> { get }
     /// Its WebSocket reply to a message whose state change the state file did not take
     /// (`--state`, a full disk), in its own error shape; default: nil (a generic JSON error).
     func stateRefusal(to message: WebSocketMessage, reason: String) -> String?
@@ -62,5 +68,7 @@ extension EmulatedSystem {
     public var name: String { Self.name }
     public static var faultsMatchMessageTypes: Bool { false }
     public static var settings: [SystemSetting] { [] }
+    public static var secretFields: Set<String> { [] }
+    public static var tokenFields: Set<String> { [] }
     public func stateRefusal(to message: WebSocketMessage, reason: String) -> String? { nil }
 }

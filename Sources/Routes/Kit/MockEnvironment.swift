@@ -10,7 +10,7 @@ public struct MockEnvironment: Sendable {
     /// The systems' settings by key (`SystemSetting.key`): flags, then after `resolved(with:)`
     /// the seed's and the defaults. Each system reads its own through typed accessors.
     public var settings: [String: SettingValue] = [:]
-    /// The longest an admin request may wait (`?waitMs=`, API.md §6.3: 30,000); `--max-wait-ms` lowers it.
+    /// The longest an admin request may wait (`?waitMs=`, docs/control-plane.md, "Arrange, isolate, verify": 30,000); `--max-wait-ms` lowers it.
     public var maxWaitMs = MockEnvironment.defaultMaxWaitMs
     /// Problems `/__mock/health` reports (shared by every copy, and by an app rebuilt on a new seed).
     public var health = HealthStatus()

@@ -11,7 +11,7 @@ public final class OffsetClock: Clock {
     /// The clock the offset is added to.
     public let base: any Clock
     /// The base is the real clock: read the system's wall clock directly (every journaled
-    /// request reads this clock; `Date()` and the existential call cost ~150 instructions more).
+    /// request reads this clock; `Date()` and the existential call cost more).
     @usableFromInline let baseIsSystem: Bool
     /// Changes of the offset are serialised by this lock and published to `current`, which
     /// readers load without one.

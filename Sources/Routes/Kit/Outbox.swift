@@ -164,7 +164,7 @@ public enum ISO8601 {
 
     /// UTC calendar fields of a Unix time, in `tm`'s conventions (years since 1900, months from 0).
     /// Integer arithmetic (H. Hinnant's days-to-civil, proleptic Gregorian) instead of gmtime_r,
-    /// which takes glibc's time-zone lock and cost ~0.7k instructions per gateway login.
+    /// which takes glibc's time-zone lock on every gateway login.
     package static func civil(_ t: Int) -> (tm_year: Int32, tm_mon: Int32, tm_mday: Int32, tm_hour: Int32, tm_min: Int32, tm_sec: Int32) {
         let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
         let secs = t - days * 86_400

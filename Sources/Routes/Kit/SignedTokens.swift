@@ -45,7 +45,7 @@ package final class SignedTokens: Sendable {
     /// tokens are issued in lower case, and the same token in upper case is another token.
     package func isValid(_ token: String) -> Bool {
         // One pass over the bytes that refuses upper case as it parses (a separate scan for upper
-        // case, then a general parse, cost ~1.7k instructions per request).
+        // case, then a general parse, cost more than the rest of the check).
         guard let (high, low) = UUIDText.parseLowercase(token) else { return false }
         let (key, revoked) = state.withLock { s in (s.key, !s.revoked.isEmpty && s.revoked.contains(high)) }
         let (_, expected) = UUIDText.stamp(high: 0, low: tag(high, key))

@@ -6,7 +6,7 @@ import Foundation
 import HTTPServer
 import EmulationKit
 
-/// `GET`/`PUT /__mock/state` (API.md §6.3): every part's state, the outbox and the clock offset
+/// `GET`/`PUT /__mock/state` (docs/control-plane.md, "Arrange, isolate, verify"): every part's state, the outbox and the clock offset
 /// as one document in the `--state` file's format. A replacement that does not load is refused
 /// with the place named, and nothing changes: every part decodes first, then each is restored,
 /// and a part that refuses its snapshot puts the ones before it back.

@@ -1,7 +1,7 @@
 import HTTPServer
 import EmulationKit
 
-/// What the OpenAPI document says about the rows app's routes and bodies (API.md §6.2).
+/// What the OpenAPI document says about the rows app's routes and bodies (docs/control-plane.md, "OpenAPI").
 extension RowsApp: OpenAPIDocumented {
     package static var openAPIOperations: [String: OAS.Object] { OAS.rowsOperations }
     package static var openAPISchemas: OAS.Object { OAS.rowsSchemas }

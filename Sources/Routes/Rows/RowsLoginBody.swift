@@ -6,7 +6,7 @@ enum RowsLoginBody {
     private static let suffix: StaticString = "\"}"
 
     /// The body's bytes, written in place: interpolating the token into a String and copying
-    /// that into an Array cost ~1.7k instructions per login.
+    /// that into an Array cost more than the rest of the answer.
     static func bytes(high: UInt64, low: UInt64) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(48)

@@ -1,4 +1,4 @@
-/// The console's script. It reads the admin API (API.md §6, §6.1), feature-detects the control
+/// The console's script. It reads the admin API (docs/endpoints.md, docs/control-plane.md), feature-detects the control
 /// plane (journal, faults, clock, tokens, event stream) with `OPTIONS` probes, listens to
 /// `/__mock/events` when it is there and polls every second when it is not. Everything a client
 /// sent is put in the page as text, never as markup. State-changing calls carry

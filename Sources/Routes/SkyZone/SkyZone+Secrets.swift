@@ -1,0 +1,7 @@
+import EmulationKit
+
+/// What the journal hides of SkyZone's traffic besides the common secrets.
+extension SkyZone {
+    /// The social login's `external-token`.
+    public static var tokenFields: Set<String> { ["external-token"] }
+}
