@@ -32,5 +32,5 @@ extension Redaction {
 
 extension JournalEntry {
     /// The entry as a reader sees it, with every registered system's secret fields redacted.
-    public var json: JSONValue { json(Redaction.registered) }
+    public var json: JSONValue { json(EntryReading(systems: SystemRegistry.catalog)) }
 }

@@ -116,6 +116,7 @@ extension ControlPlane {
         guard let owner = owners.owner(of: pattern), owner != adminOwner else { return endpoint }
         let system = owners.names[owner]
         let typedFaults = catalog.messageTypedNames.contains(system)
+        let systemType = catalog.types.first { $0.name == system }
         var wrapped = endpoint
         let onMessage = endpoint.onMessage
         // A rule on the endpoint's HTTP path acts on the handshake: a delay holds the 101, any
@@ -134,11 +135,13 @@ extension ControlPlane {
             let started = journaling ? SystemTime.monotonicNanos() : 0
             var fired: FaultRule?
             if typedFaults && faults.hasMessageRules {
-                fired = faults.fire(messageType: JSONValue.parse(ControlPlane.bytes(message))?["type"]?.string ?? "", system: system)
+                fired = faults.fire(messageType: systemType?.messageType(of: ControlPlane.bytes(message)) ?? "", system: system)
             }
             var reply: WebSocketReply
             switch fired?.action {
-            case .reply(let text)?: reply = WebSocketReply(messages: [.text(scripted(text, for: message))])
+            case .reply(let text)?:
+                let scripted = systemType?.scriptedReply(text, to: ControlPlane.bytes(message), random: random) ?? text
+                reply = WebSocketReply(messages: [.text(scripted)])
             case .noReply?: reply = .none
             case .closeCode(let code)?: reply = WebSocketReply(close: WebSocketCloseRequest(code: UInt16(clamping: code), reason: "fault"))
             case .delay(let ms)?:
@@ -155,20 +158,6 @@ extension ControlPlane {
             return reply
         }
         return wrapped
-    }
-
-    /// A scripted gateway reply with `{{sequence_id}}` replaced by the message's `sequence_id` as
-    /// JSON (a string quoted, a number not; a fresh UUID when the message has none, as the gateway does).
-    package func scripted(_ text: String, for message: WebSocketMessage) -> String {
-        let placeholder = "{{sequence_id}}"
-        guard text.contains(placeholder) else { return text }
-        let id = JSONValue.parse(ControlPlane.bytes(message))?["sequence_id"]
-        let json: String
-        switch id {
-        case nil, .null?: json = JSONText.quoted(random.token())
-        case let value?: json = value.jsonText
-        }
-        return text.replacing(placeholder, with: json)
     }
 
     package static func bytes(_ message: WebSocketMessage) -> [UInt8] {

@@ -56,7 +56,7 @@ public final class ControlPlane: Sendable {
         let waiters = carrying?.waiters ?? Waiters(maxWaitMs: environment.maxWaitMs)
         self.waiters = waiters
         journal = carrying?.records?.journal ?? RequestJournal(capacity: journalSize, events: events, waiters: waiters,
-                                                                          redaction: Redaction(systems: SystemCatalog(of: systems)))
+                                                                          reading: EntryReading(systems: SystemCatalog(of: systems)))
         faults = carrying?.records?.faults ?? FaultStore()
         outbox = environment.outbox
         clock = environment.clock as? OffsetClock ?? OffsetClock(base: environment.clock)

@@ -158,15 +158,15 @@ public struct JournalEntry: Sendable {
 
     package var isWebSocket: Bool { method == "WS" }
 
-    /// The path a filter and a reader see: a gateway message's `type`.
-    package var shownPath: String {
+    /// The path a filter and a reader see: for a WebSocket message, the type its system gives it.
+    package func shownPath(_ reading: EntryReading) -> String {
         guard isWebSocket, path.isEmpty else { return path }
-        return JSONValue.parse(requestBody)?["type"]?.string ?? ""
+        return reading.messageType(of: requestBody, system: system) ?? ""
     }
 
     /// The request body as the entry shows it: cut, and secrets redacted (what `?body=` searches).
-    package func shownRequestBody(_ redaction: Redaction) -> String {
-        redaction.body(JournalEntry.shown(requestBody), contentType: requestHeaders["Content-Type"])
+    package func shownRequestBody(_ reading: EntryReading) -> String {
+        reading.redaction.body(JournalEntry.shown(requestBody), contentType: requestHeaders["Content-Type"])
     }
 
     package var truncated: Bool {
@@ -174,7 +174,8 @@ public struct JournalEntry: Sendable {
     }
 
     /// The entry as docs/control-plane.md shows it, secrets redacted.
-    package func json(_ redaction: Redaction) -> JSONValue {
+    package func json(_ reading: EntryReading) -> JSONValue {
+        let redaction = reading.redaction
         var headers: [(key: String, value: JSONValue)] = []
         for field in requestHeaders {
             let value = redaction.header(field.name, field.value)
@@ -190,12 +191,12 @@ public struct JournalEntry: Sendable {
             "at": .string(JournalEntry.timestamp(at)),
             "system": JSONValue(system),
             "method": .string(method),
-            "path": .string(shownPath),
+            "path": .string(shownPath(reading)),
             "query": .string(redaction.form(query)),
             "status": status.map { JSONValue($0) } ?? .null,
             "durationMs": .number(Double(durationNanos / 1000) / 1000),
             "requestHeaders": .object(headers),
-            "requestBody": .string(shownRequestBody(redaction)),
+            "requestBody": .string(shownRequestBody(reading)),
             "responseBody": .string(redaction.body(JournalEntry.shown(responseBody), contentType: nil)),
             "hint": JSONValue(hint),
         ]

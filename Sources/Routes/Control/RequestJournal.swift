@@ -42,22 +42,22 @@ public final class RequestJournal: Sendable {
 
     /// Requests waiting for an entry (`?waitMs=`), checked after each record.
     private let waiters: Waiters?
-    /// What an entry hides when it is shown (the systems' secret fields and the common ones).
-    package let redaction: Redaction
+    /// How an entry is shown: the systems' secret fields and message types.
+    package let reading: EntryReading
 
     public convenience init(capacity: Int = 1000, events: EventHub? = nil, waiters: Waiters? = nil) {
-        self.init(capacity: capacity, events: events, waiters: waiters, redaction: Redaction())
+        self.init(capacity: capacity, events: events, waiters: waiters, reading: EntryReading())
     }
 
-    package init(capacity: Int, events: EventHub?, waiters: Waiters?, redaction: Redaction) {
+    package init(capacity: Int, events: EventHub?, waiters: Waiters?, reading: EntryReading) {
         self.capacity = max(0, capacity)
         self.events = events
         self.waiters = waiters
-        self.redaction = redaction
+        self.reading = reading
     }
 
     /// An entry as a reader sees it: JSON, secrets redacted.
-    package func shown(_ entry: JournalEntry) -> JSONValue { entry.json(redaction) }
+    package func shown(_ entry: JournalEntry) -> JSONValue { entry.json(reading) }
 
     public var isEnabled: Bool { capacity > 0 }
 
@@ -71,7 +71,7 @@ public final class RequestJournal: Sendable {
         guard let events, events.hasSubscribers else { return }
         var shown = entry
         shown.id = id
-        events.publish(kind: "request", at: shown.at) { [redaction] in shown.json(redaction) }
+        events.publish(kind: "request", at: shown.at) { [reading] in shown.json(reading) }
     }
 
     /// What `GET /__mock/requests` may filter on.
@@ -92,14 +92,14 @@ public final class RequestJournal: Sendable {
 
         public init() {}
 
-        package func matches(_ e: JournalEntry, _ redaction: Redaction) -> Bool {
+        package func matches(_ e: JournalEntry, _ reading: EntryReading) -> Bool {
             if let since, e.id <= since { return false }
             if let system, e.system != system { return false }
             if let method, !e.method.equalsIgnoringASCIICase(method) { return false }
             if let status, e.status != status { return false }
             if let hint, (e.hint != nil) != hint { return false }
-            if let path, !path.matches(e.shownPath) { return false }
-            if let body, !e.shownRequestBody(redaction).contains(body) { return false }
+            if let path, !path.matches(e.shownPath(reading)) { return false }
+            if let body, !e.shownRequestBody(reading).contains(body) { return false }
             return true
         }
     }
@@ -107,7 +107,7 @@ public final class RequestJournal: Sendable {
     /// Matching entries, oldest first: the newest `limit`, or with `since` the oldest `limit` after it.
     public func entries(_ filter: Filter = Filter()) -> [JournalEntry] {
         let all = ring.withLock { $0.ordered() }
-        let matching = all.filter { filter.matches($0, redaction) }
+        let matching = all.filter { filter.matches($0, reading) }
         let limit = max(0, filter.limit)
         return filter.since == nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
     }
@@ -116,7 +116,7 @@ public final class RequestJournal: Sendable {
     public func count(_ filter: Filter) -> Int {
         // A count needs no order: the ring as stored, not rebuilt oldest-first (a waiting count is
         // checked after every request).
-        ring.withLock { $0.entries }.reduce(0) { $0 + (filter.matches($1, redaction) ? 1 : 0) }
+        ring.withLock { $0.entries }.reduce(0) { $0 + (filter.matches($1, reading) ? 1 : 0) }
     }
 
     /// Forgets every entry (ids keep increasing, so `since` stays meaningful).

@@ -50,6 +50,12 @@ public protocol EmulatedSystem: Sendable {
     /// Whether its WebSocket messages are JSON with a `type` that fault rules match (docs/control-plane.md,
     /// `"path": "LOGIN_CUSTOMER"`); default: no.
     static var faultsMatchMessageTypes: Bool { get }
+    /// The type of one of its WebSocket messages (`LOGIN_CUSTOMER`): what fault rules match and
+    /// the journal shows as the path; default: nil (its messages have none).
+    static func messageType(of message: [UInt8]) -> String?
+    /// A scripted fault reply (`"reply"`) to `message`, its placeholders filled in from the message
+    /// (the gateway's `{{sequence_id}}`); default: the text as it is.
+    static func scriptedReply(_ text: String, to message: [UInt8], random: any RandomSource) -> String
     /// Its operator settings (flags, `settings` keys in `seed.json`); default: none.
     static var settings: [SystemSetting] { get }
     /// Field names (any case) whose values the journal shows as `***`, beyond the passwords every
@@ -67,6 +73,8 @@ extension EmulatedSystem {
     /// The type's name, on the instance.
     public var name: String { Self.name }
     public static var faultsMatchMessageTypes: Bool { false }
+    public static func messageType(of message: [UInt8]) -> String? { nil }
+    public static func scriptedReply(_ text: String, to message: [UInt8], random: any RandomSource) -> String { text }
     public static var settings: [SystemSetting] { [] }
     public static var secretFields: Set<String> { [] }
     public static var tokenFields: Set<String> { [] }
