@@ -4,7 +4,7 @@ import HTTPServer
 /// immutable and read without a lock, plus the ones a test added or removed through
 /// `/__mock/accounts`. The lock is taken only once something was changed (until a reset).
 /// The lookup is inlinable so the systems that read it on a login get it specialised.
-package final class AccountOverlay<Value: Sendable>: Sendable {
+@usableFromInline package final class AccountOverlay<Value: Sendable>: Sendable {
     @usableFromInline let seed: [String: Value]
     @usableFromInline let changes = Locked<(added: [String: Value], removed: Set<String>)>(([:], []))
     @usableFromInline let changed = LockFreeFlag()
