@@ -51,6 +51,7 @@ public final class MockApp: Sendable {
         let environment = environment.resolved(with: seed.settings?.values, settings: SystemRegistry.settings)
         self.environment = environment
         let systems = SystemRegistry.makeSystems(seed: seed, environment: environment)
+        environment.outbox.writesPhones(as: SystemRegistry.types.map { type in { type.phoneNumber($0) } })
         self.systems = systems
         let control = ControlPlane(environment: environment, systems: systems, journalSize: journalSize, carrying: carrying)
         self.control = control

@@ -5,6 +5,7 @@ import MockTestSupport
 import TestSupport
 import XCTest
 import EmulationKit
+import MusbookingSystem
 
 /// API.md revision 2, §4 and §0 for musbooking: ASP.NET routing and binding, exact logins, hints.
 final class MusbookingFidelityTests: XCTestCase {

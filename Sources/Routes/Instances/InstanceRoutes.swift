@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import EmulationKit
 import HTTPServer
 import MockControl
 
@@ -14,32 +15,43 @@ extension MockAdmin {
             .hinted("Instances are made by the main mock-server (not by an instance or an embedding that did not enable them).")
         router.post("/__mock/instances", `guard`.wrap { request in
             guard let instances = slot.instances else { return notHere }
-            var seed: Seed?, smsCode: String?
+            var seed: Seed?, settings: [String: SettingValue] = [:]
+            // Any system's setting, by its seed key (`smsCode`): no system is named here.
+            let known = SystemRegistry.catalog.settings
+            let fields = (["seed"] + known.map(\.key)).joined(separator: ", ")
             if !request.body.isEmpty {
                 guard case .object(let members)? = JSONValue.parse(request.body) else {
-                    return ControlPlane.badRequest("the body must be a JSON object {\"seed\"?: {…seed.json's format…}, \"smsCode\"?: \"digits\"}")
+                    return ControlPlane.badRequest("the body must be a JSON object {\"seed\"?: {…seed.json's format…}, \"smsCode\"?: \"digits\", …any seed setting}")
                 }
                 for (key, value) in members {
-                    switch (key, value) {
-                    case ("seed", .null), ("smsCode", .null): continue
-                    case ("seed", .object):
+                    if value == .null { continue }
+                    if key == "seed" {
+                        guard case .object = value else { return ControlPlane.badRequest("\"seed\" must be an object in seed.json's format") }
                         do { seed = try Seed.decode(Data(value.jsonText.utf8), source: "seed") } catch {
                             return ControlPlane.badRequest("\(error)")
                         }
-                    case ("smsCode", .string(let code)):
-                        guard let setting = SystemRegistry.settings.first(where: { $0.key == "smsCode" }),
-                              let parsed = try? setting.parse(code).text else {
-                            return ControlPlane.badRequest("\"smsCode\" must be 1 to 9 digits")
+                        continue
+                    }
+                    guard let setting = known.first(where: { $0.key == key }) else {
+                        return ControlPlane.badRequest("unknown field \"\(key)\" (fields: \(fields))")
+                    }
+                    switch (setting.kind, value) {
+                    case (.digits, .string(let text)):
+                        guard let parsed = try? setting.parse(text) else { return ControlPlane.badRequest("\"\(key)\" must be 1 to 9 digits") }
+                        settings[key] = parsed
+                    case (.digits, _): return ControlPlane.badRequest("\"\(key)\" must be a string of 1 to 9 digits")
+                    case (.count(let range, _), .number(let number)):
+                        guard let whole = Int(exactly: number), range.contains(whole) else {
+                            return ControlPlane.badRequest("\"\(key)\" must be a whole number in \(range.lowerBound)...\(range.upperBound)")
                         }
-                        smsCode = parsed
-                    case ("seed", _): return ControlPlane.badRequest("\"seed\" must be an object in seed.json's format")
-                    case ("smsCode", _): return ControlPlane.badRequest("\"smsCode\" must be a string of 1 to 9 digits")
-                    default: return ControlPlane.badRequest("unknown field \"\(key)\" (fields: seed, smsCode)")
+                        settings[key] = .number(whole)
+                    case (.count(let range, _), _):
+                        return ControlPlane.badRequest("\"\(key)\" must be a whole number in \(range.lowerBound)...\(range.upperBound)")
                     }
                 }
             }
             do throws(MockInstances.Problem) {
-                return .json(.created, MockInstances.json(try instances.create(seed: seed, smsCode: smsCode)))
+                return .json(.created, MockInstances.json(try instances.create(seed: seed, settings: settings)))
             } catch {
                 switch error {
                 case .invalid(let text): return ControlPlane.badRequest(text)

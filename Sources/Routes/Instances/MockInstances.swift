@@ -59,8 +59,9 @@ public final class MockInstances: Sendable {
         }
     }
 
-    /// Starts one: on `seed` (else the start seed), with `smsCode` (else the main server's setting).
-    func create(seed given: Seed?, smsCode: String?) throws(Problem) -> Instance {
+    /// Starts one: on `seed` (else the start seed), with `settings` by key (`smsCode`, a cap; else
+    /// the main server's).
+    func create(seed given: Seed?, settings: [String: SettingValue]) throws(Problem) -> Instance {
         let admitted = starting.withLock { count -> Bool in
             guard count + running.withLock({ $0.count }) < limit else { return false }
             count += 1
@@ -73,7 +74,7 @@ public final class MockInstances: Sendable {
         defer { starting.withLock { $0 -= 1 } }
         var env = MockEnvironment(clock: OffsetClock(base: environment.clock), random: environment.random, logger: environment.logger)
         env.settings = environment.settings
-        if let smsCode { env.fixedSMSCode = smsCode }
+        env.settings.merge(settings) { _, given in given }
         let app = MockApp(seed: given ?? seed, environment: env, adminToken: adminToken,
                           adminHosts: [configuration.host], journalSize: journalSize)
         let server = Server(configuration: configuration, responder: app.makeResponder(), logger: environment.logger)

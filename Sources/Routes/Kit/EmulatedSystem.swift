@@ -56,6 +56,10 @@ public protocol EmulatedSystem: Sendable {
     /// A scripted fault reply (`"reply"`) to `message`, its placeholders filled in from the message
     /// (the gateway's `{{sequence_id}}`); default: the text as it is.
     static func scriptedReply(_ text: String, to message: [UInt8], random: any RandomSource) -> String
+    /// How it writes a phone number it sends an SMS to (`+7 (912) 345-67-89` → `9123456789`): the
+    /// outbox keeps an SMS under that form and finds it by any form a test writes; default: nil
+    /// (it sends none).
+    static func phoneNumber(_ raw: String) -> String?
     /// Its operator settings (flags, `settings` keys in `seed.json`); default: none.
     static var settings: [SystemSetting] { get }
     /// Field names (any case) whose values the journal shows as `***`, beyond the passwords every
@@ -77,6 +81,7 @@ extension EmulatedSystem {
     public static func scriptedReply(_ text: String, to message: [UInt8], random: any RandomSource) -> String { text }
     public static var settings: [SystemSetting] { [] }
     public static var secretFields: Set<String> { [] }
+    public static func phoneNumber(_ raw: String) -> String? { nil }
     public static var tokenFields: Set<String> { [] }
     public func stateRefusal(to message: WebSocketMessage, reason: String) -> String? { nil }
 }

@@ -57,6 +57,8 @@ public final class Outbox: Sendable {
     package let messages = StateCell(Messages())
     package let snapshotCache = OutboxSnapshotCache()
     private let observers = Locked<[@Sendable (OutboxMessage) -> Void]>([])
+    /// How the systems write phone numbers (`EmulatedSystem.phoneNumber`), set by the app.
+    private let phoneForms = Locked<[@Sendable (String) -> String?]>([])
     private let clock: any Clock
     private let logger: Logger
     /// Messages kept per kind; past it the oldest are dropped, so a load test of `/api/users/sms`
@@ -69,9 +71,19 @@ public final class Outbox: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    /// Records an SMS to a (normalised) phone; `code` is the code or password it carries.
+    /// Phone numbers written as the first of `forms` that takes them (the systems'), else as given.
+    package func writesPhones(as forms: [@Sendable (String) -> String?]) {
+        phoneForms.withLock { $0 = forms }
+    }
+
+    private func written(_ phone: String) -> String {
+        for form in phoneForms.withLock({ $0 }) { if let written = form(phone) { return written } }
+        return phone
+    }
+
+    /// Records an SMS to a phone (as its system writes it); `code` is the code or password it carries.
     public func sendSMS(to phone: String, text: String, code: String? = nil) {
-        let sms = SentSMS(phone: PhoneNumber.normalize(phone), text: text, code: code, sentAt: ISO8601.string(clock.now()))
+        let sms = SentSMS(phone: written(phone), text: text, code: code, sentAt: ISO8601.string(clock.now()))
         messages.withLock { Outbox.append(sms, to: &$0.sms, capacity: capacity) }
         logger.outbox(.sms, "SMS to \(sms.phone): \(text)",
                       fields: [("phone", .text(sms.phone)), ("code", .text(code)), ("text", .text(text)), ("sentAt", .text(sms.sentAt))])
@@ -100,7 +112,7 @@ public final class Outbox: Sendable {
     public func sms(phone: String? = nil) -> [SentSMS] {
         let all = messages.read { Array($0.sms.suffix(capacity)) }
         guard let phone, !phone.isEmpty else { return all }
-        let wanted = PhoneNumber.normalize(phone)
+        let wanted = written(phone)
         return all.filter { $0.phone == wanted }
     }
 
