@@ -26,7 +26,9 @@ public final class FileLock: Sendable {
         public var description: String { "locked by \(holder.map { "process \($0)" } ?? "another process") (lock file \(path))" }
     }
 
-    /// `.NAME.lock` beside `file`.
+    /// `.NAME.lock` beside `file`. On a Mac's case-insensitive APFS, `State.json` and `state.json`
+    /// are one file and `.State.json.lock` and `.state.json.lock` one lock file, so two servers
+    /// naming the state file in different case still exclude each other (docs/darwin-differences.md).
     public static func lockPath(for file: String) -> String {
         let url = URL(fileURLWithPath: file)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock").path
