@@ -3,7 +3,8 @@
 # depends on them shows here first (docs/darwin-differences.md says which row each one covers):
 #   - its own network namespace (`unshare -n`; only loopback inside, so no traffic leaves it),
 #   - loopback MTU 16384 (macOS lo0; Linux's is 65536),
-#   - TCP buffers like macOS's defaults (net.inet.tcp.sendspace/recvspace 131072),
+#   - 131072-byte TCP buffers, Mac-sized: older macOS reports net.inet.tcp.sendspace/recvspace 131072,
+#     current xnu compiles in 1448*256 and 1448*384 (tcp_usrreq.c); both are below Linux's auto-tuned sizes,
 #   - a soft `ulimit -n 256` (a Mac terminal's soft RLIMIT_NOFILE),
 #   - 512 KiB default thread stacks (Darwin's secondary threads; glibc takes the size from `ulimit -s`),
 #   - the poll(2) backend (MOCK_POLLER=poll), the portable one of the two Linux pollers.
