@@ -15,6 +15,12 @@ public enum PrivateNetwork {
         public let description: String
     }
 
+    /// The thread could not go back to its own namespace: a failure, never a skip, since the
+    /// tests that run on this thread afterwards would run inside the private one.
+    public struct Stranded: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     private static let cloneNewNet: Int32 = 0x4000_0000
     private typealias Unshare = @convention(c) (Int32) -> Int32
     private typealias SetNS = @convention(c) (Int32, Int32) -> Int32
@@ -40,7 +46,7 @@ public enum PrivateNetwork {
             return try body()
         }
         guard setns(original, cloneNewNet) == 0 else {
-            throw Unavailable(description: "could not return the thread to its network namespace (errno \(errno))")
+            throw Stranded(description: "could not return the thread to its network namespace (errno \(errno))")
         }
         return try outcome.get()
     }
