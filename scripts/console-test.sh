@@ -20,9 +20,22 @@ source scripts/lib/mock-server.sh
 VENV="$ROOT/.venv-console"
 ensure_venv "$VENV" selenium axe-selenium-python==2.1.6
 
+# The page is also opened from a non-loopback address, as from a phone: 192.0.2.1 (TEST-NET-1) on
+# the loopback of a network namespace this script makes itself (root: unshare -n), never this
+# machine's own LAN address. Everything above (apt, pip) ran outside it; the rest runs inside.
+if [[ -z "${MOCK_CONSOLE_NETNS:-}" ]]; then
+    if [[ "$(id -u)" -eq 0 ]] && command -v unshare > /dev/null && command -v ip > /dev/null; then
+        exec unshare -n env MOCK_CONSOLE_NETNS=192.0.2.1 bash -c \
+            'ip link set lo up && ip addr add "$MOCK_CONSOLE_NETNS/24" dev lo && exec bash "$0" "$@"' "$0" "$@"
+    fi
+    echo "console-test: not root (or no unshare/ip): the page will not be opened from a non-loopback address" >&2
+else
+    export MOCK_CONSOLE_REMOTE_ADDRESS="$MOCK_CONSOLE_NETNS"
+fi
+
 # The debug build: CI has just built it, and a release binary could be older than the sources.
-# On every interface with an admin token, as for a phone: the page is also opened from this
-# machine's non-loopback address, signed in by the token URL (loopback works as without a token).
+# On every interface with an admin token, as for a phone: the page is also opened from the
+# namespace's non-loopback address, signed in by the token URL (loopback works as without a token).
 export MOCK_CONSOLE_TOKEN="console-test-$RANDOM$RANDOM"
 start_mock_server console-test --host 0.0.0.0 --admin-token "$MOCK_CONSOLE_TOKEN"
 

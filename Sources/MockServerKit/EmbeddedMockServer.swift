@@ -64,8 +64,10 @@ public final class EmbeddedMockServer: Sendable {
     }
 
     /// A server its owner let go of without `stop()` (a test that threw before its tear-down)
-    /// stops accepting and closes its port; the loops finish on their own threads (no waiting here).
+    /// stops accepting and closes its port, and so does every instance it started through
+    /// `POST /__mock/instances`; the loops finish on their own threads (no waiting here).
     deinit {
+        instances.shutdownAll()
         server.shutdown()
     }
 

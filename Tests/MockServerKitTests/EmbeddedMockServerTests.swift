@@ -113,6 +113,21 @@ final class EmbeddedMockServerTests: XCTestCase {
         XCTAssertFalse(healthy, "the port is closed")
     }
 
+    /// The instances a released server started (`POST /__mock/instances`) stop with it: an idle
+    /// connection to one is closed by the instance, not left to a server nobody can reach.
+    func testAServerLetGoOfWithoutStopAlsoStopsItsInstances() async throws {
+        weak var released: EmbeddedMockServer?
+        var server: EmbeddedMockServer? = try EmbeddedMockServer()
+        released = server
+        let instance = try await XCTUnwrap(server?.admin).createInstance()
+        let client = try TestHTTPClient(port: instance.port, timeout: 10)
+        try client.sendRequest("GET", "/__mock/health")
+        XCTAssertEqual(try client.readResponse().status, 200, "the instance answers, and keeps the connection")
+        server = nil
+        XCTAssertNil(released, "nothing else holds it")
+        XCTAssertTrue(client.isClosedByPeer(), "the instance closed its connection when its parent was released")
+    }
+
     /// `localhost` is both loopbacks: macOS resolves it to ::1 first, an app may be told 127.0.0.1.
     func testLocalhostAnswersOnIPv4AndIPv6Loopback() async throws {
         let server = try EmbeddedMockServer(host: "localhost")

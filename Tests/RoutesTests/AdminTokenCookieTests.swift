@@ -81,12 +81,22 @@ final class AdminTokenCookieTests: XCTestCase {
         XCTAssertNil(local.headers["Set-Cookie"])
     }
 
-    /// Over real sockets from a non-loopback address of this machine (the traffic never leaves
-    /// it): the server listens on every interface, as `--host 0.0.0.0` does for a phone.
+    /// Over real sockets from a non-loopback peer: inside a network namespace the test makes itself
+    /// (loopback plus 192.0.2.1, nothing leaves it), the server listens on every interface, as
+    /// `--host 0.0.0.0` does for a phone, and the client connects to 192.0.2.1.
     func testOverRealSocketsFromANonLoopbackAddress() throws {
-        guard let address = NetworkInterfaces.reachableAddresses(includeIPv6: false).first else {
-            throw XCTSkip("this machine has no non-loopback IPv4 address")
+        #if os(Linux)
+        do {
+            try PrivateNetwork.run { try overRealSockets(from: PrivateNetwork.address) }
+        } catch let unavailable as PrivateNetwork.Unavailable {
+            throw XCTSkip("needs a network namespace of its own (run as root on Linux): \(unavailable)")
         }
+        #else
+        throw XCTSkip("needs a Linux network namespace of its own; no test sends traffic to this machine's LAN address")
+        #endif
+    }
+
+    private func overRealSockets(from address: String) throws {
         let server = try TestServer(adminToken: "s3cret", configure: { $0.host = "0.0.0.0" })
         let host = "\(address):\(server.port)"
         func get(_ target: String, _ headers: [(String, String)] = []) throws -> TestResponse {

@@ -2,7 +2,9 @@ import Foundation
 import HTTPServer
 
 // JSONSerialization helpers for tests only: the server itself uses JSONValue and leaves full
-// Foundation (and ICU) out on Linux, so these live here, not in HTTPServer.
+// Foundation (and ICU) out on Linux, so these live here, not in HTTPServer. On Darwin the parsed
+// numbers are NSNumber, which bridges 0/1 to Bool and true to 1: `as? Bool` there accepts a 0, so
+// a test that must tell `false` from `0` compares JSONValue (docs/darwin-differences.md).
 extension JSON {
     /// Serialises Foundation objects with sorted keys; invalid objects become `null`.
     public static func serialize(_ object: Any) -> [UInt8] {

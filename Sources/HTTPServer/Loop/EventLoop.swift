@@ -325,6 +325,8 @@ final class EventLoop: @unchecked Sendable {
                 } else if n < 0 && Sys.lastError == EINTR {
                     continue
                 } else {
+                    // Any other errno ends the connection: a reset peer gives ECONNRESET here on
+                    // Linux and EPIPE on Darwin (docs/darwin-differences.md), so none is singled out.
                     closeConnection(conn)
                     return
                 }

@@ -26,7 +26,9 @@ public final class FileLock: Sendable {
         public var description: String { "locked by \(holder.map { "process \($0)" } ?? "another process") (lock file \(path))" }
     }
 
-    /// `.NAME.lock` beside `file`.
+    /// `.NAME.lock` beside `file`. On a Mac's case-insensitive APFS, `State.json` and `state.json`
+    /// are one file and `.State.json.lock` and `.state.json.lock` one lock file, so two servers
+    /// naming the state file in different case still exclude each other (docs/darwin-differences.md).
     public static func lockPath(for file: String) -> String {
         let url = URL(fileURLWithPath: file)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock").path
@@ -38,7 +40,7 @@ public final class FileLock: Sendable {
     }
 
     /// Takes the lock for `file` without waiting; throws `Held` naming the holder, or
-    /// `DurableFile.Failure` when the lock file cannot be made.
+    /// `DurableFile.Failure` when the lock file cannot be made or `flock` fails for another reason.
     public static func acquire(for file: String) throws -> FileLock {
         let path = lockPath(for: file)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -46,15 +48,26 @@ public final class FileLock: Sendable {
             throw DurableFile.Failure(description: "cannot create the lock file \(path): \(Sys.errorText(Sys.lastError))")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let error = Sys.lastError
             var buffer = [UInt8](repeating: 0, count: 32)
-            let n = buffer.withUnsafeMutableBytes { Sys.readFully(fd, into: $0) }
+            let n = error == EWOULDBLOCK ? buffer.withUnsafeMutableBytes { Sys.readFully(fd, into: $0) } : 0
             Sys.close(fd)
-            let holder = String(decoding: buffer[0..<n], as: UTF8.self).trimmingWhitespace()
-            throw Held(path: path, holder: holder.isEmpty ? nil : holder)
+            throw refusal(errno: error, path: path, holder: String(decoding: buffer[0..<n], as: UTF8.self))
         }
         _ = ftruncate(fd, 0)
         _ = Array("\(Sys.processID())\n".utf8).withUnsafeBytes { Sys.writeFully(fd, $0) }
         return FileLock(path: path, fd: fd)
+    }
+
+    /// Why `flock(LOCK_EX | LOCK_NB)` refused: only EWOULDBLOCK means another holder (the same
+    /// errno on Linux and Darwin); anything else (ENOLCK, EOPNOTSUPP/ENOTSUP on a file system
+    /// without flock, EINTR) is a failure to lock, reported with its errno, not blamed on a holder.
+    static func refusal(errno error: Int32, path: String, holder text: String) -> any Error {
+        guard error == EWOULDBLOCK else {
+            return DurableFile.Failure(description: "cannot lock \(path): flock failed with errno \(error) (\(Sys.errorText(error)))")
+        }
+        let holder = text.trimmingWhitespace()
+        return Held(path: path, holder: holder.isEmpty ? nil : holder)
     }
 
     /// Releases the lock (the process's end releases it too).

@@ -248,7 +248,8 @@ enum Sys {
         #endif
     }
 
-    /// Sends FIN after what is queued; reading stays possible (lingering close).
+    /// Sends FIN after what is queued; reading stays possible (lingering close). The result is
+    /// ignored: a peer already gone (ENOTCONN on Linux and Darwin) shows at the next recv.
     static func shutdownWrite(_ fd: Int32) {
         _ = shutdown(fd, Int32(SHUT_WR))
     }
@@ -335,7 +336,9 @@ enum Sys {
 
     // MARK: - Clocks
 
-    /// Nanoseconds of a clock that never goes backwards (not wall time).
+    /// Nanoseconds of a clock that never goes backwards (not wall time). Darwin's CLOCK_MONOTONIC
+    /// keeps counting while the Mac sleeps, Linux's stops during suspend: on a Mac, a timeout that
+    /// spans a sleep fires at wake-up (docs/darwin-differences.md).
     static func monotonicNanos() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)

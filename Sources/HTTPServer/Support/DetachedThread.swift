@@ -13,7 +13,9 @@ public enum DetachedThread {
         init(name: String, body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
     }
 
-    /// Runs `body` on a new thread named `name` (Linux keeps the first 15 bytes).
+    /// Runs `body` on a new thread named `name` (Linux keeps the first 15 bytes). Default
+    /// attributes: Darwin gives such a thread a 512 KiB stack, glibc `ulimit -s` (usually 8 MiB),
+    /// so nothing run here may recurse deeply (docs/darwin-differences.md).
     public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         #if canImport(Darwin)

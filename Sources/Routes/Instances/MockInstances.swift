@@ -104,6 +104,13 @@ public final class MockInstances: Sendable {
         return true
     }
 
+    /// Stops every instance accepting and closing their connections, without waiting for their
+    /// loops: for a `deinit`, which must not block.
+    public func shutdownAll() {
+        let all = running.withLock { list -> [Instance] in defer { list = [] }; return list }
+        for instance in all { instance.server.shutdown() }
+    }
+
     /// Stops every instance and waits for them (the main server's shutdown).
     public func stopAll() {
         let all = running.withLock { list -> [Instance] in defer { list = [] }; return list }
