@@ -27,17 +27,17 @@ extension MockAdmin {
     /// state as one document (the `--state` file's format) read and replaced.
     func registerArrange(in router: inout Router) {
         let outbox = environment.outbox
-        router.delete("/__mock/sms", `guard`.wrap { _ in
+        router.delete("/__mock/sms", { _ in
             outbox.clearSMS()
             return .empty(.noContent)
         })
-        router.delete("/__mock/emails", `guard`.wrap { _ in
+        router.delete("/__mock/emails", { _ in
             outbox.clearEmails()
             return .empty(.noContent)
         })
         let administered = systems.compactMap { $0 as? any AccountAdministration }
         let names = administered.map(\.name)
-        router.post("/__mock/accounts", `guard`.wrap { [environment] request in
+        router.post("/__mock/accounts", { [environment] request in
             guard case .object(let members)? = JSONValue.parse(request.body) else {
                 return ControlPlane.badRequest("the body must be a JSON object {\"system\": \"<name>\", …the account's fields}")
             }
@@ -60,7 +60,7 @@ extension MockAdmin {
                 }
             }
         })
-        router.delete("/__mock/accounts/:system/:id", `guard`.wrap { request in
+        router.delete("/__mock/accounts/:system/:id", { request in
             let name = request.pathParameters["system"] ?? "", id = request.pathParameters["id"] ?? ""
             guard let system = administered.first(where: { $0.name == name }), system.removeAccount(id: id) else {
                 return .json(.notFound, ["error": .string("no \(name) account with id \(id)")] as JSONValue)
@@ -68,12 +68,12 @@ extension MockAdmin {
             return .empty(.noContent)
         })
         let state = StateDocument(systems: systems, outbox: outbox, clock: control.clock)
-        router.get("/__mock/state", `guard`.wrap { _ in
+        router.get("/__mock/state", { _ in
             do { return .json(bytes: Array(try state.encode())) } catch {
                 return .json(.internalServerError, ["error": .string("cannot encode the state: \(error)")] as JSONValue)
             }
         })
-        router.put("/__mock/state", `guard`.wrap { [switcher] request in
+        router.put("/__mock/state", { [switcher] request in
             do {
                 // With a switcher, an app restored off to the side takes this one's place, so no
                 // connection sees some systems restored and others not; the 204 waits for that.

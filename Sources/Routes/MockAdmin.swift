@@ -8,7 +8,9 @@ import EmulationKit
 import MockControl
 
 /// The mock's own routes under `/__mock/`: health, the outbox, accounts, reset, the web
-/// console and a WebSocket echo; every one but health behind `AdminGuard`.
+/// console and a WebSocket echo. `registerOpen` adds the two the guard does not stand before
+/// (health, and the console page, whose token login comes first); `register` adds the rest, inside
+/// the admin group that `AdminGuard` wraps once (`MockApp.makeRouter`).
 struct MockAdmin: Sendable {
     let environment: MockEnvironment
     let `guard`: AdminGuard
@@ -21,6 +23,11 @@ struct MockAdmin: Sendable {
 
     /// `/__mock/*` answers as `admin`, errors in Vapor's shape like the transport's own.
     static var routeGroup: RouteGroup { AdminGuard.routeGroup }
+
+    /// The guard as the admin group's wrapper of every handler.
+    var guardAround: @Sendable (@escaping HTTPHandler) -> HTTPHandler {
+        { [adminGuard = `guard`] handler in adminGuard.wrap(handler) }
+    }
 
     /// The seed of a reset's body `{"seed": {…}}`; nil for a bare reset (no body, `{}`).
     static func resetSeed(_ body: [UInt8]) -> Result<Seed?, ControlPlane.FilterProblem> {
@@ -38,26 +45,32 @@ struct MockAdmin: Sendable {
         }
     }
 
+    /// Health (open to every client) and the console page (its own guard after the token login).
+    func registerOpen(in router: inout Router) {
+        router.get("/__mock/health") { [health = environment.health] _ in .json(.ok, health.json) }
+        Console.registerPage(in: &router, guard: `guard`, systems: systems)
+    }
+
+    /// Every other admin route; called inside the guarded admin group.
     func register(in router: inout Router) {
         let outbox = environment.outbox
-        router.get("/__mock/health") { [health = environment.health] _ in .json(.ok, health.json) }
         // With `waitMs`: answered once a matching message exists, or at the deadline with `[]`.
-        router.get("/__mock/sms", `guard`.wrap { [control] request in
+        router.get("/__mock/sms", { [control] request in
             let phone = request.queryParameters["phone"]
             return control.waitForOutbox(request) { outbox.sms(phone: phone) }
         })
-        router.get("/__mock/emails", `guard`.wrap { [control] request in
+        router.get("/__mock/emails", { [control] request in
             let address = request.queryParameters["to"]
             return control.waitForOutbox(request) { outbox.emails(to: address) }
         })
         registerArrange(in: &router)
         registerInstances(in: &router)
-        router.get("/__mock/accounts", `guard`.wrap { [systems] _ in
+        router.get("/__mock/accounts", { [systems] _ in
             var listings: [String: [AccountSummary]] = [:]
             for case let listing? in systems.map({ $0.accountListing() }) { listings[listing.system] = listing.accounts }
             return .json(.ok, listings)
         })
-        router.post("/__mock/reset", `guard`.wrap { [environment, resetAll, switcher, runsGivenSeed] request in
+        router.post("/__mock/reset", { [environment, resetAll, switcher, runsGivenSeed] request in
             var seed: Seed?
             switch MockAdmin.resetSeed(request.body) {
             case .failure(let problem): return ControlPlane.badRequest(problem.description)
@@ -76,13 +89,13 @@ struct MockAdmin: Sendable {
             environment.logger.info("state reset to the seed by \(request.remoteAddress)")
             return .empty(.noContent)
         })
-        Console.register(in: &router, guard: `guard`, systems: systems)
-        control.register(in: &router, guarded: `guard`.wrap)
-        control.registerEvents(in: &router, admit: `guard`.admits, guarded: `guard`.wrap)
+        Console.registerAssets(in: &router)
+        control.register(in: &router)
+        control.registerEvents(in: &router)
         // Conformance runs and diagnostics: every message comes back unchanged. A refused
         // handshake falls through to the GET route, which says why.
-        router.webSocket("/__mock/echo", admit: `guard`.admits) { message in [message] }
-        router.get("/__mock/echo", `guard`.wrap { _ in
+        router.webSocket("/__mock/echo") { message in [message] }
+        router.get("/__mock/echo", { _ in
             var response = HTTPResponse.text(.upgradeRequired, "This endpoint speaks WebSocket only; send an Upgrade: websocket handshake.\n")
             response.headers.set("Upgrade", "websocket")
             return response

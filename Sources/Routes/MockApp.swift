@@ -74,7 +74,9 @@ public final class MockApp: Sendable {
         for system in systems {
             router.group(system.routeGroup) { system.register(in: &$0) }
         }
-        router.group(MockAdmin.routeGroup) { admin.register(in: &$0) }
+        // The admin guard, once, around every admin route but health and the console page.
+        router.group(MockAdmin.routeGroup) { admin.registerOpen(in: &$0) }
+        router.group(MockAdmin.routeGroup, around: admin.guardAround, admit: admin.guard.admits) { admin.register(in: &$0) }
         // `/` belongs to no system: a browser is sent to the console, API clients keep the 404.
         router.get("/") { request in Console.rootAnswer(request) }
         router.wrapWebSocketEndpoints { [control] pattern, endpoint in control.webSocketEndpoint(endpoint, at: pattern) }
@@ -82,8 +84,8 @@ public final class MockApp: Sendable {
         let routes = router.routeTable + [(.get, "/__mock/openapi.json")]
         let maxWaitMs = control.waiters.maxWaitMs
         let document = LazyDocument { OpenAPIDocument.bytes(routes: routes, systems: SystemRegistry.catalog, maxWaitMs: maxWaitMs) }
-        router.group(MockAdmin.routeGroup) { [admin] in
-            $0.get("/__mock/openapi.json", admin.guard.wrap { _ in .json(bytes: document.bytes) })
+        router.group(MockAdmin.routeGroup, around: admin.guardAround, admit: admin.guard.admits) {
+            $0.get("/__mock/openapi.json") { _ in .json(bytes: document.bytes) }
         }
         return router
     }

@@ -198,6 +198,10 @@ public struct Router: Sendable {
     private var groups: [RouteGroup] = []
     /// The group routes are added to now (`group(_:_:)`), or nil.
     private var currentGroup: RouteGroup?
+    /// What every HTTP handler added now is wrapped in (a group's guard), or nil.
+    private var currentAround: (@Sendable (@escaping HTTPHandler) -> HTTPHandler)?
+    /// The handshake check of every WebSocket endpoint added now without its own, or nil.
+    private var currentAdmit: (@Sendable (HTTPRequest) -> Bool)?
     private var hasCaseInsensitiveRoutes = false
 
     /// The error shape of paths no group owns (Vapor's, the rows app's framework).
@@ -227,13 +231,28 @@ public struct Router: Sendable {
         currentGroup = outer
     }
 
+    /// Adds routes through `body` as members of `group`, each HTTP handler inside `around` and each
+    /// WebSocket handshake checked by `admit` (unless the endpoint brings its own): a guard applied
+    /// once to the whole group, so no route added inside can be left out of it.
+    public mutating func group(_ group: RouteGroup, around: @escaping @Sendable (@escaping HTTPHandler) -> HTTPHandler,
+                               admit: @escaping @Sendable (HTTPRequest) -> Bool, _ body: (inout Router) -> Void) {
+        let (outerAround, outerAdmit) = (currentAround, currentAdmit)
+        currentAround = around
+        currentAdmit = admit
+        self.group(group, body)
+        currentAround = outerAround
+        currentAdmit = outerAdmit
+    }
+
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ThrowingHTTPHandler) {
         let group = currentGroup
         let caseInsensitive = group?.caseInsensitive ?? false
         let compiled = RoutePattern(caseInsensitive ? pattern.lowercased() : pattern)
         let index = routes.count
+        var wrapped = Router.wrap(handler, group: group, defaultShape: defaultErrorShape)
+        if let around = currentAround { wrapped = around(wrapped) }
         routes.append(Route(method: method, compiled: compiled, caseInsensitive: caseInsensitive,
-                            handler: Router.wrap(handler, group: group, defaultShape: defaultErrorShape), pattern: pattern))
+                            handler: wrapped, pattern: pattern))
         hasCaseInsensitiveRoutes = hasCaseInsensitiveRoutes || caseInsensitive
         let count = compiled.pieces.count
         if compiled.names.isEmpty {
@@ -286,7 +305,7 @@ public struct Router: Sendable {
     /// A WebSocket endpoint with open/close callbacks and a connection handle (push, delayed replies, close codes).
     public mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest) -> Bool)? = nil,
                                    _ endpoint: WebSocketEndpoint) {
-        socketRoutes.append(SocketRoute(compiled: RoutePattern(pattern), admit: admit, handler: endpoint, pattern: pattern))
+        socketRoutes.append(SocketRoute(compiled: RoutePattern(pattern), admit: admit ?? currentAdmit, handler: endpoint, pattern: pattern))
     }
 
     /// Every registered route as registered (`method` nil for a WebSocket endpoint), for

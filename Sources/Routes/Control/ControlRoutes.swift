@@ -7,12 +7,12 @@ import Dispatch
 import HTTPServer
 
 extension ControlPlane {
-    /// Registers `/__mock/requests`, `/__mock/faults`, `/__mock/clock` and `/__mock/tokens/*`,
-    /// each handler wrapped by `guarded` (the admin paths' access rule).
-    package func register(in router: inout Router, guarded: (@escaping HTTPHandler) -> HTTPHandler) {
+    /// Registers `/__mock/requests`, `/__mock/faults`, `/__mock/clock` and `/__mock/tokens/*`
+    /// (inside the admin group, whose guard covers them).
+    package func register(in router: inout Router) {
         // With `waitMs`, both answer once a matching entry exists (the count: `atLeast` of them,
         // default 1), or at the deadline with what there is.
-        router.get("/__mock/requests", guarded { [self] request in
+        router.get("/__mock/requests", { [self] request in
             switch (filter(request.queryParameters), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
             case (.success(let filter), .success(let ms)):
@@ -34,7 +34,7 @@ extension ControlPlane {
                 }, timeout: { .json(sorted: .array(journal.entries(filter).map { journal.shown($0) })) })
             }
         })
-        router.get("/__mock/requests/count", guarded { [self] request in
+        router.get("/__mock/requests/count", { [self] request in
             switch (filter(request.queryParameters, counting: true), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
             case (.success(let filter), .success(let ms)):
@@ -45,12 +45,12 @@ extension ControlPlane {
                 }, timeout: { .json(sorted: ["count": JSONValue(journal.count(filter))]) })
             }
         })
-        router.delete("/__mock/requests", guarded { [self] _ in
+        router.delete("/__mock/requests", { [self] _ in
             journal.clear()
             return .empty(.noContent)
         })
-        router.get("/__mock/faults", guarded { [self] _ in .json(sorted: .array(faults.rules.map(\.json))) })
-        router.post("/__mock/faults", guarded { [self] request in
+        router.get("/__mock/faults", { [self] _ in .json(sorted: .array(faults.rules.map(\.json))) })
+        router.post("/__mock/faults", { [self] request in
             do {
                 let draft = try FaultRuleDraft.parse(request.body, systems: catalog)
                 try draft.checkItCanFire(systems: catalog) { [owners] path in owners.name(ofPath: path) }
@@ -64,18 +64,18 @@ extension ControlPlane {
                 return ControlPlane.badRequest("\(error)")
             }
         })
-        router.delete("/__mock/faults", guarded { [self] _ in
+        router.delete("/__mock/faults", { [self] _ in
             faults.removeAll()
             return .empty(.noContent)
         })
-        router.delete("/__mock/faults/:id", guarded { [self] request in
+        router.delete("/__mock/faults/:id", { [self] request in
             guard let id = Int(request.pathParameters["id"] ?? ""), faults.remove(id: id) else {
                 return .json(.notFound, sorted: ["error": .string("no fault rule with id \(request.pathParameters["id"] ?? "")")])
             }
             return .empty(.noContent)
         })
-        router.get("/__mock/clock", guarded { [self] _ in .json(sorted: clockJSON) })
-        router.post("/__mock/clock", guarded { [self] request in
+        router.get("/__mock/clock", { [self] _ in .json(sorted: clockJSON) })
+        router.post("/__mock/clock", { [self] request in
             guard let body = JSONValue.parse(request.body)?.members, case .number(let seconds)? = body["advanceSeconds"],
                   seconds.isFinite, seconds > 0, seconds <= 3_153_600_000 else {
                 return ControlPlane.badRequest("the body must be {\"advanceSeconds\": n} with n a number of seconds above 0 (fractions allowed, at most 100 years)")
@@ -85,12 +85,12 @@ extension ControlPlane {
             }
             return .json(sorted: clockJSON)
         })
-        router.delete("/__mock/clock", guarded { [self] _ in
+        router.delete("/__mock/clock", { [self] _ in
             resetClock()
             return .json(sorted: clockJSON)
         })
         for (name, revoke) in [("expire", false), ("revoke", true)] {
-            router.post("/__mock/tokens/\(name)", guarded { [self] request in
+            router.post("/__mock/tokens/\(name)", { [self] request in
                 var system: String?, token: String?
                 if !request.body.isEmpty {
                     guard let body = JSONValue.parse(request.body)?.members else {

@@ -9,10 +9,9 @@ extension ControlPlane {
     /// wait for it; a subscriber that does not read is closed by the transport once its unread
     /// output passes the cap (or by the hub if the pump itself falls behind), and its pump is
     /// cancelled when the socket closes. Messages from the client are ignored.
-    /// A handshake `admit` refuses (browsers do not apply CORS to WebSockets) falls through to
-    /// the HTTP route, which gives the guard's reason.
-    package func registerEvents(in router: inout Router, admit: @escaping @Sendable (HTTPRequest) -> Bool,
-                        guarded: (@escaping HTTPHandler) -> HTTPHandler) {
+    /// A handshake the admin group's guard refuses (browsers do not apply CORS to WebSockets)
+    /// falls through to the HTTP route, which gives the guard's reason.
+    package func registerEvents(in router: inout Router) {
         let hub = events
         let pumps = Locked<[ObjectIdentifier: EventPump]>([:])
         let endpoint = WebSocketEndpoint(onOpen: { connection in
@@ -23,8 +22,8 @@ extension ControlPlane {
         }, onMessage: { _, _ in .none }, onClose: { connection in
             pumps.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }?.cancel()
         })
-        router.webSocket(ControlPlane.eventsPath, admit: admit, endpoint)
-        router.get(ControlPlane.eventsPath, guarded { _ in
+        router.webSocket(ControlPlane.eventsPath, endpoint)
+        router.get(ControlPlane.eventsPath, { _ in
             var response = HTTPResponse.text(.upgradeRequired, "This endpoint speaks WebSocket only: open it with an Upgrade: websocket handshake to receive one JSON message per event.\n")
             response.headers.set("Upgrade", "websocket")
             return response

@@ -13,7 +13,7 @@ extension MockAdmin {
         let slot = instances
         let notHere = HTTPResponse.json(.serviceUnavailable, ["error": "this server makes no instances"] as JSONValue)
             .hinted("Instances are made by the main mock-server (not by an instance or an embedding that did not enable them).")
-        router.post("/__mock/instances", `guard`.wrap { request in
+        router.post("/__mock/instances", { request in
             guard let instances = slot.instances else { return notHere }
             var seed: Seed?, settings: [String: SettingValue] = [:]
             // Any system's setting, by its seed key (`smsCode`): no system is named here.
@@ -60,10 +60,10 @@ extension MockAdmin {
                 }
             }
         })
-        router.get("/__mock/instances", `guard`.wrap { _ in
+        router.get("/__mock/instances", { _ in
             .json(.ok, JSONValue.array((slot.instances?.instances ?? []).map(MockInstances.json)))
         })
-        router.delete("/__mock/instances/:id", `guard`.wrap { request in
+        router.delete("/__mock/instances/:id", { request in
             let id = request.pathParameters["id"] ?? ""
             guard let instances = slot.instances, instances.stop(id: id) else {
                 return .json(.notFound, ["error": .string("no instance with id \(id)")] as JSONValue)

@@ -8,10 +8,10 @@ package enum Console {
     package static let stylePath = "/__mock/console.css"
     package static let scriptPath = "/__mock/console.js"
 
-    package static func register(in router: inout Router, guard adminGuard: AdminGuard, systems: [any EmulatedSystem]) {
+    /// The page: outside the admin group's guard, since its `?token=` login must come first (it
+    /// sets the cookie the guard then accepts); the page itself is behind the guard.
+    package static func registerPage(in router: inout Router, guard adminGuard: AdminGuard, systems: [any EmulatedSystem]) {
         let page = Array(ConsolePage.html(systems: systems.map { ($0.name, type(of: $0).title) }).utf8)
-        let style = Array(ConsoleStyle.css.utf8)
-        let script = Array(ConsoleScript.js.utf8)
         let guardedPage = adminGuard.wrap { request in
             asset(page, type: "text/html; charset=utf-8", policy: contentSecurityPolicy(host: request.headers["Host"]))
         }
@@ -20,8 +20,14 @@ package enum Console {
                let login = adminGuard.consoleLogin(request, token: token, next: pagePath) { return login }
             return guardedPage(request)
         }
-        router.get(stylePath, adminGuard.wrap { _ in asset(style, type: "text/css; charset=utf-8") })
-        router.get(scriptPath, adminGuard.wrap { _ in asset(script, type: "text/javascript; charset=utf-8") })
+    }
+
+    /// The stylesheet and the script (inside the admin group, whose guard covers them).
+    package static func registerAssets(in router: inout Router) {
+        let style = Array(ConsoleStyle.css.utf8)
+        let script = Array(ConsoleScript.js.utf8)
+        router.get(stylePath) { _ in asset(style, type: "text/css; charset=utf-8") }
+        router.get(scriptPath) { _ in asset(script, type: "text/javascript; charset=utf-8") }
     }
 
     private static func asset(_ bytes: [UInt8], type: String, policy: String? = nil) -> HTTPResponse {

@@ -1,0 +1,56 @@
+import HTTPServer
+import MockTestSupport
+import Routes
+import TestSupport
+import XCTest
+
+/// The admin guard is applied once, to the admin group (`MockApp.makeRouter`): walking the router's
+/// table proves that every `/__mock` route but health refuses a page reaching the server under a
+/// foreign name, and that every state-changing one refuses a simple cross-site write. A route
+/// added later inside the group is covered, with no test to update.
+final class AdminGuardCoverageTests: MockServerTestCase {
+    /// Every admin route with its parameters filled in; `method` nil for a WebSocket endpoint.
+    private func adminRoutes() -> [(method: HTTPMethod?, path: String)] {
+        server.app.makeRouter().routeTable
+            .filter { $0.pattern.hasPrefix("/__mock") }
+            .map { route in
+                let path = "/" + route.pattern.split(separator: "/").map { $0.hasPrefix(":") ? "x" : String($0) }.joined(separator: "/")
+                return (route.method, path)
+            }
+    }
+
+    private func send(_ method: String, _ path: String, _ headers: [(String, String)]) throws -> TestResponse {
+        let client = try TestHTTPClient(port: server.port)
+        try client.sendRequest(method, path, headers: headers)
+        return try client.readResponse(head: method == "HEAD")
+    }
+
+    func testEveryAdminRouteButHealthRefusesAForeignHost() throws {
+        let routes = adminRoutes()
+        XCTAssertGreaterThan(routes.count, 30, "the walk sees the admin table")
+        var open: [String] = []
+        for route in routes {
+            let method = route.method?.rawValue ?? "GET"
+            var headers = [("Host", "evil.example"), ("X-Mock-Admin", "1")]
+            if route.method == nil {
+                headers += [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13"),
+                            ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")]
+            }
+            let response = try send(method, route.path, headers)
+            if response.status != 403 { open.append("\(method) \(route.path): \(response.status)") }
+        }
+        XCTAssertEqual(open, ["GET /__mock/health: 200"], "only health answers a page that reached the server as evil.example")
+    }
+
+    func testEveryAdminWriteRefusesASimpleCrossSiteRequest() throws {
+        var open: [String] = []
+        for route in adminRoutes() {
+            guard let method = route.method, method != .get, method != .head, method != .options else { continue }
+            // What a cross-site form can send: a form body, no custom header.
+            let response = try send(method.rawValue, route.path, [("Host", "127.0.0.1:\(server.port)"),
+                                                                ("Content-Type", "application/x-www-form-urlencoded")])
+            if response.status != 403 { open.append("\(method.rawValue) \(route.path): \(response.status)") }
+        }
+        XCTAssertEqual(open, [], "every state-changing admin route needs X-Mock-Admin or a JSON body")
+    }
+}
