@@ -28,7 +28,7 @@ let package = Package(
         // the systems from a value; Routes alone imports the systems and names the registry.
         // The system contract and what every system shares: environment, settings, clock, tokens,
         // account overlays, outbox, body readers, OpenAPI building blocks, persistence cells.
-        .target(name: "EmulationKit", dependencies: ["HTTPServer"], path: "Sources/Routes/Kit"),
+        .target(name: "EmulationKit", dependencies: ["HTTPServer", "MockAdminWire"], path: "Sources/Routes/Kit"),
         // One target per emulated system.
         .target(name: "RowsSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Rows"),
         .target(name: "GatewaySystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/CustomerGateway"),
@@ -47,7 +47,10 @@ let package = Package(
         // The mock as a library: app construction, bundled seed, in-process start and stop.
         .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockServerAdminClient"]),
         // The admin API client (Foundation/URLSession only).
-        .target(name: "MockServerAdminClient"),
+        .target(name: "MockServerAdminClient", dependencies: ["MockAdminWire"]),
+        // The admin API's wire types, shared by the server and the client: links neither the
+        // systems nor the transport.
+        .target(name: "MockAdminWire"),
         // The executable: command line, banner, signals, state file; the app and server come from Routes and HTTPServer.
         // Not MockServerKit: its admin client would link FoundationNetworking (libcurl, TLS) into the server.
         .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes", "EmulationKit", "StatePersistence"]),

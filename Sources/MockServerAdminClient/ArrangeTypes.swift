@@ -1,21 +1,4 @@
-/// An account as `GET /__mock/accounts` lists it and `POST /__mock/accounts` returns it: never a
-/// password; tokens as their first 4 characters and `…`.
-public struct MockAccount: Codable, Sendable, Equatable {
-    /// One live login session.
-    public struct Session: Codable, Sendable, Equatable {
-        public var token: String
-        public var expiresAt: String?
-    }
-
-    public var id: String?
-    public var login: String?
-    public var email: String?
-    public var phone: String?
-    public var name: String?
-    public var isConfirmed: Bool?
-    public var sessions: [Session]?
-    public var note: String?
-}
+@_exported import MockAdminWire
 
 /// An isolated mock started by `POST /__mock/instances`: point one test or one simulator clone at `baseURL`.
 public struct MockInstance: Codable, Sendable, Equatable {
