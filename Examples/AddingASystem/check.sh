@@ -31,7 +31,8 @@ echo "== the steps on a scratch copy ($WORK)"
 cd "$WORK"
 mkdir -p Sources/Routes/PinLogin
 cp "$HERE"/PinLogin/*.swift Sources/Routes/PinLogin/
-cp "$HERE/Tests/PinLoginTests.swift" Tests/RoutesTests/
+mkdir -p Tests/RoutesTests/PinLogin
+cp "$HERE/Tests/PinLoginTests.swift" Tests/RoutesTests/PinLogin/
 python3 - <<'PY'
 import pathlib, re
 def edit(path, old, new):

@@ -9,7 +9,7 @@ final class SystemFolderTests: XCTestCase {
     /// The routes speak one JSON model (`JSONValue`): no Foundation object trees in their code.
     func testTheRoutesUseOneJSONModel() throws {
         let routes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/Routes")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/Routes")
         let files = try XCTUnwrap(FileManager.default.enumerator(atPath: routes.path)).compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") }
         var found: [String] = []
