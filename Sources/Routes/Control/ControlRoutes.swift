@@ -54,10 +54,9 @@ extension ControlPlane {
             do {
                 let draft = try FaultRuleDraft.parse(request.body)
                 try draft.checkItCanFire { [owners] path in owners.name(ofPath: path) }
-                guard !faults.isFull else {
+                guard let rule = faults.add(draft) else {
                     return ControlPlane.badRequest("at most \(FaultStore.maxRules) fault rules at a time: remove some (DELETE /__mock/faults/ID, or DELETE /__mock/faults for all)")
                 }
-                let rule = faults.add(draft)
                 logger.info("fault \(rule.id) added: \(rule.method ?? "any") \(rule.path.text)\(rule.system.map { " [\($0)]" } ?? "") → \(rule.action.name)")
                 return .json(.created, sorted: rule.json)
             } catch {
