@@ -14,6 +14,8 @@ struct Options {
     var logLevel = LogLevel.info
     var logFormat = LogFormat.text
     var adminToken: String?
+    /// `--admin-token` was given no value: `adminToken` was drawn at random (the banner prints it).
+    var adminTokenGenerated = false
     var statePath: String?
     var watch = false
     var journalSize = 1000
@@ -54,7 +56,13 @@ struct Options {
             guard let f = LogFormat(rawValue: v.lowercased()) else { throw UsageError(description: "--log-format must be text or json, not \"\(v)\"") }
             o.logFormat = f
         },
-        Setting(flag: "--admin-token", env: "MOCK_ADMIN_TOKEN", valueName: "TOKEN", help: "lets non-loopback clients use /__mock/* with header X-Mock-Admin-Token: TOKEN; a browser opens /__mock/?token=TOKEN once") { o, v in o.adminToken = v },
+        Setting(flag: "--admin-token", env: "MOCK_ADMIN_TOKEN", valueName: "TOKEN", help: "lets non-loopback clients use /__mock/* with header X-Mock-Admin-Token: TOKEN (at least 16 characters; given no value, one is generated and printed); a browser opens /__mock/?token=TOKEN once") { o, v in
+            guard v.count >= AdminGuard.minimumTokenLength else {
+                throw UsageError(description: "--admin-token must be at least \(AdminGuard.minimumTokenLength) characters (a short one is guessed quickly); give the flag no value to have one generated")
+            }
+            o.adminToken = v
+            o.adminTokenGenerated = false
+        },
         Setting(flag: "--max-instances", env: "MOCK_MAX_INSTANCES", valueName: "N", help: "isolated mocks POST /__mock/instances may run at once, each on its own port (default 32; 0 turns them off)") { o, v in o.maxInstances = try int(v, "--max-instances", 0...1024) },
         Setting(flag: "--max-wait-ms", env: "MOCK_MAX_WAIT_MS", valueName: "N", help: "longest wait of a ?waitMs= admin request (default and most 30000)") { o, v in o.maxWaitMs = try int(v, "--max-wait-ms", 0...30_000) },
         Setting(flag: "--journal-size", env: "MOCK_JOURNAL_SIZE", valueName: "N", help: "requests kept in /__mock/requests (default 1000; 0 turns the journal off)") { o, v in o.journalSize = try int(v, "--journal-size", 0...1_000_000) },
@@ -105,7 +113,13 @@ struct Options {
                 throw UsageError(description: "unknown option \(arg) (see --help)")
             }
             let value: String
-            if setting.valueName.isEmpty {
+            if name == "--admin-token" && inlineValue == nil && (i + 1 == arguments.count || arguments[i + 1].hasPrefix("--")) {
+                // No value: a random token, printed in the banner.
+                options.adminToken = generatedToken()
+                options.adminTokenGenerated = true
+                i += 1
+                continue
+            } else if setting.valueName.isEmpty {
                 value = inlineValue ?? "true"   // a switch: `--watch`, `--watch=false`
             } else if let inlineValue {
                 value = inlineValue
@@ -118,6 +132,13 @@ struct Options {
             i += 1
         }
         return options
+    }
+
+    /// 32 hex digits (128 bits) from the system's secure generator.
+    static func generatedToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: (0..<32).map { _ in hex[Int.random(in: 0..<16, using: &generator)] }, as: UTF8.self)
     }
 
     struct HelpRequested: Error {}

@@ -72,7 +72,7 @@ let host = options.server.host
 let deviceAddresses = host == "0.0.0.0" || host == "::" ? NetworkInterfaces.reachableAddresses(includeIPv6: host == "::") : []
 let banner = Banner.text(Banner.Facts(
     host: host, port: server.port, seedName: options.seedPath ?? "bundled seed", systems: app.systems,
-    deviceAddresses: deviceAddresses, adminToken: options.adminToken,
+    deviceAddresses: deviceAddresses, adminToken: options.adminToken, adminTokenGenerated: options.adminTokenGenerated,
     statePath: persistence.store?.path, watchedPath: persistence.watchedSeed,
     configuredConnections: options.server.maxConnections, connectionLimit: server.connectionLimit))
 // One write, so scripts reading the banner from a pipe see it at once.

@@ -45,8 +45,14 @@ public final class EmbeddedMockServer: Sendable {
                       logger: Logger(level: logLevel.level), adminToken: adminToken)
     }
 
+    /// An `adminToken` shorter than `AdminGuard.minimumTokenLength` characters (easily guessed).
+    public struct ShortAdminToken: Error, CustomStringConvertible {
+        public var description: String { "the admin token must be at least \(AdminGuard.minimumTokenLength) characters" }
+    }
+
     /// Starts the mock with every server setting and the logger given.
     public convenience init(seed: Seed, configuration: ServerConfiguration, logger: Logger, adminToken: String? = nil) throws {
+        if let adminToken, !adminToken.isEmpty, adminToken.count < AdminGuard.minimumTokenLength { throw ShortAdminToken() }
         let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: adminToken,
                           adminHosts: [configuration.host])
         try self.init(app: app, configuration: configuration, logger: logger)

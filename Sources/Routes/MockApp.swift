@@ -51,7 +51,7 @@ public final class MockApp: Sendable {
         self.systems = systems
         let control = ControlPlane(environment: environment, systems: systems, journalSize: journalSize, carrying: carrying)
         self.control = control
-        admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts), systems: systems,
+        admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts, logger: environment.logger), systems: systems,
                           instances: instances, switcher: switcher, runsGivenSeed: givenSeed, resetAll: {
             for system in systems { system.reset() }
             environment.outbox.reset()

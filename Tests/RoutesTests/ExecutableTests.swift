@@ -209,16 +209,16 @@ final class ExecutableTests: XCTestCase {
     /// With --admin-token the banner prints the console's sign-in address (the token escaped),
     /// and that address signs a browser in.
     func testBannerPrintsTheConsoleTokenURL() throws {
-        let server = try TestExecutable(["--port", "0", "--host", "0.0.0.0", "--admin-token", "s3 cret/é"])
+        let server = try TestExecutable(["--port", "0", "--host", "0.0.0.0", "--admin-token", "s3 cret/é-0123456789abc"])
         let text = try server.banner()
         defer { server.stopNow() }
         XCTAssertTrue(text.contains("The console from a phone or another machine"), text)
         let line = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("/__mock/?token=") }, text)
-        XCTAssertTrue(line.hasSuffix("/__mock/?token=s3%20cret%2F%C3%A9"), String(line))
+        XCTAssertTrue(line.hasSuffix("/__mock/?token=s3%20cret%2F%C3%A9-0123456789abc"), String(line))
         XCTAssertFalse(line.contains("0.0.0.0"), String(line))
         let port = try TestExecutable.port(inBanner: text)
         let client = try TestHTTPClient(port: port)
-        try client.sendRequest("GET", "/__mock/?token=s3%20cret%2F%C3%A9")
+        try client.sendRequest("GET", "/__mock/?token=s3%20cret%2F%C3%A9-0123456789abc")
         let login = try client.readResponse()
         XCTAssertEqual(login.status, 303, login.text)
         XCTAssertTrue(login.header("Set-Cookie")?.contains("HttpOnly") ?? false)

@@ -248,7 +248,9 @@ struct HTTPRequestParser {
         guard targetBytes.allSatisfy({ $0 > 32 && $0 < 127 }) else {
             return .failure(Failure(status: .badRequest, reason: "invalid request target"))
         }
-        // Absolute-form targets (proxies, some clients) are served by their path.
+        // Absolute-form targets (proxies, some clients) are served by their path; their authority
+        // is kept, since it names the host the request is for (RFC 9112 §3.2.2: it replaces Host).
+        var absoluteAuthority: String?
         if targetBytes.count > 7, targetBytes[0] == UInt8(ascii: "h"),
            let schemeEnd = HTTPRequestParser.find("://", in: targetBytes) {
             let authority = schemeEnd + 3
@@ -256,6 +258,7 @@ struct HTTPRequestParser {
             while pathStart < targetBytes.count && targetBytes[pathStart] != UInt8(ascii: "/") && targetBytes[pathStart] != UInt8(ascii: "?") {
                 pathStart += 1
             }
+            absoluteAuthority = String(decoding: UnsafeRawBufferPointer(rebasing: targetBytes[authority..<pathStart]), as: UTF8.self)
             targetBytes = UnsafeRawBufferPointer(rebasing: targetBytes[pathStart...])
         }
         let target: String, path: String, query: String
@@ -328,9 +331,10 @@ struct HTTPRequestParser {
             return .failure(Failure(status: .badRequest, reason: "more than one Host header"))
         }
 
-        let request = HTTPRequest(method: HTTPRequestParser.method(methodBytes), target: target,
+        var request = HTTPRequest(method: HTTPRequestParser.method(methodBytes), target: target,
                                   path: path, query: query, version: version, headers: headers, body: [],
                                   remoteAddress: "")
+        if let absoluteAuthority { request.absoluteAuthority = absoluteAuthority }
 
         // Body framing (RFC 9112 §6.3).
         if !transferEncodings.isEmpty {

@@ -135,7 +135,9 @@ extension OAS {
             "200": response("The console's HTML page.", ["text/html": ["schema": string]]),
             "303": response("With --admin-token and the right token: signed in, on to /__mock/ (the token leaves the address bar).", text,
                             headers: ["Location": ["schema": string],
-                                      "Set-Cookie": ["description": "mock_admin=…; Path=/__mock; HttpOnly; SameSite=Strict: stands for X-Mock-Admin-Token from this browser.", "schema": string]]),
+                                      "Set-Cookie": ["description": "mock_admin=…; Path=/__mock; Max-Age=43200; HttpOnly; SameSite=Strict: stands for X-Mock-Admin-Token from this browser, on this host, until it expires or the server restarts.", "schema": string]]),
+            "429": response("Too many wrong tokens from this address in the last minute: try again after Retry-After seconds.", json(ref("AdminError")),
+                            headers: ["Retry-After": ["schema": string]]),
         ], parameters: [query("token", "The --admin-token value, for a browser on another machine (it cannot send the header); ignored without --admin-token.")])
         ops["GET /__mock/console.css"] = asset("The console's stylesheet", "text/css", "CSS.")
         ops["GET /__mock/console.js"] = asset("The console's script", "text/javascript", "JavaScript.")

@@ -130,6 +130,6 @@ final class EventsWebSocketTests: MockServerTestCase {
         XCTAssertEqual(plain.status, 426)
         XCTAssertEqual(plain.header("Upgrade"), "websocket")
         // The loopback console's own page is admitted.
-        _ = try TestWebSocket(port: server.port, path: "/__mock/events", extraHeaders: [("Origin", "http://127.0.0.1")])
+        _ = try TestWebSocket(port: server.port, path: "/__mock/events", extraHeaders: [("Origin", "http://127.0.0.1:\(server.port)")])
     }
 }
