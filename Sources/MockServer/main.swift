@@ -11,8 +11,8 @@ import Darwin
 import Glibc
 #endif
 
-// First, before any thread exists: SIGINT/SIGTERM stay pending until the trap's thread takes them.
-let signalTrap = SignalTrap.block()
+// First, before any thread exists: SIGINT/SIGTERM/SIGHUP stay pending until the trap's thread takes them.
+let signalTrap = SignalTrap.block([SIGINT, SIGTERM, SIGHUP])
 SignalTrap.ignoreBrokenPipes()
 
 /// Prints to standard error and exits with the given status.
@@ -64,6 +64,16 @@ do {
 }
 
 signalTrap.start { sig in
+    if sig == SIGHUP {
+        // As nginx and PostgreSQL do: a reload, never death. Only a watched seed has a file to reload.
+        if persistence.watchedSeed != nil {
+            logger.info("SIGHUP: reloading the seed")
+            _ = persistence.reloadWatchedSeed(server: server, logger: logger)
+        } else {
+            logger.warning("SIGHUP ignored: it reloads the seed only under --watch (with --seed PATH)")
+        }
+        return
+    }
     logger.info("\(SignalTrap.name(sig)): finishing requests in flight and stopping")
     server.shutdown()
 }
