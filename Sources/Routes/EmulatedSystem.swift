@@ -44,8 +44,9 @@ public protocol EmulatedSystem: Sendable {
     func expireTokens(_ token: String?) -> Int
     /// Forgets a token (nil: every token): the next request with it gets the unknown-token answer.
     func revokeTokens(_ token: String?) -> Int
-    /// The system's accounts for the web console (`GET /__mock/accounts`); default: none.
-    func accountListing() -> AccountListing?
+    /// One page of the system's accounts for the web console (`GET /__mock/accounts`), with how
+    /// many there are in all; default: none.
+    func accountListing(_ page: AccountPage) -> AccountListing?
     /// Whether its WebSocket messages are JSON with a `type` that fault rules match (API.md §6.1,
     /// `"path": "LOGIN_CUSTOMER"`); default: no.
     static var faultsMatchMessageTypes: Bool { get }

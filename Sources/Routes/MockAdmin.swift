@@ -50,11 +50,7 @@ struct MockAdmin: Sendable {
         })
         registerArrange(in: &router)
         registerInstances(in: &router)
-        router.get("/__mock/accounts", `guard`.wrap { [systems] _ in
-            var listings: [String: [AccountSummary]] = [:]
-            for case let listing? in systems.map({ $0.accountListing() }) { listings[listing.system] = listing.accounts }
-            return .json(.ok, listings)
-        })
+        router.get("/__mock/accounts", `guard`.wrap { [systems] request in AccountListingAnswer.answer(request, systems: systems) })
         router.post("/__mock/reset", `guard`.wrap { [environment, resetAll, switcher, runsGivenSeed] request in
             var seed: Seed?
             switch MockAdmin.resetSeed(request.body) {

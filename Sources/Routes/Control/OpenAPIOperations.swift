@@ -89,10 +89,14 @@ extension OAS {
             ], body: body(ref("TokenControl"), [jsonType], required: false))
         }
         ops["GET /__mock/openapi.json"] = admin("This document", ["200": response("OpenAPI 3.1.", json(["type": "object"]))])
-        ops["GET /__mock/accounts"] = admin("Every system's accounts, as the console lists them", [
-            "200": response("Accounts keyed by system; never a password, tokens as their first 4 characters and an ellipsis.",
-                            json(["type": "object", "additionalProperties": array(ref("AccountSummary"))])),
-        ])
+        ops["GET /__mock/accounts"] = admin("Every system's accounts, as the console lists them, a page at a time", [
+            "200": response("Accounts keyed by system; never a password, tokens as their first 4 characters and an ellipsis. At most 500 per system: a system with more is named in X-Mock-Truncated, and X-Mock-Hint says how to ask for its next page.",
+                            json(["type": "object", "additionalProperties": array(ref("AccountSummary"))]),
+                            headers: ["X-Mock-Truncated": ["description": "system=total for each system with accounts beyond this page, comma-separated; absent when every list is whole.", "schema": string]]),
+            "400": adminBadRequest("An unknown system, or an offset or limit out of range."),
+        ], parameters: [query("system", "Only this system's accounts."),
+                        query("offset", "Skip this many accounts of each listed system (default 0).", schema: ["type": "integer", "minimum": 0]),
+                        query("limit", "At most this many accounts per system (1 to 500, the default).", schema: ["type": "integer", "minimum": 1, "maximum": 500])])
         let administered = SystemRegistry.types.compactMap { $0 as? any AccountAdministration.Type }
         // Optional fields may be null (read as absent).
         let optionalText: Object = ["type": ["string", "null"]]
