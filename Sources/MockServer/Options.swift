@@ -81,6 +81,7 @@ struct Options {
             o.server.poller = kind
         },
         Setting(flag: "--send-timeout", env: "MOCK_SEND_TIMEOUT", valueName: "SECONDS", help: "a client whose pending output makes no progress this long is closed (default 30)") { o, v in o.server.sendTimeout = try seconds(v, "--send-timeout") },
+        Setting(flag: "--max-pushed-output-bytes", env: "MOCK_MAX_PUSHED_OUTPUT_BYTES", valueName: "N", help: "unread output of pushed WebSocket messages (/__mock/events, the console) summed over all clients; past it the client holding most is closed with 1008 (default 67108864)") { o, v in o.server.maxPushedOutputBytes = try int(v, "--max-pushed-output-bytes", 65_536...(1 << 40)) },
         Setting(flag: "--ws-ping-interval", env: "MOCK_WS_PING_INTERVAL", valueName: "SECONDS", help: "a silent WebSocket is pinged after this; no answer as long again closes it with 1001 (default 30)") { o, v in o.server.webSocketPingInterval = try seconds(v, "--ws-ping-interval") },
         Setting(flag: "--ws-frame-timeout", env: "MOCK_WS_FRAME_TIMEOUT", valueName: "SECONDS", help: "a started WebSocket frame or message left unfinished this long is closed with 1008 (default 30)") { o, v in o.server.webSocketFrameTimeout = try seconds(v, "--ws-frame-timeout") },
         Setting(flag: "--state", env: "MOCK_STATE", valueName: "PATH", help: "keep all state in this file across restarts (a change is answered once it is on disk; created from the seed if missing)") { o, v in o.statePath = v },

@@ -93,6 +93,11 @@ final class ConnectionMachine {
     /// This connection counts against the WebSocket share (released when it closes).
     @exclusivity(unchecked) private var holdsWebSocketSlot = false
     @exclusivity(unchecked) private var partialFrameSince: UInt64 = 0
+    /// Bytes of pushed frames charged to the server's push budget and not yet given back.
+    @exclusivity(unchecked) private var pushCharged = 0
+    /// Offsets in `outbound` where a frame begins, recorded (a few KiB apart) only while output is
+    /// waiting: where unsent frames can be cut off without splitting one.
+    @exclusivity(unchecked) private var frameStarts: [Int] = []
 
     /// A buffer up to this capacity is kept for the connection's next answers; a bigger one (a
     /// pipelined burst) is given back once drained, so idle connections hold little.
@@ -171,7 +176,9 @@ final class ConnectionMachine {
         guard count > 0 else { return }
         written += count
         lastOutputProgress = env.now
+        if pushCharged > 0 { releasePushCharge(keeping: outbound.count - written) }
         guard written >= outbound.count else { return }
+        if !frameStarts.isEmpty { frameStarts.removeAll(keepingCapacity: true) }
         // Drained: give big buffers back, so a burst does not pin memory.
         if outbound.capacity > ConnectionMachine.retainedBuffer {
             env.releasedBytes &+= outbound.capacity
@@ -261,7 +268,14 @@ final class ConnectionMachine {
         case .send(let message):
             var frame: [UInt8] = []
             WebSocketSession.encode(message, into: &frame)
+            guard env.pushBudget.charge(frame.count, to: id, mailbox: env.mailbox) else {
+                shed()
+                return
+            }
+            pushCharged += frame.count
             if held.isEmpty { appendOutput(frame) } else { hold(frame, delay: 0, then: .none) }
+        case .shed:
+            shed()
         case .close(let request):
             let frame = session.initiateClose(code: request.code, reason: request.reason)
             if held.isEmpty { appendOutput(frame); if close == .none { close = .afterFlush } } else { hold(frame, delay: 0, then: .afterFlush) }
@@ -281,6 +295,8 @@ final class ConnectionMachine {
         env.releasedBytes &+= inbound.capacity + outbound.capacity
         inbound = []
         outbound = []
+        frameStarts = []
+        if pushCharged > 0 { releasePushCharge(keeping: 0) }
         dropHeld()
         if let handle = webSocket, let endpoint {
             handle.markClosed()
@@ -613,6 +629,31 @@ final class ConnectionMachine {
         }
     }
 
+    /// The server's push budget is used up and this connection holds the most of it: its unsent
+    /// frames go (the memory is given back at once), and a close frame with the reason follows
+    /// whatever part of a frame is already on the wire.
+    private func shed() {
+        if pushCharged > 0 { releasePushCharge(keeping: 0) }
+        env.logger.warning("closing \(remoteAddress): the server's budget for pushed WebSocket output (\(env.pushBudget.limit) bytes, --max-pushed-output-bytes) is used up and this connection holds the most unread (\(pendingOutput) bytes)")
+        dropHeld()
+        if let cut = frameStarts.first(where: { $0 >= written }) {
+            env.releasedBytes &+= outbound.capacity
+            outbound = Array(outbound[written..<cut])
+            written = 0
+        }
+        frameStarts = []
+        appendOutput(session.initiateClose(code: WebSocketCloseCode.policyViolation, reason: "server output budget used up: this client reads too slowly"))
+        close = .afterFlush
+    }
+
+    /// Gives back the push charge beyond `pending` bytes (what is written is no longer held). The
+    /// budget gives back no more than it holds for this connection (after a shed, nothing).
+    private func releasePushCharge(keeping pending: Int) {
+        guard pushCharged > pending else { return }
+        env.pushBudget.release(pushCharged - pending, from: id)
+        pushCharged = max(0, pending)
+    }
+
     private func closeWebSocket(_ code: UInt16, _ reason: String) {
         env.logger.info("WebSocket close \(code) to \(remoteAddress): \(reason)")
         dropHeld()
@@ -662,6 +703,10 @@ final class ConnectionMachine {
             env.logger.warning("closing \(remoteAddress): more than \(env.settings.outputHardCap) bytes of output unread")
             close = .abort
             return
+        }
+        // A WebSocket's unit boundary, kept only while output waits (and a few KiB apart).
+        if before > 0 && phase == .webSocket && frameStarts.last.map({ outbound.count - $0 >= 4096 }) ?? true {
+            frameStarts.append(outbound.count)
         }
         outbound.append(contentsOf: bytes)
         outputAdded(wasEmpty: before == 0)

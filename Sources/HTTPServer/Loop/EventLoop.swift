@@ -62,7 +62,7 @@ final class EventLoop: @unchecked Sendable {
         self.poller = poller
         mailbox = LoopMailbox(wake: { poller.wake() })
         env = ConnectionEnvironment(responder: shared.currentResponder, logger: shared.logger, settings: shared.settings, mailbox: mailbox,
-                                   webSocketSlots: shared.webSocketSlots)
+                                   webSocketSlots: shared.webSocketSlots, pushBudget: shared.pushBudget)
         spareFD = Sys.openSpare()
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: EventLoop.readSize, alignment: 16)
         for fd in listenFDs { try poller.add(fd, read: true, write: false) }

@@ -42,6 +42,11 @@ public struct ServerConfiguration: Sendable {
     /// Unwritten output, in bytes, past which more output closes the connection instead (the peer
     /// does not read, e.g. a WebSocket subscriber); one answer into an empty buffer is always allowed.
     public var maxPendingOutputBytes = 8 * 1024 * 1024
+    /// Unwritten output of pushed WebSocket messages (`WebSocketConnection.send`: the events
+    /// stream's fan-out), in bytes, summed over every connection; past it the connections holding
+    /// most drop their unsent messages and are closed with 1008 and the reason, so subscribers that
+    /// do not read hold this much in all, not `maxPendingOutputBytes` each.
+    public var maxPushedOutputBytes = 64 * 1024 * 1024
     /// Seconds a deferred response (`DeferredResponse`) may be held at most, whatever it asks.
     public var maxDeferredSeconds = 600.0
     /// Hand every accepted connection from one listener to the loops (always on Darwin, where

@@ -11,6 +11,8 @@ final class ServerShared: Sendable {
     private let open = Locked((count: 0, limit: 0))
     /// WebSockets' share of the connection limit.
     let webSocketSlots: WebSocketSlots
+    /// Unwritten pushed WebSocket output, summed over every connection.
+    let pushBudget: PushBudget
     private let listeners = Locked(0)
     private let peakOutput = Locked(0)
     private let lastRelease = Locked<UInt64>(0)
@@ -30,6 +32,7 @@ final class ServerShared: Sendable {
         open.withLock { $0.limit = configuration.maxConnections }
         webSocketSlots = WebSocketSlots(limit: WebSocketSlots.defaultLimit(configured: configuration.maxWebSocketConnections,
                                                                            connectionLimit: configuration.maxConnections))
+        pushBudget = PushBudget(limit: configuration.maxPushedOutputBytes)
         // Timers are checked at a quarter of the shortest timeout, between 10 ms and 1 s.
         let shortest = min(configuration.headerTimeout, configuration.idleTimeout, configuration.sendTimeout,
                            configuration.webSocketPingInterval, configuration.webSocketFrameTimeout)

@@ -125,6 +125,8 @@ enum ConnectionCommand: Sendable {
     case close(WebSocketCloseRequest)
     /// A deferred answer of this connection was completed (its slot's token).
     case deferredReady(UInt64)
+    /// The server's push budget is used up and this connection holds the most: drop and close.
+    case shed
 }
 
 /// The queue other threads post connection commands to, and a new responder
