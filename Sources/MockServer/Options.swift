@@ -8,7 +8,12 @@ import Routes
 
 /// Everything the command line and the environment can set.
 struct Options {
-    var server = ServerConfiguration()
+    var server: ServerConfiguration = {
+        var configuration = ServerConfiguration()
+        // A probe gets its answer even when clients fill the connection table.
+        configuration.reservedPaths = [MockApp.healthPath]
+        return configuration
+    }()
     /// A seed file; nil means the seed compiled into the binary.
     var seedPath: String?
     var logLevel = LogLevel.info

@@ -60,6 +60,9 @@ public final class EmbeddedMockServer: Sendable {
 
     /// Serves an app built by the caller (e.g. with a state file already loaded into it).
     public init(app: MockApp, configuration: ServerConfiguration, logger: Logger) throws {
+        var configuration = configuration
+        // A probe gets its answer even when clients fill the connection table.
+        if configuration.reservedPaths.isEmpty { configuration.reservedPaths = [MockApp.healthPath] }
         self.app = app
         instances = app.enableInstances(configuration: configuration)
         server = Server(configuration: configuration, responder: app.makeResponder(), logger: logger)

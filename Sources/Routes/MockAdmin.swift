@@ -38,7 +38,7 @@ struct MockAdmin: Sendable {
 
     func register(in router: inout Router) {
         let outbox = environment.outbox
-        router.get("/__mock/health") { [health = environment.health] _ in .json(.ok, health.json) }
+        router.get(MockApp.healthPath) { [health = environment.health] _ in .json(.ok, health.json) }
         // With `waitMs`: answered once a matching message exists, or at the deadline with `[]`.
         router.get("/__mock/sms", `guard`.wrap { [control] request in
             let phone = request.queryParameters["phone"]

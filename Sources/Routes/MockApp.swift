@@ -59,6 +59,10 @@ public final class MockApp: Sendable {
         }, control: control)
     }
 
+    /// The health check, answered even when the connection table is full (the server keeps a
+    /// slot for it: `ServerConfiguration.reservedPaths`).
+    public static let healthPath = "/__mock/health"
+
     /// The system of that name (`SystemRegistry.names`), or nil.
     public func system(named name: String) -> (any EmulatedSystem)? {
         systems.first { $0.name == name }

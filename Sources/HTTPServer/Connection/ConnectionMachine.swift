@@ -103,10 +103,14 @@ final class ConnectionMachine {
     /// pipelined burst) is given back once drained, so idle connections hold little.
     private static let retainedBuffer = 16 * 1024
 
-    init(id: ConnectionID, remoteAddress: String, localPort: Int, environment: ConnectionEnvironment) {
+    /// On a slot kept for a full table: only these paths are answered (then the connection closes).
+    private let onlyPaths: Set<String>?
+
+    init(id: ConnectionID, remoteAddress: String, localPort: Int, environment: ConnectionEnvironment, onlyPaths: Set<String>? = nil) {
         self.id = id
         self.remoteAddress = remoteAddress
         self.localPort = localPort
+        self.onlyPaths = onlyPaths
         env = environment
         parser = HTTPRequestParser(limits: environment.settings.limits)
         lastActivity = environment.now
@@ -360,6 +364,10 @@ final class ConnectionMachine {
     }
 
     private func handle(_ request: HTTPRequest) {
+        if let onlyPaths, !onlyPaths.contains(request.path) {
+            answerAndClose(.serviceUnavailable, "Too many open connections", method: request.method.rawValue, path: request.path)
+            return
+        }
         let start = requestStartedAt != 0 ? requestStartedAt : env.now
         switch env.responder.outcome(for: request) {
         case .upgrade(let response, let endpoint):
@@ -398,7 +406,7 @@ final class ConnectionMachine {
 
     /// Queues an answer as its delivery directive says (at once, delayed, closed, reset, truncated).
     private func deliver(_ response: HTTPResponse, for request: HTTPRequest, start: UInt64) {
-        let keepAlive = request.wantsKeepAlive && !env.draining
+        let keepAlive = request.wantsKeepAlive && !env.draining && onlyPaths == nil
         let omitBody = request.method == .head
         let delivery = response.delivery
         if delivery.delayNanos == 0 && delivery.action == .send && delivery.deferred == nil && held.isEmpty {

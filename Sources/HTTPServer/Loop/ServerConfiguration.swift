@@ -18,6 +18,12 @@ public struct ServerConfiguration: Sendable {
     public var maxWebSocketMessageBytes = 1024 * 1024
     /// Open connections at most; past it new clients get 503 and are closed.
     public var maxConnections = 10_000
+    /// Request paths (exact) still answered when `maxConnections` is reached, each on one of
+    /// `reservedConnections` extra slots and then closed: a health probe gets through when clients
+    /// fill the table. Any other request on such a slot gets the 503 of a full table.
+    public var reservedPaths: [String] = []
+    /// Extra connection slots kept for `reservedPaths` (none when that list is empty).
+    public var reservedConnections = 2
     /// Open WebSockets at most (counted within `maxConnections`); past it an upgrade gets 503, so
     /// HTTP clients keep room. 0 means half the connection limit in force.
     public var maxWebSocketConnections = 0
