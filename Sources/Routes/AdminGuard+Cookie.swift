@@ -60,7 +60,7 @@ extension AdminGuard {
             failures.record(peer: request.remoteAddress, what: "wrong token in the console address")
             return AdminGuard.forbidden("wrong token in the console address (?token= must be the --admin-token value)")
         }
-        guard let host = request.addressedHost,
+        guard let host = request.headers["Host"],
               let cookie = cookieValue(host: host, expires: Int(SystemTime.wallSeconds()) + AdminGuard.cookieLifetime) else {
             return AdminGuard.forbidden("the console sign-in needs a Host header (the cookie is issued for that host)")
         }

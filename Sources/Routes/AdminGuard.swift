@@ -52,8 +52,8 @@ public struct AdminGuard: Sendable {
             failures.record(peer: request.remoteAddress, what: "wrong \(AdminGuard.tokenHeader)")
             return AdminGuard.forbidden("wrong \(AdminGuard.tokenHeader)")
         }
-        // An absolute-form target names the host in place of `Host` (RFC 9112 §3.2.2).
-        let host = request.addressedHost
+        // (The parser puts an absolute-form target's authority in `Host`, RFC 9112 §3.2.2.)
+        let host = request.headers["Host"]
         // The console's cookie (set by /__mock/?token=) stands for the header from another machine.
         // A browser sends it only to this host, and only from pages of this site (SameSite=Strict),
         // and it is signed for the host it was issued to, so the loopback and Host checks have

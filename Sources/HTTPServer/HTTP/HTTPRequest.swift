@@ -16,9 +16,6 @@ public struct HTTPRequest: Sendable {
     public var pathParameters: PathParameters
     /// The server port the request arrived on; 0 when it did not come over a socket.
     public var localPort = 0
-    /// The authority (`host:port`) of an absolute-form target (`GET http://host:port/path`), which
-    /// names the host the request is for in place of `Host`; nil for the usual origin-form.
-    public var absoluteAuthority: String?
 
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], remoteAddress: String = "127.0.0.1") {
@@ -47,9 +44,6 @@ public struct HTTPRequest: Sendable {
         self.remoteAddress = remoteAddress
         self.pathParameters = [:]
     }
-
-    /// The host the request is addressed to: an absolute-form target's authority, else `Host`.
-    public var addressedHost: String? { absoluteAuthority ?? headers["Host"] }
 
     /// True when the peer is on the loopback interface (127.0.0.0/8 or ::1).
     public var isFromLoopback: Bool {
