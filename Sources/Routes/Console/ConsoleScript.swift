@@ -32,11 +32,12 @@ enum ConsoleScript {
     for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
     return node;
   }
-  async function api(method, path, body) {
+  async function api(method, path, body, onResponse) {
     const headers = { "X-Mock-Admin": "1", "Accept": "application/json" };
     const init = { method, headers, cache: "no-store", credentials: "same-origin" };
     if (body !== undefined) { headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
     const response = await fetch(path, init);
+    if (onResponse) onResponse(response);
     const text = await response.text();
     if (!response.ok) {
       let reason = text;
@@ -151,10 +152,14 @@ enum ConsoleScript {
 
   // ---- accounts --------------------------------------------------------------------------
   async function loadAccounts() {
-    const text = await api("GET", "/__mock/accounts");
-    if (text === state.accountsText) return;
-    state.accountsText = text;
-    renderAccounts(JSON.parse(text));
+    // X-Mock-Truncated names each system listed only in part, with its total ("skyzone=1234").
+    let truncated = "";
+    const text = await api("GET", "/__mock/accounts", undefined, (r) => { truncated = r.headers.get("X-Mock-Truncated") || ""; });
+    if (text + truncated === state.accountsText) return;
+    state.accountsText = text + truncated;
+    const totals = {};
+    for (const part of truncated.split(",")) { const [name, total] = part.trim().split("="); if (name && total) totals[name] = total; }
+    renderAccounts(JSON.parse(text), totals);
   }
   const COLUMNS = [
     ["login", "Login"], ["name", "Name"], ["phone", "Phone"], ["email", "E-mail"],
@@ -168,7 +173,7 @@ enum ConsoleScript {
     if (key === "note") return v ? el("span", { class: "note" }, v) : "";
     return v === undefined || v === null ? "" : String(v);
   }
-  function renderAccounts(bySystem) {
+  function renderAccounts(bySystem, totals) {
     const body = $("accounts-body");
     const names = SYSTEMS.filter((s) => bySystem[s]).concat(Object.keys(bySystem).filter((s) => !SYSTEMS.includes(s)));
     body.replaceChildren(el("div", { class: "systems" }, names.map((name) => {
@@ -179,7 +184,8 @@ enum ConsoleScript {
         el("tbody", {}, accounts.map((a) => el("tr", { "data-login": a.login || "", "data-id": a.id || "" },
           used.map(([k, t]) => { const c = cell(k, a); return el("td", { "data-label": t, class: (c === "" ? "blank " : "") + "c-" + k }, el("div", {}, c)); })))));
       return el("div", { class: "system", id: "accounts-" + name },
-        el("h2", {}, TITLES[name] || name, " ", el("span", { class: "count" }, accounts.length)),
+        el("h2", {}, TITLES[name] || name, " ", el("span", { class: "count", title: totals[name] ? "the first " + accounts.length + " of " + totals[name] + " are listed" : "" },
+          totals[name] ? accounts.length + " of " + totals[name] : accounts.length)),
         accounts.length ? el("div", { class: "table-wrap accounts" }, table) : el("p", { class: "empty" }, "No accounts."));
     })));
   }
