@@ -30,19 +30,20 @@ public final class EmbeddedMockServer: Sendable {
     let server: Server
     private let instances: MockInstances
     private let switcher: AppSwitcher
+    /// The state file's store (`statePath`), closed once by `stop()` or `waitUntilStopped()`.
+    private let persistence: Locked<MockPersistence?>
     /// The host the server listens on.
     public let host: String
 
     /// Starts the mock on `host`:`port` (0: a free port) and returns once it accepts connections.
+    /// Every argument has the command line's default; see ``Settings`` for what each one does.
+    ///
+    ///     let server = try EmbeddedMockServer(smsCode: "1234")   // every musbooking code is 1234
     public convenience init(seed: SeedSource = .bundled, host: String = "127.0.0.1", port: Int = 0,
-                            logLevel: LogLevel = .warning, adminToken: String? = nil) throws {
-        var configuration = ServerConfiguration()
-        configuration.host = host
-        configuration.port = port
-        configuration.eventLoops = 1
-        configuration.shutdownGrace = 1
-        try self.init(seed: try EmbeddedMockServer.load(seed), configuration: configuration,
-                      logger: Logger(level: logLevel.level), adminToken: adminToken)
+                            logLevel: LogLevel = .warning, adminToken: String? = nil, smsCode: String? = nil,
+                            clockOffset: TimeInterval = 0, statePath: String? = nil) throws {
+        try self.init(Settings(seed: seed, host: host, port: port, logLevel: logLevel, adminToken: adminToken,
+                               smsCode: smsCode, clockOffset: clockOffset, statePath: statePath))
     }
 
     /// Starts the mock with every server setting and the logger given.
@@ -53,13 +54,31 @@ public final class EmbeddedMockServer: Sendable {
     }
 
     /// Serves an app built by the caller (e.g. with a state file already loaded into it).
-    public init(app: MockApp, configuration: ServerConfiguration, logger: Logger) throws {
+    public convenience init(app: MockApp, configuration: ServerConfiguration, logger: Logger) throws {
+        try self.init(app: app, configuration: configuration, logger: logger, statePath: nil)
+    }
+
+    /// Serves `app`, with its state kept in the file at `statePath` when one is given (as `--state`).
+    init(app: MockApp, configuration: ServerConfiguration, logger: Logger, statePath: String?) throws {
         self.app = app
         instances = app.enableInstances(configuration: configuration)
-        server = Server(configuration: configuration, responder: app.makeResponder(), logger: logger)
-        switcher = AppSwitcher(app: app, server: server)
+        let server = Server(configuration: configuration, responder: app.makeResponder(), logger: logger)
+        self.server = server
+        // Before the server starts: the first request already sees the restored state.
+        let persistence = try statePath.map { try MockPersistence.start(app: app, server: server, statePath: $0, watchSeed: nil, logger: logger) }
+        self.persistence = Locked(persistence)
+        if let persistence {
+            switcher = AppSwitcher(app: app, server: server, responder: persistence.responder(for:)) { [store = persistence.store] next in
+                store?.reattach(next.persistentParts)
+            }
+        } else {
+            switcher = AppSwitcher(app: app, server: server)
+        }
         host = configuration.host
-        try server.start()
+        do { try server.start() } catch {
+            persistence?.close()
+            throw error
+        }
     }
 
     /// A server its owner let go of without `stop()` (a test that threw before its tear-down)
@@ -121,13 +140,22 @@ public final class EmbeddedMockServer: Sendable {
         instances.stopAll()
         server.shutdown()
         server.waitUntilStopped()
+        closeState()
+    }
+
+    /// Writes the state file's last changes and lets it go (once).
+    private func closeState() {
+        persistence.withLock { current -> MockPersistence? in defer { current = nil }; return current }?.close()
     }
 
     /// Stops the server from another thread (a signal handler) without waiting.
     public func beginShutdown() { server.shutdown() }
 
-    /// Blocks until the server has stopped.
-    public func waitUntilStopped() { server.waitUntilStopped() }
+    /// Blocks until the server has stopped (and, with a state file, its last changes are written).
+    public func waitUntilStopped() {
+        server.waitUntilStopped()
+        closeState()
+    }
 }
 
 extension EmbeddedMockServer.LogLevel {
