@@ -1,10 +1,12 @@
+import Foundation
+
 /// An account as `GET /__mock/accounts` lists it and `POST /__mock/accounts` returns it: never a
 /// password; tokens as their first 4 characters and `…`.
 public struct MockAccount: Codable, Sendable, Equatable {
     /// One live login session.
     public struct Session: Codable, Sendable, Equatable {
         public var token: String
-        public var expiresAt: String?
+        public var expiresAt: Date?
     }
 
     public var id: String?

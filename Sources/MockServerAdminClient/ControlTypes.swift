@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a fault rule does (`POST /__mock/faults` `action`): HTTP actions, and for gateway rules
 /// (`system: "gateway"`, `path`: a message type) `delay`, `reply`, `noReply` and `closeCode`.
 public enum MockFaultAction: Codable, Sendable, Equatable {
@@ -85,7 +87,7 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
     }
 
     public var id: Int
-    public var at: String
+    public var at: Date
     public var system: String?
     /// `GET`, `POST`, …, or `WS` for a gateway message.
     public var method: String
@@ -106,8 +108,8 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
 
 /// The mock's clock (`/__mock/clock`).
 public struct MockClock: Codable, Sendable, Equatable {
-    /// ISO 8601 UTC.
-    public var now: String
+    /// The mock's time now.
+    public var now: Date
     /// How far the clock is ahead of real time.
     public var offsetSeconds: Double
 }

@@ -76,8 +76,15 @@ public struct MockAdminClient: Sendable {
         return data
     }
 
+    /// Every date under `/__mock/` is ISO 8601 without a fraction (`2026-11-27T04:05:28Z`).
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
     func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
-        do { return try JSONDecoder().decode(type, from: data) } catch {
+        do { return try MockAdminClient.decoder.decode(type, from: data) } catch {
             throw Failure(description: "unexpected admin answer: \(String(decoding: data.prefix(300), as: UTF8.self))")
         }
     }

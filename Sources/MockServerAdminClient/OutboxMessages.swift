@@ -1,12 +1,14 @@
+import Foundation
+
 /// An SMS the mock "sent" (`GET /__mock/sms`): the normalised phone, the text, and the code or
 /// password it carries.
 public struct MockSMS: Codable, Sendable, Equatable {
     public var phone: String
     public var text: String
     public var code: String?
-    public var sentAt: String
+    public var sentAt: Date
 
-    public init(phone: String, text: String, code: String?, sentAt: String) {
+    public init(phone: String, text: String, code: String?, sentAt: Date) {
         self.phone = phone
         self.text = text
         self.code = code
@@ -20,9 +22,9 @@ public struct MockEmail: Codable, Sendable, Equatable {
     public var subject: String
     public var body: String
     public var link: String?
-    public var sentAt: String
+    public var sentAt: Date
 
-    public init(to: String, subject: String, body: String, link: String?, sentAt: String) {
+    public init(to: String, subject: String, body: String, link: String?, sentAt: Date) {
         self.to = to
         self.subject = subject
         self.body = body
