@@ -46,10 +46,12 @@ public enum OpenAPIDocument {
                 "schemas": OAS.schemas,
                 "securitySchemes": [
                     "bearer": ["type": "http", "scheme": "bearer"],
+                    "rowsToken": ["type": "apiKey", "in": "header", "name": "authorization",
+                                  "description": "The rows app's raw token from POST /auth/login, without a Bearer prefix."],
                 ],
             ],
         ]
-        return document.sortedByKey
+        return OAS.typingConstants(document).sortedByKey
     }
 
     /// The document's bytes: compact JSON, members sorted by key.
