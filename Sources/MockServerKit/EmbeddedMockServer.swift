@@ -23,7 +23,16 @@ public final class EmbeddedMockServer: Sendable {
 
     /// Log verbosity of an embedded server (its lines go to standard error).
     public enum LogLevel: Sendable {
-        case debug, info, warning, error, off
+        /// Everything, including each request's details.
+        case debug
+        /// A line per request, SMS and e-mail (the command line's default).
+        case info
+        /// Only what went wrong or may surprise (the embedded default: a test's output stays quiet).
+        case warning
+        /// Only failures.
+        case error
+        /// Nothing.
+        case off
     }
 
     private let app: MockApp
