@@ -59,16 +59,17 @@ struct SeedValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else {
-            throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: codingPath, debugDescription: "expected an object"))
+            throw DecodingError.typeMismatch([String: JSONValue].self, .init(codingPath: codingPath, debugDescription: "expected an object"))
         }
         var byKey: [String: JSONValue] = [:]
-        for (key, member) in members { byKey[key] = member }   // the last one wins, as JSONSerialization keeps
+        // A key given twice: the last one wins, as Foundation's decoder keeps it.
+        for (key, member) in members { byKey[key] = member }
         return KeyedDecodingContainer(SeedKeyedContainer<Key>(members: byKey, decoder: self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else {
-            throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath, debugDescription: "expected an array"))
+            throw DecodingError.typeMismatch([JSONValue].self, .init(codingPath: codingPath, debugDescription: "expected an array"))
         }
         return SeedUnkeyedContainer(elements: elements, decoder: self)
     }

@@ -22,10 +22,12 @@ public enum OpenAPIDocument {
                                                                                               maxWaitMs: maxWaitMs)
         }
         var tags: [String] = [], notes = ""
+        var securitySchemes: [String: JSONValue] = ["bearer": ["type": "http", "scheme": "bearer"]]
         for system in SystemRegistry.types {
             guard let documented = system as? OpenAPIDocumented.Type else { continue }
             if !documented.openAPIOperations.isEmpty { tags.append(system.name) }
             if let note = documented.openAPIWebSocketNote { notes += note + " " }
+            securitySchemes.merge(documented.openAPISecuritySchemes) { first, _ in first }
         }
         tags.append("admin")
         let description = """
@@ -44,11 +46,7 @@ public enum OpenAPIDocument {
             "paths": OAS.members(paths.mapValues(OAS.members)),
             "components": [
                 "schemas": OAS.schemas,
-                "securitySchemes": [
-                    "bearer": ["type": "http", "scheme": "bearer"],
-                    "rowsToken": ["type": "apiKey", "in": "header", "name": "authorization",
-                                  "description": "The rows app's raw token from POST /auth/login, without a Bearer prefix."],
-                ],
+                "securitySchemes": OAS.members(securitySchemes),
             ],
         ]
         return OAS.typingConstants(document).sortedByKey

@@ -4,6 +4,12 @@ import HTTPServer
 extension RowsApp: OpenAPIDocumented {
     static var openAPIOperations: [String: OAS.Object] { OAS.rowsOperations }
     static var openAPISchemas: OAS.Object { OAS.rowsSchemas }
+    /// The raw token in `authorization` (no `Bearer`): an `apiKey`, which generators take as
+    /// security; a header parameter of that name they would drop.
+    static var openAPISecuritySchemes: [String: OAS.Object] {
+        ["rowsToken": ["type": "apiKey", "in": "header", "name": "authorization",
+                       "description": "The rows app's raw token from POST /auth/login, without a Bearer prefix."]]
+    }
 }
 
 extension OAS {
