@@ -159,7 +159,8 @@ extension OAS {
     }
 
     /// Every state-changing admin operation says so in its 403; those a client may send without a
-    /// JSON body (no body, or an optional one) declare the `X-Mock-Admin` header they then need.
+    /// JSON body declare the `X-Mock-Admin` header they then need: required without a body,
+    /// optional beside an optional body (a JSON body stands for it).
     static func markStateChangingOperations(_ ops: inout [String: Object]) {
         for (key, operation) in ops where !key.hasPrefix("GET ") && key.contains(" /__mock") {
             var op = operation
@@ -170,7 +171,7 @@ extension OAS {
             if op["requestBody"]?["required"] != .bool(true) {
                 var parameters: [Object] = []
                 if case .array(let given)? = op["parameters"] { parameters = given }
-                op.set("parameters", .array(parameters + [adminMarker]))
+                op.set("parameters", .array(parameters + [adminMarker(required: op["requestBody"] == nil)]))
             }
             ops[key] = op
         }

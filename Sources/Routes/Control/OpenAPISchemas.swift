@@ -10,7 +10,6 @@ enum OAS {
     static var boolean: Object { ["type": "boolean"] }
     static var number: Object { ["type": "number"] }
     static var nullableString: Object { ["type": ["string", "null"]] }
-    static var anyValue: Object { [:] }
 
     static func object(_ properties: [String: Object], required: [String]? = nil) -> Object {
         ["type": "object", "properties": members(properties), "required": strings(required ?? properties.keys.sorted())]
@@ -61,10 +60,13 @@ enum OAS {
     }
 
     /// `X-Mock-Admin: 1`: what a state-changing admin request without a JSON body must carry
-    /// (a cross-site form cannot send it). Any value passes; `1` is the convention.
-    static var adminMarker: Object {
-        ["name": "X-Mock-Admin", "in": "header", "required": true, "schema": ["type": "string", "example": "1"],
-         "description": "Marks a state-changing admin request as not coming from a cross-site form: send 1. Without it (and without a JSON body) the answer is 403."]
+    /// (a cross-site form cannot send it). Any value passes; `1` is the convention. Required
+    /// where the operation has no body; where its body is optional, a JSON body stands for it.
+    static func adminMarker(required: Bool) -> Object {
+        ["name": "X-Mock-Admin", "in": "header", "required": .bool(required), "schema": ["type": "string", "example": "1"],
+         "description": .string(required
+            ? "Marks a state-changing admin request as not coming from a cross-site form: send 1. Without it the answer is 403."
+            : "Send 1 when the request has no JSON body (then it is required: without it the answer is 403); a JSON body stands for it.")]
     }
 
     /// Schemas with a `const` and no `type` get the constant's type, so generators type them
