@@ -41,6 +41,8 @@ let logger = Logger(level: options.logLevel, format: options.logFormat, colour: 
 let seed: Seed
 do {
     seed = try options.seedPath.map { try Seed.load(path: $0) } ?? Seed.bundled()
+} catch let error as SeedError {
+    exitWith("mock-server: \(error.withHint)", status: 65)
 } catch {
     exitWith("mock-server: \(error)", status: 65)
 }

@@ -32,7 +32,7 @@ struct MockAdmin: Sendable {
         guard let value = members.first?.value, value != .null else { return .success(nil) }
         guard case .object = value else { return .failure(.init(description: "\"seed\" must be an object in seed.json's format")) }
         do { return .success(try Seed.decode(Data(value.jsonText.utf8), source: "seed")) } catch {
-            return .failure(.init(description: "\(error)"))
+            return .failure(.init(description: "\(error)", hint: (error as? SeedError)?.hint))
         }
     }
 
@@ -54,7 +54,7 @@ struct MockAdmin: Sendable {
         router.post("/__mock/reset", `guard`.wrap { [environment, resetAll, switcher, runsGivenSeed] request in
             var seed: Seed?
             switch MockAdmin.resetSeed(request.body) {
-            case .failure(let problem): return ControlPlane.badRequest(problem.description)
+            case .failure(let problem): return ControlPlane.badRequest(problem.description, hint: problem.hint)
             case .success(let given): seed = given
             }
             // Another seed, or back to the start seed from one: another app takes this one's place.

@@ -116,7 +116,15 @@ extension ControlPlane {
         .json(.badRequest, sorted: ["error": .string(message)])
     }
 
-    struct FilterProblem: Error, CustomStringConvertible { let description: String }
+    /// A 400 with `X-Mock-Hint` when there is a hint.
+    static func badRequest(_ message: String, hint: String?) -> HTTPResponse {
+        hint.map { badRequest(message).hinted($0) } ?? badRequest(message)
+    }
+
+    struct FilterProblem: Error, CustomStringConvertible {
+        let description: String
+        var hint: String? = nil
+    }
 
     /// The journal filter from `?system=&method=&path=&status=&since=&limit=&body=&hint=` (and, to
     /// count, `atLeast`). A filter given with an empty value or a value of the wrong type is a 400:

@@ -22,10 +22,12 @@ public enum OpenAPIDocument {
                                                                                               maxWaitMs: maxWaitMs)
         }
         var tags: [String] = [], notes = ""
+        var securitySchemes: [String: JSONValue] = ["bearer": ["type": "http", "scheme": "bearer"]]
         for system in SystemRegistry.types {
             guard let documented = system as? OpenAPIDocumented.Type else { continue }
             if !documented.openAPIOperations.isEmpty { tags.append(system.name) }
             if let note = documented.openAPIWebSocketNote { notes += note + " " }
+            securitySchemes.merge(documented.openAPISecuritySchemes) { first, _ in first }
         }
         tags.append("admin")
         let description = """
@@ -44,12 +46,10 @@ public enum OpenAPIDocument {
             "paths": OAS.members(paths.mapValues(OAS.members)),
             "components": [
                 "schemas": OAS.schemas,
-                "securitySchemes": [
-                    "bearer": ["type": "http", "scheme": "bearer"],
-                ],
+                "securitySchemes": OAS.members(securitySchemes),
             ],
         ]
-        return document.sortedByKey
+        return OAS.typingConstants(document).sortedByKey
     }
 
     /// The document's bytes: compact JSON, members sorted by key.

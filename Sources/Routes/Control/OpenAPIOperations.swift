@@ -152,6 +152,8 @@ extension OAS {
                           "404": response("Not a browser.", json(ref("VaporError")))],
         ] as Object
 
+        markStateChangingOperations(&ops)
+
         // WebSocket endpoints: a plain GET is told to upgrade; the protocol is in the document's description.
         for (path, what) in [("/__mock/echo", "Returns every message unchanged."),
                              ("/__mock/events", "Pushes one JSON text message {\"kind\", \"at\", \"data\"} per event (request, sms, email, fault, reset, clock), in order.")] {
@@ -160,5 +162,24 @@ extension OAS {
             ], description: "A WebSocket endpoint (RFC 6455); a handshake refused by the admin guard gets the 403. \(what)")
         }
         return ops
+    }
+
+    /// Every state-changing admin operation says so in its 403; those a client may send without a
+    /// JSON body declare the `X-Mock-Admin` header they then need: required without a body,
+    /// optional beside an optional body (a JSON body stands for it).
+    static func markStateChangingOperations(_ ops: inout [String: Object]) {
+        for (key, operation) in ops where !key.hasPrefix("GET ") && key.contains(" /__mock") {
+            var op = operation
+            if var responses = op["responses"], responses["403"] != nil {
+                responses.set("403", adminWriteForbidden)
+                op.set("responses", responses)
+            }
+            if op["requestBody"]?["required"] != .bool(true) {
+                var parameters: [Object] = []
+                if case .array(let given)? = op["parameters"] { parameters = given }
+                op.set("parameters", .array(parameters + [adminMarker(required: op["requestBody"] == nil)]))
+            }
+            ops[key] = op
+        }
     }
 }

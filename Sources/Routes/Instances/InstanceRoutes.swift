@@ -23,7 +23,7 @@ extension MockAdmin {
                     case ("seed", .null), ("smsCode", .null): continue
                     case ("seed", .object):
                         do { seed = try Seed.decode(Data(value.jsonText.utf8), source: "seed") } catch {
-                            return ControlPlane.badRequest("\(error)")
+                            return ControlPlane.badRequest("\(error)", hint: (error as? SeedError)?.hint)
                         }
                     case ("smsCode", .string(let code)):
                         guard let setting = SystemRegistry.settings.first(where: { $0.key == "smsCode" }),

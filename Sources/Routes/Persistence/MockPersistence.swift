@@ -79,7 +79,7 @@ public final class MockPersistence: Sendable {
         do {
             seed = try Seed.load(path: path)
         } catch {
-            logger.warning("seed not reloaded, the running state is kept: \(error)")
+            logger.warning("seed not reloaded, the running state is kept: \((error as? SeedError)?.withHint ?? "\(error)")")
             return
         }
         let next = current.withLock { $0 }.rebuilt(seed: seed)
