@@ -3,6 +3,8 @@ import HTTPServer
 /// Tokens that are checked without being stored: 64 random bits plus a SipHash-2-4 tag of them
 /// under a secret key, written as a UUID v4. Unguessable without the key, nothing to remember per
 /// login (so a login benchmark costs no memory), and `rotate` (on reset) voids every one issued.
+/// A token issued to an account carries a tag of that account in its top bits (covered by the
+/// signature), so deleting the account ends its sessions without a table of tokens.
 final class SignedTokens: Sendable {
     private struct KeyState {
         var key: (UInt64, UInt64)
@@ -15,7 +17,15 @@ final class SignedTokens: Sendable {
         /// few): only read to explain a refusal (the hint), never on the accepting path.
         var expired: Set<UInt64> = []
         var expiredKeys: [(UInt64, UInt64)] = []
+        /// Account tags (`accountMask` bits) whose accounts were deleted: their tokens are void.
+        var ended: Set<UInt64> = []
+        /// How many times an account was deleted under this key, by account: a re-created
+        /// account gets another tag, so the old account's tokens stay void and its own work.
+        var generations: [String: UInt64] = [:]
     }
+
+    /// The top bits of a token's random half that name its account (the rest stay random).
+    static let accountMask: UInt64 = 0xFFFF_FF00_0000_0000
 
     private let state: Locked<KeyState>
     private let random: any RandomSource
@@ -34,11 +44,40 @@ final class SignedTokens: Sendable {
         return UUIDText.format(high: high, low: low)
     }
 
-    /// A new token as the two words `UUIDText` writes, for replies that append its text to bytes.
-    func issueWords() -> (high: UInt64, low: UInt64) {
-        let (high, _) = UUIDText.stamp(high: random.next(), low: 0)
-        let key = state.withLock { s in s.issued += 1; return s.key }
+    /// A new token as the two words `UUIDText` writes, for replies that append its text to bytes;
+    /// with `account`, bound to it (deleting the account voids it).
+    func issueWords(account: String? = nil) -> (high: UInt64, low: UInt64) {
+        var (high, _) = UUIDText.stamp(high: random.next(), low: 0)
+        let (key, generation) = state.withLock { s in
+            s.issued += 1
+            return (s.key, account.flatMap { s.generations.isEmpty ? nil : s.generations[$0] } ?? 0)
+        }
+        if let account { high = (high & ~SignedTokens.accountMask) | accountTag(account, generation, key) }
         return (high, tag(high, key))
+    }
+
+    /// Ends every session of `account` (it was deleted): its tokens stop being valid, and a
+    /// re-created account of the same name gets tokens of its own.
+    func endSessions(of account: String) {
+        state.withLock { s in
+            let generation = s.generations[account] ?? 0
+            s.ended.insert(accountTag(account, generation, s.key))
+            s.generations[account] = generation + 1
+        }
+        keyChanges.changed()
+    }
+
+    /// Whether a refused token belonged to a deleted account (only read to explain a refusal).
+    func accountWasDeleted(_ token: String) -> Bool {
+        guard let (high, _) = UUIDText.parseLowercase(token) else { return false }
+        return state.withLock { $0.ended.contains(high & SignedTokens.accountMask) }
+    }
+
+    /// The account's tag: a keyed hash of its name (FNV-1a, then SipHash under the key) and its generation.
+    private func accountTag(_ account: String, _ generation: UInt64, _ key: (UInt64, UInt64)) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in account.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return SipHash24.hash(h ^ (generation &* 0x9e37_79b9_7f4a_7c15), key: key) & SignedTokens.accountMask
     }
 
     /// Whether `token` was issued under the current key and not revoked since. Compared exactly:
@@ -47,7 +86,9 @@ final class SignedTokens: Sendable {
         // One pass over the bytes that refuses upper case as it parses (a separate scan for upper
         // case, then a general parse, cost ~1.7k instructions per request).
         guard let (high, low) = UUIDText.parseLowercase(token) else { return false }
-        let (key, revoked) = state.withLock { s in (s.key, !s.revoked.isEmpty && s.revoked.contains(high)) }
+        let (key, revoked) = state.withLock { s in
+            (s.key, (!s.revoked.isEmpty && s.revoked.contains(high)) || (!s.ended.isEmpty && s.ended.contains(high & SignedTokens.accountMask)))
+        }
         let (_, expected) = UUIDText.stamp(high: 0, low: tag(high, key))
         return !revoked && low == expected && UUIDText.stamp(high: high, low: 0).0 == high
     }
@@ -102,15 +143,16 @@ final class SignedTokens: Sendable {
     /// The current signing key (for the state file).
     var key: (UInt64, UInt64) { state.withLock { $0.key } }
 
-    /// The key and the random halves of the tokens revoked one by one, sorted (for the state file).
-    var keyAndRevoked: (key: (UInt64, UInt64), revoked: [UInt64]) {
-        state.withLock { ($0.key, $0.revoked.sorted()) }
+    /// The key, the random halves of the tokens revoked one by one (sorted), and the deleted
+    /// accounts' tags and generations (for the state file).
+    var keyAndRevoked: (key: (UInt64, UInt64), revoked: [UInt64], ended: [UInt64], generations: [String: UInt64]) {
+        state.withLock { ($0.key, $0.revoked.sorted(), $0.ended.sorted(), $0.generations) }
     }
 
-    /// Puts back a saved key (and the tokens revoked under it): every other token issued under it
-    /// is valid again.
-    func restore(key: (UInt64, UInt64), revoked: [UInt64] = []) {
-        state.withLock { $0 = KeyState(key: key, revoked: Set(revoked)) }
+    /// Puts back a saved key (and the tokens revoked under it, the accounts deleted): every other
+    /// token issued under it is valid again.
+    func restore(key: (UInt64, UInt64), revoked: [UInt64] = [], ended: [UInt64] = [], generations: [String: UInt64] = [:]) {
+        state.withLock { $0 = KeyState(key: key, revoked: Set(revoked), ended: Set(ended), generations: generations) }
         keyChanges.changed()
     }
 

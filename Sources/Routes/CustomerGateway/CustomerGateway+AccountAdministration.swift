@@ -22,7 +22,7 @@ extension CustomerGateway: AccountAdministration {
     func removeAccount(id: String) -> Bool {
         guard let key = accounts.all.first(where: { $0.value.customerId == id })?.key else { return false }
         guard accounts.remove(key) else { return false }
-        tokens.keyChanges.changed()
+        tokens.endSessions(of: key)   // signals the state writer too
         return true
     }
 }

@@ -184,11 +184,12 @@ public final class CustomerGateway: EmulatedSystem {
 
         // The same answer for an unknown e-mail and a wrong password, down to a fresh `customer_id`
         // each time: a stable id for known e-mails would let anyone probe which accounts exist.
-        guard let account = accounts[email.lowercased()], account.password == password else {
+        let key = email.lowercased()
+        guard let account = accounts[key], account.password == password else {
             return GatewayReply.error(sequenceId: sequenceId, code: "customer.notFound", description: "Customer not found",
                                       event: event, random: environment.random)
         }
-        let token = tokens.issueWords()
+        let token = tokens.issueWords(account: key)
         let expiry = environment.clock.now().addingTimeInterval(tokenLifetime)
         issued.withLock { $0 += 1 }
         environment.logger.debug("customer gateway: \(account.customerId) logged in")

@@ -19,7 +19,7 @@ extension RowsApp: AccountAdministration {
     /// By the e-mail (the listing's login).
     func removeAccount(id: String) -> Bool {
         guard accounts.remove(id) else { return false }
-        tokens.keyChanges.changed()
+        tokens.endSessions(of: id)   // signals the state writer too
         return true
     }
 }
