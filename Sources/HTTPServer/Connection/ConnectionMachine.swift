@@ -23,7 +23,11 @@ final class ConnectionMachine {
         case abort
     }
 
-    /// Output waiting for its release time (a delayed answer, and everything behind it).
+    /// Output waiting for its release time: a delayed answer, and what must not overtake it.
+    /// HTTP answers (the 101 too), close frames and replies waiting for the disk are `ordered`:
+    /// released in turn, and nothing behind one overtakes it. A delayed WebSocket reply is not: it
+    /// holds only itself, so later replies, pushes and pongs go out when they are ready (clients
+    /// match replies by their own ids).
     private struct Held {
         var releaseAt: UInt64
         var bytes: [UInt8]
@@ -32,6 +36,7 @@ final class ConnectionMachine {
         var startedAt: UInt64
         /// A deferred answer not yet completed (`bytes` is empty; `releaseAt` is its deadline).
         var slot: DeferredSlot?
+        var ordered = true
     }
 
     /// How to encode an answer: what its request asked for.
@@ -129,8 +134,19 @@ final class ConnectionMachine {
         }
     }
 
-    /// The earliest release time of a held answer; 0 when none is held.
-    var nextRelease: UInt64 { held.first?.releaseAt ?? 0 }
+    /// The earliest release time of a held answer that may go out next; 0 when none is held.
+    var nextRelease: UInt64 {
+        guard let first = held.first else { return 0 }
+        if first.ordered { return first.releaseAt }
+        // Unordered replies before the first ordered entry: that one waits for them (a time of
+        // its own would wake the loop for nothing, again and again).
+        var next = first.releaseAt
+        for entry in held.dropFirst() {
+            if entry.ordered { break }
+            next = min(next, entry.releaseAt)
+        }
+        return next
+    }
 
     /// True while part of a request has arrived but not all of it.
     var isMidRequest: Bool { phase == .http && (!inbound.isEmpty || parser.isMidRequest) }
@@ -277,7 +293,8 @@ final class ConnectionMachine {
                 return
             }
             pushCharged += frame.count
-            if held.isEmpty { appendOutput(frame) } else { hold(frame, delay: 0, then: .none) }
+            // A push is not held behind a delayed reply (only behind a held 101 or close).
+            if held.isEmpty { appendOutput(frame) } else { emit(frame, delay: 0, then: .none, log: nil, start: env.now, ordered: false) }
         case .shed:
             shed()
         case .close(let request):
@@ -574,8 +591,9 @@ final class ConnectionMachine {
             case .message(let message):
                 reply(endpoint.onMessage(message, handle))
             case .send(let frame):
-                // Behind held output (a delayed answer before the upgrade) so nothing overtakes the 101.
-                if held.isEmpty { appendOutput(frame) } else { hold(frame, delay: 0, then: .none) }
+                // A pong (or close echo) at once, as RFC 6455 §5.5.2 asks, past delayed replies;
+                // only a 101 still held (a delayed handshake) goes first.
+                if held.isEmpty { appendOutput(frame) } else { emit(frame, delay: 0, then: .none, log: nil, start: env.now, ordered: false) }
             case .closeConnection:
                 if let failure = session.failure {
                     env.logger.info("WebSocket close \(failure.code) to \(remoteAddress): \(failure.reason)")
@@ -606,10 +624,13 @@ final class ConnectionMachine {
             then = .afterFlush
         }
         if bytes.isEmpty && then == .none { return }
-        emit(bytes, delay: reply.delayNanos, then: then, log: nil, start: env.now)
+        // A delay holds this reply only; a close waits for the replies before it.
+        emit(bytes, delay: reply.delayNanos, then: then, log: nil, start: env.now, ordered: then != .none)
     }
 
-    /// Holds the reply's place (later replies and pushes wait behind it) until its promise is completed.
+    /// Holds the reply's place (later replies and pushes wait behind it) until its promise is
+    /// completed: a reply waiting for its change to reach the disk must not be overtaken by one
+    /// that may show the change.
     private func holdReply(_ reply: WebSocketReply, _ promise: DeferredResponse) {
         let shape = AnswerShape(version: .http1_1, keepAlive: true, omitBody: false, method: "WS", path: "")
         holdSlot(promise, start: env.now) { DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), shape: shape, reply: reply) }
@@ -672,8 +693,8 @@ final class ConnectionMachine {
     // MARK: - Output
 
     /// Output in order: straight to the buffer, or behind held answers until its release time.
-    private func emit(_ bytes: [UInt8], delay: UInt64, then: CloseRequest, log: RequestLogEntry?, start: UInt64) {
-        held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start, slot: nil))
+    private func emit(_ bytes: [UInt8], delay: UInt64, then: CloseRequest, log: RequestLogEntry?, start: UInt64, ordered: Bool = true) {
+        held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start, slot: nil, ordered: ordered))
         releaseDue()
         if held.count >= env.settings.maxHeldAnswers { outputPaused = true }
     }
@@ -682,24 +703,36 @@ final class ConnectionMachine {
         emit(bytes, delay: delay, then: then, log: nil, start: env.now)
     }
 
+    /// Writes what is due: in turn, except that an unordered entry (a WebSocket reply) goes out
+    /// when due even behind another one still waiting; nothing passes an ordered entry.
     private func releaseDue() {
-        while let first = held.first, close == .none {
-            if let slot = first.slot {
-                let outcome = slot.promise.take(expiring: first.releaseAt <= env.now)
-                if case .pending = outcome { break }
-                resolve(0, outcome)
+        var index = 0
+        while index < held.count, close == .none {
+            let entry = held[index]
+            if let slot = entry.slot {
+                let outcome = slot.promise.take(expiring: entry.releaseAt <= env.now)
+                if case .pending = outcome {
+                    if entry.ordered { break }
+                    index += 1
+                    continue
+                }
+                resolve(index, outcome)
                 continue
             }
-            guard first.releaseAt <= env.now else { break }
-            held.removeFirst()
-            appendOutput(first.bytes)
-            if var entry = first.log, env.logger.isEnabled(entry.level) {
+            guard entry.releaseAt <= env.now, index == 0 || !entry.ordered else {
+                if entry.ordered { break }
+                index += 1
+                continue
+            }
+            held.remove(at: index)
+            appendOutput(entry.bytes)
+            if var log = entry.log, env.logger.isEnabled(log.level) {
                 // The clock now, not the loop's cached `now`: that one is read once per wake-up,
                 // so every answer given in the same wake-up would show 0.
-                entry.durationNanos = Sys.monotonicNanos() &- first.startedAt
-                env.logger.request(entry)
+                log.durationNanos = Sys.monotonicNanos() &- entry.startedAt
+                env.logger.request(log)
             }
-            if first.then != .none { close = first.then }
+            if entry.then != .none { close = entry.then }
         }
         if close != .none && !held.isEmpty { dropHeld() }
     }
