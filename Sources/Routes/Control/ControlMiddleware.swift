@@ -99,13 +99,14 @@ extension ControlPlane {
 
     /// Each fault that fires is logged and published.
     func reportFired(_ rule: FaultRule, method: String, path: String, system: String?) {
-        logger.info("fault \(rule.id) fired on \(method) \(path): \(rule.action.name)\(rule.remaining.map { " (\($0) left)" } ?? "")")
+        logger.info("fault \(rule.id) fired on \(method) \(path): \(rule.action.logText)\(rule.remaining.map { " (\($0) left)" } ?? "")")
         let data = rule.json
         events.publish(kind: "fault", at: clock.now()) {
             var d = data
             d.set("request", ["method": .string(method), "path": .string(path), "system": JSONValue(system)])
             return d
         }
+        if rule.remaining == 0 { publish(.faultUsedUp) { data } }
     }
 
     /// Wraps a system's WebSocket endpoint at `pattern`: journal entries (`method: "WS"`) and,

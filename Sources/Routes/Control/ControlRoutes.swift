@@ -47,6 +47,7 @@ extension ControlPlane {
         })
         router.delete("/__mock/requests", guarded { [self] _ in
             journal.clear()
+            publish(.journalCleared)
             return .empty(.noContent)
         })
         router.get("/__mock/faults", guarded { [self] _ in .json(sorted: .array(faults.rules.map(\.json))) })
@@ -57,20 +58,24 @@ extension ControlPlane {
                 guard let rule = faults.add(draft) else {
                     return ControlPlane.badRequest("at most \(FaultStore.maxRules) fault rules at a time: remove some (DELETE /__mock/faults/ID, or DELETE /__mock/faults for all)")
                 }
-                logger.info("fault \(rule.id) added: \(rule.method ?? "any") \(rule.path.text)\(rule.system.map { " [\($0)]" } ?? "") → \(rule.action.name)")
+                logger.info("fault \(rule.id) added: \(rule.method ?? "any") \(rule.path.text)\(rule.system.map { " [\($0)]" } ?? "") → \(rule.action.logText)")
+                publish(.faultAdded) { rule.json }
                 return .json(.created, sorted: rule.json)
             } catch {
                 return ControlPlane.badRequest("\(error)")
             }
         })
         router.delete("/__mock/faults", guarded { [self] _ in
+            let ids = faults.rules.map(\.id)
             faults.removeAll()
+            if !ids.isEmpty { publish(.faultRemoved) { ["ids": .array(ids.map { JSONValue($0) })] } }
             return .empty(.noContent)
         })
         router.delete("/__mock/faults/:id", guarded { [self] request in
             guard let id = Int(request.pathParameters["id"] ?? ""), faults.remove(id: id) else {
                 return .json(.notFound, sorted: ["error": .string("no fault rule with id \(request.pathParameters["id"] ?? "")")])
             }
+            publish(.faultRemoved) { ["ids": [JSONValue(id)]] }
             return .empty(.noContent)
         })
         router.get("/__mock/clock", guarded { [self] _ in .json(sorted: clockJSON) })

@@ -11,7 +11,7 @@ extension MockAdmin {
         let slot = instances
         let notHere = HTTPResponse.json(.serviceUnavailable, ["error": "this server makes no instances"] as JSONValue)
             .hinted("Instances are made by the main mock-server (not by an instance or an embedding that did not enable them).")
-        router.post("/__mock/instances", `guard`.wrap { request in
+        router.post("/__mock/instances", `guard`.wrap { [control] request in
             guard let instances = slot.instances else { return notHere }
             var seed: Seed?, smsCode: String?
             if !request.body.isEmpty {
@@ -38,7 +38,9 @@ extension MockAdmin {
                 }
             }
             do throws(MockInstances.Problem) {
-                return .json(.created, MockInstances.json(try instances.create(seed: seed, smsCode: smsCode)))
+                let json = MockInstances.json(try instances.create(seed: seed, smsCode: smsCode))
+                control.publish(.instanceStarted) { json }
+                return .json(.created, json)
             } catch {
                 switch error {
                 case .invalid(let text): return ControlPlane.badRequest(text)
@@ -50,11 +52,12 @@ extension MockAdmin {
         router.get("/__mock/instances", `guard`.wrap { _ in
             .json(.ok, JSONValue.array((slot.instances?.instances ?? []).map(MockInstances.json)))
         })
-        router.delete("/__mock/instances/:id", `guard`.wrap { request in
+        router.delete("/__mock/instances/:id", `guard`.wrap { [control] request in
             let id = request.pathParameters["id"] ?? ""
             guard let instances = slot.instances, instances.stop(id: id) else {
                 return .json(.notFound, ["error": .string("no instance with id \(id)")] as JSONValue)
             }
+            control.publish(.instanceStopped) { ["id": .string(id)] }
             return .empty(.noContent)
         })
     }

@@ -65,7 +65,7 @@ final class EventsWebSocketTests: MockServerTestCase {
             if kind == "clock" { XCTAssertEqual((event["data"] as? [String: Any])?["offsetSeconds"] as? Double, 60) }
         }
         XCTAssertEqual(kinds, ["request", "sms", "request", "sms", "request", "request", "email", "request",
-                               "fault", "request", "clock", "reset"])
+                               "fault.added", "fault", "fault.usedUp", "request", "clock", "reset"])
         XCTAssertEqual(paths, ["/rows/1", "/api/users/sms", "/api/users/register", "/api/auth/login",
                                "/api/users/send-confirm", "/rsschool/authorize"])
     }
