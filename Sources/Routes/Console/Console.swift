@@ -8,7 +8,8 @@ enum Console {
     static let scriptPath = "/__mock/console.js"
 
     static func register(in router: inout Router, guard adminGuard: AdminGuard, systems: [any EmulatedSystem]) {
-        let page = Array(ConsolePage.html(systems: systems.map { ($0.name, type(of: $0).title) }).utf8)
+        let administered = systems.compactMap { system in (system as? any AccountAdministration).map { (system.name, type(of: $0).accountFormFields) } }
+        let page = Array(ConsolePage.html(systems: systems.map { ($0.name, type(of: $0).title) }, accountForms: administered).utf8)
         let style = Array(ConsoleStyle.css.utf8)
         let script = Array(ConsoleScript.js.utf8)
         let guardedPage = adminGuard.wrap { request in

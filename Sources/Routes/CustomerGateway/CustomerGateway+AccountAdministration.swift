@@ -3,6 +3,10 @@ import HTTPServer
 extension CustomerGateway: AccountAdministration {
     static var accountFields: String { "{email, password}" }
     static var accountExample: OAS.Object { ["system": .string(name), "email": "customer@example.com", "password": "secret1"] }
+    static var accountFormFields: [AccountFormField] {
+        [.init("email", "E-mail", .email, required: true, placeholder: "customer@example.com"),
+         .init("password", "Password", .password, required: true)]
+    }
 
     /// `{"email", "password"}`: a customer `LOGIN_CUSTOMER` accepts, with a fresh customer id.
     func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {

@@ -3,6 +3,10 @@ import HTTPServer
 extension RowsApp: AccountAdministration {
     static var accountFields: String { "{email, password}" }
     static var accountExample: OAS.Object { ["system": .string(name), "email": "tester@example.com", "password": "secret1"] }
+    static var accountFormFields: [AccountFormField] {
+        [.init("email", "E-mail", .email, required: true, placeholder: "tester@example.com"),
+         .init("password", "Password", .password, required: true)]
+    }
 
     /// `{"email", "password"}`: a login the original's `/auth/login` accepts (the e-mail compared exactly).
     func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {
