@@ -87,12 +87,19 @@ let banner = Banner.text(Banner.Facts(
     deviceAddresses: deviceAddresses, adminToken: options.adminToken, adminTokenGenerated: options.adminTokenGenerated,
     statePath: persistence.store?.path, watchedPath: persistence.watchedSeed,
     configuredConnections: options.server.maxConnections, connectionLimit: server.connectionLimit))
-// One write, so scripts reading the banner from a pipe see it at once.
-LogOutput.writeAll(banner + "\n", to: 1)
-// A JSON-logging script (started with --port 0) reads the port here rather than from the banner.
+let url = Banner.listeningURL(host: host, port: server.port)
 if logger.format == .json {
-    let url = Banner.listeningURL(host: host, port: server.port)
+    // Every line JSON, so `mock-server --log-format json 2>&1 | jq` reads it all: the banner is
+    // one object on standard output (its text in `msg`), and the port is in the `listening`
+    // event on standard error, where a JSON-logging script (started with --port 0) reads it.
+    LogOutput.writeAll(logger.formatted(.banner, banner, fields: [
+        ("version", .text(MockServerVersion.current)), ("host", .text(host)), ("port", .number(server.port)), ("url", .text(url)),
+        ("seed", .text(options.seedPath)), ("console", .text(url + "/__mock/")),
+    ]), to: 1)
     logger.outbox(.listening, "listening on \(url)", fields: [("host", .text(host)), ("port", .number(server.port)), ("url", .text(url))])
+} else {
+    // One write, so scripts reading the banner from a pipe see it at once.
+    LogOutput.writeAll(banner + "\n", to: 1)
 }
 
 server.waitUntilStopped()

@@ -99,10 +99,17 @@ final class ExecutableTests: XCTestCase {
         }
     }
 
-    /// `--log-format json`: every line on standard error is one JSON object, the SMS line included.
+    /// `--log-format json`: every line on standard output and error is one JSON object, the banner and the SMS line included.
     func testJSONLogFormatWritesOneObjectPerLine() throws {
         let server = try TestExecutable(["--port", "0", "--log-format", "json"])
-        let port = try server.bannerPort()
+        // The banner too is one JSON object (on standard output): `2>&1 | jq` reads every line.
+        let banner = try server.banner()
+        let port = try TestExecutable.port(inBanner: banner)
+        XCTAssertTrue(banner.hasSuffix("}\n"), banner)
+        let bannerObject = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(banner.utf8)) as? [String: Any], banner)
+        XCTAssertEqual(bannerObject["kind"] as? String, "banner")
+        XCTAssertEqual(bannerObject["port"] as? Int, port)
+        XCTAssertTrue((bannerObject["msg"] as? String)?.contains("listening on http://127.0.0.1:\(port)") ?? false, banner)
         let client = try TestHTTPClient(port: port)
         let body = Array("phone=9550001122".utf8)
         try client.sendRequest("POST", "/api/users/sms", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: body)

@@ -37,6 +37,8 @@ final class ConnectionMachine {
         /// A deferred answer not yet completed (`bytes` is empty; `releaseAt` is its deadline).
         var slot: DeferredSlot?
         var ordered = true
+        /// A WebSocket message's line, written when its reply goes out.
+        var messageLog: MessageLogEntry?
     }
 
     /// How to encode an answer: what its request asked for.
@@ -463,10 +465,10 @@ final class ConnectionMachine {
             if !shape.omitBody { bytes.removeLast(min(bytes.count, response.body.count - response.body.count / 2)) }
             then = .afterFlush
         case .close:
-            entry.status = 0
+            entry.cut = .closed
             then = .afterFlush
         case .reset:
-            entry.status = 0
+            entry.cut = .reset
             then = .reset
         }
         return (bytes, then, entry)
@@ -556,6 +558,7 @@ final class ConnectionMachine {
         held[index].bytes = bytes
         held[index].then = then
         held[index].releaseAt = env.now + reply.delayNanos
+        held[index].messageLog = reply.log
         held[index].slot = nil
     }
 
@@ -589,7 +592,7 @@ final class ConnectionMachine {
         for event in env.webSocketEvents {
             switch event {
             case .message(let message):
-                reply(endpoint.onMessage(message, handle))
+                reply(endpoint.onMessage(message, handle), start: env.now)
             case .send(let frame):
                 // A pong (or close echo) at once, as RFC 6455 §5.5.2 asks, past delayed replies;
                 // only a 101 still held (a delayed handshake) goes first.
@@ -604,16 +607,17 @@ final class ConnectionMachine {
         }
     }
 
-    private func reply(_ reply: WebSocketReply) {
+    private func reply(_ reply: WebSocketReply, start: UInt64) {
         if reply.delayNanos == 0 && reply.close == nil && reply.deferred == nil && held.isEmpty && pendingOutput == 0 && close == .none {
             // The hot path: frames straight into the empty output buffer (no hard cap to check),
             // as an HTTP answer is; the general path below cost a buffer, a hold and a copy.
             for message in reply.messages { WebSocketSession.encode(message, into: &outbound) }
             if pendingOutput > 0 { outputAdded(wasEmpty: true) }
+            if let log = reply.log { logMessage(log, start: start) }
             return
         }
         if let promise = reply.deferred {
-            holdReply(reply, promise)
+            holdReply(reply, promise, start: start)
             return
         }
         var bytes: [UInt8] = []
@@ -623,17 +627,29 @@ final class ConnectionMachine {
             bytes.append(contentsOf: session.initiateClose(code: request.code, reason: request.reason))
             then = .afterFlush
         }
-        if bytes.isEmpty && then == .none { return }
+        if bytes.isEmpty && then == .none {
+            if let log = reply.log { logMessage(log, start: start) }
+            return
+        }
         // A delay holds this reply only; a close waits for the replies before it.
-        emit(bytes, delay: reply.delayNanos, then: then, log: nil, start: env.now, ordered: then != .none)
+        emit(bytes, delay: reply.delayNanos, then: then, log: nil, start: start, ordered: then != .none, messageLog: reply.log)
+    }
+
+    /// Writes a message's line, its duration from the message's arrival until now.
+    private func logMessage(_ entry: MessageLogEntry, start: UInt64) {
+        guard env.logger.isEnabled(entry.level) else { return }
+        var entry = entry
+        entry.durationNanos = Sys.monotonicNanos() &- start
+        entry.remoteAddress = remoteAddress
+        env.logger.webSocketMessage(entry)
     }
 
     /// Holds the reply's place (later replies and pushes wait behind it) until its promise is
     /// completed: a reply waiting for its change to reach the disk must not be overtaken by one
     /// that may show the change.
-    private func holdReply(_ reply: WebSocketReply, _ promise: DeferredResponse) {
+    private func holdReply(_ reply: WebSocketReply, _ promise: DeferredResponse, start: UInt64) {
         let shape = AnswerShape(version: .http1_1, keepAlive: true, omitBody: false, method: "WS", path: "")
-        holdSlot(promise, start: env.now) { DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), shape: shape, reply: reply) }
+        holdSlot(promise, start: start) { DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), shape: shape, reply: reply) }
     }
 
     private func afterWebSocketInput() {
@@ -693,8 +709,10 @@ final class ConnectionMachine {
     // MARK: - Output
 
     /// Output in order: straight to the buffer, or behind held answers until its release time.
-    private func emit(_ bytes: [UInt8], delay: UInt64, then: CloseRequest, log: RequestLogEntry?, start: UInt64, ordered: Bool = true) {
-        held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start, slot: nil, ordered: ordered))
+    private func emit(_ bytes: [UInt8], delay: UInt64, then: CloseRequest, log: RequestLogEntry?, start: UInt64, ordered: Bool = true,
+                      messageLog: MessageLogEntry? = nil) {
+        held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start, slot: nil, ordered: ordered,
+                         messageLog: messageLog))
         releaseDue()
         if held.count >= env.settings.maxHeldAnswers { outputPaused = true }
     }
@@ -732,6 +750,7 @@ final class ConnectionMachine {
                 log.durationNanos = Sys.monotonicNanos() &- entry.startedAt
                 env.logger.request(log)
             }
+            if let messageLog = entry.messageLog { logMessage(messageLog, start: entry.startedAt) }
             if entry.then != .none { close = entry.then }
         }
         if close != .none && !held.isEmpty { dropHeld() }

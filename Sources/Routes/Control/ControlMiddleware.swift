@@ -134,8 +134,10 @@ extension ControlPlane {
             let journaling = journal.isEnabled
             let started = journaling ? SystemTime.monotonicNanos() : 0
             var fired: FaultRule?
+            var parsed: JSONValue?
             if typedFaults && faults.hasMessageRules {
-                fired = faults.fire(messageType: JSONValue.parse(ControlPlane.bytes(message))?["type"]?.string ?? "", system: system)
+                parsed = JSONValue.parse(ControlPlane.bytes(message))
+                fired = faults.fire(messageType: parsed?["type"]?.string ?? "", system: system)
             }
             var reply: WebSocketReply
             switch fired?.action {
@@ -147,7 +149,16 @@ extension ControlPlane {
                 reply.delayNanos += UInt64(max(0, ms)) * 1_000_000
             default: reply = onMessage(message, connection)
             }
-            if let fired { reportFired(fired, method: "WS", path: pattern, system: system) }
+            if let fired {
+                reportFired(fired, method: "WS", path: pattern, system: system)
+                // The handler did not run (or its reply is held): the line says what the fault did.
+                if logger.isEnabled(.info) {
+                    var log = reply.log ?? MessageLogEntry(type: parsed?["type"]?.string ?? "", id: ControlPlane.messageId(parsed),
+                                                           outcome: "", system: system)
+                    log.outcome = log.outcome.isEmpty ? "fault \(fired.action.logText)" : "\(log.outcome) (fault \(fired.action.logText))"
+                    reply.log = log
+                }
+            }
             guard journaling else { return reply }
             let at = clock.now()
             let durationNanos = SystemTime.monotonicNanos() &- started
@@ -170,6 +181,15 @@ extension ControlPlane {
         case let value?: json = value.jsonText
         }
         return text.replacing(placeholder, with: json)
+    }
+
+    /// A message's `sequence_id` as text, for its log line (nil when it has none).
+    static func messageId(_ message: JSONValue?) -> String? {
+        switch message?["sequence_id"] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let value?: return value.jsonText
+        }
     }
 
     static func bytes(_ message: WebSocketMessage) -> [UInt8] {

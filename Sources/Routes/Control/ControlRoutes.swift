@@ -83,9 +83,11 @@ extension ControlPlane {
             guard let body = JSONValue.parse(request.body)?.members, case .number(let seconds)? = body["advanceSeconds"],
                   seconds.isFinite, seconds > 0, seconds <= 3_153_600_000 else {
                 return ControlPlane.badRequest("the body must be {\"advanceSeconds\": n} with n a number of seconds above 0 (fractions allowed, at most 100 years)")
+                    .hinted("Send Content-Type: application/json and a body like {\"advanceSeconds\": 3600}; the clock only moves forward (DELETE /__mock/clock puts it back).")
             }
             guard advanceClock(by: seconds) else {
                 return ControlPlane.badRequest("the mock's clock runs at most 100 years ahead in all (it is \(Int(clock.offsetSeconds)) s ahead now); DELETE /__mock/clock puts it back to real time")
+                    .hinted("DELETE /__mock/clock puts the clock back to real time; then advance it again.")
             }
             return .json(sorted: clockJSON)
         })

@@ -76,18 +76,21 @@ public final class MockInstances: Sendable {
         }
         var started = false
         defer { if !started { places.withLock { $0.starting -= 1 } } }
-        var env = MockEnvironment(clock: OffsetClock(base: environment.clock), random: environment.random, logger: environment.logger)
+        let id = environment.random.token()
+        // Its lines (requests, SMS, faults) say whose they are: the main server's log is shared.
+        let logger = environment.logger.tagged(LogTag(key: "instance", value: id, short: String(id.prefix(8))))
+        var env = MockEnvironment(clock: OffsetClock(base: environment.clock), random: environment.random, logger: logger)
         env.settings = environment.settings
         if let smsCode { env.fixedSMSCode = smsCode }
         let app = MockApp(seed: given ?? seed, environment: env, adminToken: adminToken,
                           adminHosts: [configuration.host], journalSize: journalSize)
-        let server = Server(configuration: configuration, responder: app.makeResponder(), logger: environment.logger)
+        let server = Server(configuration: configuration, responder: app.makeResponder(), logger: logger)
         do { try server.start() } catch {
             throw .unavailable("cannot listen on a new port of \(configuration.host): \(error)", hint: "The host may be out of ports or file descriptors; stop some instances.")
         }
         let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host == "::" ? "::1" : configuration.host
         let urlHost = host.contains(":") ? "[\(host)]" : host
-        let instance = Instance(id: environment.random.token(), port: server.port, baseURL: "http://\(urlHost):\(server.port)", app: app, server: server)
+        let instance = Instance(id: id, port: server.port, baseURL: "http://\(urlHost):\(server.port)", app: app, server: server)
         // The place taken at the start becomes the instance's, in the same step.
         places.withLock { p in
             p.starting -= 1
