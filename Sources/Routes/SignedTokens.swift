@@ -52,7 +52,7 @@ final class SignedTokens: Sendable {
             s.issued += 1
             return (s.key, account.flatMap { s.generations.isEmpty ? nil : s.generations[$0] } ?? 0)
         }
-        if let account { high = (high & ~SignedTokens.accountMask) | accountTag(account, generation, key) }
+        if let account { high = (high & ~SignedTokens.accountMask) | accountTag(account, generation) }
         return (high, tag(high, key))
     }
 
@@ -61,7 +61,7 @@ final class SignedTokens: Sendable {
     func endSessions(of account: String) {
         state.withLock { s in
             let generation = s.generations[account] ?? 0
-            s.ended.insert(accountTag(account, generation, s.key))
+            s.ended.insert(accountTag(account, generation))
             s.generations[account] = generation + 1
         }
         keyChanges.changed()
@@ -73,11 +73,19 @@ final class SignedTokens: Sendable {
         return state.withLock { $0.ended.contains(high & SignedTokens.accountMask) }
     }
 
-    /// The account's tag: a keyed hash of its name (FNV-1a, then SipHash under the key) and its generation.
-    private func accountTag(_ account: String, _ generation: UInt64, _ key: (UInt64, UInt64)) -> UInt64 {
+    /// The account's tag: a hash of its name (FNV-1a) and its generation, mixed (SplitMix64's
+    /// finaliser). It needs no key: the token's signature covers it, so it cannot be forged, and a
+    /// rotation voids every token anyway.
+    private func accountTag(_ account: String, _ generation: UInt64) -> UInt64 {
+        var account = account
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in account.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return SipHash24.hash(h ^ (generation &* 0x9e37_79b9_7f4a_7c15), key: key) & SignedTokens.accountMask
+        account.withUTF8 { bytes in
+            for byte in bytes { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        }
+        var z = h ^ (generation &* 0x9e37_79b9_7f4a_7c15)
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return (z ^ (z >> 31)) & SignedTokens.accountMask
     }
 
     /// Whether `token` was issued under the current key and not revoked since. Compared exactly:

@@ -38,7 +38,7 @@ final class ConnectionMachine {
         var slot: DeferredSlot?
         var ordered = true
         /// A WebSocket message's line, written when its reply goes out.
-        var messageLog: MessageLogEntry?
+        var messageLog: MessageLog?
     }
 
     /// How to encode an answer: what its request asked for.
@@ -613,7 +613,7 @@ final class ConnectionMachine {
             // as an HTTP answer is; the general path below cost a buffer, a hold and a copy.
             for message in reply.messages { WebSocketSession.encode(message, into: &outbound) }
             if pendingOutput > 0 { outputAdded(wasEmpty: true) }
-            if let log = reply.log { logMessage(log, start: start) }
+            if let log = reply.log { logMessage(log.entry, start: start) }
             return
         }
         if let promise = reply.deferred {
@@ -628,7 +628,7 @@ final class ConnectionMachine {
             then = .afterFlush
         }
         if bytes.isEmpty && then == .none {
-            if let log = reply.log { logMessage(log, start: start) }
+            if let log = reply.log { logMessage(log.entry, start: start) }
             return
         }
         // A delay holds this reply only; a close waits for the replies before it.
@@ -638,10 +638,7 @@ final class ConnectionMachine {
     /// Writes a message's line, its duration from the message's arrival until now.
     private func logMessage(_ entry: MessageLogEntry, start: UInt64) {
         guard env.logger.isEnabled(entry.level) else { return }
-        var entry = entry
-        entry.durationNanos = Sys.monotonicNanos() &- start
-        entry.remoteAddress = remoteAddress
-        env.logger.webSocketMessage(entry)
+        env.logger.webSocketMessage(entry, durationNanos: Sys.monotonicNanos() &- start, remoteAddress: remoteAddress)
     }
 
     /// Holds the reply's place (later replies and pushes wait behind it) until its promise is
@@ -710,7 +707,7 @@ final class ConnectionMachine {
 
     /// Output in order: straight to the buffer, or behind held answers until its release time.
     private func emit(_ bytes: [UInt8], delay: UInt64, then: CloseRequest, log: RequestLogEntry?, start: UInt64, ordered: Bool = true,
-                      messageLog: MessageLogEntry? = nil) {
+                      messageLog: MessageLog? = nil) {
         held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start, slot: nil, ordered: ordered,
                          messageLog: messageLog))
         releaseDue()
@@ -750,7 +747,7 @@ final class ConnectionMachine {
                 log.durationNanos = Sys.monotonicNanos() &- entry.startedAt
                 env.logger.request(log)
             }
-            if let messageLog = entry.messageLog { logMessage(messageLog, start: entry.startedAt) }
+            if let messageLog = entry.messageLog { logMessage(messageLog.entry, start: entry.startedAt) }
             if entry.then != .none { close = entry.then }
         }
         if close != .none && !held.isEmpty { dropHeld() }

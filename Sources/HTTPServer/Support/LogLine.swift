@@ -158,8 +158,8 @@ enum LogLine {
     }
 
     /// The per-message line of a WebSocket: `12:00:00.123 WS LOGIN_CUSTOMER #1 → CUSTOMER_API_TOKEN 52µs gateway`.
-    static func webSocketMessage(_ entry: MessageLogEntry, format: LogFormat, colour: Bool, tag: LogTag? = nil,
-                                 clock: inout LogClock, to line: inout [UInt8]) {
+    static func webSocketMessage(_ entry: MessageLogEntry, duration: UInt64, remote: String, format: LogFormat, colour: Bool,
+                                 tag: LogTag? = nil, clock: inout LogClock, to line: inout [UInt8]) {
         let now = Timestamp.now()
         switch format {
         case .json:
@@ -172,20 +172,24 @@ enum LogLine {
             append(#","outcome":"#, to: &line)
             appendEscaped(entry.outcome, json: true, to: &line)
             append(#","durationMs":"#, to: &line)
-            appendMilliseconds(entry.durationNanos, to: &line)
+            appendMilliseconds(duration, to: &line)
             append(#","system":"#, to: &line)
             if let system = entry.system { appendEscaped(system, json: true, to: &line) } else { append("null", to: &line) }
-            if !entry.remoteAddress.isEmpty {
+            if !remote.isEmpty {
                 append(#","remote":"#, to: &line)
-                appendEscaped(entry.remoteAddress, json: true, to: &line)
+                appendEscaped(remote, json: true, to: &line)
             }
             if let tag { appendTag(tag, json: true, to: &line) }
             append("}\n", to: &line)
         case .text:
             clock.appendTime(now, to: &line)
-            append(" ", to: &line)
-            if let tag { appendTag(tag, json: false, to: &line) }
-            append("WS ", to: &line)
+            if let tag {
+                line.append(UInt8(ascii: " "))
+                appendTag(tag, json: false, to: &line)
+                append("WS ", to: &line)
+            } else {
+                append(" WS ", to: &line)
+            }
             appendEscaped(entry.type.isEmpty ? "-" : entry.type, json: false, to: &line)
             if let id = entry.id {
                 append(" #", to: &line)
@@ -201,7 +205,7 @@ enum LogLine {
             } else {
                 line.append(UInt8(ascii: " "))
             }
-            appendDuration(entry.durationNanos, to: &line)
+            appendDuration(duration, to: &line)
             if let system = entry.system {
                 line.append(UInt8(ascii: " "))
                 appendEscaped(system, json: false, to: &line)
@@ -277,6 +281,12 @@ enum LogLine {
         if json { line.append(UInt8(ascii: "\"")) }
         var text = text
         text.withUTF8 { bytes in
+            // Printable ASCII (the usual case) in one test a byte; other text is scanned again
+            // for what needs escaping (non-ASCII text may need none).
+            if isPlainASCII(bytes, json: json) {
+                line.append(contentsOf: bytes)
+                return
+            }
             var clean = true
             var i = 0
             while i < bytes.count {
@@ -324,6 +334,17 @@ enum LogLine {
             }
         }
         if json { line.append(UInt8(ascii: "\"")) }
+    }
+
+    /// Whether every byte is printable ASCII (and, for JSON, neither a quote nor a backslash).
+    @inline(__always)
+    static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, json: Bool) -> Bool {
+        if json {
+            for b in bytes where b &- 0x20 >= 0x5F || b == 0x22 || b == 0x5C { return false }
+        } else {
+            for b in bytes where b &- 0x20 >= 0x5F { return false }
+        }
+        return true
     }
 
     /// The line reporting lines the queue had to drop.

@@ -143,18 +143,20 @@ public struct Logger: Sendable {
         }
     }
 
-    /// One WebSocket message answered, the line a person reads beside the requests.
-    public func webSocketMessage(_ entry: MessageLogEntry) {
+    /// One WebSocket message answered, the line a person reads beside the requests; `durationNanos`
+    /// and `remoteAddress`, when given, stand for the entry's (the transport knows them, not the application).
+    public func webSocketMessage(_ entry: MessageLogEntry, durationNanos: UInt64? = nil, remoteAddress: String? = nil) {
         guard isEnabled(entry.level) else { return }
         let format = format, colour = colour, tag = tag
+        let duration = durationNanos ?? entry.durationNanos, remote = remoteAddress ?? entry.remoteAddress
         if let sink {
             var clock = LogClock(), line: [UInt8] = []
-            LogLine.webSocketMessage(entry, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
+            LogLine.webSocketMessage(entry, duration: duration, remote: remote, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
             sink(String(decoding: line, as: UTF8.self))
             return
         }
         (output ?? .standardError).enqueue(notice: { LogLine.dropNotice($0, format: format, colour: colour) }) { line, clock in
-            LogLine.webSocketMessage(entry, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
+            LogLine.webSocketMessage(entry, duration: duration, remote: remote, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
         }
     }
 
@@ -231,4 +233,11 @@ public struct MessageLogEntry: Sendable {
         self.remoteAddress = remoteAddress
         self.level = level
     }
+}
+
+/// A message's log line as its reply carries it: a reference, since a reply is copied on its way
+/// out (through the endpoint's wrappers) and the line's text fields would be copied with it.
+public final class MessageLog: Sendable {
+    public let entry: MessageLogEntry
+    public init(_ entry: MessageLogEntry) { self.entry = entry }
 }

@@ -43,7 +43,7 @@ public struct WebSocketReply: Sendable, Equatable {
     /// At its timeout, `onTimeout`'s body (or these messages) is sent.
     public var deferred: DeferredResponse?
     /// The message's log line (written, with its duration, once the reply goes out); nil: none.
-    public var log: MessageLogEntry?
+    public var log: MessageLog?
 
     public init(messages: [WebSocketMessage] = [], delayNanos: UInt64 = 0, close: WebSocketCloseRequest? = nil,
                 deferred: DeferredResponse? = nil) {

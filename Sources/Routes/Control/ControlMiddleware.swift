@@ -153,10 +153,10 @@ extension ControlPlane {
                 reportFired(fired, method: "WS", path: pattern, system: system)
                 // The handler did not run (or its reply is held): the line says what the fault did.
                 if logger.isEnabled(.info) {
-                    var log = reply.log ?? MessageLogEntry(type: parsed?["type"]?.string ?? "", id: ControlPlane.messageId(parsed),
+                    var log = reply.log?.entry ?? MessageLogEntry(type: parsed?["type"]?.string ?? "", id: ControlPlane.messageId(parsed),
                                                            outcome: "", system: system)
                     log.outcome = log.outcome.isEmpty ? "fault \(fired.action.logText)" : "\(log.outcome) (fault \(fired.action.logText))"
-                    reply.log = log
+                    reply.log = MessageLog(log)
                 }
             }
             guard journaling else { return reply }

@@ -88,14 +88,15 @@ public final class CustomerGateway: EmulatedSystem {
     /// The reply with its log line's facts (type, `sequence_id`, outcome), which the transport
     /// writes once the reply is sent; none below the info level.
     func loggedReply(to message: WebSocketMessage) -> WebSocketReply {
-        var log = MessageLogEntry(type: "", id: nil, outcome: "", system: CustomerGateway.name)
+        let logging = environment.logger.isEnabled(.info)
+        var log = MessageLogEntry(type: "", id: nil, outcome: "", system: logging ? CustomerGateway.name : nil)
         let text: String
         switch message {
-        case .text(let json): text = reply(parsing: JSONValue.parse(json, words: CustomerGateway.words), log: &log)
-        case .binary(let bytes): text = reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words), log: &log)
+        case .text(let json): text = reply(parsing: JSONValue.parse(json, words: CustomerGateway.words), log: &log, logging: logging)
+        case .binary(let bytes): text = reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words), log: &log, logging: logging)
         }
         var reply = WebSocketReply(messages: [.text(text)])
-        if environment.logger.isEnabled(.info) { reply.log = log }
+        if logging { reply.log = MessageLog(log) }
         return reply
     }
 
@@ -117,18 +118,19 @@ public final class CustomerGateway: EmulatedSystem {
     /// Answers one message given as JSON text.
     public func replyText(to text: String) -> String {
         var log = MessageLogEntry(type: "", id: nil, outcome: "")
-        return reply(parsing: JSONValue.parse(text, words: CustomerGateway.words), log: &log)
+        return reply(parsing: JSONValue.parse(text, words: CustomerGateway.words), log: &log, logging: false)
     }
 
     /// Answers one message given as JSON bytes (UTF-8, pretty-printed or not); the reply's JSON text.
     public func replyText(to bytes: [UInt8]) -> String {
         var log = MessageLogEntry(type: "", id: nil, outcome: "")
-        return reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words), log: &log)
+        return reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words), log: &log, logging: false)
     }
 
     /// `environment.random` is read only where a reply needs it: copying the existential cost
     /// ~50 instructions each time, on every message.
-    private func reply(parsing parsed: JSONValue?, log: inout MessageLogEntry) -> String {
+    /// `log` gets the message's type, id and outcome (the type and id only when `logging`).
+    private func reply(parsing parsed: JSONValue?, log: inout MessageLogEntry, logging: Bool) -> String {
         guard let message = parsed else {
             log.outcome = "CUSTOMER_ERROR message.invalid"
             return GatewayReply.error(sequenceId: .init(JSONValue?.none, random: environment.random), code: "message.invalid",
@@ -142,13 +144,13 @@ public final class CustomerGateway: EmulatedSystem {
         }
         // A client matches replies by sequence_id: keep it verbatim, whatever its type; without one, still answer.
         let sequenceId = GatewayReply.SequenceId(message["sequence_id"], random: environment.random)
-        log.id = sequenceId.text
+        if logging { log.id = sequenceId.text }
         guard let type = message["type"]?.string, !type.isEmpty else {
             log.outcome = "CUSTOMER_ERROR message.typeMissing"
             return GatewayReply.error(sequenceId: sequenceId, code: "message.typeMissing",
                                       description: "Message has no \"type\" string", event: .empty, random: environment.random)
         }
-        log.type = type
+        if logging { log.type = type }
         switch type {
         case "LOGIN_CUSTOMER":
             return loginCustomer(message["data"], sequenceId: sequenceId, outcome: &log.outcome)
