@@ -37,7 +37,7 @@ public enum OpenAPIDocument {
 
             WebSocket endpoints (not expressible in OpenAPI): \(sockets.sorted().joined(separator: ", ")). \
             \(notes)/__mock/echo returns every message. /__mock/events pushes \
-            {"kind", "at", "data"} events (request, sms, email, fault, reset, clock).
+            {"kind", "at", "data"} events (request, sms, email, fault, reset, clock, and each admin change: fault.added/removed/usedUp, account.created/deleted, instance.started/stopped, state.replaced, outbox.cleared, journal.cleared).
             """
         let document: JSONValue = [
             "openapi": "3.1.0",

@@ -156,7 +156,7 @@ extension OAS {
 
         // WebSocket endpoints: a plain GET is told to upgrade; the protocol is in the document's description.
         for (path, what) in [("/__mock/echo", "Returns every message unchanged."),
-                             ("/__mock/events", "Pushes one JSON text message {\"kind\", \"at\", \"data\"} per event (request, sms, email, fault, reset, clock), in order.")] {
+                             ("/__mock/events", "Pushes one JSON text message {\"kind\", \"at\", \"data\"} per event (request, sms, email, fault, reset, clock, and each admin change: fault.added/removed/usedUp, account.created/deleted, instance.started/stopped, state.replaced, outbox.cleared, journal.cleared), in order.")] {
             ops["GET \(path)"] = admin("WebSocket: \(what)", [
                 "426": response("Not a WebSocket handshake: open it with Upgrade: websocket.", text, headers: ["Upgrade": ["schema": string]]),
             ], description: "A WebSocket endpoint (RFC 6455); a handshake refused by the admin guard gets the 403. \(what)")
