@@ -236,8 +236,11 @@ public struct MessageLogEntry: Sendable {
 }
 
 /// A message's log line as its reply carries it: a reference, since a reply is copied on its way
-/// out (through the endpoint's wrappers) and the line's text fields would be copied with it.
-public final class MessageLog: Sendable {
-    public let entry: MessageLogEntry
+/// out (through the endpoint's wrappers) and the line's text fields would be copied with it. The
+/// handler fills it in as it answers (and only when the line is logged: nil costs nothing), on the
+/// loop's thread, before the reply leaves; the transport reads it on that thread.
+public final class MessageLog: @unchecked Sendable {
+    /// One thread at a time (see above): the runtime's exclusivity checks would cost more than the line.
+    @exclusivity(unchecked) public var entry: MessageLogEntry
     public init(_ entry: MessageLogEntry) { self.entry = entry }
 }

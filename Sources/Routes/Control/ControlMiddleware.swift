@@ -153,10 +153,11 @@ extension ControlPlane {
                 reportFired(fired, method: "WS", path: pattern, system: system)
                 // The handler did not run (or its reply is held): the line says what the fault did.
                 if logger.isEnabled(.info) {
-                    var log = reply.log?.entry ?? MessageLogEntry(type: parsed?["type"]?.string ?? "", id: ControlPlane.messageId(parsed),
-                                                           outcome: "", system: system)
-                    log.outcome = log.outcome.isEmpty ? "fault \(fired.action.logText)" : "\(log.outcome) (fault \(fired.action.logText))"
-                    reply.log = MessageLog(log)
+                    let log = reply.log ?? MessageLog(MessageLogEntry(type: parsed?["type"]?.string ?? "", id: ControlPlane.messageId(parsed),
+                                                                      outcome: "", system: system))
+                    let outcome = log.entry.outcome
+                    log.entry.outcome = outcome.isEmpty ? "fault \(fired.action.logText)" : "\(outcome) (fault \(fired.action.logText))"
+                    reply.log = log
                 }
             }
             guard journaling else { return reply }

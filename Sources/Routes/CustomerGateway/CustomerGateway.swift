@@ -88,15 +88,14 @@ public final class CustomerGateway: EmulatedSystem {
     /// The reply with its log line's facts (type, `sequence_id`, outcome), which the transport
     /// writes once the reply is sent; none below the info level.
     func loggedReply(to message: WebSocketMessage) -> WebSocketReply {
-        let logging = environment.logger.isEnabled(.info)
-        var log = MessageLogEntry(type: "", id: nil, outcome: "", system: logging ? CustomerGateway.name : nil)
+        let log = environment.logger.isEnabled(.info) ? MessageLog(MessageLogEntry(type: "", id: nil, outcome: "", system: CustomerGateway.name)) : nil
         let text: String
         switch message {
-        case .text(let json): text = reply(parsing: JSONValue.parse(json, words: CustomerGateway.words), log: &log, logging: logging)
-        case .binary(let bytes): text = reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words), log: &log, logging: logging)
+        case .text(let json): text = reply(parsing: JSONValue.parse(json, words: CustomerGateway.words), log: log)
+        case .binary(let bytes): text = reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words), log: log)
         }
         var reply = WebSocketReply(messages: [.text(text)])
-        if logging { reply.log = MessageLog(log) }
+        reply.log = log
         return reply
     }
 
@@ -117,50 +116,48 @@ public final class CustomerGateway: EmulatedSystem {
 
     /// Answers one message given as JSON text.
     public func replyText(to text: String) -> String {
-        var log = MessageLogEntry(type: "", id: nil, outcome: "")
-        return reply(parsing: JSONValue.parse(text, words: CustomerGateway.words), log: &log, logging: false)
+        reply(parsing: JSONValue.parse(text, words: CustomerGateway.words), log: nil)
     }
 
     /// Answers one message given as JSON bytes (UTF-8, pretty-printed or not); the reply's JSON text.
     public func replyText(to bytes: [UInt8]) -> String {
-        var log = MessageLogEntry(type: "", id: nil, outcome: "")
-        return reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words), log: &log, logging: false)
+        reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words), log: nil)
     }
 
     /// `environment.random` is read only where a reply needs it: copying the existential cost
     /// ~50 instructions each time, on every message.
-    /// `log` gets the message's type, id and outcome (the type and id only when `logging`).
-    private func reply(parsing parsed: JSONValue?, log: inout MessageLogEntry, logging: Bool) -> String {
+    /// `log` (when the line is logged) gets the message's type, id and outcome.
+    private func reply(parsing parsed: JSONValue?, log: MessageLog?) -> String {
         guard let message = parsed else {
-            log.outcome = "CUSTOMER_ERROR message.invalid"
+            log?.entry.outcome = "CUSTOMER_ERROR message.invalid"
             return GatewayReply.error(sequenceId: .init(JSONValue?.none, random: environment.random), code: "message.invalid",
                                       description: "Message is not valid JSON", event: .empty, random: environment.random)
         }
         guard message.isObject else {
-            log.outcome = "CUSTOMER_ERROR message.invalid"
+            log?.entry.outcome = "CUSTOMER_ERROR message.invalid"
             return GatewayReply.error(sequenceId: .init(JSONValue?.none, random: environment.random), code: "message.invalid",
                                       description: "Message must be a JSON object {\"type\", \"sequence_id\", \"data\"}",
                                       event: .empty, random: environment.random)
         }
         // A client matches replies by sequence_id: keep it verbatim, whatever its type; without one, still answer.
         let sequenceId = GatewayReply.SequenceId(message["sequence_id"], random: environment.random)
-        if logging { log.id = sequenceId.text }
+        if let log { log.entry.id = sequenceId.text }
         guard let type = message["type"]?.string, !type.isEmpty else {
-            log.outcome = "CUSTOMER_ERROR message.typeMissing"
+            log?.entry.outcome = "CUSTOMER_ERROR message.typeMissing"
             return GatewayReply.error(sequenceId: sequenceId, code: "message.typeMissing",
                                       description: "Message has no \"type\" string", event: .empty, random: environment.random)
         }
-        if logging { log.type = type }
+        if let log { log.entry.type = type }
         switch type {
         case "LOGIN_CUSTOMER":
-            return loginCustomer(message["data"], sequenceId: sequenceId, outcome: &log.outcome)
+            return loginCustomer(message["data"], sequenceId: sequenceId, log: log)
         default:
             // The document itself prints "LOGIN CUSTOMER"; point copy-pasting clients at the real name.
             let hint = type.uppercased().replacing(" ", with: "_") == "LOGIN_CUSTOMER" && type != "LOGIN_CUSTOMER"
                 ? "; did you mean \"LOGIN_CUSTOMER\"?" : ""
             var event = GatewayReply.Event.empty
             event.type = type
-            log.outcome = "CUSTOMER_ERROR message.unknownType"
+            log?.entry.outcome = "CUSTOMER_ERROR message.unknownType"
             return GatewayReply.error(sequenceId: sequenceId, code: "message.unknownType",
                                       description: "Unknown message type \(JSONText.quoted(type))\(hint)", event: event, random: environment.random)
         }
@@ -168,7 +165,7 @@ public final class CustomerGateway: EmulatedSystem {
 
     // MARK: - LOGIN_CUSTOMER
 
-    private func loginCustomer(_ data: JSONValue?, sequenceId: GatewayReply.SequenceId, outcome: inout String) -> String {
+    private func loginCustomer(_ data: JSONValue?, sequenceId: GatewayReply.SequenceId, log: MessageLog?) -> String {
         var event = GatewayReply.Event.empty
         event.type = "LOGIN_CUSTOMER"
         let fields: JSONValue
@@ -176,7 +173,7 @@ public final class CustomerGateway: EmulatedSystem {
         case nil, .null?: fields = .object([])
         case .object?: fields = data ?? .object([])
         default:
-            outcome = "CUSTOMER_ERROR message.invalid"
+            log?.entry.outcome = "CUSTOMER_ERROR message.invalid"
             return GatewayReply.error(sequenceId: sequenceId, code: "message.invalid",
                                       description: "\"data\" must be a JSON object {\"email\", \"password\"}", event: event, random: environment.random)
         }
@@ -204,7 +201,7 @@ public final class CustomerGateway: EmulatedSystem {
         default: errors.append(.init(field: "password", message: "Password must be a string"))
         }
         guard errors.isEmpty, let email, let password else {
-            outcome = "CUSTOMER_VALIDATION_ERROR"
+            log?.entry.outcome = "CUSTOMER_VALIDATION_ERROR"
             return GatewayReply.validationError(sequenceId: sequenceId, errors: errors, event: event, random: environment.random)
         }
 
@@ -212,7 +209,7 @@ public final class CustomerGateway: EmulatedSystem {
         // each time: a stable id for known e-mails would let anyone probe which accounts exist.
         let key = email.lowercased()
         guard let account = accounts[key], account.password == password else {
-            outcome = "CUSTOMER_ERROR customer.notFound"
+            log?.entry.outcome = "CUSTOMER_ERROR customer.notFound"
             return GatewayReply.error(sequenceId: sequenceId, code: "customer.notFound", description: "Customer not found",
                                       event: event, random: environment.random)
         }
@@ -220,7 +217,7 @@ public final class CustomerGateway: EmulatedSystem {
         let expiry = environment.clock.now().addingTimeInterval(tokenLifetime)
         issued.withLock { $0 += 1 }
         environment.logger.debug("customer gateway: \(account.customerId) logged in")
-        outcome = "CUSTOMER_API_TOKEN"
+        log?.entry.outcome = "CUSTOMER_API_TOKEN"
         return GatewayReply.apiToken(sequenceId: sequenceId, token: token, expiration: expiry)
     }
 }
