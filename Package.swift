@@ -28,7 +28,7 @@ let package = Package(
         // the systems from a value; Routes alone imports the systems and names the registry.
         // The system contract and what every system shares: environment, settings, clock, tokens,
         // account overlays, outbox, body readers, OpenAPI building blocks, persistence cells.
-        .target(name: "EmulationKit", dependencies: ["HTTPServer", "MockAdminWire"], path: "Sources/Routes/Kit"),
+        .target(name: "EmulationKit", dependencies: ["HTTPServer"], path: "Sources/Routes/Kit"),
         // One target per emulated system.
         .target(name: "RowsSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Rows"),
         .target(name: "GatewaySystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/CustomerGateway"),
@@ -45,15 +45,12 @@ let package = Package(
         .target(name: "Routes", dependencies: ["HTTPServer", "EmulationKit", "MockControl", "StatePersistence"] + systemTargets,
                 exclude: ["Kit", "Rows", "CustomerGateway", "SkyZone", "Musbooking", "RSSchool", "Control", "Persistence"]),
         // The mock as a library: app construction, bundled seed, in-process start and stop.
-        .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockServerAdminClient"]),
+        .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockControl", "StatePersistence", "MockServerAdminClient"]),
         // The admin API client (Foundation/URLSession only).
-        .target(name: "MockServerAdminClient", dependencies: ["MockAdminWire"]),
-        // The admin API's wire types, shared by the server and the client: links neither the
-        // systems nor the transport.
-        .target(name: "MockAdminWire"),
+        .target(name: "MockServerAdminClient"),
         // The executable: command line, banner, signals, state file; the app and server come from Routes and HTTPServer.
         // Not MockServerKit: its admin client would link FoundationNetworking (libcurl, TLS) into the server.
-        .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes", "EmulationKit", "StatePersistence"]),
+        .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockControl", "StatePersistence"]),
         // Shared by the test targets: a real server on an ephemeral port and raw-socket clients.
         .target(name: "TestSupport", dependencies: ["HTTPServer"], path: "Tests/TestSupport"),
         // The whole mock on a port (TestServer) and the built executable, for the tests above the transport.

@@ -13,6 +13,10 @@ the Reset dialog open, at both widths in light and dark: 0 serious or critical v
 keyboard-only pass reaches every control with Tab, moves between tabs with the arrow keys, and
 uses the filters, the journal rows, the clock, the fault and token forms and Reset (with its
 confirmation) without a mouse.
+
+Live: a fault, an account and an instance added (and removed) through the admin API while the
+page is open appear (and go) without a reload; the account form asks for each system's own
+fields, a row's Delete, Clear inbox and the state's Import work.
 """
 import importlib.util
 import json
@@ -467,6 +471,102 @@ def run_remote(width, height, label):
         http("DELETE", "/__mock/clock", headers={"X-Mock-Admin": "1"})
 
 
+def admin(method, path, body=None):
+    """A test's admin call, made while the page is open (JSON body, the write header)."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"X-Mock-Admin": "1"}
+    if data is not None:
+        headers["Content-Type"] = "application/json"
+    return http(method, path, headers=headers, data=data)
+
+
+def run_live(width, height, label):
+    """Changes a test makes through the admin API appear in the open page without a reload; the
+    page's own account form, per-account Delete, Clear inbox and state import work."""
+    http("POST", "/__mock/reset", headers={"X-Mock-Admin": "1"})
+    driver = browser(width, height)
+    wait = WebDriverWait(driver, 10)
+    try:
+        driver.get(BASE + "/__mock/")
+        wait.until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        wait.until(lambda d: d.find_element(By.ID, "live").text == "live")
+        # A marker on the window: a reload would lose it.
+        driver.execute_script("window.__noReload = 1")
+
+        tab(driver, "controls")
+        status, text = admin("POST", "/__mock/faults", {"path": "/live/*", "times": 3, "action": {"status": 503}})
+        check(status == 201, f"{label}: fault {status} {text}")
+        wait.until(lambda d: "/live/*" in d.find_element(By.ID, "faults-list").text and "3 left" in d.find_element(By.ID, "faults-list").text)
+        http("GET", "/live/1")
+        wait.until(lambda d: "2 left" in d.find_element(By.ID, "faults-list").text)
+        admin("DELETE", "/__mock/faults")
+        wait.until(lambda d: "/live/*" not in d.find_element(By.ID, "faults-list").text)
+
+        status, text = admin("POST", "/__mock/instances", {})
+        check(status == 201, f"{label}: instance {status} {text}")
+        instance = json.loads(text)
+        wait.until(lambda d: instance["baseURL"] in d.find_element(By.ID, "instances-list").text)
+        admin("DELETE", "/__mock/instances/" + instance["id"])
+        wait.until(lambda d: instance["baseURL"] not in d.find_element(By.ID, "instances-list").text)
+
+        tab(driver, "accounts")
+        status, text = admin("POST", "/__mock/accounts", {"system": "rows", "email": "live@example.com", "password": "pw1"})
+        check(status == 201, f"{label}: account {status} {text}")
+        row = '#accounts-rows tr[data-login="live@example.com"]'
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, row)))
+        admin("DELETE", "/__mock/accounts/rows/live@example.com")
+        wait.until(EC.invisibility_of_element_located((By.CSS_SELECTOR, row)))
+
+        # The form asks for the picked system's own fields: musbooking's phone, then rows' e-mail.
+        Select = __import__("selenium.webdriver.support.ui", fromlist=["Select"]).Select
+        Select(driver.find_element(By.ID, "account-system")).select_by_value("musbooking")
+        check(driver.find_element(By.ID, "account-musbooking-phone").is_displayed(), f"{label}: musbooking asks for a phone")
+        check(not driver.find_element(By.ID, "account-rows-email").is_displayed(), f"{label}: rows' fields hidden meanwhile")
+        driver.find_element(By.ID, "account-musbooking-phone").send_keys("+7 912 000-00-07")
+        driver.find_element(By.ID, "account-musbooking-password").send_keys("pass123")
+        driver.find_element(By.ID, "account-musbooking-email").send_keys("live@example.ru")
+        click(driver, driver.find_element(By.ID, "account-musbooking-isConfirmed"))
+        click(driver, driver.find_element(By.CSS_SELECTOR, "#account-form button[type=submit]"))
+        made = '#accounts-musbooking tr[data-login="9120000007"]'
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, made + ' [data-confirmed="true"]')))
+        Select(driver.find_element(By.ID, "account-system")).select_by_value("rows")
+        driver.find_element(By.ID, "account-rows-email").send_keys("form@example.com")
+        driver.find_element(By.ID, "account-rows-password").send_keys("pw2")
+        click(driver, driver.find_element(By.CSS_SELECTOR, "#account-form button[type=submit]"))
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, '#accounts-rows tr[data-login="form@example.com"]')))
+        status, _ = http("POST", "/auth/login", headers={"Content-Type": "application/json"},
+                         data=json.dumps({"email": "form@example.com", "password": "pw2"}).encode())
+        check(status == 200, f"{label}: the account made in the form logs in ({status})")
+        shot(driver, f"{label}-live-accounts")
+        click_current(driver, wait, '#accounts-musbooking tr[data-login="9120000007"] button.delete')
+        wait.until(EC.invisibility_of_element_located((By.CSS_SELECTOR, made)))
+        check("9120000007" not in http("GET", "/__mock/accounts")[1], f"{label}: Delete removed the account on the server")
+
+        # Clear inbox; then a state exported before it comes back through Import.
+        tab(driver, "inbox")
+        http("POST", "/api/users/sms", form={"phone": PHONE})
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#sms-list .code")))
+        exported = http("GET", "/__mock/state")[1]
+        click(driver, driver.find_element(By.ID, "inbox-clear"))
+        wait.until(EC.visibility_of_element_located((By.ID, "sms-empty")))
+        check(json.loads(http("GET", "/__mock/sms")[1]) == [], f"{label}: Clear inbox emptied the server's outbox")
+        tab(driver, "controls")
+        check(driver.find_element(By.ID, "state-export").get_attribute("href").endswith("/__mock/state"), f"{label}: Export links the state")
+        path = os.path.join(SHOTS, f"state-{label}.json")
+        with open(path, "w") as f:
+            f.write(exported)
+        driver.find_element(By.ID, "state-file").send_keys(path)
+        click(driver, driver.find_element(By.CSS_SELECTOR, "#state-form button[type=submit]"))
+        wait.until(lambda d: "imported" in d.find_element(By.ID, "toast").text)
+        check(len(json.loads(http("GET", "/__mock/sms")[1])) == 1, f"{label}: Import put the exported outbox back")
+        tab(driver, "inbox")
+        wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#sms-list .code")))
+        check(driver.execute_script("return window.__noReload") == 1, f"{label}: every change arrived without a reload")
+        shot(driver, f"{label}-live-inbox")
+    finally:
+        driver.quit()
+
+
 def run_control_panels(width, height, label):
     """The journal and control panels against the §6.1 stand-in (when the build has no control plane)."""
     global BASE
@@ -514,6 +614,8 @@ def run_control_panels(width, height, label):
 
 def main():
     os.makedirs(SHOTS, exist_ok=True)
+    run_live(1280, 900, "desktop")
+    run_live(375, 812, "phone")
     run(1280, 900, "desktop")
     run(375, 812, "phone")
     run_remote(375, 812, "phone")

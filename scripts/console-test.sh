@@ -36,7 +36,7 @@ fi
 # The debug build: CI has just built it, and a release binary could be older than the sources.
 # On every interface with an admin token, as for a phone: the page is also opened from the
 # namespace's non-loopback address, signed in by the token URL (loopback works as without a token).
-export MOCK_CONSOLE_TOKEN="console-test-$RANDOM$RANDOM"
+export MOCK_CONSOLE_TOKEN="console-test-token-$RANDOM$RANDOM"
 start_mock_server console-test --host 0.0.0.0 --admin-token "$MOCK_CONSOLE_TOKEN"
 
 timeout 480 "$VENV/bin/python" "$ROOT/scripts/console-test.py" "http://127.0.0.1:$PORT" "$SHOTS"

@@ -7,8 +7,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 prefix="${1:-/usr/local}"
 case "$prefix" in /*) ;; *) prefix="$PWD/$prefix" ;; esac
 
-swift build -c release --product mock-server
-built="$(swift build -c release --show-bin-path)/mock-server"
+# On Linux the Swift runtime and Foundation are linked in (--static-swift-stdlib), so the binary
+# runs on a machine without the toolchain (libc and the C++ runtime stay shared); macOS has the
+# Swift runtime in the OS already.
+flags=(-c release)
+[[ "$(uname -s)" == "Linux" ]] && flags+=(--static-swift-stdlib)
+swift build "${flags[@]}" --product mock-server
+built="$(swift build "${flags[@]}" --show-bin-path)/mock-server"
 if ! mkdir -p "$prefix/bin" 2>/dev/null || [[ ! -w "$prefix/bin" ]]; then
     echo "install: cannot write to $prefix/bin; run it with sudo, or pick a prefix of your own: scripts/install.sh ~/.local" >&2
     exit 1

@@ -16,6 +16,8 @@ enum Banner {
         var deviceAddresses: [String] = []
         /// `--admin-token`, for the console's sign-in URL (nil or empty: not set).
         var adminToken: String?
+        /// The token was generated (`--admin-token` with no value): the banner shows it.
+        var adminTokenGenerated = false
         var statePath: String?
         var watchedPath: String?
         /// `--max-connections`, and the limit in force (lower when `ulimit -n` allows fewer).
@@ -70,6 +72,9 @@ enum Banner {
             lines.append(token != nil
                 ? "/__mock/* answers other machines that send the header X-Mock-Admin-Token (the --admin-token value)."
                 : "/__mock/* answers this machine only; start with --admin-token TOKEN to open it to devices (header X-Mock-Admin-Token).")
+        }
+        if let token, facts.adminTokenGenerated {
+            lines.append("Admin token (generated for this run): \(token)  (send it as X-Mock-Admin-Token)")
         }
         if let token {
             // A browser cannot send the header: this address signs it in with a cookie once.

@@ -10,12 +10,19 @@ import MockControl
 
 /// Everything the command line and the environment can set.
 struct Options {
-    var server = ServerConfiguration()
+    var server: ServerConfiguration = {
+        var configuration = ServerConfiguration()
+        // A probe gets its answer even when clients fill the connection table.
+        configuration.reservedPaths = [MockApp.healthPath]
+        return configuration
+    }()
     /// A seed file; nil means the seed compiled into the binary.
     var seedPath: String?
     var logLevel = LogLevel.info
     var logFormat = LogFormat.text
     var adminToken: String?
+    /// `--admin-token` was given no value: `adminToken` was drawn at random (the banner prints it).
+    var adminTokenGenerated = false
     var statePath: String?
     var watch = false
     var journalSize = 1000
@@ -56,7 +63,13 @@ struct Options {
             guard let f = LogFormat(rawValue: v.lowercased()) else { throw UsageError(description: "--log-format must be text or json, not \"\(v)\"") }
             o.logFormat = f
         },
-        Setting(flag: "--admin-token", env: "MOCK_ADMIN_TOKEN", valueName: "TOKEN", help: "lets non-loopback clients use /__mock/* with header X-Mock-Admin-Token: TOKEN; a browser opens /__mock/?token=TOKEN once") { o, v in o.adminToken = v },
+        Setting(flag: "--admin-token", env: "MOCK_ADMIN_TOKEN", valueName: "TOKEN", help: "lets non-loopback clients use /__mock/* with header X-Mock-Admin-Token: TOKEN (at least 16 characters; given no value, one is generated and printed); a browser opens /__mock/?token=TOKEN once") { o, v in
+            guard v.count >= AdminGuard.minimumTokenLength else {
+                throw UsageError(description: "--admin-token must be at least \(AdminGuard.minimumTokenLength) characters (a short one is guessed quickly); give the flag no value to have one generated")
+            }
+            o.adminToken = v
+            o.adminTokenGenerated = false
+        },
         Setting(flag: "--max-instances", env: "MOCK_MAX_INSTANCES", valueName: "N", help: "isolated mocks POST /__mock/instances may run at once, each on its own port (default 32; 0 turns them off)") { o, v in o.maxInstances = try int(v, "--max-instances", 0...1024) },
         Setting(flag: "--max-wait-ms", env: "MOCK_MAX_WAIT_MS", valueName: "N", help: "longest wait of a ?waitMs= admin request (default and most 30000)") { o, v in o.maxWaitMs = try int(v, "--max-wait-ms", 0...30_000) },
         Setting(flag: "--journal-size", env: "MOCK_JOURNAL_SIZE", valueName: "N", help: "requests kept in /__mock/requests (default 1000; 0 turns the journal off)") { o, v in o.journalSize = try int(v, "--journal-size", 0...1_000_000) },
@@ -75,6 +88,7 @@ struct Options {
             o.server.poller = kind
         },
         Setting(flag: "--send-timeout", env: "MOCK_SEND_TIMEOUT", valueName: "SECONDS", help: "a client whose pending output makes no progress this long is closed (default 30)") { o, v in o.server.sendTimeout = try seconds(v, "--send-timeout") },
+        Setting(flag: "--max-pushed-output-bytes", env: "MOCK_MAX_PUSHED_OUTPUT_BYTES", valueName: "N", help: "unread output of pushed WebSocket messages (/__mock/events, the console) summed over all clients; past it the client holding most is closed with 1008 (default 67108864)") { o, v in o.server.maxPushedOutputBytes = try int(v, "--max-pushed-output-bytes", 65_536...(1 << 40)) },
         Setting(flag: "--ws-ping-interval", env: "MOCK_WS_PING_INTERVAL", valueName: "SECONDS", help: "a silent WebSocket is pinged after this; no answer as long again closes it with 1001 (default 30)") { o, v in o.server.webSocketPingInterval = try seconds(v, "--ws-ping-interval") },
         Setting(flag: "--ws-frame-timeout", env: "MOCK_WS_FRAME_TIMEOUT", valueName: "SECONDS", help: "a started WebSocket frame or message left unfinished this long is closed with 1008 (default 30)") { o, v in o.server.webSocketFrameTimeout = try seconds(v, "--ws-frame-timeout") },
         Setting(flag: "--state", env: "MOCK_STATE", valueName: "PATH", help: "keep all state in this file across restarts (a change is answered once it is on disk; created from the seed if missing)") { o, v in o.statePath = v },
@@ -107,7 +121,13 @@ struct Options {
                 throw UsageError(description: "unknown option \(arg) (see --help)")
             }
             let value: String
-            if setting.valueName.isEmpty {
+            if name == "--admin-token" && inlineValue == nil && (i + 1 == arguments.count || arguments[i + 1].hasPrefix("--")) {
+                // No value: a random token, printed in the banner.
+                options.adminToken = generatedToken()
+                options.adminTokenGenerated = true
+                i += 1
+                continue
+            } else if setting.valueName.isEmpty {
                 value = inlineValue ?? "true"   // a switch: `--watch`, `--watch=false`
             } else if let inlineValue {
                 value = inlineValue
@@ -120,6 +140,13 @@ struct Options {
             i += 1
         }
         return options
+    }
+
+    /// 32 hex digits (128 bits) from the system's secure generator.
+    static func generatedToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: (0..<32).map { _ in hex[Int.random(in: 0..<16, using: &generator)] }, as: UTF8.self)
     }
 
     struct HelpRequested: Error {}

@@ -24,6 +24,9 @@ func startPersistence(app: MockApp, server: Server, options: Options, seedPath: 
     } catch let inUse as StateFileInUse {
         // EX_UNAVAILABLE, as for a busy port: the file is fine, someone else has it.
         exitWith("mock-server: \(inUse)", status: 69)
+    } catch let cannot as StateFileCannotCreate {
+        // EX_CANTCREAT (sysexits): an output file cannot be created; nothing is wrong with the data.
+        exitWith("mock-server: \(cannot)", status: 73)
     } catch {
         exitWith("mock-server: \(error)\n(the server did not start so as not to lose that state; fix or move the file, or start without --state)", status: 65)
     }

@@ -12,8 +12,8 @@ import Glibc
 #endif
 import EmulationKit
 
-// First, before any thread exists: SIGINT/SIGTERM stay pending until the trap's thread takes them.
-let signalTrap = SignalTrap.block()
+// First, before any thread exists: SIGINT/SIGTERM/SIGHUP stay pending until the trap's thread takes them.
+let signalTrap = SignalTrap.block([SIGINT, SIGTERM, SIGHUP])
 SignalTrap.ignoreBrokenPipes()
 
 /// Prints to standard error and exits with the given status.
@@ -42,6 +42,8 @@ let logger = Logger(level: options.logLevel, format: options.logFormat, colour: 
 let seed: Seed
 do {
     seed = try options.seedPath.map { try Seed.load(path: $0) } ?? Seed.bundled()
+} catch let error as SeedError {
+    exitWith("mock-server: \(error.withHint)", status: 65)
 } catch {
     exitWith("mock-server: \(error)", status: 65)
 }
@@ -65,6 +67,16 @@ do {
 }
 
 signalTrap.start { sig in
+    if sig == SIGHUP {
+        // As nginx and PostgreSQL do: a reload, never death. Only a watched seed has a file to reload.
+        if persistence.watchedSeed != nil {
+            logger.info("SIGHUP: reloading the seed")
+            _ = persistence.reloadWatchedSeed(server: server, logger: logger)
+        } else {
+            logger.warning("SIGHUP ignored: it reloads the seed only under --watch (with --seed PATH)")
+        }
+        return
+    }
     logger.info("\(SignalTrap.name(sig)): finishing requests in flight and stopping")
     server.shutdown()
 }
@@ -73,15 +85,22 @@ let host = options.server.host
 let deviceAddresses = host == "0.0.0.0" || host == "::" ? NetworkInterfaces.reachableAddresses(includeIPv6: host == "::") : []
 let banner = Banner.text(Banner.Facts(
     host: host, port: server.port, seedName: options.seedPath ?? "bundled seed", systems: app.systems,
-    deviceAddresses: deviceAddresses, adminToken: options.adminToken,
+    deviceAddresses: deviceAddresses, adminToken: options.adminToken, adminTokenGenerated: options.adminTokenGenerated,
     statePath: persistence.store?.path, watchedPath: persistence.watchedSeed,
     configuredConnections: options.server.maxConnections, connectionLimit: server.connectionLimit))
-// One write, so scripts reading the banner from a pipe see it at once.
-LogOutput.writeAll(banner + "\n", to: 1)
-// A JSON-logging script (started with --port 0) reads the port here rather than from the banner.
+let url = Banner.listeningURL(host: host, port: server.port)
 if logger.format == .json {
-    let url = Banner.listeningURL(host: host, port: server.port)
+    // Every line JSON, so `mock-server --log-format json 2>&1 | jq` reads it all: the banner is
+    // one object on standard output (its text in `msg`), and the port is in the `listening`
+    // event on standard error, where a JSON-logging script (started with --port 0) reads it.
+    LogOutput.writeAll(logger.formatted(.banner, banner, fields: [
+        ("version", .text(MockServerVersion.current)), ("host", .text(host)), ("port", .number(server.port)), ("url", .text(url)),
+        ("seed", .text(options.seedPath)), ("console", .text(url + "/__mock/")),
+    ]), to: 1)
     logger.outbox(.listening, "listening on \(url)", fields: [("host", .text(host)), ("port", .number(server.port)), ("url", .text(url))])
+} else {
+    // One write, so scripts reading the banner from a pipe see it at once.
+    LogOutput.writeAll(banner + "\n", to: 1)
 }
 
 server.waitUntilStopped()

@@ -114,17 +114,33 @@ extension MockAdminClient {
         return found
     }
 
-    /// Waits for an SMS to `phone` (any form) newer than the ones there at the call (or any, with
-    /// `new: false`); throws when `timeout` seconds pass first. Clear the SMS first (`clearSMS`)
-    /// and the wait is one request held by the server.
+    /// Waits for an SMS to `phone` and returns it.
+    ///
+    /// - Parameters:
+    ///   - phone: The number, in any form (`+7 912 345-67-89`, `89123456789`, `9123456789`).
+    ///   - new: `true` (the default): only an SMS that arrives after this call started counts;
+    ///     the ones already in the outbox for `phone` are skipped, so a test that asks for a code
+    ///     twice gets the second one. `false`: the newest SMS to `phone` counts even if it was
+    ///     already there, so the call returns at once when there is one.
+    ///   - timeout: Seconds to wait in all.
+    /// - Returns: The newest matching SMS.
+    /// - Throws: ``Failure`` when `timeout` seconds pass without a matching SMS (its description
+    ///   says how many SMS to `phone` there were), and on any admin error. It never returns an
+    ///   older SMS at the deadline.
+    ///
+    /// The server holds the request until an SMS arrives (`?waitMs=`, at most 30 s a request,
+    /// asked again until the deadline), so the wait costs no polling. When older SMS to `phone`
+    /// are there and `new` is true, the server cannot tell old from new: the client then asks
+    /// again every 50 ms. Clear the SMS first (``clearSMS()``) to keep it one held request.
     public func waitForSMS(to phone: String, new: Bool = true, timeout: TimeInterval = 10) async throws -> MockSMS {
         try await waitForMessage("/__mock/sms", filter: ["phone": phone], new: new, timeout: timeout, as: MockSMS.self) {
             "no SMS to \(phone) within \(timeout) s (\($0) to it so far)"
         }
     }
 
-    /// Waits for an e-mail to `address` (any case) newer than the ones there at the call (or any,
-    /// with `new: false`); throws when `timeout` seconds pass first.
+    /// Waits for an e-mail to `address` (any case) and returns it; `new` and the deadline work as
+    /// in ``waitForSMS(to:new:timeout:)``: `true` skips the e-mails already there, and at the
+    /// deadline it throws ``Failure`` rather than returning an older one.
     public func waitForEmail(to address: String, new: Bool = true, timeout: TimeInterval = 10) async throws -> MockEmail {
         try await waitForMessage("/__mock/emails", filter: ["to": address], new: new, timeout: timeout, as: MockEmail.self) {
             "no e-mail to \(address) within \(timeout) s (\($0) to it so far)"

@@ -13,6 +13,9 @@ public struct MockAdminClient: Sendable {
     public let adminToken: String?
     private let session: URLSession
 
+    /// A client of the mock at `baseURL` (`http://127.0.0.1:8080`, or an embedded server's
+    /// `baseURL`); `adminToken` when the server runs with `--admin-token` and is reached from
+    /// another machine; `session` to send the requests through a session of your own.
     public init(baseURL: URL, adminToken: String? = nil, session: URLSession = .shared) {
         self.baseURL = baseURL
         self.adminToken = adminToken
@@ -21,6 +24,7 @@ public struct MockAdminClient: Sendable {
 
     /// A failed admin call: the status and body the server answered, or what went wrong.
     public struct Failure: Error, CustomStringConvertible, Sendable {
+        /// The method and path, then the status and body the server answered (or what went wrong).
         public let description: String
     }
 
@@ -76,8 +80,15 @@ public struct MockAdminClient: Sendable {
         return data
     }
 
+    /// Every date under `/__mock/` is ISO 8601 without a fraction (`2026-11-27T04:05:28Z`).
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
     func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
-        do { return try JSONDecoder().decode(type, from: data) } catch {
+        do { return try MockAdminClient.decoder.decode(type, from: data) } catch {
             throw Failure(description: "unexpected admin answer: \(String(decoding: data.prefix(300), as: UTF8.self))")
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Routes
 import EmulationKit
+import MockControl
 
 /// The whole mock (five systems and `/__mock/`) running in this process, for tests: start it on
 /// a free port, point the client under test at `baseURL`, read the outbox, reset, stop.
@@ -24,43 +25,80 @@ public final class EmbeddedMockServer: Sendable {
 
     /// Log verbosity of an embedded server (its lines go to standard error).
     public enum LogLevel: Sendable {
-        case debug, info, warning, error, off
+        /// Everything, including each request's details.
+        case debug
+        /// A line per request, SMS and e-mail (the command line's default).
+        case info
+        /// Only what went wrong or may surprise (the embedded default: a test's output stays quiet).
+        case warning
+        /// Only failures.
+        case error
+        /// Nothing.
+        case off
     }
 
     private let app: MockApp
     let server: Server
     private let instances: MockInstances
     private let switcher: AppSwitcher
+    /// The state file's store (`statePath`), closed once by `stop()` or `waitUntilStopped()`.
+    private let persistence: Locked<MockPersistence?>
     /// The host the server listens on.
     public let host: String
 
     /// Starts the mock on `host`:`port` (0: a free port) and returns once it accepts connections.
+    /// Every argument has the command line's default; see ``Settings`` for what each one does.
+    ///
+    ///     let server = try EmbeddedMockServer(smsCode: "1234")   // every musbooking code is 1234
     public convenience init(seed: SeedSource = .bundled, host: String = "127.0.0.1", port: Int = 0,
-                            logLevel: LogLevel = .warning, adminToken: String? = nil) throws {
-        var configuration = ServerConfiguration()
-        configuration.host = host
-        configuration.port = port
-        configuration.eventLoops = 1
-        configuration.shutdownGrace = 1
-        try self.init(seed: try EmbeddedMockServer.load(seed), configuration: configuration,
-                      logger: Logger(level: logLevel.level), adminToken: adminToken)
+                            logLevel: LogLevel = .warning, adminToken: String? = nil, smsCode: String? = nil,
+                            clockOffset: TimeInterval = 0, statePath: String? = nil) throws {
+        try self.init(Settings(seed: seed, host: host, port: port, logLevel: logLevel, adminToken: adminToken,
+                               smsCode: smsCode, clockOffset: clockOffset, statePath: statePath))
+    }
+
+    /// An `adminToken` shorter than `AdminGuard.minimumTokenLength` characters (easily guessed).
+    public struct ShortAdminToken: Error, CustomStringConvertible {
+        public var description: String { "the admin token must be at least \(AdminGuard.minimumTokenLength) characters" }
     }
 
     /// Starts the mock with every server setting and the logger given.
     public convenience init(seed: Seed, configuration: ServerConfiguration, logger: Logger, adminToken: String? = nil) throws {
+        if let adminToken, !adminToken.isEmpty, adminToken.count < AdminGuard.minimumTokenLength { throw ShortAdminToken() }
         let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: adminToken,
                           adminHosts: [configuration.host])
         try self.init(app: app, configuration: configuration, logger: logger)
     }
 
     /// Serves an app built by the caller (e.g. with a state file already loaded into it).
-    public init(app: MockApp, configuration: ServerConfiguration, logger: Logger) throws {
+    public convenience init(app: MockApp, configuration: ServerConfiguration, logger: Logger) throws {
+        try self.init(app: app, configuration: configuration, logger: logger, statePath: nil)
+    }
+
+    /// Serves `app`, with its state kept in the file at `statePath` when one is given (as `--state`).
+    init(app: MockApp, configuration: ServerConfiguration, logger: Logger, statePath: String?) throws {
+        var configuration = configuration
+        // A probe gets its answer even when clients fill the connection table.
+        if configuration.reservedPaths.isEmpty { configuration.reservedPaths = [MockApp.healthPath] }
         self.app = app
         instances = app.enableInstances(configuration: configuration)
-        server = Server(configuration: configuration, responder: app.makeResponder(), logger: logger)
-        switcher = AppSwitcher(app: app, server: server)
+        let server = Server(configuration: configuration, responder: app.makeResponder(), logger: logger)
+        self.server = server
+        // Before the server starts: the first request already sees the restored state.
+        let persistence = try statePath.map { try MockPersistence.start(app: app, server: server, statePath: $0, watchSeed: nil, logger: logger) }
+        self.persistence = Locked(persistence)
+        if let persistence {
+            switcher = AppSwitcher(app: app, server: server, responder: persistence.responder(for:)) { [store = persistence.store] next in
+                store?.reattach(next.persistentParts)
+            }
+        } else {
+            switcher = AppSwitcher(app: app, server: server)
+        }
         host = configuration.host
-        try server.start()
+        do { try server.start() } catch {
+            persistence?.close()
+            throw error
+        }
     }
 
     /// A server its owner let go of without `stop()` (a test that threw before its tear-down)
@@ -107,14 +145,21 @@ public final class EmbeddedMockServer: Sendable {
 
     /// Every SMS sent so far, oldest first; with `phone`, only those to it (written in any form).
     public func sms(phone: String? = nil) -> [MockSMS] {
-        switcher.app.environment.outbox.sms(phone: phone).map { MockSMS(phone: $0.phone, text: $0.text, code: $0.code, sentAt: $0.sentAt) }
+        switcher.app.environment.outbox.sms(phone: phone).map {
+            MockSMS(phone: $0.phone, text: $0.text, code: $0.code, sentAt: EmbeddedMockServer.date($0.sentAt))
+        }
     }
 
     /// Every e-mail sent so far, oldest first; with `to`, only those to that address.
     public func emails(to address: String? = nil) -> [MockEmail] {
         switcher.app.environment.outbox.emails(to: address).map {
-            MockEmail(to: $0.to, subject: $0.subject, body: $0.body, link: $0.link, sentAt: $0.sentAt)
+            MockEmail(to: $0.to, subject: $0.subject, body: $0.body, link: $0.link, sentAt: EmbeddedMockServer.date($0.sentAt))
         }
+    }
+
+    /// An outbox date (always the mock's own ISO 8601 text) as a `Date`.
+    private static func date(_ text: String) -> Date {
+        (try? Date(text, strategy: .iso8601)) ?? Date(timeIntervalSince1970: 0)
     }
 
     /// Stops accepting, lets requests in flight finish, and waits for the loops (idempotent).
@@ -122,13 +167,22 @@ public final class EmbeddedMockServer: Sendable {
         instances.stopAll()
         server.shutdown()
         server.waitUntilStopped()
+        closeState()
+    }
+
+    /// Writes the state file's last changes and lets it go (once).
+    private func closeState() {
+        persistence.withLock { current -> MockPersistence? in defer { current = nil }; return current }?.close()
     }
 
     /// Stops the server from another thread (a signal handler) without waiting.
     public func beginShutdown() { server.shutdown() }
 
-    /// Blocks until the server has stopped.
-    public func waitUntilStopped() { server.waitUntilStopped() }
+    /// Blocks until the server has stopped (and, with a state file, its last changes are written).
+    public func waitUntilStopped() {
+        server.waitUntilStopped()
+        closeState()
+    }
 }
 
 extension EmbeddedMockServer.LogLevel {

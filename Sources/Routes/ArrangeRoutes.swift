@@ -27,17 +27,19 @@ extension MockAdmin {
     /// state as one document (the `--state` file's format) read and replaced.
     func registerArrange(in router: inout Router) {
         let outbox = environment.outbox
-        router.delete("/__mock/sms", { _ in
+        router.delete("/__mock/sms", { [control] _ in
             outbox.clearSMS()
+            control.publish(.outboxCleared) { ["part": "sms"] }
             return .empty(.noContent)
         })
-        router.delete("/__mock/emails", { _ in
+        router.delete("/__mock/emails", { [control] _ in
             outbox.clearEmails()
+            control.publish(.outboxCleared) { ["part": "emails"] }
             return .empty(.noContent)
         })
         let administered = systems.compactMap { $0 as? any AccountAdministration }
         let names = administered.map(\.name)
-        router.post("/__mock/accounts", { [environment] request in
+        router.post("/__mock/accounts", { [environment, control] request in
             guard case .object(let members)? = JSONValue.parse(request.body) else {
                 return ControlPlane.badRequest("the body must be a JSON object {\"system\": \"<name>\", …the account's fields}")
             }
@@ -49,7 +51,8 @@ extension MockAdmin {
             }
             do throws(AccountProblem) {
                 let account = try system.createAccount(AccountFields(members))
-                environment.logger.info("\(name): account \(account.id ?? "") created through /__mock/accounts")
+                environment.logger.info("\(name): account \(account.login ?? account.id ?? "") created through /__mock/accounts")
+                control.publish(.accountCreated) { ["system": .string(name), "account": (try? JSONEncoder().encode(account)).flatMap { JSONValue.parse(Array($0)) } ?? .null] }
                 return .json(.created, account)
             } catch {
                 switch error {
@@ -60,11 +63,13 @@ extension MockAdmin {
                 }
             }
         })
-        router.delete("/__mock/accounts/:system/:id", { request in
+        router.delete("/__mock/accounts/:system/:id", { [environment, control] request in
             let name = request.pathParameters["system"] ?? "", id = request.pathParameters["id"] ?? ""
             guard let system = administered.first(where: { $0.name == name }), system.removeAccount(id: id) else {
                 return .json(.notFound, ["error": .string("no \(name) account with id \(id)")] as JSONValue)
             }
+            environment.logger.info("\(name): account \(id) deleted through /__mock/accounts (its sessions ended)")
+            control.publish(.accountDeleted) { ["system": .string(name), "id": .string(id)] }
             return .empty(.noContent)
         })
         let state = StateDocument(systems: systems, outbox: outbox, clock: control.clock)
@@ -73,16 +78,20 @@ extension MockAdmin {
                 return .json(.internalServerError, ["error": .string("cannot encode the state: \(error)")] as JSONValue)
             }
         })
-        router.put("/__mock/state", { [switcher] request in
+        router.put("/__mock/state", { [switcher, control] request in
             do {
                 // With a switcher, an app restored off to the side takes this one's place, so no
                 // connection sees some systems restored and others not; the 204 waits for that.
                 if let restore = switcher.restore {
                     let promise = DeferredResponse(timeoutNanos: 30_000_000_000)
-                    try restore(request.body) { _ = promise.complete() }
+                    try restore(request.body) {
+                        control.publish(.stateReplaced)
+                        _ = promise.complete()
+                    }
                     return HTTPResponse.empty(.noContent).deferred(promise)
                 }
                 try state.replace(with: Data(request.body))
+                control.publish(.stateReplaced)
                 return .empty(.noContent)
             } catch {
                 return ControlPlane.badRequest("\(error)")

@@ -41,13 +41,13 @@ struct MockAdmin: Sendable {
         guard let value = members.first?.value, value != .null else { return .success(nil) }
         guard case .object = value else { return .failure(.init(description: "\"seed\" must be an object in seed.json's format")) }
         do { return .success(try Seed.decode(Data(value.jsonText.utf8), source: "seed")) } catch {
-            return .failure(.init(description: "\(error)"))
+            return .failure(.init(description: "\(error)", hint: (error as? SeedError)?.hint))
         }
     }
 
     /// Health (open to every client) and the console page (its own guard after the token login).
     func registerOpen(in router: inout Router) {
-        router.get("/__mock/health") { [health = environment.health] _ in .json(.ok, health.json) }
+        router.get(MockApp.healthPath) { [health = environment.health] _ in .json(.ok, health.json) }
         Console.registerPage(in: &router, guard: `guard`, systems: systems)
     }
 
@@ -65,15 +65,11 @@ struct MockAdmin: Sendable {
         })
         registerArrange(in: &router)
         registerInstances(in: &router)
-        router.get("/__mock/accounts", { [systems] _ in
-            var listings: [String: [AccountSummary]] = [:]
-            for case let listing? in systems.map({ $0.accountListing() }) { listings[listing.system] = listing.accounts }
-            return .json(.ok, listings)
-        })
+        router.get("/__mock/accounts", { [systems] request in AccountListingAnswer.answer(request, systems: systems) })
         router.post("/__mock/reset", { [environment, resetAll, switcher, runsGivenSeed] request in
             var seed: Seed?
             switch MockAdmin.resetSeed(request.body) {
-            case .failure(let problem): return ControlPlane.badRequest(problem.description)
+            case .failure(let problem): return ControlPlane.badRequest(problem.description, hint: problem.hint)
             case .success(let given): seed = given
             }
             // Another seed, or back to the start seed from one: another app takes this one's place.

@@ -55,13 +55,17 @@ public final class MockApp: Sendable {
         self.systems = systems
         let control = ControlPlane(environment: environment, systems: systems, journalSize: journalSize, carrying: carrying)
         self.control = control
-        admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts), systems: systems,
+        admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts, logger: environment.logger), systems: systems,
                           instances: instances, switcher: switcher, runsGivenSeed: givenSeed, resetAll: {
             for system in systems { system.reset() }
             environment.outbox.reset()
             control.reset()
         }, control: control)
     }
+
+    /// The health check, answered even when the connection table is full (the server keeps a
+    /// slot for it: `ServerConfiguration.reservedPaths`).
+    public static let healthPath = "/__mock/health"
 
     /// The system of that name (`SystemRegistry.names`), or nil.
     public func system(named name: String) -> (any EmulatedSystem)? {

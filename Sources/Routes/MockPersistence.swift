@@ -28,6 +28,8 @@ public final class MockPersistence: Sendable {
     /// ends the cycle persistence → watcher → box → persistence. (A weak reference here left its
     /// side table to LeakSanitizer at exit: ASan runs of the executable then exited 1.)
     private let watcherTarget: Locked<MockPersistence?>
+    /// Held while a reload runs.
+    private let reloading = Locked(0)
 
     private init(store: StateStore?, gate: DurabilityGate?, watcher: FileWatcher?, app: MockApp, watcherTarget: Locked<MockPersistence?>) {
         self.store = store
@@ -69,11 +71,16 @@ public final class MockPersistence: Sendable {
     }
 
     private func seedChanged(path: String, server: Server, logger: Logger) {
+        // The watcher's thread and a SIGHUP may both reload: one at a time.
+        reloading.withLock { _ in reload(path: path, server: server, logger: logger) }
+    }
+
+    private func reload(path: String, server: Server, logger: Logger) {
         let seed: Seed
         do {
             seed = try Seed.load(path: path)
         } catch {
-            logger.warning("seed not reloaded, the running state is kept: \(error)")
+            logger.warning("seed not reloaded, the running state is kept: \((error as? SeedError)?.withHint ?? "\(error)")")
             return
         }
         let next = current.withLock { $0 }.rebuilt(seed: seed)
@@ -86,6 +93,14 @@ public final class MockPersistence: Sendable {
         current.withLock { $0 = next }
         next.environment.outbox.reset()
         logger.info("seed reloaded from \(path): every system reset to it")
+    }
+
+    /// Reloads the watched seed now, as a saved edit would (SIGHUP under `--watch`); false, doing
+    /// nothing, when no seed is watched.
+    public func reloadWatchedSeed(server: Server, logger: Logger) -> Bool {
+        guard let path = watcher?.path else { return false }
+        seedChanged(path: path, server: server, logger: logger)
+        return true
     }
 
     /// What `app` answers with here: under `--state`, behind the durability gate.

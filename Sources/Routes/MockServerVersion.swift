@@ -1,4 +1,7 @@
-/// The mock's version: `--version`, the banner, `/__mock/health` consumers. One constant.
+/// The mock's version: `--version`, the banner, `/__mock/health` consumers. One constant, equal
+/// to the newest version in `CHANGELOG.md` (a test keeps them equal).
 public enum MockServerVersion {
-    public static let current = "0.3.0"
+    /// `MAJOR.MINOR.PATCH` (semantic versioning: a breaking change to the libraries, the command
+    /// line or the admin API raises the minor version while the major is 0).
+    public static let current = "0.4.0"
 }

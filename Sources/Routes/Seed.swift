@@ -7,7 +7,8 @@ import HTTPServer
 import EmulationKit
 
 /// The initial data of every emulated system: the contents of `seed.json`, one section per
-/// registered system (under its `seedKey`) and the operator's settings.
+/// registered system (under its `seedKey`) and the operator's settings. A seed may leave sections
+/// out: those come from the bundled seed.
 public struct Seed: Decodable, Sendable {
     /// Each system's decoded section, by seed key.
     private var sections: [String: any Sendable] = [:]
@@ -16,9 +17,14 @@ public struct Seed: Decodable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SeedKey.self)
+        let defaults = (decoder as? SeedValueDecoder)?.ledger.defaults
         // In the registry's order, so a seed missing several sections names the first.
         for type in (decoder.userInfo[.systemCatalog] as? SystemCatalog ?? SystemRegistry.catalog).types {
-            sections[type.seedKey] = try type.decodeSection(from: container)
+            if let defaults, !container.contains(SeedKey(type.seedKey)) {
+                sections[type.seedKey] = defaults.sections[type.seedKey]
+            } else {
+                sections[type.seedKey] = try type.decodeSection(from: container)
+            }
         }
         settings = try container.decodeIfPresent(MockSettings.self, forKey: SeedKey("settings"))
     }
@@ -44,6 +50,16 @@ struct SeedKey: CodingKey {
 /// Why `seed.json` could not be used: names the file, the place and what is wrong.
 public struct SeedError: Error, CustomStringConvertible, Sendable {
     public let description: String
+    /// What to do about it, when there is more to say than the description (`X-Mock-Hint` over HTTP).
+    public let hint: String?
+
+    public init(description: String, hint: String? = nil) {
+        self.description = description
+        self.hint = hint
+    }
+
+    /// The description and the hint, as one message for a terminal.
+    public var withHint: String { hint.map { "\(description)\n(\($0))" } ?? description }
 }
 
 extension Seed {
@@ -58,21 +74,43 @@ extension Seed {
         return try decode(data, source: path)
     }
 
-    /// Decodes seed JSON; `source` names it in error messages.
+    /// The bundled seed's sections, for the sections a given seed leaves out (decoded once).
+    private static let bundledDefaults: Seed? = try? decode(Data(BundledSeed.json.utf8), source: "bundled seed", defaults: nil)
+
+    /// Decodes seed JSON; `source` names it in error messages. Sections left out come from the
+    /// bundled seed; a key no section reads is refused with its path.
     public static func decode(_ data: Data, source: String) throws -> Seed {
-        try decode(data, source: source, systems: SystemRegistry.catalog)
+        try decode(data, source: source, defaults: bundledDefaults)
     }
 
-    /// Decodes seed JSON with a section for each of `systems`.
-    package static func decode(_ data: Data, source: String, systems: SystemCatalog) throws -> Seed {
-        let decoder = JSONDecoder()
-        decoder.userInfo[.systemCatalog] = systems
+    static func decode(_ data: Data, source: String, defaults: Seed?) throws -> Seed {
+        try decode(data, source: source, defaults: defaults, systems: SystemRegistry.catalog)
+    }
+
+    /// Decodes seed JSON with a section for each of `systems` (one left out comes from `defaults`).
+    package static func decode(_ data: Data, source: String, defaults: Seed?, systems: SystemCatalog) throws -> Seed {
         do {
-            return try decoder.decode(Seed.self, from: data)
+            guard let json = JSONValue.parse(Array(data)) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON"))
+            }
+            let ledger = SeedDecoding(defaults: defaults, systems: systems)
+            let seed = try SeedValueDecoder(value: json, codingPath: [], ledger: ledger).decode(Seed.self)
+            if let unknown = ledger.firstUnknownKey(in: json) {
+                let known = unknown.known.isEmpty ? "" : " (keys there: \(unknown.known.joined(separator: ", ")))"
+                throw SeedError(description: "\(source): at \(unknown.path): unknown key\(known)",
+                                hint: "check its spelling or remove it; a section left out takes the bundled seed's")
+            }
+            return seed
+        } catch let error as SeedError where error.description.hasPrefix("\(source): ") {
+            throw error
         } catch let error as DecodingError {
-            throw SeedError(description: "\(source): \(describe(error, data: data))")
+            var hint: String?
+            if case .keyNotFound(_, let context) = error, let section = context.codingPath.first {
+                hint = "a section is given whole (every key but the optional ones) or left out to take the bundled seed's; give \"\(section.stringValue)\" whole or leave it out"
+            }
+            throw SeedError(description: "\(source): \(describe(error, data: data))", hint: hint)
         } catch let error as SeedError {
-            throw SeedError(description: "\(source): \(error.description)")
+            throw SeedError(description: "\(source): \(error.description)", hint: error.hint)
         } catch {
             throw SeedError(description: "\(source): \(error)")
         }

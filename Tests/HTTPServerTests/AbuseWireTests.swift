@@ -177,8 +177,8 @@ final class AbuseWireTests: XCTestCase {
         try ws.send(text: "silence")
         try ws.send(text: "delay")
         try ws.send(text: "after")
-        XCTAssertEqual(try ws.receiveMessage(), .text("delayed"), "no reply to silence; the delayed one first")
-        XCTAssertEqual(try ws.receiveMessage(), .text("after"), "later replies wait behind a delayed one")
+        XCTAssertEqual(try ws.receiveMessage(), .text("after"), "no reply to silence; a later reply does not wait for a delayed one")
+        XCTAssertEqual(try ws.receiveMessage(), .text("delayed"), "the delayed one after its delay")
         try ws.send(text: "close")
         XCTAssertEqual(try ws.receiveClose(), 4002)
 

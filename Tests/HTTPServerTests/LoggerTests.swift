@@ -193,6 +193,30 @@ final class LoggerTests: XCTestCase {
         XCTAssertFalse(output.flush(timeout: 0.05), "a reader that never reads must not hold the process at exit")
     }
 
+    /// Lines that come within the gathering window go out in one write: with a window far longer
+    /// than the test, the three lines are written only by the flush, all at once.
+    func testLinesOfAWindowAreWrittenTogether() {
+        let writes = Locked<[String]>([])
+        let output = LogOutput(capacity: 100, gatherWindow: 600) { text in writes.withLock { $0.append(text) } }
+        defer { output.close() }
+        let logger = Logger(level: .info, output: output)
+        for i in 0..<3 { logger.info("line \(i)") }
+        XCTAssertTrue(output.flush(timeout: 30))
+        XCTAssertEqual(writes.withLock { $0.count }, 1, "\(writes.withLock { $0 })")
+        XCTAssertEqual(writes.withLock { $0.first?.split(separator: "\n").count }, 3)
+    }
+
+    /// A batch that reaches the high-water mark is written without waiting for its window.
+    func testAFullBatchIsWrittenBeforeItsWindowEnds() {
+        let wrote = DispatchSemaphore(value: 0)
+        let output = LogOutput(capacity: 10_000, gatherWindow: 600) { _ in wrote.signal() }
+        defer { output.close() }
+        let logger = Logger(level: .info, output: output)
+        let line = String(repeating: "x", count: 1000)
+        for _ in 0..<70 { logger.info(line) }   // past 64 KiB
+        XCTAssertEqual(wrote.wait(timeout: .now() + 30), .success, "written with no flush, long before the window ends")
+    }
+
     func testColourOnlyOnATerminalThatShowsIt() {
         XCTAssertTrue(TerminalColour.wanted(isTerminal: true, environment: ["TERM": "xterm-256color"]))
         XCTAssertFalse(TerminalColour.wanted(isTerminal: false, environment: ["TERM": "xterm-256color"]), "a pipe or a file")

@@ -44,6 +44,7 @@ public final class TestServer: @unchecked Sendable {
         config.port = 0
         config.eventLoops = 2
         config.shutdownGrace = 1
+        config.reservedPaths = [MockApp.healthPath]
         try config.applyTestEnvironment()
         configure(&config)
         instances = app.enableInstances(configuration: config, limit: maxInstances)

@@ -20,7 +20,7 @@ public final class TestWebSocket {
     public init(port: Int, path: String, extraHeaders: [(String, String)] = [], timeout: Double = 5) throws {
         fd = try TestSocket.connect(port: port, timeout: timeout)
         do {
-            try handshake(path: path, extraHeaders: extraHeaders)
+            try handshake(path: path, port: port, extraHeaders: extraHeaders)
         } catch {
             // Marked closed so a deinit of the half-made object cannot close a reused descriptor.
             TestSocket.close(fd)
@@ -150,11 +150,13 @@ public final class TestWebSocket {
         payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
     }
 
-    private func handshake(path: String, extraHeaders: [(String, String)]) throws {
+    private func handshake(path: String, port: Int, extraHeaders: [(String, String)]) throws {
         var nonce: [UInt8] = []
         for _ in 0..<16 { nonce.append(UInt8.random(in: 0...255, using: &generator)) }
         let key = Base64.encode(nonce)
-        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        // Host as a browser sends it (with the port), unless the test brings its own.
+        let host = extraHeaders.contains { $0.0.lowercased() == "host" } ? "" : "Host: 127.0.0.1:\(port)\r\n"
+        var request = "GET \(path) HTTP/1.1\r\n\(host)Upgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         for (name, value) in extraHeaders { request += "\(name): \(value)\r\n" }
         request += "\r\n"

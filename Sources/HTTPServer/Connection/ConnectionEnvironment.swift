@@ -51,6 +51,8 @@ final class ConnectionEnvironment {
     let mailbox: LoopMailbox
     /// WebSockets' share of the connection limit, shared by every loop.
     let webSocketSlots: WebSocketSlots
+    /// The server-wide budget for unwritten pushed WebSocket output, shared by every loop.
+    let pushBudget: PushBudget
     /// Monotonic nanoseconds, set by the loop after each wait.
     @exclusivity(unchecked) var now: UInt64 = 0
     /// The `Date` header value for this second.
@@ -65,11 +67,12 @@ final class ConnectionEnvironment {
     @exclusivity(unchecked) var webSocketEvents: [WebSocketSessionEvent] = []
 
     init(responder: Responder, logger: Logger, settings: ConnectionSettings, mailbox: LoopMailbox,
-         webSocketSlots: WebSocketSlots = WebSocketSlots(limit: .max)) {
+         webSocketSlots: WebSocketSlots = WebSocketSlots(limit: .max), pushBudget: PushBudget = PushBudget(limit: .max)) {
         self.responder = responder
         self.logger = logger
         self.settings = settings
         self.mailbox = mailbox
         self.webSocketSlots = webSocketSlots
+        self.pushBudget = pushBudget
     }
 }

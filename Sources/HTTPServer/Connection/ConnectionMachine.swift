@@ -23,7 +23,11 @@ final class ConnectionMachine {
         case abort
     }
 
-    /// Output waiting for its release time (a delayed answer, and everything behind it).
+    /// Output waiting for its release time: a delayed answer, and what must not overtake it.
+    /// HTTP answers (the 101 too), close frames and replies waiting for the disk are `ordered`:
+    /// released in turn, and nothing behind one overtakes it. A delayed WebSocket reply is not: it
+    /// holds only itself, so later replies, pushes and pongs go out when they are ready (clients
+    /// match replies by their own ids).
     private struct Held {
         var releaseAt: UInt64
         var bytes: [UInt8]
@@ -32,6 +36,9 @@ final class ConnectionMachine {
         var startedAt: UInt64
         /// A deferred answer not yet completed (`bytes` is empty; `releaseAt` is its deadline).
         var slot: DeferredSlot?
+        var ordered = true
+        /// A WebSocket message's line, written when its reply goes out.
+        var messageLog: MessageLog?
     }
 
     /// How to encode an answer: what its request asked for.
@@ -93,15 +100,24 @@ final class ConnectionMachine {
     /// This connection counts against the WebSocket share (released when it closes).
     @exclusivity(unchecked) private var holdsWebSocketSlot = false
     @exclusivity(unchecked) private var partialFrameSince: UInt64 = 0
+    /// Bytes of pushed frames charged to the server's push budget and not yet given back.
+    @exclusivity(unchecked) private var pushCharged = 0
+    /// Offsets in `outbound` where a frame begins, recorded (a few KiB apart) only while output is
+    /// waiting: where unsent frames can be cut off without splitting one.
+    @exclusivity(unchecked) private var frameStarts: [Int] = []
 
     /// A buffer up to this capacity is kept for the connection's next answers; a bigger one (a
     /// pipelined burst) is given back once drained, so idle connections hold little.
     private static let retainedBuffer = 16 * 1024
 
-    init(id: ConnectionID, remoteAddress: String, localPort: Int, environment: ConnectionEnvironment) {
+    /// On a slot kept for a full table: only these paths are answered (then the connection closes).
+    private let onlyPaths: Set<String>?
+
+    init(id: ConnectionID, remoteAddress: String, localPort: Int, environment: ConnectionEnvironment, onlyPaths: Set<String>? = nil) {
         self.id = id
         self.remoteAddress = remoteAddress
         self.localPort = localPort
+        self.onlyPaths = onlyPaths
         env = environment
         parser = HTTPRequestParser(limits: environment.settings.limits)
         lastActivity = environment.now
@@ -120,8 +136,19 @@ final class ConnectionMachine {
         }
     }
 
-    /// The earliest release time of a held answer; 0 when none is held.
-    var nextRelease: UInt64 { held.first?.releaseAt ?? 0 }
+    /// The earliest release time of a held answer that may go out next; 0 when none is held.
+    var nextRelease: UInt64 {
+        guard let first = held.first else { return 0 }
+        if first.ordered { return first.releaseAt }
+        // Unordered replies before the first ordered entry: that one waits for them (a time of
+        // its own would wake the loop for nothing, again and again).
+        var next = first.releaseAt
+        for entry in held.dropFirst() {
+            if entry.ordered { break }
+            next = min(next, entry.releaseAt)
+        }
+        return next
+    }
 
     /// True while part of a request has arrived but not all of it.
     var isMidRequest: Bool { phase == .http && (!inbound.isEmpty || parser.isMidRequest) }
@@ -171,7 +198,9 @@ final class ConnectionMachine {
         guard count > 0 else { return }
         written += count
         lastOutputProgress = env.now
+        if pushCharged > 0 { releasePushCharge(keeping: outbound.count - written) }
         guard written >= outbound.count else { return }
+        if !frameStarts.isEmpty { frameStarts.removeAll(keepingCapacity: true) }
         // Drained: give big buffers back, so a burst does not pin memory.
         if outbound.capacity > ConnectionMachine.retainedBuffer {
             env.releasedBytes &+= outbound.capacity
@@ -261,7 +290,15 @@ final class ConnectionMachine {
         case .send(let message):
             var frame: [UInt8] = []
             WebSocketSession.encode(message, into: &frame)
-            if held.isEmpty { appendOutput(frame) } else { hold(frame, delay: 0, then: .none) }
+            guard env.pushBudget.charge(frame.count, to: id, mailbox: env.mailbox) else {
+                shed()
+                return
+            }
+            pushCharged += frame.count
+            // A push is not held behind a delayed reply (only behind a held 101 or close).
+            if held.isEmpty { appendOutput(frame) } else { emit(frame, delay: 0, then: .none, log: nil, start: env.now, ordered: false) }
+        case .shed:
+            shed()
         case .close(let request):
             let frame = session.initiateClose(code: request.code, reason: request.reason)
             if held.isEmpty { appendOutput(frame); if close == .none { close = .afterFlush } } else { hold(frame, delay: 0, then: .afterFlush) }
@@ -281,6 +318,8 @@ final class ConnectionMachine {
         env.releasedBytes &+= inbound.capacity + outbound.capacity
         inbound = []
         outbound = []
+        frameStarts = []
+        if pushCharged > 0 { releasePushCharge(keeping: 0) }
         dropHeld()
         if let handle = webSocket, let endpoint {
             handle.markClosed()
@@ -344,6 +383,10 @@ final class ConnectionMachine {
     }
 
     private func handle(_ request: HTTPRequest) {
+        if let onlyPaths, !onlyPaths.contains(request.path) {
+            answerAndClose(.serviceUnavailable, "Too many open connections", method: request.method.rawValue, path: request.path)
+            return
+        }
         let start = requestStartedAt != 0 ? requestStartedAt : env.now
         switch env.responder.outcome(for: request) {
         case .upgrade(let response, let endpoint):
@@ -382,7 +425,7 @@ final class ConnectionMachine {
 
     /// Queues an answer as its delivery directive says (at once, delayed, closed, reset, truncated).
     private func deliver(_ response: HTTPResponse, for request: HTTPRequest, start: UInt64) {
-        let keepAlive = request.wantsKeepAlive && !env.draining
+        let keepAlive = request.wantsKeepAlive && !env.draining && onlyPaths == nil
         let omitBody = request.method == .head
         let delivery = response.delivery
         if delivery.delayNanos == 0 && delivery.action == .send && delivery.deferred == nil && held.isEmpty {
@@ -422,10 +465,10 @@ final class ConnectionMachine {
             if !shape.omitBody { bytes.removeLast(min(bytes.count, response.body.count - response.body.count / 2)) }
             then = .afterFlush
         case .close:
-            entry.status = 0
+            entry.cut = .closed
             then = .afterFlush
         case .reset:
-            entry.status = 0
+            entry.cut = .reset
             then = .reset
         }
         return (bytes, then, entry)
@@ -515,6 +558,7 @@ final class ConnectionMachine {
         held[index].bytes = bytes
         held[index].then = then
         held[index].releaseAt = env.now + reply.delayNanos
+        held[index].messageLog = reply.log
         held[index].slot = nil
     }
 
@@ -548,10 +592,11 @@ final class ConnectionMachine {
         for event in env.webSocketEvents {
             switch event {
             case .message(let message):
-                reply(endpoint.onMessage(message, handle))
+                reply(endpoint.onMessage(message, handle), start: env.now)
             case .send(let frame):
-                // Behind held output (a delayed answer before the upgrade) so nothing overtakes the 101.
-                if held.isEmpty { appendOutput(frame) } else { hold(frame, delay: 0, then: .none) }
+                // A pong (or close echo) at once, as RFC 6455 §5.5.2 asks, past delayed replies;
+                // only a 101 still held (a delayed handshake) goes first.
+                if held.isEmpty { appendOutput(frame) } else { emit(frame, delay: 0, then: .none, log: nil, start: env.now, ordered: false) }
             case .closeConnection:
                 if let failure = session.failure {
                     env.logger.info("WebSocket close \(failure.code) to \(remoteAddress): \(failure.reason)")
@@ -562,16 +607,17 @@ final class ConnectionMachine {
         }
     }
 
-    private func reply(_ reply: WebSocketReply) {
+    private func reply(_ reply: WebSocketReply, start: UInt64) {
         if reply.delayNanos == 0 && reply.close == nil && reply.deferred == nil && held.isEmpty && pendingOutput == 0 && close == .none {
             // The hot path: frames straight into the empty output buffer (no hard cap to check),
             // as an HTTP answer is; the general path below cost a buffer, a hold and a copy.
             for message in reply.messages { WebSocketSession.encode(message, into: &outbound) }
             if pendingOutput > 0 { outputAdded(wasEmpty: true) }
+            if let log = reply.log { logMessage(log.entry, start: start) }
             return
         }
         if let promise = reply.deferred {
-            holdReply(reply, promise)
+            holdReply(reply, promise, start: start)
             return
         }
         var bytes: [UInt8] = []
@@ -581,14 +627,26 @@ final class ConnectionMachine {
             bytes.append(contentsOf: session.initiateClose(code: request.code, reason: request.reason))
             then = .afterFlush
         }
-        if bytes.isEmpty && then == .none { return }
-        emit(bytes, delay: reply.delayNanos, then: then, log: nil, start: env.now)
+        if bytes.isEmpty && then == .none {
+            if let log = reply.log { logMessage(log.entry, start: start) }
+            return
+        }
+        // A delay holds this reply only; a close waits for the replies before it.
+        emit(bytes, delay: reply.delayNanos, then: then, log: nil, start: start, ordered: then != .none, messageLog: reply.log)
     }
 
-    /// Holds the reply's place (later replies and pushes wait behind it) until its promise is completed.
-    private func holdReply(_ reply: WebSocketReply, _ promise: DeferredResponse) {
+    /// Writes a message's line, its duration from the message's arrival until now.
+    private func logMessage(_ entry: MessageLogEntry, start: UInt64) {
+        guard env.logger.isEnabled(entry.level) else { return }
+        env.logger.webSocketMessage(entry, durationNanos: Sys.monotonicNanos() &- start, remoteAddress: remoteAddress)
+    }
+
+    /// Holds the reply's place (later replies and pushes wait behind it) until its promise is
+    /// completed: a reply waiting for its change to reach the disk must not be overtaken by one
+    /// that may show the change.
+    private func holdReply(_ reply: WebSocketReply, _ promise: DeferredResponse, start: UInt64) {
         let shape = AnswerShape(version: .http1_1, keepAlive: true, omitBody: false, method: "WS", path: "")
-        holdSlot(promise, start: env.now) { DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), shape: shape, reply: reply) }
+        holdSlot(promise, start: start) { DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), shape: shape, reply: reply) }
     }
 
     private func afterWebSocketInput() {
@@ -613,6 +671,31 @@ final class ConnectionMachine {
         }
     }
 
+    /// The server's push budget is used up and this connection holds the most of it: its unsent
+    /// frames go (the memory is given back at once), and a close frame with the reason follows
+    /// whatever part of a frame is already on the wire.
+    private func shed() {
+        if pushCharged > 0 { releasePushCharge(keeping: 0) }
+        env.logger.warning("closing \(remoteAddress): the server's budget for pushed WebSocket output (\(env.pushBudget.limit) bytes, --max-pushed-output-bytes) is used up and this connection holds the most unread (\(pendingOutput) bytes)")
+        dropHeld()
+        if let cut = frameStarts.first(where: { $0 >= written }) {
+            env.releasedBytes &+= outbound.capacity
+            outbound = Array(outbound[written..<cut])
+            written = 0
+        }
+        frameStarts = []
+        appendOutput(session.initiateClose(code: WebSocketCloseCode.policyViolation, reason: "server output budget used up: this client reads too slowly"))
+        close = .afterFlush
+    }
+
+    /// Gives back the push charge beyond `pending` bytes (what is written is no longer held). The
+    /// budget gives back no more than it holds for this connection (after a shed, nothing).
+    private func releasePushCharge(keeping pending: Int) {
+        guard pushCharged > pending else { return }
+        env.pushBudget.release(pushCharged - pending, from: id)
+        pushCharged = max(0, pending)
+    }
+
     private func closeWebSocket(_ code: UInt16, _ reason: String) {
         env.logger.info("WebSocket close \(code) to \(remoteAddress): \(reason)")
         dropHeld()
@@ -623,8 +706,10 @@ final class ConnectionMachine {
     // MARK: - Output
 
     /// Output in order: straight to the buffer, or behind held answers until its release time.
-    private func emit(_ bytes: [UInt8], delay: UInt64, then: CloseRequest, log: RequestLogEntry?, start: UInt64) {
-        held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start, slot: nil))
+    private func emit(_ bytes: [UInt8], delay: UInt64, then: CloseRequest, log: RequestLogEntry?, start: UInt64, ordered: Bool = true,
+                      messageLog: MessageLog? = nil) {
+        held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start, slot: nil, ordered: ordered,
+                         messageLog: messageLog))
         releaseDue()
         if held.count >= env.settings.maxHeldAnswers { outputPaused = true }
     }
@@ -633,24 +718,37 @@ final class ConnectionMachine {
         emit(bytes, delay: delay, then: then, log: nil, start: env.now)
     }
 
+    /// Writes what is due: in turn, except that an unordered entry (a WebSocket reply) goes out
+    /// when due even behind another one still waiting; nothing passes an ordered entry.
     private func releaseDue() {
-        while let first = held.first, close == .none {
-            if let slot = first.slot {
-                let outcome = slot.promise.take(expiring: first.releaseAt <= env.now)
-                if case .pending = outcome { break }
-                resolve(0, outcome)
+        var index = 0
+        while index < held.count, close == .none {
+            let entry = held[index]
+            if let slot = entry.slot {
+                let outcome = slot.promise.take(expiring: entry.releaseAt <= env.now)
+                if case .pending = outcome {
+                    if entry.ordered { break }
+                    index += 1
+                    continue
+                }
+                resolve(index, outcome)
                 continue
             }
-            guard first.releaseAt <= env.now else { break }
-            held.removeFirst()
-            appendOutput(first.bytes)
-            if var entry = first.log, env.logger.isEnabled(entry.level) {
+            guard entry.releaseAt <= env.now, index == 0 || !entry.ordered else {
+                if entry.ordered { break }
+                index += 1
+                continue
+            }
+            held.remove(at: index)
+            appendOutput(entry.bytes)
+            if var log = entry.log, env.logger.isEnabled(log.level) {
                 // The clock now, not the loop's cached `now`: that one is read once per wake-up,
                 // so every answer given in the same wake-up would show 0.
-                entry.durationNanos = Sys.monotonicNanos() &- first.startedAt
-                env.logger.request(entry)
+                log.durationNanos = Sys.monotonicNanos() &- entry.startedAt
+                env.logger.request(log)
             }
-            if first.then != .none { close = first.then }
+            if let messageLog = entry.messageLog { logMessage(messageLog.entry, start: entry.startedAt) }
+            if entry.then != .none { close = entry.then }
         }
         if close != .none && !held.isEmpty { dropHeld() }
     }
@@ -662,6 +760,10 @@ final class ConnectionMachine {
             env.logger.warning("closing \(remoteAddress): more than \(env.settings.outputHardCap) bytes of output unread")
             close = .abort
             return
+        }
+        // A WebSocket's unit boundary, kept only while output waits (and a few KiB apart).
+        if before > 0 && phase == .webSocket && frameStarts.last.map({ outbound.count - $0 >= 4096 }) ?? true {
+            frameStarts.append(outbound.count)
         }
         outbound.append(contentsOf: bytes)
         outputAdded(wasEmpty: before == 0)

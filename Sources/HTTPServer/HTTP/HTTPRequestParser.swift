@@ -248,7 +248,10 @@ struct HTTPRequestParser {
         guard targetBytes.allSatisfy({ $0 > 32 && $0 < 127 }) else {
             return .failure(Failure(status: .badRequest, reason: "invalid request target"))
         }
-        // Absolute-form targets (proxies, some clients) are served by their path.
+        // Absolute-form targets (proxies, some clients) are served by their path; their authority
+        // names the host the request is for (it replaces Host below).
+        // Kept as its place in `head`, not a String: the String's bookkeeping showed on every request.
+        var authorityRange: Range<Int>?
         if targetBytes.count > 7, targetBytes[0] == UInt8(ascii: "h"),
            let schemeEnd = HTTPRequestParser.find("://", in: targetBytes) {
             let authority = schemeEnd + 3
@@ -256,6 +259,7 @@ struct HTTPRequestParser {
             while pathStart < targetBytes.count && targetBytes[pathStart] != UInt8(ascii: "/") && targetBytes[pathStart] != UInt8(ascii: "?") {
                 pathStart += 1
             }
+            authorityRange = (sp1 + 1 + authority)..<(sp1 + 1 + pathStart)
             targetBytes = UnsafeRawBufferPointer(rebasing: targetBytes[pathStart...])
         }
         let target: String, path: String, query: String
@@ -328,6 +332,11 @@ struct HTTPRequestParser {
             return .failure(Failure(status: .badRequest, reason: "more than one Host header"))
         }
 
+        // An absolute-form target names the host; RFC 9112 §3.2.2 says to ignore Host then, so the
+        // authority takes its place and everything that reads Host (the admin guard) sees it.
+        if let authorityRange {
+            headers.set("Host", String(decoding: UnsafeRawBufferPointer(rebasing: head[authorityRange]), as: UTF8.self))
+        }
         let request = HTTPRequest(method: HTTPRequestParser.method(methodBytes), target: target,
                                   path: path, query: query, version: version, headers: headers, body: [],
                                   remoteAddress: "")

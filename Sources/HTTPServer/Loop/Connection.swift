@@ -13,8 +13,12 @@ final class Connection {
     /// Listed for one reconcile after the mailbox's commands have all been applied.
     @exclusivity(unchecked) var reconcileQueued = false
 
-    init(fd: Int32, machine: ConnectionMachine) {
+    /// Holds one of the slots kept for `reservedPaths`, not a place in the connection table.
+    let onReservedSlot: Bool
+
+    init(fd: Int32, machine: ConnectionMachine, onReservedSlot: Bool = false) {
         self.fd = fd
         self.machine = machine
+        self.onReservedSlot = onReservedSlot
     }
 }

@@ -62,7 +62,7 @@ final class EventLoop: @unchecked Sendable {
         self.poller = poller
         mailbox = LoopMailbox(wake: { poller.wake() })
         env = ConnectionEnvironment(responder: shared.currentResponder, logger: shared.logger, settings: shared.settings, mailbox: mailbox,
-                                   webSocketSlots: shared.webSocketSlots)
+                                   webSocketSlots: shared.webSocketSlots, pushBudget: shared.pushBudget)
         spareFD = Sys.openSpare()
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: EventLoop.readSize, alignment: 16)
         for fd in listenFDs { try poller.add(fd, read: true, write: false) }
@@ -203,7 +203,13 @@ final class EventLoop: @unchecked Sendable {
                 return
             case .connection(let fd, let peer):
                 guard shared.reserveConnection() else {
-                    refuse(fd, peer)
+                    if shared.reserveReservedSlot() {
+                        // Kept on this loop: only a reserved path is answered on it, then it closes.
+                        warnRateLimited("connection limit (\(shared.connectionLimit)) reached; only \(shared.reservedPaths.sorted().joined(separator: ", ")) is answered to new clients — raise it with --max-connections")
+                        adopt(fd, peer, onReservedSlot: true)
+                    } else {
+                        refuse(fd, peer)
+                    }
                     continue
                 }
                 Sys.setKeepAlive(fd, idleSeconds: EventLoop.keepAliveIdleSeconds)
@@ -254,10 +260,11 @@ final class EventLoop: @unchecked Sendable {
         for peer in peers where peer !== self { peer.wake() }
     }
 
-    private func adopt(_ fd: Int32, _ peer: String) {
+    private func adopt(_ fd: Int32, _ peer: String, onReservedSlot: Bool = false) {
         serial &+= 1
-        let machine = ConnectionMachine(id: ConnectionID(fd: fd, serial: serial), remoteAddress: peer, localPort: port, environment: env)
-        let conn = Connection(fd: fd, machine: machine)
+        let machine = ConnectionMachine(id: ConnectionID(fd: fd, serial: serial), remoteAddress: peer, localPort: port, environment: env,
+                                        onlyPaths: onReservedSlot ? shared.reservedPaths : nil)
+        let conn = Connection(fd: fd, machine: machine, onReservedSlot: onReservedSlot)
         store(conn)
         do {
             try poller.add(fd, read: true, write: false)
@@ -461,7 +468,7 @@ final class EventLoop: @unchecked Sendable {
         openCount -= 1
         poller.remove(conn.fd)
         if abortive { Sys.abortiveClose(conn.fd) } else { Sys.close(conn.fd) }
-        shared.releaseConnection()
+        if conn.onReservedSlot { shared.releaseReservedSlot() } else { shared.releaseConnection() }
         conn.machine.closed()
     }
 }

@@ -35,6 +35,9 @@ public final class Server: @unchecked Sendable {
     /// The largest unwritten output any connection has had so far (bounded by `maxPendingOutputBytes`
     /// plus one answer); for tests of the output bound.
     public var peakPendingOutput: Int { shared.peakPendingOutput }
+    /// Unwritten pushed WebSocket output now, the most there has been at once (both within
+    /// `maxPushedOutputBytes`), and how many connections were closed to stay within it.
+    public var pushedOutput: (held: Int, peak: Int, shed: Int) { shared.pushBudget.figures }
 
     /// Whether accepted sockets come from one listener handed to the loops (Darwin always, where
     /// SO_REUSEPORT does not spread connections; the poll backend and `singleListener` on Linux).

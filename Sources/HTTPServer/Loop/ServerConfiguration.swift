@@ -18,6 +18,12 @@ public struct ServerConfiguration: Sendable {
     public var maxWebSocketMessageBytes = 1024 * 1024
     /// Open connections at most; past it new clients get 503 and are closed.
     public var maxConnections = 10_000
+    /// Request paths (exact) still answered when `maxConnections` is reached, each on one of
+    /// `reservedConnections` extra slots and then closed: a health probe gets through when clients
+    /// fill the table. Any other request on such a slot gets the 503 of a full table.
+    public var reservedPaths: [String] = []
+    /// Extra connection slots kept for `reservedPaths` (none when that list is empty).
+    public var reservedConnections = 2
     /// Open WebSockets at most (counted within `maxConnections`); past it an upgrade gets 503, so
     /// HTTP clients keep room. 0 means half the connection limit in force.
     public var maxWebSocketConnections = 0
@@ -42,6 +48,11 @@ public struct ServerConfiguration: Sendable {
     /// Unwritten output, in bytes, past which more output closes the connection instead (the peer
     /// does not read, e.g. a WebSocket subscriber); one answer into an empty buffer is always allowed.
     public var maxPendingOutputBytes = 8 * 1024 * 1024
+    /// Unwritten output of pushed WebSocket messages (`WebSocketConnection.send`: the events
+    /// stream's fan-out), in bytes, summed over every connection; past it the connections holding
+    /// most drop their unsent messages and are closed with 1008 and the reason, so subscribers that
+    /// do not read hold this much in all, not `maxPendingOutputBytes` each.
+    public var maxPushedOutputBytes = 64 * 1024 * 1024
     /// Seconds a deferred response (`DeferredResponse`) may be held at most, whatever it asks.
     public var maxDeferredSeconds = 600.0
     /// Hand every accepted connection from one listener to the loops (always on Darwin, where

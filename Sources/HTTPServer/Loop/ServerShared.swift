@@ -9,8 +9,14 @@ final class ServerShared: Sendable {
     let tickMillis: Int32
     private let stopping = Locked(false)
     private let open = Locked((count: 0, limit: 0))
+    /// Connections on the slots kept for `reservedPaths` (beyond the limit).
+    private let reserved = Locked(0)
+    /// `configuration.reservedPaths`, for the machines of reserved slots.
+    let reservedPaths: Set<String>
     /// WebSockets' share of the connection limit.
     let webSocketSlots: WebSocketSlots
+    /// Unwritten pushed WebSocket output, summed over every connection.
+    let pushBudget: PushBudget
     private let listeners = Locked(0)
     private let peakOutput = Locked(0)
     private let lastRelease = Locked<UInt64>(0)
@@ -28,8 +34,10 @@ final class ServerShared: Sendable {
         self.logger = logger
         settings = ConnectionSettings(configuration: configuration)
         open.withLock { $0.limit = configuration.maxConnections }
+        reservedPaths = Set(configuration.reservedPaths)
         webSocketSlots = WebSocketSlots(limit: WebSocketSlots.defaultLimit(configured: configuration.maxWebSocketConnections,
                                                                            connectionLimit: configuration.maxConnections))
+        pushBudget = PushBudget(limit: configuration.maxPushedOutputBytes)
         // Timers are checked at a quarter of the shortest timeout, between 10 ms and 1 s.
         let shortest = min(configuration.headerTimeout, configuration.idleTimeout, configuration.sendTimeout,
                            configuration.webSocketPingInterval, configuration.webSocketFrameTimeout)
@@ -61,6 +69,18 @@ final class ServerShared: Sendable {
     }
 
     func releaseConnection() { open.withLock { $0.count -= 1 } }
+
+    /// Takes one of the slots kept for `reservedPaths` (the table is full), unless none is free.
+    func reserveReservedSlot() -> Bool {
+        guard !reservedPaths.isEmpty else { return false }
+        return reserved.withLock { count in
+            guard count < configuration.reservedConnections else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func releaseReservedSlot() { reserved.withLock { $0 -= 1 } }
 
     func listenerOpened() { listeners.withLock { $0 += 1 } }
     func listenerClosed() { listeners.withLock { $0 -= 1 } }

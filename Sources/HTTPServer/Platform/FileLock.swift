@@ -39,13 +39,23 @@ public final class FileLock: Sendable {
         self.fd = fd
     }
 
+    /// The lock file cannot be made (a read-only file system, a directory that is not writable
+    /// or does not exist): nothing beside `file` can be written either.
+    public struct CannotCreate: Error, CustomStringConvertible {
+        public let path: String
+        /// The `errno` of the failed `open` (`EROFS`, `EACCES`, `ENOENT`, …).
+        public let errorNumber: Int32
+        public var description: String { "cannot create the lock file \(path): \(Sys.errorText(errorNumber))" }
+    }
+
     /// Takes the lock for `file` without waiting; throws `Held` naming the holder, or
-    /// `DurableFile.Failure` when the lock file cannot be made or `flock` fails for another reason.
+    /// `CannotCreate` when the lock file cannot be made, or `DurableFile.Failure` when `flock` fails
+    /// for another reason.
     public static func acquire(for file: String) throws -> FileLock {
         let path = lockPath(for: file)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw DurableFile.Failure(description: "cannot create the lock file \(path): \(Sys.errorText(Sys.lastError))")
+            throw CannotCreate(path: path, errorNumber: Sys.lastError)
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let error = Sys.lastError

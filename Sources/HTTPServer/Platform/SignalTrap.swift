@@ -9,7 +9,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Synchronous, race-free handling of SIGINT/SIGTERM, the same on Linux and Darwin.
+/// Synchronous, race-free handling of SIGINT/SIGTERM (and SIGHUP), the same on Linux and Darwin.
 ///
 /// `block` masks the signals in the calling thread; called first thing in `main`, before any
 /// thread exists, every later thread inherits the mask, so a signal that arrives at any moment

@@ -20,12 +20,18 @@ enum LogLine {
     /// `fields` are JSON members after `msg` (nil values as null), for log readers that would
     /// otherwise parse the text; the text format shows the message only.
     static func message(_ level: LogLevel, kind: LogKind, _ message: String, fields: [(String, LogValue)] = [],
-                        format: LogFormat, colour: Bool) -> String {
+                        format: LogFormat, colour: Bool, tag: LogTag? = nil) -> String {
         let now = Timestamp.now()
         switch format {
         case .json:
             var line = "{\"time\":\"\(now.iso)\",\"level\":\"\(level.name)\",\"kind\":\"\(kind.rawValue)\",\"msg\":"
             appendJSONString(message, to: &line)
+            if let tag {
+                line += ","
+                appendJSONString(tag.key, to: &line)
+                line += ":"
+                appendJSONString(tag.value, to: &line)
+            }
             for (name, value) in fields {
                 line += ","
                 appendJSONString(name, to: &line)
@@ -41,11 +47,12 @@ enum LogLine {
         case .text:
             var line = now.time
             line += " "
+            if let tag { line += "[\(tag.key) \(LogLine.escaped(tag.short))] " }
             switch kind {
             case .sms, .email:
                 // Prominent with or without colour: a developer scans the log for these.
                 line += colour ? "\(highlight) \(message) \(reset)" : "*** \(message)"
-            case .message, .request, .listening:
+            case .message, .request, .listening, .banner, .webSocket:
                 switch level {
                 case .info: line += message
                 case .debug: line += colour ? "\(dim)[debug] \(message)\(reset)" : "[debug] \(message)"
@@ -60,7 +67,7 @@ enum LogLine {
 
     /// The per-request line: `12:00:00.123 POST /auth/login 200 0.4ms rows hint: …`, appended
     /// as bytes to `line` (no String built on the event loop; `clock` caches the second's digits).
-    static func request(_ entry: RequestLogEntry, format: LogFormat, colour: Bool, clock: inout LogClock, to line: inout [UInt8]) {
+    static func request(_ entry: RequestLogEntry, format: LogFormat, colour: Bool, tag: LogTag? = nil, clock: inout LogClock, to line: inout [UInt8]) {
         let now = Timestamp.now()
         switch format {
         case .json:
@@ -71,7 +78,12 @@ enum LogLine {
             append(#","path":"#, to: &line)
             appendEscaped(entry.path, json: true, to: &line)
             append(#","status":"#, to: &line)
-            appendDecimal(entry.status, to: &line)
+            if let cut = entry.cut {
+                // Nothing was sent: no status, and what happened instead.
+                append(cut == .closed ? #"null,"cut":"closed""# : #"null,"cut":"reset""#, to: &line)
+            } else {
+                appendDecimal(entry.status, to: &line)
+            }
             append(#","durationMs":"#, to: &line)
             appendMilliseconds(entry.durationNanos, to: &line)
             append(#","system":"#, to: &line)
@@ -82,10 +94,12 @@ enum LogLine {
                 append(#","remote":"#, to: &line)
                 appendEscaped(entry.remoteAddress, json: true, to: &line)
             }
+            if let tag { appendTag(tag, json: true, to: &line) }
             append("}\n", to: &line)
         case .text:
             clock.appendTime(now, to: &line)
             line.append(UInt8(ascii: " "))
+            if let tag { appendTag(tag, json: false, to: &line) }
             appendEscaped(entry.method, json: false, to: &line)
             line.append(UInt8(ascii: " "))
             appendEscaped(entry.path, json: false, to: &line)
@@ -94,7 +108,11 @@ enum LogLine {
                 let c = entry.status >= 500 ? red : entry.status >= 400 ? yellow : entry.status >= 300 ? cyan : green
                 line.append(contentsOf: c.utf8)
             }
-            appendDecimal(entry.status, to: &line)
+            if let cut = entry.cut {
+                append(cut == .closed ? "closed" : "reset", to: &line)
+            } else {
+                appendDecimal(entry.status, to: &line)
+            }
             if colour {
                 line.append(contentsOf: reset.utf8)
                 line.append(UInt8(ascii: " "))
@@ -119,6 +137,80 @@ enum LogLine {
                 appendEscaped(hint, json: false, to: &line)
                 if colour { line.append(contentsOf: reset.utf8) }
             }
+            line.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// A line's mark (`[instance 1a2b3c4d] ` in text, `,"instance":"…"` in JSON).
+    private static func appendTag(_ tag: LogTag, json: Bool, to line: inout [UInt8]) {
+        if !json {
+            line.append(UInt8(ascii: "["))
+            appendEscaped(tag.key, json: false, to: &line)
+            line.append(UInt8(ascii: " "))
+            appendEscaped(tag.short, json: false, to: &line)
+            append("] ", to: &line)
+        } else {
+            line.append(UInt8(ascii: ","))
+            appendEscaped(tag.key, json: true, to: &line)
+            line.append(UInt8(ascii: ":"))
+            appendEscaped(tag.value, json: true, to: &line)
+        }
+    }
+
+    /// The per-message line of a WebSocket: `12:00:00.123 WS LOGIN_CUSTOMER #1 → CUSTOMER_API_TOKEN 52µs gateway`.
+    static func webSocketMessage(_ entry: MessageLogEntry, duration: UInt64, remote: String, format: LogFormat, colour: Bool,
+                                 tag: LogTag? = nil, clock: inout LogClock, to line: inout [UInt8]) {
+        let now = Timestamp.now()
+        switch format {
+        case .json:
+            append(#"{"time":""#, to: &line)
+            clock.appendISO(now, to: &line)
+            append(entry.level == .debug ? #"","level":"debug","kind":"webSocket","type":"# : #"","level":"info","kind":"webSocket","type":"#, to: &line)
+            appendEscaped(entry.type, json: true, to: &line)
+            append(#","id":"#, to: &line)
+            if let id = entry.id { appendEscaped(id, json: true, to: &line) } else { append("null", to: &line) }
+            append(#","outcome":"#, to: &line)
+            appendEscaped(entry.outcome, json: true, to: &line)
+            append(#","durationMs":"#, to: &line)
+            appendMilliseconds(duration, to: &line)
+            append(#","system":"#, to: &line)
+            if let system = entry.system { appendEscaped(system, json: true, to: &line) } else { append("null", to: &line) }
+            if !remote.isEmpty {
+                append(#","remote":"#, to: &line)
+                appendEscaped(remote, json: true, to: &line)
+            }
+            if let tag { appendTag(tag, json: true, to: &line) }
+            append("}\n", to: &line)
+        case .text:
+            clock.appendTime(now, to: &line)
+            if let tag {
+                line.append(UInt8(ascii: " "))
+                appendTag(tag, json: false, to: &line)
+                append("WS ", to: &line)
+            } else {
+                append(" WS ", to: &line)
+            }
+            appendEscaped(entry.type.isEmpty ? "-" : entry.type, json: false, to: &line)
+            if let id = entry.id {
+                append(" #", to: &line)
+                appendEscaped(id, json: false, to: &line)
+            }
+            append(" → ", to: &line)
+            if colour { line.append(contentsOf: cyan.utf8) }
+            appendEscaped(entry.outcome, json: false, to: &line)
+            if colour {
+                line.append(contentsOf: reset.utf8)
+                line.append(UInt8(ascii: " "))
+                line.append(contentsOf: dim.utf8)
+            } else {
+                line.append(UInt8(ascii: " "))
+            }
+            appendDuration(duration, to: &line)
+            if let system = entry.system {
+                line.append(UInt8(ascii: " "))
+                appendEscaped(system, json: false, to: &line)
+            }
+            if colour { line.append(contentsOf: reset.utf8) }
             line.append(UInt8(ascii: "\n"))
         }
     }
@@ -189,6 +281,12 @@ enum LogLine {
         if json { line.append(UInt8(ascii: "\"")) }
         var text = text
         text.withUTF8 { bytes in
+            // Printable ASCII (the usual case) in one test a byte; other text is scanned again
+            // for what needs escaping (non-ASCII text may need none).
+            if isPlainASCII(bytes, json: json) {
+                line.append(contentsOf: bytes)
+                return
+            }
             var clean = true
             var i = 0
             while i < bytes.count {
@@ -236,6 +334,17 @@ enum LogLine {
             }
         }
         if json { line.append(UInt8(ascii: "\"")) }
+    }
+
+    /// Whether every byte is printable ASCII (and, for JSON, neither a quote nor a backslash).
+    @inline(__always)
+    static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, json: Bool) -> Bool {
+        if json {
+            for b in bytes where b &- 0x20 >= 0x5F || b == 0x22 || b == 0x5C { return false }
+        } else {
+            for b in bytes where b &- 0x20 >= 0x5F { return false }
+        }
+        return true
     }
 
     /// The line reporting lines the queue had to drop.

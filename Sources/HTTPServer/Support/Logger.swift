@@ -33,6 +33,24 @@ public enum LogKind: String, Sendable {
     case message, request, sms, email
     /// The server is ready: its address and port (for scripts that start it on port 0).
     case listening
+    /// The start-up banner, as one JSON object (`--log-format json`).
+    case banner
+    /// One WebSocket message answered (its type, id and outcome).
+    case webSocket
+}
+
+/// Marks every line of a logger: whose lines they are (an instance of the mock), as JSON member
+/// `key` and, in text, `[key short]` after the time.
+public struct LogTag: Sendable {
+    public var key: String
+    public var value: String
+    public var short: String
+
+    public init(key: String, value: String, short: String? = nil) {
+        self.key = key
+        self.value = value
+        self.short = short ?? value
+    }
 }
 
 /// A field of a JSON log line: text (nil is null) or a whole number.
@@ -51,6 +69,8 @@ public struct Logger: Sendable {
     public let colour: Bool
     private let output: LogOutput?
     private let sink: (@Sendable (String) -> Void)?
+    /// Every line is marked with it (nil: unmarked).
+    public private(set) var tag: LogTag?
 
     /// A logger writing to `output` (standard error by default) at `level` and above.
     public init(level: LogLevel = .info, format: LogFormat = .text, colour: Bool = false, output: LogOutput? = nil) {
@@ -72,6 +92,13 @@ public struct Logger: Sendable {
 
     public static let silent = Logger(level: .off)
 
+    /// The same logger, every line marked with `tag`.
+    public func tagged(_ tag: LogTag) -> Logger {
+        var copy = self
+        copy.tag = tag
+        return copy
+    }
+
     @inline(__always)
     public func isEnabled(_ l: LogLevel) -> Bool { l >= level && level != .off }
 
@@ -82,7 +109,13 @@ public struct Logger: Sendable {
 
     public func log(_ l: LogLevel, _ message: @autoclosure () -> String) {
         guard isEnabled(l) else { return }
-        emit(LogLine.message(l, kind: .message, LogLine.escaped(message()), format: format, colour: colour))
+        emit(LogLine.message(l, kind: .message, LogLine.escaped(message()), format: format, colour: colour, tag: tag))
+    }
+
+    /// A line formatted as this logger writes it, not written (the banner goes to standard output).
+    public func formatted(_ kind: LogKind, _ message: String, fields: [(String, LogValue)] = []) -> String {
+        LogLine.message(.info, kind: kind, format == .json ? message : LogLine.escaped(message), fields: format == .json ? fields : [],
+                        format: format, colour: colour, tag: tag)
     }
 
     /// A line a developer or a script is waiting for (an SMS or e-mail the mock "sent", the
@@ -91,22 +124,39 @@ public struct Logger: Sendable {
     public func outbox(_ kind: LogKind, _ message: @autoclosure () -> String, fields: @autoclosure () -> [(String, LogValue)] = []) {
         guard isEnabled(.info) else { return }
         emit(LogLine.message(.info, kind: kind, LogLine.escaped(message()), fields: format == .json ? fields() : [],
-                             format: format, colour: colour))
+                             format: format, colour: colour, tag: tag))
     }
 
     /// One answered request, the line a person reads at the default level (README, "Hints": a hinted
     /// request is always logged at info).
     public func request(_ entry: RequestLogEntry) {
         guard isEnabled(entry.level) else { return }
-        let format = format, colour = colour
+        let format = format, colour = colour, tag = tag
         if let sink {
             var clock = LogClock(), line: [UInt8] = []
-            LogLine.request(entry, format: format, colour: colour, clock: &clock, to: &line)
+            LogLine.request(entry, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
             sink(String(decoding: line, as: UTF8.self))
             return
         }
         (output ?? .standardError).enqueue(notice: { LogLine.dropNotice($0, format: format, colour: colour) }) { line, clock in
-            LogLine.request(entry, format: format, colour: colour, clock: &clock, to: &line)
+            LogLine.request(entry, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
+        }
+    }
+
+    /// One WebSocket message answered, the line a person reads beside the requests; `durationNanos`
+    /// and `remoteAddress`, when given, stand for the entry's (the transport knows them, not the application).
+    public func webSocketMessage(_ entry: MessageLogEntry, durationNanos: UInt64? = nil, remoteAddress: String? = nil) {
+        guard isEnabled(entry.level) else { return }
+        let format = format, colour = colour, tag = tag
+        let duration = durationNanos ?? entry.durationNanos, remote = remoteAddress ?? entry.remoteAddress
+        if let sink {
+            var clock = LogClock(), line: [UInt8] = []
+            LogLine.webSocketMessage(entry, duration: duration, remote: remote, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
+            sink(String(decoding: line, as: UTF8.self))
+            return
+        }
+        (output ?? .standardError).enqueue(notice: { LogLine.dropNotice($0, format: format, colour: colour) }) { line, clock in
+            LogLine.webSocketMessage(entry, duration: duration, remote: remote, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
         }
     }
 
@@ -139,6 +189,13 @@ public struct RequestLogEntry: Sendable {
     public var remoteAddress: String
     /// info, or debug for a line only a debugging person wants (admin reads).
     public var level: LogLevel
+    /// The connection was closed (or reset) instead of answered: no status was sent.
+    public var cut: Cut?
+
+    /// How an answer was cut off instead of sent.
+    public enum Cut: String, Sendable {
+        case closed, reset
+    }
 
     public init(method: String, path: String, status: Int, durationNanos: UInt64,
                 system: String? = nil, hint: String? = nil, remoteAddress: String = "", level: LogLevel = .info) {
@@ -151,4 +208,39 @@ public struct RequestLogEntry: Sendable {
         self.remoteAddress = remoteAddress
         self.level = level
     }
+}
+
+/// What the per-message log line of a WebSocket says: the message's type and id as its
+/// application names them (the transport knows neither), and what came of it.
+public struct MessageLogEntry: Sendable {
+    public var type: String
+    /// The id a client matches the reply by (a gateway's `sequence_id`), as text.
+    public var id: String?
+    /// The reply's type, an error code, or what a fault did instead.
+    public var outcome: String
+    public var durationNanos: UInt64
+    public var system: String?
+    public var remoteAddress: String
+    public var level: LogLevel
+
+    public init(type: String, id: String?, outcome: String, durationNanos: UInt64 = 0, system: String? = nil,
+                remoteAddress: String = "", level: LogLevel = .info) {
+        self.type = type
+        self.id = id
+        self.outcome = outcome
+        self.durationNanos = durationNanos
+        self.system = system
+        self.remoteAddress = remoteAddress
+        self.level = level
+    }
+}
+
+/// A message's log line as its reply carries it: a reference, since a reply is copied on its way
+/// out (through the endpoint's wrappers) and the line's text fields would be copied with it. The
+/// handler fills it in as it answers (and only when the line is logged: nil costs nothing), on the
+/// loop's thread, before the reply leaves; the transport reads it on that thread.
+public final class MessageLog: @unchecked Sendable {
+    /// One thread at a time (see above): the runtime's exclusivity checks would cost more than the line.
+    @exclusivity(unchecked) public var entry: MessageLogEntry
+    public init(_ entry: MessageLogEntry) { self.entry = entry }
 }

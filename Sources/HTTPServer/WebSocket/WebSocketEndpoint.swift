@@ -34,7 +34,7 @@ public enum WebSocketAdmission: Sendable, Equatable {
 public struct WebSocketReply: Sendable, Equatable {
     /// Sent in order (nothing when empty: "no reply").
     public var messages: [WebSocketMessage]
-    /// Hold the reply (and the close) this long on a loop timer; later replies wait behind it.
+    /// Hold the reply (and the close) this long on a loop timer; later replies do not wait for it.
     public var delayNanos: UInt64
     /// Close the connection with this code and reason after the messages.
     public var close: WebSocketCloseRequest?
@@ -42,6 +42,8 @@ public struct WebSocketReply: Sendable, Equatable {
     /// nil, these messages are sent; with a response, its body as one text message instead.
     /// At its timeout, `onTimeout`'s body (or these messages) is sent.
     public var deferred: DeferredResponse?
+    /// The message's log line (written, with its duration, once the reply goes out); nil: none.
+    public var log: MessageLog?
 
     public init(messages: [WebSocketMessage] = [], delayNanos: UInt64 = 0, close: WebSocketCloseRequest? = nil,
                 deferred: DeferredResponse? = nil) {
@@ -125,6 +127,8 @@ enum ConnectionCommand: Sendable {
     case close(WebSocketCloseRequest)
     /// A deferred answer of this connection was completed (its slot's token).
     case deferredReady(UInt64)
+    /// The server's push budget is used up and this connection holds the most: drop and close.
+    case shed
 }
 
 /// The queue other threads post connection commands to, and a new responder

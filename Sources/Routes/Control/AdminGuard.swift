@@ -17,15 +17,18 @@ public struct AdminGuard: Sendable {
     package static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock"])
 
     package let adminToken: String?
-    /// The `mock_admin` cookie value that stands for the token (see AdminGuard+Cookie.swift).
-    package let cookieValue: String?
     /// Host names (lowercased, no port) accepted besides the loopback names: the configured one.
     package let extraHosts: Set<String>
+    /// Wrong tokens per peer (logged, and throttled past a limit).
+    package let failures: AdminFailures
 
-    public init(adminToken: String?, extraHosts: [String] = []) {
+    /// `--admin-token` must be at least this long: shorter ones are guessed too easily.
+    public static let minimumTokenLength = 16
+
+    public init(adminToken: String?, extraHosts: [String] = [], logger: Logger = .silent) {
         self.adminToken = (adminToken?.isEmpty ?? true) ? nil : adminToken
-        cookieValue = AdminGuard.cookieValue(for: self.adminToken)
         self.extraHosts = Set(extraHosts.map { AdminGuard.hostName($0.lowercased()) }.filter { !$0.isEmpty })
+        failures = AdminFailures(logger: logger)
     }
 
     /// Wraps an admin handler: refused requests never reach it; every answer is the admin system's.
@@ -41,36 +44,50 @@ public struct AdminGuard: Sendable {
     /// the path's HTTP route, which gives the reason).
     public func admits(_ request: HTTPRequest) -> Bool { refusal(for: request) == nil }
 
-    /// The 403 for a request the admin surface refuses, or nil when it may go on.
+    /// The 403 (or 429) for a request the admin surface refuses, or nil when it may go on.
     public func refusal(for request: HTTPRequest) -> HTTPResponse? {
         let offered = request.headers[AdminGuard.tokenHeader]
-        if let adminToken, offered == adminToken {
+        if let adminToken, let offered {
+            if let wait = failures.retryAfter(peer: request.remoteAddress) { return AdminGuard.tooManyFailures(retryAfter: wait) }
             // A caller that knows the secret is not a hijacked browser page.
-            return nil
-        }
-        if offered != nil && adminToken != nil {
+            if HMACSHA256.constantTimeEquals(offered.utf8, adminToken.utf8) { return nil }
+            failures.record(peer: request.remoteAddress, what: "wrong \(AdminGuard.tokenHeader)")
             return AdminGuard.forbidden("wrong \(AdminGuard.tokenHeader)")
         }
+        // (The parser puts an absolute-form target's authority in `Host`, RFC 9112 §3.2.2.)
+        let host = request.headers["Host"]
         // The console's cookie (set by /__mock/?token=) stands for the header from another machine.
         // A browser sends it only to this host, and only from pages of this site (SameSite=Strict),
-        // so the loopback and Host checks have nothing left to stop; the page checks below still
-        // apply, since another port of the same host is the same site.
-        let cookie = hasTokenCookie(request)
+        // and it is signed for the host it was issued to, so the loopback and Host checks have
+        // nothing left to stop; the page checks below still apply, since another port of the
+        // same host is the same site.
+        let cookie = hasTokenCookie(request, host: host)
         guard cookie || request.isFromLoopback else {
             return AdminGuard.forbidden(adminToken == nil
                 ? "admin routes answer loopback clients only (start with --admin-token to open them)"
                 : "admin routes need the \(AdminGuard.tokenHeader) header (a browser: open /__mock/?token=<token> once)")
         }
-        if !cookie, let host = request.headers["Host"], !isAcceptedHost(host) {
-            return AdminGuard.forbidden("admin routes answer requests addressed to localhost, 127.0.0.1 or [::1], not \(host): a web page may be reaching this server through DNS rebinding")
+        if !cookie, let host, let problem = hostProblem(host, localPort: request.localPort) {
+            return AdminGuard.forbidden(problem)
         }
-        if let origin = request.headers["Origin"], !isSameOrigin(origin, host: request.headers["Host"]) {
+        // Every Origin header: a second one must not slip past the first one's check.
+        for origin in request.headers.values("Origin") where !isSameOrigin(origin, host: host) {
             return AdminGuard.forbidden("cross-origin admin request from \(origin) refused: the admin routes serve only their own console (/__mock/)")
         }
         if !AdminGuard.isSafe(request.method) && !isNonSimple(request) {
             return AdminGuard.forbidden("state-changing admin requests need Content-Type: application/json or an \(AdminGuard.markerHeader): 1 header (a cross-site form cannot send either)")
         }
         return nil
+    }
+
+    /// The 429 for a peer that sent too many wrong tokens.
+    package static func tooManyFailures(retryAfter seconds: Int) -> HTTPResponse {
+        var response = HTTPResponse.json(HTTPStatus(code: 429, reasonPhrase: "Too Many Requests"),
+                                         ["error": .string("too many wrong admin tokens from this address; try again in \(seconds) s")])
+            .hinted("More than \(AdminFailures.limit) wrong admin tokens in \(AdminFailures.windowSeconds) s from this address: token attempts are refused until Retry-After has passed.")
+        response.headers.set("Retry-After", "\(seconds)")
+        response.system = "admin"
+        return response
     }
 
     package static func forbidden(_ reason: String) -> HTTPResponse {
@@ -97,6 +114,40 @@ public struct AdminGuard: Sendable {
     package func isAcceptedHost(_ value: String) -> Bool {
         let name = AdminGuard.hostName(value.lowercased())
         return AdminGuard.isLoopbackName(name) || extraHosts.contains(name)
+    }
+
+    /// Why a request addressed to `value` (a `Host` or an absolute-form authority) is refused,
+    /// or nil: the name must be a loopback one or the configured host, and the port the one the
+    /// request came in on (no port means 80), so a page cannot reach this server under another name.
+    package func hostProblem(_ value: String, localPort: Int) -> String? {
+        guard isAcceptedHost(value) else {
+            return "admin routes answer requests addressed to localhost, 127.0.0.1 or [::1], not \(value): a web page may be reaching this server through DNS rebinding"
+        }
+        guard localPort != 0 else { return nil }
+        let port = AdminGuard.hostPort(value)
+        guard port == localPort else {
+            return "admin routes answer requests addressed to this server's port \(localPort), not \(port.map(String.init) ?? "none (80)") (Host: \(value))"
+        }
+        return nil
+    }
+
+    /// The port of a `Host` value (`[::1]:8080` → 8080); 80 when it names none, nil when it is not a number.
+    package static func hostPort(_ value: String) -> Int? {
+        let trimmed = value.trimmingASCIISpaces()
+        let afterName: Substring
+        if trimmed.hasPrefix("[") {
+            guard let close = trimmed.firstIndex(of: "]") else { return nil }
+            afterName = trimmed[trimmed.index(after: close)...]
+        } else if let colon = trimmed.firstIndex(of: ":") {
+            afterName = trimmed[colon...]
+        } else {
+            afterName = ""
+        }
+        if afterName.isEmpty { return 80 }
+        guard afterName.first == ":" else { return nil }
+        let digits = afterName.dropFirst()
+        guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy(\.isASCIIDigit) else { return nil }
+        return Int(digits)
     }
 
     /// `localhost` (and its subdomains, RFC 6761), `127.0.0.0/8`, `::1` and `::ffff:127.x`.

@@ -99,13 +99,14 @@ extension ControlPlane {
 
     /// Each fault that fires is logged and published.
     package func reportFired(_ rule: FaultRule, method: String, path: String, system: String?) {
-        logger.info("fault \(rule.id) fired on \(method) \(path): \(rule.action.name)\(rule.remaining.map { " (\($0) left)" } ?? "")")
+        logger.info("fault \(rule.id) fired on \(method) \(path): \(rule.action.logText)\(rule.remaining.map { " (\($0) left)" } ?? "")")
         let data = rule.json
         events.publish(kind: "fault", at: clock.now()) {
             var d = data
             d.set("request", ["method": .string(method), "path": .string(path), "system": JSONValue(system)])
             return d
         }
+        if rule.remaining == 0 { publish(.faultUsedUp) { data } }
     }
 
     /// Wraps a system's WebSocket endpoint at `pattern`: journal entries (`method: "WS"`) and,
@@ -134,8 +135,10 @@ extension ControlPlane {
             let journaling = journal.isEnabled
             let started = journaling ? SystemTime.monotonicNanos() : 0
             var fired: FaultRule?
+            var messageType: String?
             if typedFaults && faults.hasMessageRules {
-                fired = faults.fire(messageType: systemType?.messageType(of: ControlPlane.bytes(message)) ?? "", system: system)
+                messageType = systemType?.messageType(of: ControlPlane.bytes(message))
+                fired = faults.fire(messageType: messageType ?? "", system: system)
             }
             var reply: WebSocketReply
             switch fired?.action {
@@ -149,7 +152,17 @@ extension ControlPlane {
                 reply.delayNanos += UInt64(max(0, ms)) * 1_000_000
             default: reply = onMessage(message, connection)
             }
-            if let fired { reportFired(fired, method: "WS", path: pattern, system: system) }
+            if let fired {
+                reportFired(fired, method: "WS", path: pattern, system: system)
+                // The handler did not run (or its reply is held): the line says what the fault did.
+                if logger.isEnabled(.info) {
+                    let id = systemType?.messageId(of: ControlPlane.bytes(message))
+                    let log = reply.log ?? MessageLog(MessageLogEntry(type: messageType ?? "", id: id, outcome: "", system: system))
+                    let outcome = log.entry.outcome
+                    log.entry.outcome = outcome.isEmpty ? "fault \(fired.action.logText)" : "\(outcome) (fault \(fired.action.logText))"
+                    reply.log = log
+                }
+            }
             guard journaling else { return reply }
             let at = clock.now()
             let durationNanos = SystemTime.monotonicNanos() &- started

@@ -47,6 +47,7 @@ extension ControlPlane {
         })
         router.delete("/__mock/requests", { [self] _ in
             journal.clear()
+            publish(.journalCleared)
             return .empty(.noContent)
         })
         router.get("/__mock/faults", { [self] _ in .json(sorted: .array(faults.rules.map(\.json))) })
@@ -54,24 +55,27 @@ extension ControlPlane {
             do {
                 let draft = try FaultRuleDraft.parse(request.body, systems: catalog)
                 try draft.checkItCanFire(systems: catalog) { [owners] path in owners.name(ofPath: path) }
-                guard !faults.isFull else {
+                guard let rule = faults.add(draft) else {
                     return ControlPlane.badRequest("at most \(FaultStore.maxRules) fault rules at a time: remove some (DELETE /__mock/faults/ID, or DELETE /__mock/faults for all)")
                 }
-                let rule = faults.add(draft)
-                logger.info("fault \(rule.id) added: \(rule.method ?? "any") \(rule.path.text)\(rule.system.map { " [\($0)]" } ?? "") → \(rule.action.name)")
+                logger.info("fault \(rule.id) added: \(rule.method ?? "any") \(rule.path.text)\(rule.system.map { " [\($0)]" } ?? "") → \(rule.action.logText)")
+                publish(.faultAdded) { rule.json }
                 return .json(.created, sorted: rule.json)
             } catch {
                 return ControlPlane.badRequest("\(error)")
             }
         })
         router.delete("/__mock/faults", { [self] _ in
+            let ids = faults.rules.map(\.id)
             faults.removeAll()
+            if !ids.isEmpty { publish(.faultRemoved) { ["ids": .array(ids.map { JSONValue($0) })] } }
             return .empty(.noContent)
         })
         router.delete("/__mock/faults/:id", { [self] request in
             guard let id = Int(request.pathParameters["id"] ?? ""), faults.remove(id: id) else {
                 return .json(.notFound, sorted: ["error": .string("no fault rule with id \(request.pathParameters["id"] ?? "")")])
             }
+            publish(.faultRemoved) { ["ids": [JSONValue(id)]] }
             return .empty(.noContent)
         })
         router.get("/__mock/clock", { [self] _ in .json(sorted: clockJSON) })
@@ -79,9 +83,11 @@ extension ControlPlane {
             guard let body = JSONValue.parse(request.body)?.members, case .number(let seconds)? = body["advanceSeconds"],
                   seconds.isFinite, seconds > 0, seconds <= 3_153_600_000 else {
                 return ControlPlane.badRequest("the body must be {\"advanceSeconds\": n} with n a number of seconds above 0 (fractions allowed, at most 100 years)")
+                    .hinted("Send Content-Type: application/json and a body like {\"advanceSeconds\": 3600}; the clock only moves forward (DELETE /__mock/clock puts it back).")
             }
             guard advanceClock(by: seconds) else {
                 return ControlPlane.badRequest("the mock's clock runs at most 100 years ahead in all (it is \(Int(clock.offsetSeconds)) s ahead now); DELETE /__mock/clock puts it back to real time")
+                    .hinted("DELETE /__mock/clock puts the clock back to real time; then advance it again.")
             }
             return .json(sorted: clockJSON)
         })
@@ -117,9 +123,18 @@ extension ControlPlane {
         .json(.badRequest, sorted: ["error": .string(message)])
     }
 
+    /// A 400 with `X-Mock-Hint` when there is a hint.
+    package static func badRequest(_ message: String, hint: String?) -> HTTPResponse {
+        hint.map { badRequest(message).hinted($0) } ?? badRequest(message)
+    }
+
     package struct FilterProblem: Error, CustomStringConvertible {
         package let description: String
-        package init(description: String) { self.description = description }
+        package var hint: String? = nil
+        package init(description: String, hint: String? = nil) {
+            self.description = description
+            self.hint = hint
+        }
     }
 
     /// The journal filter from `?system=&method=&path=&status=&since=&limit=&body=&hint=` (and, to

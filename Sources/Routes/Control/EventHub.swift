@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Dispatch
 import HTTPServer
+import EmulationKit
 
 /// One event of `/__mock/events`: `{"kind", "at", "data"}` already encoded, with its place in order.
 public struct MockEvent: Sendable {
@@ -58,7 +59,7 @@ public final class EventHub: Sendable {
     /// Publishes `{"kind", "at", "data"}`; `data` is built only when someone listens.
     public func publish(kind: String, at date: Date, data: () -> JSONValue) {
         guard hasSubscribers else { return }
-        let object: JSONValue = ["kind": .string(kind), "at": .string(JournalEntry.timestamp(date)), "data": data()]
+        let object: JSONValue = ["kind": .string(kind), "at": .string(ISO8601.string(date)), "data": data()]
         var bytes: [UInt8] = []
         object.sortedByKey.appendJSON(to: &bytes)
         var wake: [@Sendable () -> Void] = []

@@ -42,6 +42,17 @@ public enum FaultAction: Sendable, Equatable {
         }
     }
 
+    /// The name with its value, for a log line: `status 503`, `delayMs 300`, `reply "…"`.
+    public var logText: String {
+        switch self {
+        case .delay(let ms): return "delayMs \(ms)"
+        case .respond(let status, let body, _): return "status \(status)\(body == nil ? "" : " with a body")"
+        case .reply(let text): return "reply " + JSONText.quoted(text.count > 60 ? String(text.prefix(60)) + "…" : text)
+        case .closeCode(let code): return "closeCode \(code)"
+        case .close, .reset, .truncate, .malformedJSON, .noReply: return name
+        }
+    }
+
     /// Actions a WebSocket message rule (the gateway's) may take.
     public var isMessageAction: Bool {
         switch self {

@@ -19,13 +19,12 @@ public final class FaultStore: Sendable {
 
     public init() {}
 
-    /// True when `maxRules` rules exist: a new one is refused.
-    public var isFull: Bool { state.withLock { $0.rules.count >= FaultStore.maxRules } }
-
-    /// Adds a checked rule and returns it with its id.
+    /// Adds a checked rule and returns it with its id; nil when `maxRules` rules exist. The count
+    /// is checked under the same lock as the add, so racing adds never pass the cap together.
     @discardableResult
-    public func add(_ draft: FaultRuleDraft) -> FaultRule {
+    public func add(_ draft: FaultRuleDraft) -> FaultRule? {
         mutate { s in
+            guard s.rules.count < FaultStore.maxRules else { return nil }
             let rule = FaultRule(id: s.nextId, method: draft.method, path: draft.path, system: draft.system,
                                  isMessageRule: draft.isMessageRule, times: draft.times, remaining: draft.times, action: draft.action)
             s.nextId += 1

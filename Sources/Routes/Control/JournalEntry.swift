@@ -188,7 +188,7 @@ public struct JournalEntry: Sendable {
         }
         var object: JSONValue = [
             "id": JSONValue(id),
-            "at": .string(JournalEntry.timestamp(at)),
+            "at": .string(ISO8601.string(at)),
             "system": JSONValue(system),
             "method": .string(method),
             "path": .string(shownPath(reading)),
@@ -213,13 +213,5 @@ public struct JournalEntry: Sendable {
         // A continuation byte (10xxxxxx) right after the cut means a character was split.
         while end > bodyLimit - 3 && body[end] & 0xC0 == 0x80 { end -= 1 }
         return Array(body[..<end])
-    }
-
-    /// ISO 8601 UTC with milliseconds (entries of one second must stay apart).
-    package static func timestamp(_ date: Date) -> String {
-        let seconds = ISO8601.string(date)
-        let millis = Int((date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)) * 1000)
-        let text = String(millis)
-        return String(seconds.dropLast()) + "." + String(repeating: "0", count: 3 - text.count) + text + "Z"
     }
 }

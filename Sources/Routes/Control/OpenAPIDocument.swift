@@ -24,10 +24,12 @@ public enum OpenAPIDocument {
                                                                                               maxWaitMs: maxWaitMs, schemas: schemas)
         }
         var tags: [String] = [], notes = ""
+        var securitySchemes: [String: JSONValue] = ["bearer": ["type": "http", "scheme": "bearer"]]
         for system in systems.types {
             guard let documented = system as? OpenAPIDocumented.Type else { continue }
             if !documented.openAPIOperations.isEmpty { tags.append(system.name) }
             if let note = documented.openAPIWebSocketNote { notes += note + " " }
+            securitySchemes.merge(documented.openAPISecuritySchemes) { first, _ in first }
         }
         tags.append("admin")
         let description = """
@@ -37,7 +39,7 @@ public enum OpenAPIDocument {
 
             WebSocket endpoints (not expressible in OpenAPI): \(sockets.sorted().joined(separator: ", ")). \
             \(notes)/__mock/echo returns every message. /__mock/events pushes \
-            {"kind", "at", "data"} events (request, sms, email, fault, reset, clock).
+            {"kind", "at", "data"} events (request, sms, email, fault, reset, clock, and each admin change: fault.added/removed/usedUp, account.created/deleted, instance.started/stopped, state.replaced, outbox.cleared, journal.cleared).
             """
         let document: JSONValue = [
             "openapi": "3.1.0",
@@ -46,12 +48,10 @@ public enum OpenAPIDocument {
             "paths": OAS.members(paths.mapValues(OAS.members)),
             "components": [
                 "schemas": schemas,
-                "securitySchemes": [
-                    "bearer": ["type": "http", "scheme": "bearer"],
-                ],
+                "securitySchemes": OAS.members(securitySchemes),
             ],
         ]
-        return document.sortedByKey
+        return OAS.typingConstants(document).sortedByKey
     }
 
     /// The document's bytes: compact JSON, members sorted by key.

@@ -91,10 +91,14 @@ extension OAS {
             ], body: body(ref("TokenControl"), [jsonType], required: false))
         }
         ops["GET /__mock/openapi.json"] = admin("This document", ["200": response("OpenAPI 3.1.", json(["type": "object"]))])
-        ops["GET /__mock/accounts"] = admin("Every system's accounts, as the console lists them", [
-            "200": response("Accounts keyed by system; never a password, tokens as their first 4 characters and an ellipsis.",
-                            json(["type": "object", "additionalProperties": array(ref("AccountSummary"))])),
-        ])
+        ops["GET /__mock/accounts"] = admin("Every system's accounts, as the console lists them, a page at a time", [
+            "200": response("Accounts keyed by system; never a password, tokens as their first 4 characters and an ellipsis. At most 500 per system: a system with more is named in X-Mock-Truncated, and X-Mock-Hint says how to ask for its next page.",
+                            json(["type": "object", "additionalProperties": array(ref("AccountSummary"))]),
+                            headers: ["X-Mock-Truncated": ["description": "system=total for each system with accounts beyond this page, comma-separated; absent when every list is whole.", "schema": string]]),
+            "400": adminBadRequest("An unknown system, or an offset or limit out of range."),
+        ], parameters: [query("system", "Only this system's accounts."),
+                        query("offset", "Skip this many accounts of each listed system (default 0).", schema: ["type": "integer", "minimum": 0]),
+                        query("limit", "At most this many accounts per system (1 to 500, the default).", schema: ["type": "integer", "minimum": 1, "maximum": 500])])
         let administered = systems.types.compactMap { $0 as? any AccountAdministration.Type }
         // Optional fields may be null (read as absent).
         let optionalText: Object = ["type": ["string", "null"]]
@@ -137,7 +141,9 @@ extension OAS {
             "200": response("The console's HTML page.", ["text/html": ["schema": string]]),
             "303": response("With --admin-token and the right token: signed in, on to /__mock/ (the token leaves the address bar).", text,
                             headers: ["Location": ["schema": string],
-                                      "Set-Cookie": ["description": "mock_admin=…; Path=/__mock; HttpOnly; SameSite=Strict: stands for X-Mock-Admin-Token from this browser.", "schema": string]]),
+                                      "Set-Cookie": ["description": "mock_admin=…; Path=/__mock; Max-Age=43200; HttpOnly; SameSite=Strict: stands for X-Mock-Admin-Token from this browser, on this host, until it expires or the server restarts.", "schema": string]]),
+            "429": response("Too many wrong tokens from this address in the last minute: try again after Retry-After seconds.", json(ref("AdminError")),
+                            headers: ["Retry-After": ["schema": string]]),
         ], parameters: [query("token", "The --admin-token value, for a browser on another machine (it cannot send the header); ignored without --admin-token.")])
         ops["GET /__mock/console.css"] = asset("The console's stylesheet", "text/css", "CSS.")
         ops["GET /__mock/console.js"] = asset("The console's script", "text/javascript", "JavaScript.")
@@ -148,13 +154,34 @@ extension OAS {
                           "404": response("Not a browser.", json(ref("VaporError")))],
         ] as Object
 
+        markStateChangingOperations(&ops)
+
         // WebSocket endpoints: a plain GET is told to upgrade; the protocol is in the document's description.
         for (path, what) in [("/__mock/echo", "Returns every message unchanged."),
-                             ("/__mock/events", "Pushes one JSON text message {\"kind\", \"at\", \"data\"} per event (request, sms, email, fault, reset, clock), in order.")] {
+                             ("/__mock/events", "Pushes one JSON text message {\"kind\", \"at\", \"data\"} per event (request, sms, email, fault, reset, clock, and each admin change: fault.added/removed/usedUp, account.created/deleted, instance.started/stopped, state.replaced, outbox.cleared, journal.cleared), in order.")] {
             ops["GET \(path)"] = admin("WebSocket: \(what)", [
                 "426": response("Not a WebSocket handshake: open it with Upgrade: websocket.", text, headers: ["Upgrade": ["schema": string]]),
             ], description: "A WebSocket endpoint (RFC 6455); a handshake refused by the admin guard gets the 403. \(what)")
         }
         return ops
+    }
+
+    /// Every state-changing admin operation says so in its 403; those a client may send without a
+    /// JSON body declare the `X-Mock-Admin` header they then need: required without a body,
+    /// optional beside an optional body (a JSON body stands for it).
+    package static func markStateChangingOperations(_ ops: inout [String: Object]) {
+        for (key, operation) in ops where !key.hasPrefix("GET ") && key.contains(" /__mock") {
+            var op = operation
+            if var responses = op["responses"], responses["403"] != nil {
+                responses.set("403", adminWriteForbidden)
+                op.set("responses", responses)
+            }
+            if op["requestBody"]?["required"] != .bool(true) {
+                var parameters: [Object] = []
+                if case .array(let given)? = op["parameters"] { parameters = given }
+                op.set("parameters", .array(parameters + [adminMarker(required: op["requestBody"] == nil)]))
+            }
+            ops[key] = op
+        }
     }
 }

@@ -33,22 +33,24 @@ public final class Waiters: Sendable {
     package func wait(ms waitMs: Int, ready: @escaping @Sendable () -> HTTPResponse?, timeout: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
         if let now = ready() { return now }
         guard waitMs > 0 else { return timeout() }
-        let id = state.withLock { s -> Int? in
-            guard s.waiters.count < capacity else { return nil }
+        let id = state.withLock { s -> Int in
             defer { s.next += 1 }
             return s.next
-        }
-        guard let id else {
-            var busy = HTTPResponse.json(.serviceUnavailable, ["error": .string("too many requests are waiting (\(capacity)); answer or cancel some first")] as JSONValue)
-            busy = busy.hinted("At most \(capacity) admin requests may wait at once; wait for fewer things at a time.")
-            return busy
         }
         let promise = DeferredResponse(timeoutNanos: UInt64(waitMs) * 1_000_000,
                                        onTimeout: { [weak self] in self?.remove(id); return ready() ?? timeout() },
                                        onCancel: { [weak self] in self?.remove(id) })
-        state.withLock { s in
+        // The count is checked under the lock that adds the waiter: racing waits never pass the cap together.
+        let admitted = state.withLock { s -> Bool in
+            guard s.waiters.count < capacity else { return false }
             s.waiters.append(Waiter(id: id, ready: ready, promise: promise))
             any.set(true)
+            return true
+        }
+        guard admitted else {
+            var busy = HTTPResponse.json(.serviceUnavailable, ["error": .string("too many requests are waiting (\(capacity)); answer or cancel some first")] as JSONValue)
+            busy = busy.hinted("At most \(capacity) admin requests may wait at once; wait for fewer things at a time.")
+            return busy
         }
         // A change between the first check and the registration would have found no waiter.
         poke()

@@ -4,6 +4,10 @@ import EmulationKit
 extension CustomerGateway: AccountAdministration {
     package static var accountFields: String { "{email, password}" }
     package static var accountExample: OAS.Object { ["system": .string(name), "email": "customer@example.com", "password": "secret1"] }
+    package static var accountFormFields: [AccountFormField] {
+        [.init("email", "E-mail", .email, required: true, placeholder: "customer@example.com"),
+         .init("password", "Password", .password, required: true)]
+    }
 
     /// `{"email", "password"}`: a customer `LOGIN_CUSTOMER` accepts, with a fresh customer id.
     package func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {
@@ -23,7 +27,7 @@ extension CustomerGateway: AccountAdministration {
     package func removeAccount(id: String) -> Bool {
         guard let key = accounts.all.first(where: { $0.value.customerId == id })?.key else { return false }
         guard accounts.remove(key) else { return false }
-        tokens.keyChanges.changed()
+        tokens.endSessions(of: key)   // signals the state writer too
         return true
     }
 }

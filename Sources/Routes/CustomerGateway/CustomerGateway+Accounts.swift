@@ -2,11 +2,11 @@ import EmulationKit
 
 extension CustomerGateway {
     /// The seeded customers; tokens are signed, not stored, so only their count is known.
-    public func accountListing() -> AccountListing? {
+    public func accountListing(_ page: AccountPage) -> AccountListing? {
         let issued = issued.withLock { $0 }
-        return AccountListing(system: "gateway", accounts: accounts.all.values.sorted { $0.email < $1.email }.map {
+        return AccountListing.page("gateway", accounts.all.values.sorted { $0.email < $1.email }, page) {
             AccountSummary(id: $0.customerId, login: $0.email, email: $0.email,
                            note: "tokens are signed, not stored; \(issued) issued to all customers since the last reset")
-        })
+        }
     }
 }

@@ -8,6 +8,15 @@ extension CustomerGateway {
         JSONValue.parse(message)?["type"]?.string
     }
 
+    /// Its `sequence_id` as text (a number as written).
+    public static func messageId(of message: [UInt8]) -> String? {
+        switch JSONValue.parse(message)?["sequence_id"] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let value?: return value.jsonText
+        }
+    }
+
     /// `{{sequence_id}}` replaced by the message's `sequence_id` as JSON (a string quoted, a
     /// number not; a fresh UUID when the message has none, as the gateway does).
     public static func scriptedReply(_ text: String, to message: [UInt8], random: any RandomSource) -> String {

@@ -59,7 +59,7 @@ public final class CustomerGateway: EmulatedSystem {
     public let routeGroup = RouteGroup(system: CustomerGateway.name, prefixes: ["/customer-gateway"])
 
     public func register(in router: inout Router) {
-        router.webSocket(CustomerGateway.path) { [self] message in [reply(to: message)] }
+        router.webSocket(CustomerGateway.path, WebSocketEndpoint(onMessage: { [self] message, _ in loggedReply(to: message) }))
     }
 
     public func reset() {
@@ -86,6 +86,20 @@ public final class CustomerGateway: EmulatedSystem {
         }
     }
 
+    /// The reply with its log line's facts (type, `sequence_id`, outcome), which the transport
+    /// writes once the reply is sent; none below the info level.
+    func loggedReply(to message: WebSocketMessage) -> WebSocketReply {
+        let log = environment.logger.isEnabled(.info) ? MessageLog(MessageLogEntry(type: "", id: nil, outcome: "", system: CustomerGateway.name)) : nil
+        let text: String
+        switch message {
+        case .text(let json): text = reply(parsing: JSONValue.parse(json, words: CustomerGateway.words), log: log)
+        case .binary(let bytes): text = reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words), log: log)
+        }
+        var reply = WebSocketReply(messages: [.text(text)])
+        reply.log = log
+        return reply
+    }
+
     /// The keys and the message type every message carries: read without decoding them again.
     static let words = JSONWords { text in
         switch text.count {
@@ -103,41 +117,48 @@ public final class CustomerGateway: EmulatedSystem {
 
     /// Answers one message given as JSON text.
     public func replyText(to text: String) -> String {
-        reply(parsing: JSONValue.parse(text, words: CustomerGateway.words))
+        reply(parsing: JSONValue.parse(text, words: CustomerGateway.words), log: nil)
     }
 
     /// Answers one message given as JSON bytes (UTF-8, pretty-printed or not); the reply's JSON text.
     public func replyText(to bytes: [UInt8]) -> String {
-        reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words))
+        reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words), log: nil)
     }
 
     /// `environment.random` is read only where a reply needs it: copying the existential on
     /// every message cost measurably.
-    private func reply(parsing parsed: JSONValue?) -> String {
+    /// `log` (when the line is logged) gets the message's type, id and outcome.
+    private func reply(parsing parsed: JSONValue?, log: MessageLog?) -> String {
         guard let message = parsed else {
+            log?.entry.outcome = "CUSTOMER_ERROR message.invalid"
             return GatewayReply.error(sequenceId: .init(JSONValue?.none, random: environment.random), code: "message.invalid",
                                       description: "Message is not valid JSON", event: .empty, random: environment.random)
         }
         guard message.isObject else {
+            log?.entry.outcome = "CUSTOMER_ERROR message.invalid"
             return GatewayReply.error(sequenceId: .init(JSONValue?.none, random: environment.random), code: "message.invalid",
                                       description: "Message must be a JSON object {\"type\", \"sequence_id\", \"data\"}",
                                       event: .empty, random: environment.random)
         }
         // A client matches replies by sequence_id: keep it verbatim, whatever its type; without one, still answer.
         let sequenceId = GatewayReply.SequenceId(message["sequence_id"], random: environment.random)
+        if let log { log.entry.id = sequenceId.text }
         guard let type = message["type"]?.string, !type.isEmpty else {
+            log?.entry.outcome = "CUSTOMER_ERROR message.typeMissing"
             return GatewayReply.error(sequenceId: sequenceId, code: "message.typeMissing",
                                       description: "Message has no \"type\" string", event: .empty, random: environment.random)
         }
+        if let log { log.entry.type = type }
         switch type {
         case "LOGIN_CUSTOMER":
-            return loginCustomer(message["data"], sequenceId: sequenceId)
+            return loginCustomer(message["data"], sequenceId: sequenceId, log: log)
         default:
             // The document itself prints "LOGIN CUSTOMER"; point copy-pasting clients at the real name.
             let hint = type.uppercased().replacing(" ", with: "_") == "LOGIN_CUSTOMER" && type != "LOGIN_CUSTOMER"
                 ? "; did you mean \"LOGIN_CUSTOMER\"?" : ""
             var event = GatewayReply.Event.empty
             event.type = type
+            log?.entry.outcome = "CUSTOMER_ERROR message.unknownType"
             return GatewayReply.error(sequenceId: sequenceId, code: "message.unknownType",
                                       description: "Unknown message type \(JSONText.quoted(type))\(hint)", event: event, random: environment.random)
         }
@@ -145,7 +166,7 @@ public final class CustomerGateway: EmulatedSystem {
 
     // MARK: - LOGIN_CUSTOMER
 
-    private func loginCustomer(_ data: JSONValue?, sequenceId: GatewayReply.SequenceId) -> String {
+    private func loginCustomer(_ data: JSONValue?, sequenceId: GatewayReply.SequenceId, log: MessageLog?) -> String {
         var event = GatewayReply.Event.empty
         event.type = "LOGIN_CUSTOMER"
         let fields: JSONValue
@@ -153,6 +174,7 @@ public final class CustomerGateway: EmulatedSystem {
         case nil, .null?: fields = .object([])
         case .object?: fields = data ?? .object([])
         default:
+            log?.entry.outcome = "CUSTOMER_ERROR message.invalid"
             return GatewayReply.error(sequenceId: sequenceId, code: "message.invalid",
                                       description: "\"data\" must be a JSON object {\"email\", \"password\"}", event: event, random: environment.random)
         }
@@ -180,19 +202,23 @@ public final class CustomerGateway: EmulatedSystem {
         default: errors.append(.init(field: "password", message: "Password must be a string"))
         }
         guard errors.isEmpty, let email, let password else {
+            log?.entry.outcome = "CUSTOMER_VALIDATION_ERROR"
             return GatewayReply.validationError(sequenceId: sequenceId, errors: errors, event: event, random: environment.random)
         }
 
         // The same answer for an unknown e-mail and a wrong password, down to a fresh `customer_id`
         // each time: a stable id for known e-mails would let anyone probe which accounts exist.
-        guard let account = accounts[email.lowercased()], account.password == password else {
+        let key = email.lowercased()
+        guard let account = accounts[key], account.password == password else {
+            log?.entry.outcome = "CUSTOMER_ERROR customer.notFound"
             return GatewayReply.error(sequenceId: sequenceId, code: "customer.notFound", description: "Customer not found",
                                       event: event, random: environment.random)
         }
-        let token = tokens.issueWords()
+        let token = tokens.issueWords(account: key)
         let expiry = environment.clock.now().addingTimeInterval(tokenLifetime)
         issued.withLock { $0 += 1 }
         environment.logger.debug("customer gateway: \(account.customerId) logged in")
+        log?.entry.outcome = "CUSTOMER_API_TOKEN"
         return GatewayReply.apiToken(sequenceId: sequenceId, token: token, expiration: expiry)
     }
 }

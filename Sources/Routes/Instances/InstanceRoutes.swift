@@ -13,7 +13,7 @@ extension MockAdmin {
         let slot = instances
         let notHere = HTTPResponse.json(.serviceUnavailable, ["error": "this server makes no instances"] as JSONValue)
             .hinted("Instances are made by the main mock-server (not by an instance or an embedding that did not enable them).")
-        router.post("/__mock/instances", { request in
+        router.post("/__mock/instances", { [control] request in
             guard let instances = slot.instances else { return notHere }
             var seed: Seed?, settings: [String: SettingValue] = [:]
             // Any system's setting, by its seed key (`smsCode`): no system is named here.
@@ -28,7 +28,7 @@ extension MockAdmin {
                     if key == "seed" {
                         guard case .object = value else { return ControlPlane.badRequest("\"seed\" must be an object in seed.json's format") }
                         do { seed = try Seed.decode(Data(value.jsonText.utf8), source: "seed") } catch {
-                            return ControlPlane.badRequest("\(error)")
+                            return ControlPlane.badRequest("\(error)", hint: (error as? SeedError)?.hint)
                         }
                         continue
                     }
@@ -51,7 +51,9 @@ extension MockAdmin {
                 }
             }
             do throws(MockInstances.Problem) {
-                return .json(.created, MockInstances.json(try instances.create(seed: seed, settings: settings)))
+                let json = MockInstances.json(try instances.create(seed: seed, settings: settings))
+                control.publish(.instanceStarted) { json }
+                return .json(.created, json)
             } catch {
                 switch error {
                 case .invalid(let text): return ControlPlane.badRequest(text)
@@ -63,11 +65,12 @@ extension MockAdmin {
         router.get("/__mock/instances", { _ in
             .json(.ok, JSONValue.array((slot.instances?.instances ?? []).map(MockInstances.json)))
         })
-        router.delete("/__mock/instances/:id", { request in
+        router.delete("/__mock/instances/:id", { [control] request in
             let id = request.pathParameters["id"] ?? ""
             guard let instances = slot.instances, instances.stop(id: id) else {
                 return .json(.notFound, ["error": .string("no instance with id \(id)")] as JSONValue)
             }
+            control.publish(.instanceStopped) { ["id": .string(id)] }
             return .empty(.noContent)
         })
     }

@@ -29,9 +29,14 @@ public final class MockInstances: Sendable {
     private let environment: MockEnvironment
     private let adminToken: String?
     private let journalSize: Int
-    private let running = Locked<[Instance]>([])
-    /// Creations under way, counted against the limit before their server starts.
-    private let starting = Locked(0)
+    /// The running instances and the creations under way (counted against the limit before their
+    /// server starts), under one lock: the limit is checked where a place is taken.
+    private struct Places {
+        var running: [Instance] = []
+        var starting = 0
+    }
+
+    private let places = Locked(Places())
 
     /// `configuration` is the main server's (its bounds; the port is picked per instance);
     /// `seed` the start seed; `environment` the main one before the seed's settings (its flags,
@@ -62,42 +67,51 @@ public final class MockInstances: Sendable {
     /// Starts one: on `seed` (else the start seed), with `settings` by key (`smsCode`, a cap; else
     /// the main server's).
     func create(seed given: Seed?, settings: [String: SettingValue]) throws(Problem) -> Instance {
-        let admitted = starting.withLock { count -> Bool in
-            guard count + running.withLock({ $0.count }) < limit else { return false }
-            count += 1
+        let admitted = places.withLock { p -> Bool in
+            guard p.starting + p.running.count < limit else { return false }
+            p.starting += 1
             return true
         }
         guard admitted else {
             throw .unavailable("at most \(limit) instances run at once",
                                hint: "Stop instances you no longer need (DELETE /__mock/instances/<id>) or start the server with a higher --max-instances.")
         }
-        defer { starting.withLock { $0 -= 1 } }
-        var env = MockEnvironment(clock: OffsetClock(base: environment.clock), random: environment.random, logger: environment.logger)
+        var started = false
+        defer { if !started { places.withLock { $0.starting -= 1 } } }
+        let id = environment.random.token()
+        // Its lines (requests, SMS, faults) say whose they are: the main server's log is shared.
+        let logger = environment.logger.tagged(LogTag(key: "instance", value: id, short: String(id.prefix(8))))
+        var env = MockEnvironment(clock: OffsetClock(base: environment.clock), random: environment.random, logger: logger)
         env.settings = environment.settings
         env.settings.merge(settings) { _, given in given }
         let app = MockApp(seed: given ?? seed, environment: env, adminToken: adminToken,
                           adminHosts: [configuration.host], journalSize: journalSize)
-        let server = Server(configuration: configuration, responder: app.makeResponder(), logger: environment.logger)
+        let server = Server(configuration: configuration, responder: app.makeResponder(), logger: logger)
         do { try server.start() } catch {
             throw .unavailable("cannot listen on a new port of \(configuration.host): \(error)", hint: "The host may be out of ports or file descriptors; stop some instances.")
         }
         let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host == "::" ? "::1" : configuration.host
         let urlHost = host.contains(":") ? "[\(host)]" : host
-        let instance = Instance(id: environment.random.token(), port: server.port, baseURL: "http://\(urlHost):\(server.port)", app: app, server: server)
-        running.withLock { $0.append(instance) }
+        let instance = Instance(id: id, port: server.port, baseURL: "http://\(urlHost):\(server.port)", app: app, server: server)
+        // The place taken at the start becomes the instance's, in the same step.
+        places.withLock { p in
+            p.starting -= 1
+            p.running.append(instance)
+        }
+        started = true
         environment.logger.info("instance \(instance.id) started on \(instance.baseURL)")
         return instance
     }
 
     /// The running instances, oldest first.
-    public var instances: [Instance] { running.withLock { $0 } }
+    public var instances: [Instance] { places.withLock { $0.running } }
 
     /// Stops one (its connections closed once their answers are sent); false if there is none.
     /// Returns at once: the server winds down on another thread, not on the caller's loop.
     func stop(id: String) -> Bool {
-        guard let instance = running.withLock({ list -> Instance? in
-            guard let i = list.firstIndex(where: { $0.id == id }) else { return nil }
-            return list.remove(at: i)
+        guard let instance = places.withLock({ p -> Instance? in
+            guard let i = p.running.firstIndex(where: { $0.id == id }) else { return nil }
+            return p.running.remove(at: i)
         }) else { return false }
         instance.server.shutdown()
         environment.logger.info("instance \(id) stopped")
@@ -107,13 +121,13 @@ public final class MockInstances: Sendable {
     /// Stops every instance accepting and closing their connections, without waiting for their
     /// loops: for a `deinit`, which must not block.
     public func shutdownAll() {
-        let all = running.withLock { list -> [Instance] in defer { list = [] }; return list }
+        let all = places.withLock { p -> [Instance] in defer { p.running = [] }; return p.running }
         for instance in all { instance.server.shutdown() }
     }
 
     /// Stops every instance and waits for them (the main server's shutdown).
     public func stopAll() {
-        let all = running.withLock { list -> [Instance] in defer { list = [] }; return list }
+        let all = places.withLock { p -> [Instance] in defer { p.running = [] }; return p.running }
         for instance in all { instance.server.shutdown() }
         for instance in all { instance.server.waitUntilStopped() }
     }

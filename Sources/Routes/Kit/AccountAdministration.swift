@@ -12,6 +12,8 @@ package protocol AccountAdministration: EmulatedSystem {
     static var accountFields: String { get }
     /// A body `POST /__mock/accounts` accepts, for the OpenAPI example.
     static var accountExample: OAS.Object { get }
+    /// The fields the console's account form asks for, in its order.
+    static var accountFormFields: [AccountFormField] { get }
 }
 
 /// Why an account was not created: 400 (a bad field, named), 409 (it exists) or 503 (a cap).

@@ -5,9 +5,9 @@ import HTTPServer
 /// `/__mock/accounts`. The lock is taken only once something was changed (until a reset).
 /// The lookup is inlinable so the systems that read it on a login get it specialised.
 @usableFromInline package final class AccountOverlay<Value: Sendable>: Sendable {
-    @usableFromInline let seed: [String: Value]
-    @usableFromInline let changes = Locked<(added: [String: Value], removed: Set<String>)>(([:], []))
-    @usableFromInline let changed = LockFreeFlag()
+    @usableFromInline package let seed: [String: Value]
+    @usableFromInline package let changes = Locked<(added: [String: Value], removed: Set<String>)>(([:], []))
+    @usableFromInline package let changed = LockFreeFlag()
 
     package init(_ seed: [String: Value]) { self.seed = seed }
 

@@ -25,6 +25,8 @@ package enum DecodingProblem {
         case .keyNotFound(let key, let ctx):
             return "at \(path(ctx.codingPath)): missing key \"\(key.stringValue)\""
         case .typeMismatch(let type, let ctx):
+            // The seed decoder words it ("expected an object", "expected Int").
+            if ctx.debugDescription.hasPrefix("expected ") { return "at \(path(ctx.codingPath)): \(ctx.debugDescription)" }
             return "at \(path(ctx.codingPath)): expected \(type)"
         case .valueNotFound(let type, let ctx):
             return "at \(path(ctx.codingPath)): expected \(type), found null"

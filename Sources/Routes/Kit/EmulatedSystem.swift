@@ -45,14 +45,18 @@ public protocol EmulatedSystem: Sendable {
     func expireTokens(_ token: String?) -> Int
     /// Forgets a token (nil: every token): the next request with it gets the unknown-token answer.
     func revokeTokens(_ token: String?) -> Int
-    /// The system's accounts for the web console (`GET /__mock/accounts`); default: none.
-    func accountListing() -> AccountListing?
+    /// One page of the system's accounts for the web console (`GET /__mock/accounts`), with how
+    /// many there are in all; default: none.
+    func accountListing(_ page: AccountPage) -> AccountListing?
     /// Whether its WebSocket messages are JSON with a `type` that fault rules match (docs/control-plane.md,
     /// `"path": "LOGIN_CUSTOMER"`); default: no.
     static var faultsMatchMessageTypes: Bool { get }
     /// The type of one of its WebSocket messages (`LOGIN_CUSTOMER`): what fault rules match and
     /// the journal shows as the path; default: nil (its messages have none).
     static func messageType(of message: [UInt8]) -> String?
+    /// The id that ties one of its WebSocket messages to its reply (the gateway's `sequence_id`),
+    /// for log lines; default: nil.
+    static func messageId(of message: [UInt8]) -> String?
     /// A scripted fault reply (`"reply"`) to `message`, its placeholders filled in from the message
     /// (the gateway's `{{sequence_id}}`); default: the text as it is.
     static func scriptedReply(_ text: String, to message: [UInt8], random: any RandomSource) -> String
@@ -78,6 +82,7 @@ extension EmulatedSystem {
     public var name: String { Self.name }
     public static var faultsMatchMessageTypes: Bool { false }
     public static func messageType(of message: [UInt8]) -> String? { nil }
+    public static func messageId(of message: [UInt8]) -> String? { nil }
     public static func scriptedReply(_ text: String, to message: [UInt8], random: any RandomSource) -> String { text }
     public static var settings: [SystemSetting] { [] }
     public static var secretFields: Set<String> { [] }

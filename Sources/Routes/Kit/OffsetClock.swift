@@ -12,11 +12,11 @@ public final class OffsetClock: Clock {
     public let base: any Clock
     /// The base is the real clock: read the system's wall clock directly (every journaled
     /// request reads this clock; `Date()` and the existential call cost more).
-    @usableFromInline let baseIsSystem: Bool
+    @usableFromInline package let baseIsSystem: Bool
     /// Changes of the offset are serialised by this lock and published to `current`, which
     /// readers load without one.
     private let writer = Locked<TimeInterval>(0)
-    @usableFromInline let current = LockFreeSeconds()
+    @usableFromInline package let current = LockFreeSeconds()
 
     public init(base: any Clock = SystemClock()) {
         // Never stack offsets: wrapping an offset clock wraps its base.

@@ -140,7 +140,10 @@ public final class Outbox: Sendable {
     public func clearEmails() { messages.withLock { $0.emails = [] } }
 }
 
-/// ISO 8601 UTC timestamps without fraction (`2026-11-22T11:14:30Z`), as clients parse them strictly.
+/// ISO 8601 UTC timestamps without fraction (`2026-11-22T11:14:30Z`), as clients parse them
+/// strictly: every date under `/__mock/` (journal `at`, `sentAt`, the clock's `now`, sessions'
+/// `expiresAt`, events) is written this way, so one standard decoder (`JSONDecoder`'s `.iso8601`,
+/// swift-openapi-generator's default transcoder) reads them all.
 public enum ISO8601 {
     public static func string(_ date: Date) -> String {
         String(unsafeUninitializedCapacity: 20) { write(date, to: $0) }

@@ -3,6 +3,8 @@ import HTTPServer
 /// Tokens that are checked without being stored: 64 random bits plus a SipHash-2-4 tag of them
 /// under a secret key, written as a UUID v4. Unguessable without the key, nothing to remember per
 /// login (so a login benchmark costs no memory), and `rotate` (on reset) voids every one issued.
+/// A token issued to an account carries a tag of that account in its top bits (covered by the
+/// signature), so deleting the account ends its sessions without a table of tokens.
 package final class SignedTokens: Sendable {
     private struct KeyState {
         var key: (UInt64, UInt64)
@@ -15,7 +17,15 @@ package final class SignedTokens: Sendable {
         /// few): only read to explain a refusal (the hint), never on the accepting path.
         var expired: Set<UInt64> = []
         var expiredKeys: [(UInt64, UInt64)] = []
+        /// Account tags (`accountMask` bits) whose accounts were deleted: their tokens are void.
+        var ended: Set<UInt64> = []
+        /// How many times an account was deleted under this key, by account: a re-created
+        /// account gets another tag, so the old account's tokens stay void and its own work.
+        var generations: [String: UInt64] = [:]
     }
+
+    /// The top bits of a token's random half that name its account (the rest stay random).
+    package static let accountMask: UInt64 = 0xFFFF_FF00_0000_0000
 
     private let state: Locked<KeyState>
     private let random: any RandomSource
@@ -34,11 +44,48 @@ package final class SignedTokens: Sendable {
         return UUIDText.format(high: high, low: low)
     }
 
-    /// A new token as the two words `UUIDText` writes, for replies that append its text to bytes.
-    package func issueWords() -> (high: UInt64, low: UInt64) {
-        let (high, _) = UUIDText.stamp(high: random.next(), low: 0)
-        let key = state.withLock { s in s.issued += 1; return s.key }
+    /// A new token as the two words `UUIDText` writes, for replies that append its text to bytes;
+    /// with `account`, bound to it (deleting the account voids it).
+    package func issueWords(account: String? = nil) -> (high: UInt64, low: UInt64) {
+        var (high, _) = UUIDText.stamp(high: random.next(), low: 0)
+        let (key, generation) = state.withLock { s in
+            s.issued += 1
+            return (s.key, account.flatMap { s.generations.isEmpty ? nil : s.generations[$0] } ?? 0)
+        }
+        if let account { high = (high & ~SignedTokens.accountMask) | accountTag(account, generation) }
         return (high, tag(high, key))
+    }
+
+    /// Ends every session of `account` (it was deleted): its tokens stop being valid, and a
+    /// re-created account of the same name gets tokens of its own.
+    package func endSessions(of account: String) {
+        state.withLock { s in
+            let generation = s.generations[account] ?? 0
+            s.ended.insert(accountTag(account, generation))
+            s.generations[account] = generation + 1
+        }
+        keyChanges.changed()
+    }
+
+    /// Whether a refused token belonged to a deleted account (only read to explain a refusal).
+    package func accountWasDeleted(_ token: String) -> Bool {
+        guard let (high, _) = UUIDText.parseLowercase(token) else { return false }
+        return state.withLock { $0.ended.contains(high & SignedTokens.accountMask) }
+    }
+
+    /// The account's tag: a hash of its name (FNV-1a) and its generation, mixed (SplitMix64's
+    /// finaliser). It needs no key: the token's signature covers it, so it cannot be forged, and a
+    /// rotation voids every token anyway.
+    private func accountTag(_ account: String, _ generation: UInt64) -> UInt64 {
+        var account = account
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        account.withUTF8 { bytes in
+            for byte in bytes { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        }
+        var z = h ^ (generation &* 0x9e37_79b9_7f4a_7c15)
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return (z ^ (z >> 31)) & SignedTokens.accountMask
     }
 
     /// Whether `token` was issued under the current key and not revoked since. Compared exactly:
@@ -47,7 +94,9 @@ package final class SignedTokens: Sendable {
         // One pass over the bytes that refuses upper case as it parses (a separate scan for upper
         // case, then a general parse, cost more than the rest of the check).
         guard let (high, low) = UUIDText.parseLowercase(token) else { return false }
-        let (key, revoked) = state.withLock { s in (s.key, !s.revoked.isEmpty && s.revoked.contains(high)) }
+        let (key, revoked) = state.withLock { s in
+            (s.key, (!s.revoked.isEmpty && s.revoked.contains(high)) || (!s.ended.isEmpty && s.ended.contains(high & SignedTokens.accountMask)))
+        }
         let (_, expected) = UUIDText.stamp(high: 0, low: tag(high, key))
         return !revoked && low == expected && UUIDText.stamp(high: high, low: 0).0 == high
     }
@@ -102,15 +151,16 @@ package final class SignedTokens: Sendable {
     /// The current signing key (for the state file).
     package var key: (UInt64, UInt64) { state.withLock { $0.key } }
 
-    /// The key and the random halves of the tokens revoked one by one, sorted (for the state file).
-    package var keyAndRevoked: (key: (UInt64, UInt64), revoked: [UInt64]) {
-        state.withLock { ($0.key, $0.revoked.sorted()) }
+    /// The key, the random halves of the tokens revoked one by one (sorted), and the deleted
+    /// accounts' tags and generations (for the state file).
+    package var keyAndRevoked: (key: (UInt64, UInt64), revoked: [UInt64], ended: [UInt64], generations: [String: UInt64]) {
+        state.withLock { ($0.key, $0.revoked.sorted(), $0.ended.sorted(), $0.generations) }
     }
 
-    /// Puts back a saved key (and the tokens revoked under it): every other token issued under it
-    /// is valid again.
-    package func restore(key: (UInt64, UInt64), revoked: [UInt64] = []) {
-        state.withLock { $0 = KeyState(key: key, revoked: Set(revoked)) }
+    /// Puts back a saved key (and the tokens revoked under it, the accounts deleted): every other
+    /// token issued under it is valid again.
+    package func restore(key: (UInt64, UInt64), revoked: [UInt64] = [], ended: [UInt64] = [], generations: [String: UInt64] = [:]) {
+        state.withLock { $0 = KeyState(key: key, revoked: Set(revoked), ended: Set(ended), generations: generations) }
         keyChanges.changed()
     }
 

@@ -4,6 +4,13 @@ import EmulationKit
 extension Musbooking: AccountAdministration {
     package static let accountFields = "{phone, password, login?, name?, lastName?, surName?, email?, isConfirmed?, birthday?}"
     package static var accountExample: OAS.Object { ["system": .string(name), "phone": "+7 912 345-67-89", "password": "pass123", "email": "ivan@example.ru", "isConfirmed": true] }
+    package static var accountFormFields: [AccountFormField] {
+        [.init("phone", "Phone", .tel, required: true, placeholder: "+7 912 345-67-89"),
+         .init("password", "Password", .password, required: true),
+         .init("login", "Login", placeholder: "the phone"), .init("name", "First name"), .init("lastName", "Last name"),
+         .init("surName", "Patronymic"), .init("email", "E-mail", .email, placeholder: "ivan@example.ru"),
+         .init("birthday", "Birthday", placeholder: "17.05.1990"), .init("isConfirmed", "Confirmed", .flag)]
+    }
 
     /// `{"phone", "password", "login"?, "name"?, "lastName"?, "surName"?, "email"?, "isConfirmed"?,
     /// "birthday"?}`: the rules of `users/register` without the SMS code; a customer record on

@@ -6,18 +6,17 @@ import Foundation
 import EmulationKit
 
 extension Musbooking {
-    /// Accounts and seeded customer records (by id, at most `listLimit`), with confirmation and live sessions.
-    public func accountListing() -> AccountListing? {
-        let accounts = state.read { state -> [AccountSummary] in
+    /// Accounts and seeded customer records (by id), with confirmation and live sessions.
+    public func accountListing(_ page: AccountPage) -> AccountListing? {
+        state.read { state -> AccountListing in
             var sessions: [String: [AccountSummary.Session]] = [:]
             for (token, session) in state.sessions {
                 sessions[session.userId.lowercased(), default: []]
                     .append(AccountSummary.Session(token: token, expiresAt: ISO8601.string(session.expiresAt)))
             }
-            return state.users.values.sorted { $0.id < $1.id }.prefix(AccountSummary.listLimit).map { user in
+            return AccountListing.page("musbooking", state.users.values.sorted { $0.id < $1.id }, page) { user in
                 Musbooking.summary(of: user, sessions: sessions[user.id.lowercased()] ?? [])
             }
         }
-        return AccountListing(system: "musbooking", accounts: accounts)
     }
 }

@@ -60,11 +60,11 @@ extension OAS {
     }
 
     fileprivate static var musbookingSchemas: Object {
-        let part = object(["domainId": anyValue, "name": anyValue, "forfeit": anyValue, "isBanned": anyValue, "discount": anyValue])
+        let part = object(["domainId": string, "name": string, "forfeit": number, "isBanned": boolean, "discount": integer])
         let musbookingUser = object([
             "id": string, "login": nullableString, "name": nullableString, "firstName": nullableString, "lastName": nullableString,
             "surName": nullableString, "phone": nullableString, "email": nullableString, "birthday": nullableString,
-            "room": anyValue, "base": anyValue, "isConfirmed": boolean, "fcm": nullableString, "parts": array(part),
+            "room": nullableString, "base": nullableString, "isConfirmed": boolean, "fcm": nullableString, "parts": array(part),
         ])
         return [
             "MusbookingUser": musbookingUser,

@@ -75,7 +75,7 @@ struct MusbookingPart: Codable, Sendable, Equatable {
 
 /// A category from the seed, served as written there; `id` is its numeric key.
 struct MusbookingCategory: Decodable, Sendable {
-    var id: Int
+    package var id: Int
     var fields: JSONValue
 
     init(from decoder: any Decoder) throws {

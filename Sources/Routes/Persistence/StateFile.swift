@@ -21,6 +21,15 @@ public struct StateFileInUse: Error, CustomStringConvertible, Sendable {
     }
 }
 
+/// Nothing can be created beside the state file (a read-only file system, a directory that is
+/// not writable or does not exist): the server cannot keep state there at all.
+public struct StateFileCannotCreate: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    package init(path: String, _ failure: FileLock.CannotCreate) {
+        description = "\(path): \(failure.description); the state file's directory must exist and be writable (give --state a path on a writable disk)"
+    }
+}
+
 /// The state file's format: one versioned JSON envelope holding every part's snapshot,
 /// `{"format": "mock-server-state", "version": 1, "savedAt": "…", "systems": {"<key>": …}}`.
 package enum StateFile {

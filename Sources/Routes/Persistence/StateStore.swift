@@ -63,6 +63,8 @@ public final class StateStore: Sendable {
         let lock: FileLock
         do { lock = try FileLock.acquire(for: path) } catch let held as FileLock.Held {
             throw StateFileInUse(path: path, held: held)
+        } catch let cannot as FileLock.CannotCreate {
+            throw StateFileCannotCreate(path: path, cannot)
         } catch {
             throw StateFileError(path, "\(error)")
         }

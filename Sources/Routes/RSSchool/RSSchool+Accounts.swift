@@ -2,7 +2,7 @@ import EmulationKit
 
 extension RSSchool {
     /// The one login the app's rules accept (the secure sequence is a secret like the password).
-    public func accountListing() -> AccountListing? {
-        AccountListing(system: "rsschool", accounts: [AccountSummary(login: seed.login, note: "then the secure sequence")])
+    public func accountListing(_ page: AccountPage) -> AccountListing? {
+        AccountListing.page("rsschool", [seed.login], page) { AccountSummary(login: $0, note: "then the secure sequence") }
     }
 }

@@ -4,6 +4,10 @@ import EmulationKit
 extension RowsApp: AccountAdministration {
     package static var accountFields: String { "{email, password}" }
     package static var accountExample: OAS.Object { ["system": .string(name), "email": "tester@example.com", "password": "secret1"] }
+    package static var accountFormFields: [AccountFormField] {
+        [.init("email", "E-mail", .email, required: true, placeholder: "tester@example.com"),
+         .init("password", "Password", .password, required: true)]
+    }
 
     /// `{"email", "password"}`: a login the original's `/auth/login` accepts (the e-mail compared exactly).
     package func createAccount(_ fields: AccountFields) throws(AccountProblem) -> AccountSummary {
@@ -20,7 +24,7 @@ extension RowsApp: AccountAdministration {
     /// By the e-mail (the listing's login).
     package func removeAccount(id: String) -> Bool {
         guard accounts.remove(id) else { return false }
-        tokens.keyChanges.changed()
+        tokens.endSessions(of: id)   // signals the state writer too
         return true
     }
 }

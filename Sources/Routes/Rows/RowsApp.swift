@@ -88,7 +88,7 @@ public final class RowsApp: EmulatedSystem {
         guard let expected = accounts[email], expected == password else {
             throw HTTPError(.unauthorized, "Invalid Credentials")
         }
-        let (high, low) = tokens.issueWords()
+        let (high, low) = tokens.issueWords(account: email)
         return .json(.ok, bytes: RowsLoginBody.bytes(high: high, low: low))
     }
 
@@ -110,9 +110,11 @@ public final class RowsApp: EmulatedSystem {
     /// Why a refused Authorization value was refused, when the mistake is a known one.
     private func tokenHint(_ header: String?) -> String? {
         if let header, tokens.wasExpired(header) { return RowsApp.expiredHint }
+        if let header, tokens.accountWasDeleted(header) { return RowsApp.deletedHint }
         return AuthorizationHints.rawExpected(header)
     }
 
+    static let deletedHint = "The token's account was deleted (DELETE /__mock/accounts/rows/<e-mail>), which ends its sessions; create it again and log in."
     static let expiredHint = "The token has expired (POST /__mock/tokens/expire); log in again (POST /auth/login) for a new one."
 
     // MARK: - Parsing

@@ -4,6 +4,13 @@ import EmulationKit
 extension SkyZone: AccountAdministration {
     package static let accountFields = "{email, password, ...profile} or {externalToken, externalType, ...profile}"
     package static var accountExample: OAS.Object { ["system": .string(name), "email": "new@example.com", "password": "secret1"] }
+    /// The e-mail sign-up and a few profile fields (the API takes every profile field, and a social login).
+    package static var accountFormFields: [AccountFormField] {
+        [.init("email", "E-mail", .email, required: true, placeholder: "new@example.com"),
+         .init("password", "Password", .password, required: true),
+         .init("firstName", "First name"), .init("lastName", "Last name"),
+         .init("birthday", "Birthday", placeholder: "1990-05-17"), .init("mobilePhoneNumber", "Mobile phone", .tel)]
+    }
 
     /// The profile's text fields a created account may set.
     private static var profileFields: [(name: String, field: WritableKeyPath<SkyZoneProfile, String>)] { [

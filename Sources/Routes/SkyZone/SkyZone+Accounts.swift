@@ -1,14 +1,14 @@
 import EmulationKit
 
 extension SkyZone {
-    /// Customers by id, with how each signs in and its live tokens.
-    public func accountListing() -> AccountListing? {
-        let accounts = state.read { state -> [AccountSummary] in
+    /// Customers, newest (highest id) first, with how each signs in and its live tokens.
+    public func accountListing(_ page: AccountPage) -> AccountListing? {
+        state.read { state -> AccountListing in
             var sessions: [Int: [AccountSummary.Session]] = [:]
             for (token, id) in state.tokens.values { sessions[id, default: []].append(AccountSummary.Session(token: token)) }
             var usernames: [Int: String] = [:]
             for (username, id) in state.idByUsername { usernames[id] = username }
-            return state.accounts.keys.sorted().suffix(AccountSummary.listLimit).compactMap { id -> AccountSummary? in
+            return AccountListing.page("skyzone", state.accounts.keys.sorted(by: >), page) { id -> AccountSummary? in
                 guard let account = state.accounts[id] else { return nil }
                 let profile = account.profile
                 let name = [profile.firstName, profile.lastName].filter { !$0.isEmpty }.joined(separator: " ")
@@ -19,6 +19,5 @@ extension SkyZone {
                                       note: social ?? (account.password == nil ? nil : "signs in with a password"))
             }
         }
-        return AccountListing(system: "skyzone", accounts: accounts)
     }
 }

@@ -124,6 +124,7 @@ final class AtomicStateSwapTests: MockServerTestCase {
         let state = try server.request("GET", "/__mock/state")
         XCTAssertEqual(try server.request("PUT", "/__mock/state", headers: json, body: state.body).status, 204)
         XCTAssertEqual(try server.request("GET", "/rows/1").status, 403)
+        XCTAssertEqual(try kind(events), "state.replaced")
         XCTAssertEqual(try kind(events), "request")
     }
 

@@ -84,7 +84,7 @@ final class AdminSurfaceSecurityTests: XCTestCase {
             XCTAssertTrue(r.text.contains("DNS rebinding"), r.text)
             XCTAssertEqual(try server.request("POST", "/__mock/reset", headers: [("Host", host), ("X-Mock-Admin", "1")]).status, 403, host)
         }
-        for host in ["127.0.0.1:\(port)", "localhost:\(port)", "LOCALHOST", "[::1]:\(port)", "127.1.2.3", "app.localhost:\(port)"] {
+        for host in ["127.0.0.1:\(port)", "localhost:\(port)", "LOCALHOST:\(port)", "[::1]:\(port)", "127.1.2.3:\(port)", "app.localhost:\(port)"] {
             XCTAssertEqual(try server.request("GET", "/__mock/sms", headers: [("Host", host)]).status, 200, host)
         }
         // The emulated systems answer whatever name the app uses.
@@ -104,9 +104,9 @@ final class AdminSurfaceSecurityTests: XCTestCase {
     }
 
     func testTheAdminTokenIsNotSubjectToTheBrowserChecks() throws {
-        let server = try TestServer(adminToken: "s3cret")
+        let server = try TestServer(adminToken: "s3cret-token-0123456789")
         let r = server.responder.respond(to: HTTPRequest(method: .post, target: "/__mock/reset",
-                                                         headers: ["Host": "mock.lan:8080", "X-Mock-Admin-Token": "s3cret"], remoteAddress: "10.0.0.7"))
+                                                         headers: ["Host": "mock.lan:8080", "X-Mock-Admin-Token": "s3cret-token-0123456789"], remoteAddress: "10.0.0.7"))
         XCTAssertEqual(r.status.code, 204)
     }
 
@@ -125,8 +125,8 @@ final class AdminSurfaceSecurityTests: XCTestCase {
         let refused = server.responder.respond(to: upgrade)
         XCTAssertEqual(refused.status.code, 403)
         // Loopback still echoes.
-        // (The test client sends `Host: 127.0.0.1`, so that is its own origin.)
-        let ws = try TestWebSocket(port: server.port, path: "/__mock/echo", extraHeaders: [("Origin", "http://127.0.0.1")])
+        // (The test client sends `Host: 127.0.0.1:<port>`, so that is its own origin.)
+        let ws = try TestWebSocket(port: server.port, path: "/__mock/echo", extraHeaders: [("Origin", "http://127.0.0.1:\(server.port)")])
         try ws.send(text: "ok")
         XCTAssertEqual(try ws.receiveMessage(), .text("ok"))
     }

@@ -34,8 +34,17 @@ final class ConsoleTests: XCTestCase {
         for type in SystemRegistry.types {
             XCTAssertFalse(script.text.contains("\"\(type.name)\""), "the script names \(type.name)")
             let option = "<option value=\"\(type.name)\" data-title=\"\(type.title)\">\(type.name)</option>"
-            XCTAssertEqual(page.components(separatedBy: option).count - 1, 3, "fault, token and account drop-downs list \(type.name)")
+            XCTAssertEqual(page.components(separatedBy: option).count - 1, 2, "fault and token drop-downs list \(type.name)")
         }
+        // The account form: each system that creates accounts with its own fields, from the registry.
+        for (name, required) in [("rows", "email"), ("gateway", "email"), ("skyzone", "email"), ("musbooking", "phone")] {
+            XCTAssertTrue(page.contains("<option value=\"\(name)\">\(name)</option>"), "the account form offers \(name)")
+            XCTAssertTrue(page.contains("data-system=\"\(name)\""), "\(name)'s fields")
+            XCTAssertTrue(page.contains("id=\"account-\(name)-\(required)\" name=\"\(required)\""), "\(name) asks for \(required)")
+        }
+        XCTAssertTrue(page.contains("name=\"isConfirmed\""), "musbooking's confirmation is a checkbox")
+        XCTAssertFalse(page.contains("data-system=\"rsschool\""), "rsschool creates no accounts")
+        XCTAssertFalse(page.contains("{{"), "every placeholder filled")
         let style = try server.request("GET", "/__mock/console.css")
         XCTAssertEqual(style.header("Content-Type"), "text/css; charset=utf-8")
         XCTAssertTrue(style.text.contains("prefers-color-scheme: dark"))

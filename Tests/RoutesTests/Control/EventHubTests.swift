@@ -22,15 +22,15 @@ final class EventHubTests: MockServerTestCase {
             events.append(event)
             if event.kind == "reset" { break }
         }
-        XCTAssertEqual(events.map(\.kind), ["sms", "request", "fault", "request", "clock", "reset"])
+        XCTAssertEqual(events.map(\.kind), ["sms", "request", "fault.added", "fault", "fault.usedUp", "request", "clock", "reset"])
         XCTAssertEqual(events.map(\.sequence), events.map(\.sequence).sorted())
         let objects = events.compactMap { JSON.parseObject($0.json) }
         XCTAssertEqual(objects.count, events.count)
         XCTAssertTrue(objects.allSatisfy { Set($0.keys) == ["kind", "at", "data"] })
         XCTAssertEqual((objects[0]["data"] as? [String: Any])?["code"] as? String, code, "the console shows the code")
         XCTAssertEqual((objects[1]["data"] as? [String: Any])?["path"] as? String, "/api/users/sms")
-        XCTAssertEqual((objects[3]["data"] as? [String: Any])?["status"] as? Int, 500)
-        XCTAssertEqual((objects[4]["data"] as? [String: Any])?["offsetSeconds"] as? Double, 5)
+        XCTAssertEqual((objects[5]["data"] as? [String: Any])?["status"] as? Int, 500)
+        XCTAssertEqual((objects[6]["data"] as? [String: Any])?["offsetSeconds"] as? Double, 5)
     }
 
     func testASlowSubscriberIsDroppedAndOthersKeepReceiving() {

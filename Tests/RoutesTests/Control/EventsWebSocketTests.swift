@@ -65,7 +65,7 @@ final class EventsWebSocketTests: MockServerTestCase {
             if kind == "clock" { XCTAssertEqual((event["data"] as? [String: Any])?["offsetSeconds"] as? Double, 60) }
         }
         XCTAssertEqual(kinds, ["request", "sms", "request", "sms", "request", "request", "email", "request",
-                               "fault", "request", "clock", "reset"])
+                               "fault.added", "fault", "fault.usedUp", "request", "clock", "reset"])
         XCTAssertEqual(paths, ["/rows/1", "/api/users/sms", "/api/users/register", "/api/auth/login",
                                "/api/users/send-confirm", "/rsschool/authorize"])
     }
@@ -130,6 +130,6 @@ final class EventsWebSocketTests: MockServerTestCase {
         XCTAssertEqual(plain.status, 426)
         XCTAssertEqual(plain.header("Upgrade"), "websocket")
         // The loopback console's own page is admitted.
-        _ = try TestWebSocket(port: server.port, path: "/__mock/events", extraHeaders: [("Origin", "http://127.0.0.1")])
+        _ = try TestWebSocket(port: server.port, path: "/__mock/events", extraHeaders: [("Origin", "http://127.0.0.1:\(server.port)")])
     }
 }

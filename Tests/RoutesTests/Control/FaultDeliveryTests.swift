@@ -100,20 +100,56 @@ final class FaultDeliveryTests: MockServerTestCase {
 final class GatewayFaultDeliveryTests: MockServerTestCase {
     private let login = #"{"type":"LOGIN_CUSTOMER","sequence_id":"1","data":{"email":"fpi@bk.ru","password":"123123"}}"#
 
-    func testADelayedReplyComesAndLaterRepliesWaitBehindIt() throws {
+    private func message(_ sequenceId: String) -> String {
+        login.replacingOccurrences(of: #""sequence_id":"1""#, with: #""sequence_id":"\#(sequenceId)""#)
+    }
+
+    func testADelayedReplyComesAfterItsDelayAndLaterRepliesDoNotWaitForIt() throws {
         _ = try server.addFault(["system": "gateway", "path": "LOGIN_CUSTOMER", "times": 1, "action": ["delayMs": 20]])
         let ws = try TestWebSocket(port: server.port, path: "/customer-gateway/customer")
         try ws.send(text: login)
-        try ws.send(text: login.replacingOccurrences(of: #""sequence_id":"1""#, with: #""sequence_id":"2""#))
+        try ws.send(text: message("2"))
         var sequence: [String] = []
         for _ in 0..<2 {
             guard case .text(let reply) = try ws.receiveMessage() else { return XCTFail("no text reply") }
             XCTAssertEqual(JSONValue.parse(reply)?["type"]?.string, "CUSTOMER_API_TOKEN")
             sequence.append(JSONValue.parse(reply)?["sequence_id"]?.string ?? "")
         }
-        XCTAssertEqual(sequence, ["1", "2"], "the delayed reply first, then the one behind it")
+        XCTAssertEqual(Set(sequence), ["1", "2"], "both replies, the delayed one included")
         let entries = try server.journal("system=gateway")
         XCTAssertEqual(entries.map { (($0["fault"] as? [String: Any])?["action"] as? [String: Any])?["delayMs"] as? Int }, [20, nil])
+    }
+
+    /// RFC 6455 §5.5.2: a pong "as soon as practical". With a delay far longer than the test,
+    /// the pong and the undelayed reply arrive while the delayed reply has not: order, not time.
+    func testAPingAndAnUndelayedMessageBehindADelayedOneAreAnsweredAtOnce() throws {
+        _ = try server.addFault(["system": "gateway", "path": "LOGIN_CUSTOMER", "times": 1, "action": ["delayMs": 30_000]])
+        let ws = try TestWebSocket(port: server.port, path: "/customer-gateway/customer")
+        try ws.send(text: login)   // held for 30 s
+        try ws.sendFrame(opcode: WebSocketOpcode.ping, payload: Array("keep-alive".utf8))
+        try ws.send(text: message("2"))
+        let pong = try ws.receiveFrame()
+        XCTAssertEqual(pong.opcode, WebSocketOpcode.pong)
+        XCTAssertEqual(pong.payload, Array("keep-alive".utf8), "the ping's payload, echoed")
+        let reply = try ws.receiveFrame()
+        XCTAssertEqual(reply.opcode, WebSocketOpcode.text)
+        XCTAssertEqual(JSONValue.parse(String(decoding: reply.payload, as: UTF8.self))?["sequence_id"]?.string, "2",
+                       "the undelayed reply, before the delayed one")
+        // A second ping after it: still answered while the delayed reply waits.
+        try ws.sendFrame(opcode: WebSocketOpcode.ping, payload: [])
+        XCTAssertEqual(try ws.receiveFrame().opcode, WebSocketOpcode.pong)
+    }
+
+    /// A close code waits for the replies before it: the delayed one goes out first.
+    func testACloseCodeBehindADelayedReplyWaitsForIt() throws {
+        _ = try server.addFault(["system": "gateway", "path": "LOGIN_CUSTOMER", "times": 1, "action": ["delayMs": 20]])
+        _ = try server.addFault(["system": "gateway", "path": "LOGIN_CUSTOMER", "times": 1, "action": ["closeCode": 4001]])
+        let ws = try TestWebSocket(port: server.port, path: "/customer-gateway/customer")
+        try ws.send(text: login)
+        try ws.send(text: message("2"))
+        guard case .text(let reply) = try ws.receiveMessage() else { return XCTFail("no text reply") }
+        XCTAssertEqual(JSONValue.parse(reply)?["sequence_id"]?.string, "1")
+        XCTAssertEqual(try ws.receiveClose(), 4001)
     }
 
     func testCloseCodeClosesTheSocketWithThatCode() throws {

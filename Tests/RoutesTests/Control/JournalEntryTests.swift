@@ -18,7 +18,7 @@ final class JournalEntryTests: XCTestCase {
         XCTAssertEqual(json["path"]?.string, "LOGIN_CUSTOMER")
         XCTAssertEqual(json["status"], 101)
         XCTAssertEqual(json["durationMs"], .number(1.5))
-        XCTAssertEqual(json["at"]?.string, "2027-01-15T08:00:00.250Z")
+        XCTAssertEqual(json["at"]?.string, "2027-01-15T08:00:00Z")
         XCTAssertEqual(json["requestBody"]?.string, #"{"type":"LOGIN_CUSTOMER","data":{"password":"***"}}"#)
         XCTAssertEqual(json["responseBody"]?.string, "{\"a\":1}\ntwo")
         XCTAssertNil(json["truncated"])

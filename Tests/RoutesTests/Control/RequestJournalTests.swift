@@ -26,7 +26,7 @@ final class RequestJournalTests: MockServerTestCase {
         XCTAssertEqual(first["method"] as? String, "POST")
         XCTAssertTrue(first["hint"] is NSNull)
         XCTAssertNotNil(first["durationMs"] as? Double)
-        XCTAssertEqual(first["at"] as? String, "2027-01-15T08:00:00.000Z")
+        XCTAssertEqual(first["at"] as? String, "2027-01-15T08:00:00Z")
         XCTAssertEqual((first["requestHeaders"] as? [String: Any])?["Content-Type"] as? String, "application/json")
         XCTAssertEqual(entries[1]["hint"] as? String, try server.request("GET", "/rows/1", headers: [("authorization", "Bearer x")]).header("X-Mock-Hint"))
         XCTAssertEqual(entries[2]["query"] as? String, "x=1")

@@ -100,10 +100,17 @@ final class ExecutableTests: XCTestCase {
         }
     }
 
-    /// `--log-format json`: every line on standard error is one JSON object, the SMS line included.
+    /// `--log-format json`: every line on standard output and error is one JSON object, the banner and the SMS line included.
     func testJSONLogFormatWritesOneObjectPerLine() throws {
         let server = try TestExecutable(["--port", "0", "--log-format", "json"])
-        let port = try server.bannerPort()
+        // The banner too is one JSON object (on standard output): `2>&1 | jq` reads every line.
+        let banner = try server.banner()
+        let port = try TestExecutable.port(inBanner: banner)
+        XCTAssertTrue(banner.hasSuffix("}\n"), banner)
+        let bannerObject = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(banner.utf8)) as? [String: Any], banner)
+        XCTAssertEqual(bannerObject["kind"] as? String, "banner")
+        XCTAssertEqual(bannerObject["port"] as? Int, port)
+        XCTAssertTrue((bannerObject["msg"] as? String)?.contains("listening on http://127.0.0.1:\(port)") ?? false, banner)
         let client = try TestHTTPClient(port: port)
         let body = Array("phone=9550001122".utf8)
         try client.sendRequest("POST", "/api/users/sms", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: body)
@@ -210,16 +217,16 @@ final class ExecutableTests: XCTestCase {
     /// With --admin-token the banner prints the console's sign-in address (the token escaped),
     /// and that address signs a browser in.
     func testBannerPrintsTheConsoleTokenURL() throws {
-        let server = try TestExecutable(["--port", "0", "--host", "0.0.0.0", "--admin-token", "s3 cret/é"])
+        let server = try TestExecutable(["--port", "0", "--host", "0.0.0.0", "--admin-token", "s3 cret/é-0123456789abc"])
         let text = try server.banner()
         defer { server.stopNow() }
         XCTAssertTrue(text.contains("The console from a phone or another machine"), text)
         let line = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("/__mock/?token=") }, text)
-        XCTAssertTrue(line.hasSuffix("/__mock/?token=s3%20cret%2F%C3%A9"), String(line))
+        XCTAssertTrue(line.hasSuffix("/__mock/?token=s3%20cret%2F%C3%A9-0123456789abc"), String(line))
         XCTAssertFalse(line.contains("0.0.0.0"), String(line))
         let port = try TestExecutable.port(inBanner: text)
         let client = try TestHTTPClient(port: port)
-        try client.sendRequest("GET", "/__mock/?token=s3%20cret%2F%C3%A9")
+        try client.sendRequest("GET", "/__mock/?token=s3%20cret%2F%C3%A9-0123456789abc")
         let login = try client.readResponse()
         XCTAssertEqual(login.status, 303, login.text)
         XCTAssertTrue(login.header("Set-Cookie")?.contains("HttpOnly") ?? false)

@@ -11,7 +11,8 @@ package enum Console {
     /// The page: outside the admin group's guard, since its `?token=` login must come first (it
     /// sets the cookie the guard then accepts); the page itself is behind the guard.
     package static func registerPage(in router: inout Router, guard adminGuard: AdminGuard, systems: [any EmulatedSystem]) {
-        let page = Array(ConsolePage.html(systems: systems.map { ($0.name, type(of: $0).title) }).utf8)
+        let administered = systems.compactMap { system in (system as? any AccountAdministration).map { (system.name, type(of: $0).accountFormFields) } }
+        let page = Array(ConsolePage.html(systems: systems.map { ($0.name, type(of: $0).title) }, accountForms: administered).utf8)
         let guardedPage = adminGuard.wrap { request in
             asset(page, type: "text/html; charset=utf-8", policy: contentSecurityPolicy(host: request.headers["Host"]))
         }

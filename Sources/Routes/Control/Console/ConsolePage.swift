@@ -37,6 +37,7 @@ package enum ConsolePage {
 <div id="toast" class="toast" role="status" aria-live="polite" hidden></div>
 <main>
   <section id="inbox" class="panel active" role="tabpanel" aria-labelledby="tab-inbox" tabindex="0">
+    <div class="buttons inbox-actions"><button type="button" id="inbox-clear" title="DELETE /__mock/sms and /__mock/emails">Clear inbox</button></div>
     <div class="columns">
       <div class="column">
         <div class="column-head">
@@ -58,9 +59,8 @@ package enum ConsolePage {
   </section>
   <section id="accounts" class="panel" role="tabpanel" aria-labelledby="tab-accounts" tabindex="0">
     <form id="account-form" class="fault-form" aria-label="Create an account">
-      <label>System <select id="account-system">{{systems}}</select></label>
-      <label class="grow">Fields (JSON) <input id="account-fields" autocomplete="off" required
-        placeholder='{"phone": "9120000001", "password": "pass123", "email": "qa@example.com", "isConfirmed": true}'></label>
+      <label>System <select id="account-system">{{accountSystems}}</select></label>
+      {{accountFields}}
       <div class="buttons"><button type="submit">Create account</button></div>
     </form>
     <div id="accounts-body"></div>
@@ -130,6 +130,15 @@ package enum ConsolePage {
         <ol id="instances-list" class="faults"></ol>
         <div class="buttons"><button type="button" id="instance-start">Start an instance</button></div>
       </div>
+      <div class="box" id="state-box">
+        <h2>State</h2>
+        <p class="muted">Every system’s accounts, sessions and outbox as one document (GET and PUT /__mock/state).</p>
+        <div class="buttons"><a id="state-export" class="button" href="/__mock/state" download="mock-state.json">Export</a></div>
+        <form id="state-form" class="inline">
+          <input id="state-file" type="file" accept="application/json,.json" aria-label="State document to import" required>
+          <button type="submit">Import</button>
+        </form>
+      </div>
       <div class="box" id="about-box">
         <h2>Admin API</h2>
         <ul class="links" id="links">
@@ -151,9 +160,11 @@ package enum ConsolePage {
 extension ConsolePage {
     /// The page with the systems' options in its drop-downs (the script reads its list of
     /// systems and their titles from them, so it names none).
-    package static func html(systems: [(name: String, title: String)]) -> String {
+    package static func html(systems: [(name: String, title: String)], accountForms: [(name: String, fields: [AccountFormField])] = []) -> String {
         let options = systems.map { "<option value=\"\(escape($0.name))\" data-title=\"\(escape($0.title))\">\(escape($0.name))</option>" }.joined()
-        return html.replacing("{{systems}}", with: options)
+        let accountOptions = accountForms.map { "<option value=\"\(escape($0.name))\">\(escape($0.name))</option>" }.joined()
+        return html.replacing("{{systems}}", with: options).replacing("{{accountSystems}}", with: accountOptions)
+            .replacing("{{accountFields}}", with: AccountForm.html(accountForms))
     }
 
     private static func escape(_ text: String) -> String {

@@ -32,11 +32,13 @@ package enum ConsoleScript {
     for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
     return node;
   }
-  async function api(method, path, body) {
+  async function api(method, path, body, onResponse) {
     const headers = { "X-Mock-Admin": "1", "Accept": "application/json" };
     const init = { method, headers, cache: "no-store", credentials: "same-origin" };
-    if (body !== undefined) { headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
+    // A string is sent as it is (an imported document); anything else as JSON.
+    if (body !== undefined) { headers["Content-Type"] = "application/json"; init.body = typeof body === "string" ? body : JSON.stringify(body); }
     const response = await fetch(path, init);
+    if (onResponse) onResponse(response);
     const text = await response.text();
     if (!response.ok) {
       let reason = text;
@@ -145,16 +147,22 @@ package enum ConsoleScript {
     try { await navigator.clipboard.writeText(text); toast("Copied " + text); }
     catch (_) { toast("Select the code and copy it", true); }
   }
+  $("inbox-clear").addEventListener("click", () => Promise.all([api("DELETE", "/__mock/sms"), api("DELETE", "/__mock/emails")])
+    .then(() => { state.smsText = state.emailText = null; return loadInbox(); }).then(() => toast("Inbox cleared")).catch(report));
   const refilter = debounce(() => { state.smsText = state.emailText = null; loadInbox().catch(report); }, 250);
   $("phone-filter").addEventListener("input", refilter);
   $("email-filter").addEventListener("input", refilter);
 
   // ---- accounts --------------------------------------------------------------------------
   async function loadAccounts() {
-    const text = await api("GET", "/__mock/accounts");
-    if (text === state.accountsText) return;
-    state.accountsText = text;
-    renderAccounts(JSON.parse(text));
+    // X-Mock-Truncated names each system listed only in part, with its total ("skyzone=1234").
+    let truncated = "";
+    const text = await api("GET", "/__mock/accounts", undefined, (r) => { truncated = r.headers.get("X-Mock-Truncated") || ""; });
+    if (text + truncated === state.accountsText) return;
+    state.accountsText = text + truncated;
+    const totals = {};
+    for (const part of truncated.split(",")) { const [name, total] = part.trim().split("="); if (name && total) totals[name] = total; }
+    renderAccounts(JSON.parse(text), totals);
   }
   const COLUMNS = [
     ["login", "Login"], ["name", "Name"], ["phone", "Phone"], ["email", "E-mail"],
@@ -168,30 +176,55 @@ package enum ConsoleScript {
     if (key === "note") return v ? el("span", { class: "note" }, v) : "";
     return v === undefined || v === null ? "" : String(v);
   }
-  function renderAccounts(bySystem) {
+  // The systems whose accounts the form creates (and a row's button deletes).
+  const ADMINISTERED = new Set(Array.from($("account-system").options).map((o) => o.value));
+  function deleteButton(name, a) {
+    const id = a.id || a.login;
+    if (!ADMINISTERED.has(name) || !id) return null;
+    return el("button", { type: "button", class: "delete", "aria-label": "Delete " + name + " account " + (a.login || id),
+      onclick: () => api("DELETE", "/__mock/accounts/" + encodeURIComponent(name) + "/" + encodeURIComponent(id))
+        .then(() => { toast("Account deleted"); state.accountsText = null; return loadAccounts(); }).catch(report) }, "Delete");
+  }
+  function renderAccounts(bySystem, totals) {
     const body = $("accounts-body");
     const names = SYSTEMS.filter((s) => bySystem[s]).concat(Object.keys(bySystem).filter((s) => !SYSTEMS.includes(s)));
     body.replaceChildren(el("div", { class: "systems" }, names.map((name) => {
       const accounts = bySystem[name] || [];
       const used = COLUMNS.filter(([k]) => accounts.some((a) => a[k] !== undefined && a[k] !== null && !(k === "email" && a.login === a.email)));
+      const deletable = ADMINISTERED.has(name);
       const table = el("table", {},
-        el("thead", {}, el("tr", {}, used.map(([, t]) => el("th", {}, t)))),
+        el("thead", {}, el("tr", {}, used.map(([, t]) => el("th", {}, t)), deletable ? el("th", {}, el("span", { class: "muted" }, "Actions")) : null)),
         el("tbody", {}, accounts.map((a) => el("tr", { "data-login": a.login || "", "data-id": a.id || "" },
-          used.map(([k, t]) => { const c = cell(k, a); return el("td", { "data-label": t, class: (c === "" ? "blank " : "") + "c-" + k }, el("div", {}, c)); })))));
+          used.map(([k, t]) => { const c = cell(k, a); return el("td", { "data-label": t, class: (c === "" ? "blank " : "") + "c-" + k }, el("div", {}, c)); }),
+          deletable ? el("td", { "data-label": "Actions", class: "c-actions" }, el("div", {}, deleteButton(name, a))) : null))));
       return el("div", { class: "system", id: "accounts-" + name },
-        el("h2", {}, TITLES[name] || name, " ", el("span", { class: "count" }, accounts.length)),
+        el("h2", {}, TITLES[name] || name, " ", el("span", { class: "count", title: totals[name] ? "the first " + accounts.length + " of " + totals[name] + " are listed" : "" },
+          totals[name] ? accounts.length + " of " + totals[name] : accounts.length)),
         accounts.length ? el("div", { class: "table-wrap accounts" }, table) : el("p", { class: "empty" }, "No accounts."));
     })));
   }
 
   // Created directly, in the state the test needs (POST /__mock/accounts); the server names a bad field.
+  // Each system's own fields (the server writes them from its registry); only the picked
+  // system's are enabled, so the others' required fields do not block the form.
+  function accountFieldsets() { return [...document.querySelectorAll("#account-form .account-fields")]; }
+  function showAccountFields() {
+    for (const f of accountFieldsets()) { const on = f.dataset.system === $("account-system").value; f.hidden = !on; f.disabled = !on; }
+  }
+  $("account-system").addEventListener("change", showAccountFields);
+  showAccountFields();
   $("account-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    let fields;
-    try { fields = JSON.parse($("account-fields").value); } catch (_) { report(new Error("Fields must be a JSON object")); return; }
-    if (!fields || typeof fields !== "object" || Array.isArray(fields)) { report(new Error("Fields must be a JSON object")); return; }
-    fields.system = $("account-system").value;
-    api("POST", "/__mock/accounts", fields).then(() => { toast("Account created"); state.accountsText = null; return loadAccounts(); }).catch(report);
+    const system = $("account-system").value, fields = { system };
+    const set = accountFieldsets().find((f) => f.dataset.system === system);
+    for (const input of set ? set.querySelectorAll("input") : []) {
+      if (input.type === "checkbox") { if (input.checked) fields[input.name] = true; }
+      else if (input.value.trim()) fields[input.name] = input.value.trim();
+    }
+    api("POST", "/__mock/accounts", fields).then(() => {
+      toast("Account created"); if (set) for (const input of set.querySelectorAll("input")) { input.value = ""; input.checked = false; }
+      state.accountsText = null; return loadAccounts();
+    }).catch(report);
   });
 
   // ---- instances -------------------------------------------------------------------------
@@ -333,6 +366,18 @@ package enum ConsoleScript {
     api("POST", "/__mock/tokens/" + op, body).then(() => { toast("Tokens " + op + "d"); state.accountsText = null; return loadAccounts(); }).catch(report);
   });
 
+  // State: exported by the link (a download of GET /__mock/state), imported from a file.
+  $("state-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const file = $("state-file").files[0];
+    if (!file) { report(new Error("Choose a state document first")); return; }
+    file.text().then((text) => api("PUT", "/__mock/state", text)).then(() => {
+      toast("State imported"); $("state-file").value = "";
+      state.smsText = state.emailText = state.accountsText = state.clockText = null;
+      return refreshAll();
+    }).catch(report);
+  });
+
   // Reset asks first (it empties everything, with no undo); the dialog is modal, Escape cancels.
   $("reset").addEventListener("click", () => { $("reset-dialog").returnValue = ""; $("reset-dialog").showModal(); });
   $("reset-cancel").addEventListener("click", () => $("reset-dialog").close("cancel"));
@@ -378,9 +423,15 @@ package enum ConsoleScript {
     socket.onmessage = (m) => {
       let event;
       try { event = JSON.parse(m.data); } catch (_) { return; }
+      if (!event || typeof event.kind !== "string") return;
       if (event.kind === "request" && event.data) { addJournal([event.data]); refreshAccountsSoon(); }
       else if (event.kind === "sms" || event.kind === "email") { loadInbox().catch(() => {}); }
-      else if (event.kind === "fault") { refreshFaults().catch(() => {}); }
+      else if (event.kind === "fault" || event.kind.startsWith("fault.")) { refreshFaults().catch(() => {}); }
+      else if (event.kind.startsWith("account.")) { state.accountsText = null; loadAccounts().catch(() => {}); }
+      else if (event.kind.startsWith("instance.")) { if (state.features.instances) refreshInstances().catch(() => {}); }
+      else if (event.kind === "outbox.cleared") { loadInbox().catch(() => {}); }
+      else if (event.kind === "journal.cleared") { state.journal = []; state.journalSince = 0; state.selected = null; renderJournal(); }
+      else if (event.kind === "state.replaced" || event.kind.startsWith("stubs.")) { state.smsText = state.emailText = state.accountsText = null; refreshSoon(); }
       else if (event.kind === "clock") { state.clockText = null; loadClock().catch(() => {}); }
       else if (event.kind === "reset") { state.journal = []; state.journalSince = 0; state.selected = null; renderJournal(); refreshSoon(); }
     };

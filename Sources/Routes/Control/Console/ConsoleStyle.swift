@@ -134,6 +134,17 @@ label { display: grid; gap: .2rem; font-size: .82rem; color: var(--muted); }
 label > input, label > select { color: var(--text); font-size: .95rem; }
 .fault-form { display: flex; flex-wrap: wrap; gap: .6rem; align-items: end; margin-top: .8rem; }
 .fault-form .grow { flex: 1 1 12rem; }
+#account-form { margin: 0 0 1.2rem; }
+.account-fields { display: contents; }
+.account-fields[hidden] { display: none; }
+label.check { display: flex; align-items: center; gap: .4rem; font-size: .9rem; color: var(--text); padding-bottom: .45rem; }
+a.button {
+  display: inline-block; background: var(--surface-2); border: 1px solid var(--border); border-radius: 8px;
+  padding: .4rem .8rem; color: var(--text); text-decoration: none;
+}
+a.button:hover { border-color: var(--accent); }
+.inbox-actions { justify-content: flex-end; margin: 0 0 .4rem; }
+button.delete { padding: .2rem .6rem; font-size: .85rem; }
 .faults { list-style: none; margin: 0; padding: 0; display: grid; gap: .4rem; }
 .faults li { display: flex; gap: .6rem; align-items: center; justify-content: space-between; background: var(--surface-2); border-radius: 8px; padding: .4rem .6rem; font: .85rem var(--mono); overflow-wrap: anywhere; }
 .links { margin: 0; padding-left: 1.1rem; font-family: var(--mono); font-size: .88rem; }

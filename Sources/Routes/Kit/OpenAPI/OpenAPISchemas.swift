@@ -10,7 +10,6 @@ package enum OAS {
     package static var boolean: Object { ["type": "boolean"] }
     package static var number: Object { ["type": "number"] }
     package static var nullableString: Object { ["type": ["string", "null"]] }
-    package static var anyValue: Object { [:] }
 
     package static func object(_ properties: [String: Object], required: [String]? = nil) -> Object {
         ["type": "object", "properties": members(properties), "required": strings(required ?? properties.keys.sorted())]
@@ -53,5 +52,41 @@ package enum OAS {
 
     /// Every admin route may answer 403 to a client that is not allowed in.
     package static var adminForbidden: Object { response("Not a loopback client, or a wrong X-Mock-Admin-Token.", json(ref("AdminError"))) }
+
+    /// The 403 of a state-changing admin route, which also refuses a request that is neither JSON nor marked.
+    package static var adminWriteForbidden: Object {
+        response("Not a loopback client, a wrong X-Mock-Admin-Token, or a state-changing request with neither Content-Type: application/json nor X-Mock-Admin: 1.",
+                 json(ref("AdminError")))
+    }
+
+    /// `X-Mock-Admin: 1`: what a state-changing admin request without a JSON body must carry
+    /// (a cross-site form cannot send it). Any value passes; `1` is the convention. Required
+    /// where the operation has no body; where its body is optional, a JSON body stands for it.
+    package static func adminMarker(required: Bool) -> Object {
+        ["name": "X-Mock-Admin", "in": "header", "required": .bool(required), "schema": ["type": "string", "example": "1"],
+         "description": .string(required
+            ? "Marks a state-changing admin request as not coming from a cross-site form: send 1. Without it the answer is 403."
+            : "Send 1 when the request has no JSON body (then it is required: without it the answer is 403); a JSON body stands for it.")]
+    }
+
+    /// Schemas with a `const` and no `type` get the constant's type, so generators type them
+    /// (a `const` alone comes out untyped).
+    package static func typingConstants(_ value: Object) -> Object {
+        switch value {
+        case .object(let members):
+            var typed = Object.object(members.map { (key: $0.key, value: typingConstants($0.value)) })
+            if let constant = typed["const"], typed["type"] == nil {
+                switch constant {
+                case .bool: typed.set("type", "boolean")
+                case .string: typed.set("type", "string")
+                case .number(let n): typed.set("type", n.rounded() == n ? "integer" : "number")
+                default: break
+                }
+            }
+            return typed
+        case .array(let elements): return .array(elements.map(typingConstants))
+        default: return value
+        }
+    }
     package static func adminBadRequest(_ what: String) -> Object { response(what, json(ref("AdminError"))) }
 }

@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// A system whose tokens are signed (rows, gateway) in the state file: the signing key, so a
 /// token a client saved keeps working after a restart (the originals never expire them), and
 /// the tokens revoked one by one through the admin API, so they stay revoked.
@@ -10,14 +12,21 @@ public struct SignedTokensSnapshot: Codable, Sendable, Equatable {
     /// absent when none.
     public var addedAccounts: [String: [String: String]]?
     public var removedAccounts: [String]?
+    /// Tags of deleted accounts (16 hex digits each), whose tokens stay void; absent when none
+    /// (and in state files written before accounts ended their sessions).
+    public var endedAccounts: [String]?
+    /// How many times each account was deleted under this key; absent when none.
+    public var accountGenerations: [String: UInt64]?
 }
-
 extension SignedTokens {
     /// The key and revocations as the state file keeps them.
     package var snapshot: SignedTokensSnapshot {
-        let (key, revoked) = keyAndRevoked
-        return SignedTokensSnapshot(tokenKey: SignedTokens.hex(key.0) + SignedTokens.hex(key.1),
-                                    revoked: revoked.isEmpty ? nil : revoked.map(SignedTokens.hex))
+        let (key, revoked, ended, generations) = keyAndRevoked
+        var snapshot = SignedTokensSnapshot(tokenKey: SignedTokens.hex(key.0) + SignedTokens.hex(key.1),
+                                            revoked: revoked.isEmpty ? nil : revoked.map(SignedTokens.hex))
+        snapshot.endedAccounts = ended.isEmpty ? nil : ended.map(SignedTokens.hex)
+        snapshot.accountGenerations = generations.isEmpty ? nil : generations
+        return snapshot
     }
 
     /// Puts back a key and its revocations: every other token issued under the key is valid again.
@@ -27,15 +36,21 @@ extension SignedTokens {
         guard digits.count == 32, let a = SignedTokens.word(digits[0..<16]), let b = SignedTokens.word(digits[16..<32]) else {
             throw StateRestoreError("a token key must be 32 hex digits, not \"\(keyHex)\"")
         }
-        var revoked: [UInt64] = []
-        for text in snapshot.revoked ?? [] {
+        let revoked = try SignedTokens.words(snapshot.revoked, "a revoked token")
+        let ended = try SignedTokens.words(snapshot.endedAccounts, "a deleted account's tag")
+        restore(key: (a, b), revoked: revoked, ended: ended, generations: snapshot.accountGenerations ?? [:])
+    }
+
+    private static func words(_ texts: [String]?, _ what: String) throws -> [UInt64] {
+        var words: [UInt64] = []
+        for text in texts ?? [] {
             let digits = Array(text.utf8)
             guard digits.count == 16, let word = SignedTokens.word(digits[...]) else {
-                throw StateRestoreError("a revoked token must be 16 hex digits, not \"\(text)\"")
+                throw StateRestoreError("\(what) must be 16 hex digits, not \"\(text)\"")
             }
-            revoked.append(word)
+            words.append(word)
         }
-        restore(key: (a, b), revoked: revoked)
+        return words
     }
 
     /// 16 hex digits, nothing else (`UInt64(_:radix:)` alone would take a sign).

@@ -6,7 +6,7 @@ import HTTPServer
 /// every committed change reach the state file. Its accessors are inlinable so the systems
 /// (other modules) get them specialised for their state, not through generic metadata.
 public final class StateCell<Value: Sendable>: Sendable {
-    @usableFromInline let storage: Locked<Value>
+    @usableFromInline package let storage: Locked<Value>
     /// Signalled after each `withLock` and `replace`.
     public let changes = ChangeSignal()
 
