@@ -53,9 +53,12 @@ public final class MockApp: Sendable {
         self.control = control
         admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts, logger: environment.logger), systems: systems,
                           instances: instances, switcher: switcher, runsGivenSeed: givenSeed, resetAll: {
-            for system in systems { system.reset() }
-            environment.outbox.reset()
-            control.reset()
+            // One group: the state file never holds some systems reset and others not.
+            environment.changeGroup.run {
+                for system in systems { system.reset() }
+                environment.outbox.reset()
+                control.reset()
+            }
         }, control: control)
     }
 

@@ -23,6 +23,8 @@ final class LoggedState: @unchecked Sendable {
     /// Groups a failed write could not append, tried again before the next.
     private var unwritten: [UInt8] = []
     private var commits: UInt64 = 0
+    /// `prepareRebase` ran: the next `writePrepared` writes a new base from the images.
+    private var baseDue = false
     /// The last base written (set by the compaction thread too).
     private let baseSize = Locked(0)
     /// Tests: every write fails with this reason (as a full disk makes it fail).
@@ -42,6 +44,13 @@ final class LoggedState: @unchecked Sendable {
 
     /// Appends what changed in `dirty` parts as one group and flushes it. Throws when it could not.
     func commit(_ entries: [PersistentEntry], dirty: Set<String>) throws {
+        try prepare(entries, dirty: dirty)
+        try writePrepared()
+    }
+
+    /// What changed in `dirty` parts, as one group queued for `writePrepared` (the parts are read
+    /// here, under the store's order lock; the disk is touched there, after it).
+    func prepare(_ entries: [PersistentEntry], dirty: Set<String>) throws {
         var ops: [(part: String, op: RecordOp)] = []
         for entry in entries where dirty.contains(entry.key) {
             for op in try diff(entry) { ops.append((entry.key, op)) }
@@ -49,6 +58,15 @@ final class LoggedState: @unchecked Sendable {
         if !ops.isEmpty {
             commits &+= 1
             unwritten += ChangeLog.encode(ops, commit: commits)
+        }
+    }
+
+    /// Writes what `prepare` (or `prepareRebase`) queued and flushes it to the device.
+    func writePrepared() throws {
+        if baseDue {
+            try writeBase(generation: generation + 1, parts: baseParts())
+            baseDue = false
+            return
         }
         guard !unwritten.isEmpty, let log else { return }
         if let reason = simulatedFailure.withLock({ $0 }) { throw DurableFile.Failure(description: reason) }
@@ -69,10 +87,17 @@ final class LoggedState: @unchecked Sendable {
     /// Images of every part from scratch (their current state), then a new base and an empty log.
     func rebase(_ entries: [PersistentEntry]) throws {
         waitForCompaction()
+        try prepareRebase(entries)
+        try writePrepared()
+    }
+
+    /// Images of every part from scratch, a new base due at `writePrepared` (which holds every
+    /// part whole: a swap reaches the file as one write).
+    func prepareRebase(_ entries: [PersistentEntry]) throws {
         images = [:]
         for entry in entries { _ = try diff(entry) }
         unwritten = []
-        try writeBase(generation: generation + 1, parts: baseParts())
+        baseDue = true
     }
 
     /// The base of `generation` from `parts`, then its (empty) log; older logs are removed.

@@ -54,6 +54,7 @@ public final class MockPersistence: Sendable {
         let store = try statePath.map { try StateStore.open(path: $0, parts: app.persistentParts, logger: logger, writeInterval: writeInterval,
                                                             health: app.environment.health) }
         let gate = store.map { DurabilityGate(store: $0) }
+        if let store { app.environment.changeGroup.connect(store.commitOrder) }
         // Every changing request is answered once its change is in the file.
         if let gate { server.replaceResponder(app.makeResponder(durability: gate)) }
         let box = Locked<MockPersistence?>(nil)
@@ -85,12 +86,15 @@ public final class MockPersistence: Sendable {
         let next = current.withLock { $0 }.rebuilt(seed: seed)
         // The store first: from here the new app's changes are followed (the old app's requests
         // still in flight are dropped with the state they belong to, as a reset would drop them).
-        store?.reattach(next.persistentParts)
         let swapped = DispatchSemaphore(value: 0)
-        server.replaceResponder(next.makeResponder(durability: gate)) { swapped.signal() }
+        // One group: the new parts and the emptied outbox reach the state file together.
+        next.environment.changeGroup.run {
+            store?.reattach(next.persistentParts)
+            server.replaceResponder(next.makeResponder(durability: gate)) { swapped.signal() }
+            next.environment.outbox.reset()
+        }
         swapped.wait()
         current.withLock { $0 = next }
-        next.environment.outbox.reset()
         logger.info("seed reloaded from \(path): every system reset to it")
     }
 
@@ -109,6 +113,7 @@ public final class MockPersistence: Sendable {
     public func close() {
         watcher?.stop()
         watcherTarget.withLock { $0 = nil }
+        if store != nil { app.environment.changeGroup.connect(nil) }
         store?.close()
     }
 }

@@ -38,6 +38,9 @@ public final class StateStore: Sendable {
     private let writer: Locked<StateWriter?> = Locked(nil)
     /// Held from open to close: one server per state file.
     private let lock: FileLock
+    /// Held by a multi-part change (`ChangeGroup`) and by a write while it collects the changes,
+    /// so a write takes all of such a change or none of it.
+    let commitOrder = Locked(())
 
     private init(path: String, entries: [PersistentEntry], logger: Logger, lock: FileLock, health: HealthStatus?) {
         self.path = path
@@ -121,7 +124,8 @@ public final class StateStore: Sendable {
         for entry in old { entry.changes.connect(nil) }
         for entry in new { follow(entry) }
         rebaseNeeded.withLock { $0 = true }
-        writer.withLock { $0 }?.poke()
+        // The swap is a change like any other: the request that made it is answered once it is written.
+        if let seq = writer.withLock({ $0 })?.poke() { ThreadMark.raise(to: seq) }
     }
 
     /// The file's bytes, `nil` when it does not exist.
@@ -156,15 +160,21 @@ public final class StateStore: Sendable {
     /// One write on the writer thread: the changed parts' records appended to the log and flushed.
     private func writeChanges() -> Bool {
         let started = DispatchTime.now().uptimeNanoseconds
-        let keys = dirty.withLock { d -> Set<String> in
-            let keys = d
-            d = []
-            return keys
-        }
-        let entries = self.entries.withLock { $0 }
-        let rebasing = rebaseNeeded.withLock { r in defer { r = false }; return r }
+        logged.waitForCompaction()   // before the order lock: a group never waits for a base write
+        var keys = Set<String>(), rebasing = false
         do {
-            if rebasing { try logged.rebase(entries) } else { try logged.commit(entries, dirty: keys) }
+            // Collected under the order lock (a group's parts all or none), written after it.
+            try commitOrder.withLock { _ in
+                keys = dirty.withLock { d -> Set<String> in
+                    let keys = d
+                    d = []
+                    return keys
+                }
+                let entries = self.entries.withLock { $0 }
+                rebasing = rebaseNeeded.withLock { r in defer { r = false }; return r }
+                if rebasing { try logged.prepareRebase(entries) } else { try logged.prepare(entries, dirty: keys) }
+            }
+            try logged.writePrepared()
         } catch {
             // The records stay queued in the log writer (or the parts stay dirty) for the retry.
             dirty.withLock { $0.formUnion(keys) }
