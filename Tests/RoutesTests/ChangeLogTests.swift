@@ -30,7 +30,7 @@ final class ChangeLogTests: TemporaryDirectoryTestCase {
         let committed = ChangeLog.encode([("outbox", .listAppend("sms", Array("{\"phone\":\"1\"}".utf8)))], commit: 1)
         let torn = Array(ChangeLog.encode([("outbox", .listAppend("sms", Array("{\"phone\":\"2\"}".utf8)))], commit: 2).dropLast(14))
         try Data(committed + torn).write(to: URL(fileURLWithPath: path))
-        XCTAssertEqual(try ChangeLog.read(path).count, 1, "the unfinished group was never answered")
+        XCTAssertEqual(try ChangeLog.read(path).ops.count, 1, "the unfinished group was never answered")
         try Data(Array("not a record\n".utf8) + committed).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try ChangeLog.read(path)) { XCTAssertTrue("\($0)".contains("line 1"), "\($0)") }
     }

@@ -73,7 +73,6 @@ public final class StateStore: Sendable {
         let store = StateStore(path: path, entries: entries, logger: logger, lock: lock, health: health)
         do {
             AtomicFile.removeLeftovers(of: path)
-            var baseGeneration = 0
             if let data = try read(path) {
                 let loaded = try StateFile.decode(data, path: path, entries: entries)
                 for restore in loaded.restores {
@@ -81,14 +80,14 @@ public final class StateStore: Sendable {
                         throw StateFileError(path, "at systems.\(restore.key): \(error)")
                     }
                 }
-                baseGeneration = loaded.generation
                 let restored = loaded.restores.map(\.key)
                 logger.info("state loaded from \(path)\(loaded.savedAt.map { " (saved \($0))" } ?? ""): \(restored.isEmpty ? "nothing" : restored.joined(separator: ", ")); the rest from the seed")
                 for key in loaded.unknownKeys {
                     logger.warning("\(path): this mock-server keeps no \"\(key)\": that part of the file is dropped at the next write")
                 }
-                try store.logged.replay(entries, baseGeneration: baseGeneration)
+                try store.logged.replay(entries, base: (loaded.generation, loaded.epoch))
             } else {
+                try store.logged.replay(entries, base: nil)   // sets aside logs a removed file left
                 logger.info("state file \(path) created from the seed")
             }
             // A new generation: the base holds everything loaded, the log starts empty.
