@@ -132,10 +132,10 @@ final class RawKeyed: ImageMember {
     func raw() -> any ImageMember { self }
 }
 
-/// A list: elements and their JSON, oldest first.
-final class ListMember<E: Equatable>: ImageMember {
-    var elements: [E] = []
+/// A list: its elements' JSON, oldest first, and the number one past the newest.
+final class ListMember: ImageMember {
     var jsons: [[UInt8]] = []
+    var end: UInt64 = 0
     func appendJSON(to out: inout [UInt8]) { RecordImage.appendArray(jsons, to: &out) }
     func raw() -> any ImageMember {
         let raw = RawList()
@@ -245,27 +245,25 @@ public struct RecordSink {
         if keyedImage.entries.count != count { keyed(name, all(), updateMovesToEnd: updateMovesToEnd, encode: encode) }
     }
 
-    /// A list that drops from the front and grows at the back (anything else is a rewrite of it).
-    public mutating func list<E: Equatable>(_ name: String, _ elements: [E], encode: (E) -> [UInt8]) {
-        let listImage = image.members[name] as? ListMember<E> ?? ListMember<E>()
+    /// A list that drops from the front and grows at the back, its elements numbered by the part
+    /// (`end`: one past the newest's number; the list holds `end - count ..< end`). What was
+    /// dropped and added is found by the numbers, never by comparing elements: identical
+    /// elements (the same SMS twice in a second) are common.
+    public mutating func list<E>(_ name: String, _ elements: [E], end: UInt64, encode: (E) -> [UInt8]) {
+        let listImage = image.members[name] as? ListMember ?? ListMember()
         image.members[name] = listImage
-        var drop = 0, keep = 0
-        if let first = elements.first, let start = listImage.elements.firstIndex(of: first) {
-            let n = min(listImage.elements.count - start, elements.count)
-            // Such a list only drops and appends, so an overlap whose ends agree agrees in between
-            // (checked end to end only when it does not: a wholesale change).
-            if n > 0 && listImage.elements[start + n - 1] == elements[n - 1] {
-                keep = n
-            } else {
-                while keep < n, listImage.elements[start + keep] == elements[keep] { keep += 1 }
-            }
-            drop = start
+        let count = UInt64(elements.count), held = UInt64(listImage.jsons.count)
+        if end == listImage.end && held == count { return }
+        let start = end &- count, heldStart = listImage.end &- held
+        var drop = listImage.jsons.count, keep = 0
+        // Numbers that went backwards (a part restarted its count) share nothing: all is rewritten.
+        if end >= listImage.end && start >= heldStart && start <= listImage.end {
+            drop = Int(start - heldStart)
+            keep = Int(listImage.end - start)
         }
-        if keep == 0 { drop = listImage.elements.count }
-        if drop == 0 && keep == listImage.elements.count && keep == elements.count { return }
         let add = elements[keep...].map(encode)
-        listImage.elements = Array(listImage.elements[drop..<(drop + keep)]) + elements[keep...]
         listImage.jsons = Array(listImage.jsons[drop..<(drop + keep)]) + add
+        listImage.end = end
         ops.append(.listCut(name, drop: drop, keep: keep))
         for json in add { ops.append(.listAppend(name, json)) }
     }
