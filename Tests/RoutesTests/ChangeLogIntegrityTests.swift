@@ -114,3 +114,25 @@ final class ChangeLogIntegrityTests: TemporaryDirectoryTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: statePath + ".log.1.stale"), "its own log was replayed, not set aside")
     }
 }
+
+/// Issue 28 R8: the lock and every write go through the file's real path.
+final class StatePathTests: TemporaryDirectoryTestCase {
+    func testASecondStoreThroughASymlinkIsRefusedAndTheLinkStaysALink() throws {
+        let link = dir.appendingPathComponent("link.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: statePath)
+        let server = try TestServer()
+        let first = try StateStore.open(path: statePath, parts: server.app.persistentParts, logger: .silent)
+        XCTAssertThrowsError(try StateStore.open(path: link, parts: try TestServer().app.persistentParts, logger: .silent)) { error in
+            XCTAssertTrue(error is StateFileInUse, "\(error)")
+        }
+        first.close()
+        // Through the link alone: it writes the file the link names, and the link stays a link.
+        let again = try TestServer()
+        let store = try StateStore.open(path: link, parts: again.app.persistentParts, logger: .silent)
+        XCTAssertEqual(store.logged.path, ResolvedPath.of(statePath))
+        again.outbox.sendSMS(to: "9031000001", text: "code")
+        store.close()
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), statePath)
+        XCTAssertEqual(statePhones(statePath), ["9031000001"])
+    }
+}

@@ -19,7 +19,7 @@ public final class StateStore: Sendable {
     /// request is answered only once its change is written (`DurabilityGate`).
     public static let defaultWriteInterval: TimeInterval = 0
 
-    /// The file.
+    /// The file, as it was named (messages say this; the files are reached through its real path).
     public let path: String
     /// The parts followed; replaced when `--watch` rebuilds the app from a new seed.
     private let entries: Locked<[PersistentEntry]>
@@ -42,13 +42,13 @@ public final class StateStore: Sendable {
     /// so a write takes all of such a change or none of it.
     let commitOrder = Locked(())
 
-    private init(path: String, entries: [PersistentEntry], logger: Logger, lock: FileLock, health: HealthStatus?) {
+    private init(path: String, realPath: String, entries: [PersistentEntry], logger: Logger, lock: FileLock, health: HealthStatus?) {
         self.path = path
         self.health = health
         self.entries = Locked(entries)
         self.logger = logger
         self.lock = lock
-        logged = LoggedState(path: path, logger: logger)
+        logged = LoggedState(path: realPath, logger: logger)
     }
 
     /// Opens `path` for `parts`: restores them from it, or, when there is no file, keeps their
@@ -56,6 +56,8 @@ public final class StateStore: Sendable {
     /// and nothing is restored: the caller must not start.
     public static func open(path: String, parts: [any PersistentSystem], logger: Logger,
                             writeInterval: TimeInterval = defaultWriteInterval, health: HealthStatus? = nil) throws -> StateStore {
+        // Locked and written through its real path: two names of one file are one state.
+        let realPath = ResolvedPath.of(path)
         let entries = parts.map { PersistentEntry($0) }
         var seen = Set<String>()
         for entry in entries where !seen.insert(entry.key).inserted {
@@ -63,17 +65,17 @@ public final class StateStore: Sendable {
         }
         // First: a second server must not touch the file, nor the first one's temporary files.
         let lock: FileLock
-        do { lock = try FileLock.acquire(for: path) } catch let held as FileLock.Held {
+        do { lock = try FileLock.acquire(for: realPath) } catch let held as FileLock.Held {
             throw StateFileInUse(path: path, held: held)
         } catch let cannot as FileLock.CannotCreate {
             throw StateFileCannotCreate(path: path, cannot)
         } catch {
             throw StateFileError(path, "\(error)")
         }
-        let store = StateStore(path: path, entries: entries, logger: logger, lock: lock, health: health)
+        let store = StateStore(path: path, realPath: realPath, entries: entries, logger: logger, lock: lock, health: health)
         do {
-            AtomicFile.removeLeftovers(of: path)
-            if let data = try read(path) {
+            AtomicFile.removeLeftovers(of: realPath)
+            if let data = try read(realPath) {
                 let loaded = try StateFile.decode(data, path: path, entries: entries)
                 for restore in loaded.restores {
                     do { try restore.run() } catch {
