@@ -115,7 +115,7 @@ final class StateExecutableTests: TemporaryDirectoryTestCase {
     func testTheBannerNamesTheStateFileAndTheWatchedSeed() throws {
         let server = try launch(["--port", "0", "--state", statePath, "--watch"])
         let banner = try server.banner()
-        XCTAssertTrue(banner.contains("state            kept in \(statePath) (written within 50 ms of a change"), banner)
+        XCTAssertTrue(banner.contains("state            kept in \(statePath) (a change is answered once it is on disk"), banner)
         XCTAssertTrue(banner.contains("watching         \(TestServer.repositorySeedPath): saving it reloads the seed"), banner)
         server.signal(SIGTERM)
         XCTAssertEqual(try server.finish().status, 0)
