@@ -215,7 +215,7 @@ final class LoggedState: @unchecked Sendable {
                 if header == nil, (try? ChangeLog.read(bytes, path: file))?.isEmpty == true, bytes.count < 4096 {
                     if base != nil { continue }
                 }
-                setAside(file, why: base == nil ? "there is no state file for it to follow" : "it does not follow the state file (another epoch or generation)")
+                try setAside(file, why: base == nil ? "there is no state file for it to follow" : "it does not follow the state file (another epoch or generation)")
                 continue
             }
             let contents = try ChangeLog.read(bytes, path: file)
@@ -243,18 +243,18 @@ final class LoggedState: @unchecked Sendable {
         logger.info("state: \(ops.count) changes replayed from \(replayed == 1 ? "the change log" : "\(replayed) change logs") beside \(path)")
     }
 
-    /// Renames a log that is not this base's (`PATH.log.N.stale`, numbered when taken) and says so.
-    private func setAside(_ file: String, why: String) {
+    /// Renames a log that is not this base's (`PATH.log.N.stale`, numbered when taken) and says
+    /// so. One that cannot be renamed stops the start: left in place, a new base would remove it.
+    private func setAside(_ file: String, why: String) throws {
         var target = file + ".stale", n = 1
         while FileManager.default.fileExists(atPath: target) {
             n += 1
             target = file + ".stale\(n)"
         }
-        if rename(file, target) == 0 {
-            logger.warning("state: \(file) set aside as \(target), not replayed: \(why)")
-        } else {
-            logger.warning("state: \(file) not replayed (\(why)), and it could not be set aside (\(String(cString: strerror(errno)))); it is left as it is")
+        guard rename(file, target) == 0 else {
+            throw StateFileError(file, "this change log is not replayed (\(why)) and cannot be set aside as \(target) (\(String(cString: strerror(errno)))); move it away")
         }
+        logger.warning("state: \(file) set aside as \(target), not replayed: \(why)")
     }
 
     private static func newEpoch() -> String {
