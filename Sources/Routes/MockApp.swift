@@ -123,6 +123,10 @@ public final class MockApp: Sendable {
     /// stream (the outbox keeps its messages: `--watch` empties it as a reset does).
     public func rebuilt(seed: Seed) -> MockApp { rebuilt(seed: seed, givenSeed: false) }
 
+    /// A new app on a seed posted to `/__mock/reset` (a bare reset goes back to this one's seed):
+    /// what a start runs when the state file was reset to one.
+    public func rebuilt(givenSeed seed: Seed) -> MockApp { rebuilt(seed: seed, givenSeed: true) }
+
     /// `keepRecords`: the journal and the faults stay too (only the state is replaced).
     func rebuilt(seed: Seed, givenSeed: Bool, keepRecords: Bool = false) -> MockApp {
         let next = MockApp(seed: seed, environment: base, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize,

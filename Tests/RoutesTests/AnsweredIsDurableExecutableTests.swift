@@ -80,4 +80,34 @@ final class AnsweredIsDurableExecutableTests: TemporaryDirectoryTestCase {
             return try request(port, "POST", "/__mock/reset")
         }
     }
+
+    /// R5: a reset to a posted seed survives a restart for every system (rows and gateway, which
+    /// kept only changes relative to `--seed`, included), after SIGTERM and after SIGKILL; a bare
+    /// reset then goes back to `--seed`.
+    func testAPostedSeedRunsAgainAfterARestart() throws {
+        let original = try String(contentsOfFile: TestServer.repositorySeedPath, encoding: .utf8)
+        let posted = original.replacingOccurrences(of: "johndown@exmample.com", with: "posted-rows@example.com")
+            .replacingOccurrences(of: "fpi@bk.ru", with: "posted-gateway@example.com")
+        XCTAssertNotEqual(posted, original)
+        var (server, port) = try launch()
+        XCTAssertEqual(try request(port, "POST", "/__mock/reset", body: "{\"seed\": \(posted)}").status, 204)
+        for stop in [SIGTERM, SIGKILL] {
+            server.signal(stop)
+            _ = try server.exitStatus()
+            (server, port) = try launch()
+            let accounts = try request(port, "GET", "/__mock/accounts").text
+            XCTAssertTrue(accounts.contains("posted-gateway@example.com") && !accounts.contains("fpi@bk.ru"), "after \(stop): \(accounts)")
+            let login = try request(port, "POST", "/auth/login", body: #"{"email": "posted-rows@example.com", "password": "1234567"}"#)
+            XCTAssertEqual(login.status, 200, "after \(stop): the posted seed's rows account")
+            XCTAssertEqual(try request(port, "POST", "/auth/login", body: #"{"email": "johndown@exmample.com", "password": "1234567"}"#).status, 401)
+        }
+        XCTAssertEqual(try request(port, "POST", "/__mock/reset").status, 204)
+        XCTAssertEqual(try request(port, "POST", "/auth/login", body: #"{"email": "johndown@exmample.com", "password": "1234567"}"#).status, 200,
+                       "a bare reset goes back to --seed")
+        server.stopNow()
+        (server, port) = try launch()
+        XCTAssertEqual(try request(port, "POST", "/auth/login", body: #"{"email": "johndown@exmample.com", "password": "1234567"}"#).status, 200,
+                       "and so does the next start")
+        server.stopNow()
+    }
 }

@@ -26,7 +26,7 @@ final class StateStoreTests: TemporaryDirectoryTestCase {
         let store = try open(server)
         defer { store.close() }
         let systems = try stateSystems(statePath)
-        XCTAssertEqual(Set(systems.keys), ["gateway", "musbooking", "outbox", "rows", "skyzone"])
+        XCTAssertEqual(Set(systems.keys), ["gateway", "musbooking", "outbox", "rows", "seed", "skyzone"])
         XCTAssertEqual(statePhones(statePath), [])
         let text = try String(contentsOfFile: statePath, encoding: .utf8)
         XCTAssertTrue(text.hasPrefix(#"{"format":"mock-server-state","version":3,"generation":1,"epoch":""#), text)

@@ -20,12 +20,14 @@ public final class AppSwitcher: Sendable {
     private let responder: @Sendable (MockApp) -> Responder
 
     /// `app` must be the app `server` answers with, from `responder(app)`.
-    public init(app: MockApp, server: Server, responder: @escaping @Sendable (MockApp) -> Responder = { $0.makeResponder() },
+    /// `startSeed`: where a bare reset goes back to, when `app` runs a posted seed already (a
+    /// state file reset to one); nil: `app`'s seed.
+    public init(app: MockApp, server: Server, startSeed: Seed? = nil, responder: @escaping @Sendable (MockApp) -> Responder = { $0.makeResponder() },
                 switched: @escaping @Sendable (MockApp) -> Void = { _ in }) {
         self.server = server
         self.responder = responder
         current = Locked(app)
-        startSeed = app.seed
+        self.startSeed = startSeed ?? app.seed
         self.switched = switched
         install(on: app)
     }

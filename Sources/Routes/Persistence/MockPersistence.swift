@@ -47,10 +47,18 @@ public final class MockPersistence: Sendable {
     /// Opens the state file (throws `StateFileError`: do not start) and, with `watchSeed`, starts
     /// watching that seed file: a good edit puts `server` on a new app built from it (every
     /// system reset to the new seed, logged), a bad one is logged with its place and the running
-    /// state kept. `app` must be the app `server` answers with.
+    /// state kept. `app` must be the app `server` answers with; `app` (the property) is the one
+    /// answering after the start (another when the file was reset to a posted seed).
     public static func start(app: MockApp, server: Server, statePath: String?, watchSeed: String?, logger: Logger,
                              writeInterval: TimeInterval = StateStore.defaultWriteInterval,
                              pollInterval: TimeInterval = FileWatcher.defaultInterval) throws -> MockPersistence {
+        var app = app
+        // A file reset to a posted seed runs that seed again: every system as it was, not `--seed`'s.
+        if let statePath, let stored = try ActiveSeed.stored(at: statePath) {
+            app = app.rebuilt(givenSeed: stored)
+            server.replaceResponder(app.makeResponder())
+            logger.info("state: \(statePath) was reset to a posted seed; it runs again (a bare reset goes back to the start seed)")
+        }
         let store = try statePath.map { try StateStore.open(path: $0, parts: app.persistentParts, logger: logger, writeInterval: writeInterval,
                                                             health: app.environment.health) }
         let gate = store.map { DurabilityGate(store: $0) }
