@@ -83,6 +83,20 @@ final class RecordImage {
         }
     }
 
+    /// A keyed collection's elements in their order: `[json,…]`, or `{"key":json,…}`.
+    static func appendKeyed<S: Sequence>(_ entries: S, asObject: Bool, to out: inout [UInt8]) where S.Element == (String, [UInt8], Int) {
+        let sorted = entries.sorted { $0.2 < $1.2 }
+        guard asObject else { return appendArray(sorted.lazy.map(\.1), to: &out) }
+        out.append(UInt8(ascii: "{"))
+        for (i, entry) in sorted.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(entry.0, to: &out)
+            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: entry.1)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     static func appendArray<S: Sequence>(_ elements: S, to out: inout [UInt8]) where S.Element == [UInt8] {
         out.append(UInt8(ascii: "["))
         var first = true
@@ -109,16 +123,19 @@ final class FieldMember: ImageMember {
 }
 
 /// A keyed collection: each element with its JSON and its place (the order it was added in).
+/// Written as an array of the elements, or (`asObject`) as an object of them by key.
 final class KeyedMember<E: Equatable>: ImageMember {
     var entries: [String: (element: E, json: [UInt8], order: Int)] = [:]
     var nextOrder = 0
+    var asObject = false
     func appendJSON(to out: inout [UInt8]) {
-        RecordImage.appendArray(entries.values.sorted { $0.order < $1.order }.lazy.map(\.json), to: &out)
+        RecordImage.appendKeyed(entries.lazy.map { ($0.key, $0.value.json, $0.value.order) }, asObject: asObject, to: &out)
     }
     func raw() -> any ImageMember {
         let raw = RawKeyed()
         for (key, entry) in entries { raw.entries[key] = (entry.json, entry.order) }
         raw.nextOrder = nextOrder
+        raw.asObject = asObject
         return raw
     }
 }
@@ -126,8 +143,9 @@ final class KeyedMember<E: Equatable>: ImageMember {
 final class RawKeyed: ImageMember {
     var entries: [String: (json: [UInt8], order: Int)] = [:]
     var nextOrder = 0
+    var asObject = false
     func appendJSON(to out: inout [UInt8]) {
-        RecordImage.appendArray(entries.values.sorted { $0.order < $1.order }.lazy.map(\.json), to: &out)
+        RecordImage.appendKeyed(entries.lazy.map { ($0.key, $0.value.json, $0.value.order) }, asObject: asObject, to: &out)
     }
     func raw() -> any ImageMember { self }
 }
@@ -179,9 +197,11 @@ public struct RecordSink {
     /// A collection of elements with unique keys. An element new or different since the last
     /// call is encoded and upserted; one gone is deleted. `updateMovesToEnd`: an updated element
     /// counts as the newest (the order a bounded store evicts in).
-    public mutating func keyed<E: Equatable, S: Sequence>(_ name: String, _ elements: S, updateMovesToEnd: Bool = false,
+    /// `asObject`: the collection's JSON is an object of the elements by key, not an array.
+    public mutating func keyed<E: Equatable, S: Sequence>(_ name: String, _ elements: S, updateMovesToEnd: Bool = false, asObject: Bool = false,
                                                          encode: (String, E) -> [UInt8]) where S.Element == (String, E) {
         let keyedImage = image.members[name] as? KeyedMember<E> ?? KeyedMember<E>()
+        keyedImage.asObject = asObject
         image.members[name] = keyedImage
         var seen = 0, added: [String] = []
         for (key, element) in elements {
@@ -218,10 +238,10 @@ public struct RecordSink {
     /// `count` is the collection's size: an image of another size means a change went untold,
     /// and every element is compared.
     public mutating func keyed<E: Equatable, S: Sequence>(_ name: String, touched: TouchedKeys, count: Int, all: () -> S,
-                                                         lookup: (String) -> E?, updateMovesToEnd: Bool = false,
+                                                         lookup: (String) -> E?, updateMovesToEnd: Bool = false, asObject: Bool = false,
                                                          encode: (String, E) -> [UInt8]) where S.Element == (String, E) {
         guard !touched.all, let keyedImage = image.members[name] as? KeyedMember<E> else {
-            return keyed(name, all(), updateMovesToEnd: updateMovesToEnd, encode: encode)
+            return keyed(name, all(), updateMovesToEnd: updateMovesToEnd, asObject: asObject, encode: encode)
         }
         for key in touched.keys {
             guard let element = lookup(key) else {
@@ -242,7 +262,7 @@ public struct RecordSink {
                 ops.append(.upsert(name, key: key, json: json, moveToEnd: false))
             }
         }
-        if keyedImage.entries.count != count { keyed(name, all(), updateMovesToEnd: updateMovesToEnd, encode: encode) }
+        if keyedImage.entries.count != count { keyed(name, all(), updateMovesToEnd: updateMovesToEnd, asObject: asObject, encode: encode) }
     }
 
     /// A list that drops from the front and grows at the back, its elements numbered by the part
