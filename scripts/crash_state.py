@@ -11,9 +11,10 @@ change: musbooking's accounts are in the state file.
 With --mix (also in CI) the registrations are mixed with PUT /__mock/state (the document taken
 at the run's start), POST /__mock/reset with the seed, and bare resets (in place, or back from a
 posted seed): after each restart every account answered since the last answered reset or PUT
-logs in, and every account such a reset or PUT removed does not. In half of the runs the kill
-comes the moment a reset or PUT is answered (0 ms). A reset or PUT in flight at the kill may
-have happened or not, but wholly: the state after the restart is one of the two.
+logs in, and every account such a reset or PUT removed does not, and the outbox holds the SMS of
+every owed account. In half of the runs the kill comes the moment a reset or PUT is answered
+(0 ms). A reset or PUT in flight at the kill may have happened or not, but wholly: accounts and
+outbox after the restart are both as before it or both as after it.
 Usage: crash_state.py BINARY SEED [--kills N] [--seconds S] [--grace S] [--register] [--mix]
 """
 import argparse, http.client, json, os, random, re, signal, subprocess, sys, tempfile, threading, time
@@ -139,6 +140,8 @@ def run_mix():
             fail(f"GET /__mock/state answered {status}")
         users = json.loads(document)["systems"]["musbooking"]["users"]
         in_document = {u["phone"] for u in users if u.get("phone", "").startswith("900")}   # this script's phones
+        outbox = json.loads(document)["systems"]["outbox"]["sms"]
+        sms_in_document = {m["phone"] for m in outbox if m.get("phone", "").startswith("900")}
         kill_at_answer = rng.random() < 0.5
         stop = threading.Event()
         in_flight = [None]   # (name, effect) of a reset or PUT sent and not yet answered
@@ -163,7 +166,8 @@ def run_mix():
                     if roll < 0.04:
                         name = "put" if roll < 0.015 else "seeded reset" if roll < 0.028 else "bare reset"
                         keep = set(in_document) if name == "put" else set()   # what stays
-                        in_flight[0] = (name, keep)
+                        keep_sms = set(sms_in_document) if name == "put" else set()
+                        in_flight[0] = (name, keep, keep_sms)
                         if name == "put":
                             status, body = json_request(c, "PUT", "/__mock/state", document)
                         elif name == "seeded reset":
@@ -200,13 +204,18 @@ def run_mix():
         kills += 1
         if in_flight[0] is not None:
             # Happened or not, but wholly: the restart must match one of the two models.
-            name, keep = in_flight[0]
+            # Two systems looked at (musbooking's accounts and the outbox), so a half-made change shows.
+            name, keep, keep_sms = in_flight[0]
             proc, port = start()
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            before_ok = all(logs_in(conn, p) for p in present) and not any(logs_in(conn, p) for p in absent)
-            after_ok = all(logs_in(conn, p) for p in keep) and not any(logs_in(conn, p) for p in (absent | attempted) - keep)
+            sms = sms_phones(port) & attempted
+            before_ok = (all(logs_in(conn, p) for p in present) and not any(logs_in(conn, p) for p in absent)
+                         and present <= sms)
+            after_ok = (all(logs_in(conn, p) for p in keep) and not any(logs_in(conn, p) for p in (absent | attempted) - keep)
+                        and sms <= keep_sms)
             if not (before_ok or after_ok):
-                detail = {"owed before, missing": sorted(p for p in present if not logs_in(conn, p))[:5],
+                detail = {"SMS of owed accounts missing": sorted(present - sms)[:5], "SMS kept that the change removes": sorted(sms - keep_sms)[:5],
+                          "owed before, missing": sorted(p for p in present if not logs_in(conn, p))[:5],
                           "removed before, back": sorted(p for p in absent if logs_in(conn, p))[:5],
                           "owed after, missing": sorted(p for p in keep if not logs_in(conn, p))[:5],
                           "removed after, back": sorted(p for p in (absent | attempted) - keep if logs_in(conn, p))[:5]}
@@ -237,6 +246,10 @@ def check(conn, present, absent, kills):
     missing = [p for p in sorted(present) if not logs_in(conn, p)]
     if missing:
         fail(f"after kill {kills}: {len(missing)} answered registrations lost, e.g. {missing[:3]}")
+    port = conn.port
+    no_sms = sorted(present - sms_phones(port))
+    if no_sms:
+        fail(f"after kill {kills}: the SMS of {len(no_sms)} owed accounts are not in the outbox, e.g. {no_sms[:3]}")
     fresh = [p for p in absent if p not in checked_absent]
     older = sorted(absent - set(fresh))
     back = [p for p in fresh + rng.sample(older, min(20, len(older))) if logs_in(conn, p)]
