@@ -211,16 +211,15 @@ final class LoggedState: @unchecked Sendable {
                 follows = false
             }
             if !follows {
-                // A log torn before its first line holds nothing committed: nothing to set aside.
-                if header == nil, (try? ChangeLog.read(bytes, path: file))?.isEmpty == true, bytes.count < 4096 {
-                    if base != nil { continue }
-                }
+                // The base's own log, made but killed before its first write finished: it holds
+                // nothing committed (the next base replaces it).
+                if base?.epoch != nil, header == nil, (try? ChangeLog.read(bytes, path: file))?.isEmpty == true { continue }
                 try setAside(file, why: base == nil ? "there is no state file for it to follow" : "it does not follow the state file (another epoch or generation)")
                 continue
             }
             let contents = try ChangeLog.read(bytes, path: file)
             if let torn = contents.tornTail {
-                logger.warning("state: \(file): the last group of changes (offset \(torn.offset), \(torn.length) bytes) is not whole, so it was never answered; dropped")
+                logger.warning("state: \(file): the last group of changes (offset \(torn.offset), \(torn.length) bytes) is torn or fails its checksum, so it was never answered (the process stopped while writing it); dropped")
             }
             ops += contents.ops
             replayed += 1
