@@ -73,6 +73,7 @@ final class LoggedState: @unchecked Sendable {
     /// Writes what `prepare` (or `prepareRebase`) queued and flushes it to the device.
     func writePrepared() throws {
         if baseDue {
+            waitForCompaction()   // here, after the store's order lock: a group never waits for a base write
             try writeBase(generation: generation + 1, parts: baseParts())
             baseDue = false
             return
@@ -96,7 +97,6 @@ final class LoggedState: @unchecked Sendable {
 
     /// Images of every part from scratch (their current state), then a new base and an empty log.
     func rebase(_ entries: [PersistentEntry]) throws {
-        waitForCompaction()
         try prepareRebase(entries)
         try writePrepared()
     }

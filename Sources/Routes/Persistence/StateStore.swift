@@ -161,7 +161,6 @@ public final class StateStore: Sendable {
     /// One write on the writer thread: the changed parts' records appended to the log and flushed.
     private func writeChanges() -> Bool {
         let started = DispatchTime.now().uptimeNanoseconds
-        logged.waitForCompaction()   // before the order lock: a group never waits for a base write
         var keys = Set<String>(), rebasing = false
         do {
             // Collected under the order lock (a group's parts all or none), written after it.
