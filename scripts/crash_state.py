@@ -13,8 +13,9 @@ at the run's start), POST /__mock/reset with the seed, and bare resets (in place
 posted seed): after each restart every account answered since the last answered reset or PUT
 logs in, and every account such a reset or PUT removed does not, and the outbox holds the SMS of
 every owed account. In half of the runs the kill comes the moment a reset or PUT is answered
-(0 ms). A reset or PUT in flight at the kill may have happened or not, but wholly: accounts and
-outbox after the restart are both as before it or both as after it.
+(0 ms), in a quarter 0-20 ms after one is sent (mid-change). A reset or PUT in flight at the
+kill may have happened or not, but wholly: accounts and outbox after the restart are both as
+before it or both as after it.
 Usage: crash_state.py BINARY SEED [--kills N] [--seconds S] [--grace S] [--register] [--mix]
 """
 import argparse, http.client, json, os, random, re, signal, subprocess, sys, tempfile, threading, time
@@ -130,6 +131,7 @@ def run_mix():
     present, absent = set(), set()   # owed after the restart: logs in / does not
     attempted = set()   # every phone whose registration was sent (answered or not)
     counts = {"register": 0, "put": 0, "seeded reset": 0, "bare reset": 0}
+    in_flight_kills = {"happened": 0, "not": 0}
     kills, began, phone = 0, time.monotonic(), [9000000000]
     while kills < args.kills and time.monotonic() - began < args.seconds:
         proc, port = start()
@@ -143,6 +145,7 @@ def run_mix():
         outbox = json.loads(document)["systems"]["outbox"]["sms"]
         sms_in_document = {m["phone"] for m in outbox if m.get("phone", "").startswith("900")}
         kill_at_answer = rng.random() < 0.5
+        kill_mid_change = not kill_at_answer and rng.random() < 0.5   # 0-20 ms after sending one
         stop = threading.Event()
         in_flight = [None]   # (name, effect) of a reset or PUT sent and not yet answered
 
@@ -168,12 +171,15 @@ def run_mix():
                         keep = set(in_document) if name == "put" else set()   # what stays
                         keep_sms = set(sms_in_document) if name == "put" else set()
                         in_flight[0] = (name, keep, keep_sms)
-                        if name == "put":
-                            status, body = json_request(c, "PUT", "/__mock/state", document)
-                        elif name == "seeded reset":
-                            status, body = json_request(c, "POST", "/__mock/reset", seeded_body)
-                        else:
-                            status, body = json_request(c, "POST", "/__mock/reset")
+                        method, path, payload = {"put": ("PUT", "/__mock/state", document),
+                                                 "seeded reset": ("POST", "/__mock/reset", seeded_body),
+                                                 "bare reset": ("POST", "/__mock/reset", b"")}[name]
+                        if kill_mid_change:
+                            c.request(method, path, body=payload, headers={"Content-Type": "application/json"})
+                            time.sleep(rng.uniform(0, 0.02))   # the moment of the kill, in the change (not synchronisation)
+                            proc.send_signal(signal.SIGKILL)
+                            return
+                        status, body = json_request(c, method, path, payload)
                         if status != 204:
                             fail(f"{name} answered {status}: {body[:200]!r}")
                         if kill_at_answer:
@@ -222,6 +228,7 @@ def run_mix():
                 fail(f"after kill {kills}, a {name} in flight: the state is neither before nor after it: {detail}")
             if after_ok and not before_ok:
                 apply(keep)
+            in_flight_kills["happened" if after_ok and not before_ok else "not"] += 1
             proc.send_signal(signal.SIGKILL)
             proc.wait()
     proc, port = start()
@@ -234,6 +241,8 @@ def run_mix():
         fail(f"temporary files left beside the state file: {leftovers}")
     print(f"crash-state: ok (mix): {kills} SIGKILLs in {time.monotonic() - began:.0f} s; answered: "
           + ", ".join(f"{n} {k}" for n, k in counts.items())
+          + f"; killed with a reset or PUT in flight {sum(in_flight_kills.values())} times (whole after the restart: "
+          + f"{in_flight_kills['happened']} made, {in_flight_kills['not']} not)"
           + f"; at the end {len(present)} accounts owed and present, {len(absent)} removed and absent (grace 0)")
     sys.exit(0)
 
