@@ -5,7 +5,13 @@ import HTTPServer
 /// `/__mock/accounts`. The lock is taken only once something was changed (until a reset).
 final class AccountOverlay<Value: Sendable>: Sendable {
     private let seed: [String: Value]
-    private let changes = Locked<(added: [String: Value], removed: Set<String>)>(([:], []))
+    private let changes = Locked<Changes>(Changes())
+    private struct Changes {
+        var added: [String: Value] = [:]
+        var removed: Set<String> = []
+        /// Added accounts changed since the change log last looked (`record`).
+        var touched = TouchedKeys()
+    }
     private let changed = LockFreeFlag()
 
     init(_ seed: [String: Value]) { self.seed = seed }
@@ -29,6 +35,7 @@ final class AccountOverlay<Value: Sendable>: Sendable {
             if c.added[key] != nil || (seed[key] != nil && !c.removed.contains(key)) { return false }
             c.added[key] = value
             c.removed.remove(key)
+            c.touched.touch(key)
             changed.set(true)
             return true
         }
@@ -37,7 +44,10 @@ final class AccountOverlay<Value: Sendable>: Sendable {
     /// Removes one; false when there is none.
     func remove(_ key: String) -> Bool {
         changes.withLock { c in
-            if c.added.removeValue(forKey: key) != nil { return true }
+            if c.added.removeValue(forKey: key) != nil {
+                c.touched.touch(key)
+                return true
+            }
             guard seed[key] != nil, c.removed.insert(key).inserted else { return false }
             changed.set(true)
             return true
@@ -64,7 +74,9 @@ final class AccountOverlay<Value: Sendable>: Sendable {
     /// Puts back changes read by `changes(in:)`.
     func restore(_ restored: (added: [String: Value], removed: Set<String>)) {
         changes.withLock { c in
-            c = (restored.added, restored.removed.filter { seed[$0] != nil })
+            c.added = restored.added
+            c.removed = restored.removed.filter { seed[$0] != nil }
+            c.touched.touchAll()
             changed.set(!c.added.isEmpty || !c.removed.isEmpty)
         }
     }
@@ -72,8 +84,41 @@ final class AccountOverlay<Value: Sendable>: Sendable {
     /// Back to the seed's accounts.
     func reset() {
         changes.withLock { c in
-            c = ([:], [])
+            c.added = [:]
+            c.removed = []
+            c.touched.touchAll()
             changed.set(false)
         }
+    }
+
+    /// The change log's records: the added accounts one by one (`addedAccounts`, an object by key,
+    /// as the snapshot writes it; only those changed since the last look), the removed seed ones whole.
+    func record(into sink: inout RecordSink, _ fields: (Value) -> [String: String]) where Value: Equatable {
+        changes.withLock { c in
+            let touched = c.touched.take()
+            let added = c.added
+            sink.keyed("addedAccounts", touched: touched, count: added.count, all: { added.lazy.map { ($0.key, $0.value) } },
+                       lookup: { added[$0] }, asObject: true) { _, value in AccountOverlay.object(fields(value)) }
+            var removed: [UInt8] = []
+            RecordImage.appendArray(c.removed.sorted().map { name -> [UInt8] in
+                var out: [UInt8] = []
+                JSONText.appendQuoted(name, to: &out)
+                return out
+            }, to: &removed)
+            sink.field("removedAccounts", json: removed)
+        }
+    }
+
+    /// `{"k":"v",…}`, keys sorted (as the snapshot encoder writes them).
+    private static func object(_ fields: [String: String]) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        for (i, key) in fields.keys.sorted().enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONText.appendQuoted(fields[key] ?? "", to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 }

@@ -14,6 +14,8 @@ public struct MockEnvironment: Sendable {
     public var maxWaitMs = Waiters.defaultMaxWaitMs
     /// Problems `/__mock/health` reports (shared by every copy, and by an app rebuilt on a new seed).
     public var health = HealthStatus()
+    /// Multi-part changes (resets, swaps) as one write of the state file (shared by every copy).
+    public var changeGroup = ChangeGroup()
 
     public init(clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource(),
                 outbox: Outbox? = nil, logger: Logger = Logger()) {
