@@ -2,9 +2,11 @@
 """--state at scale (issue 20 §3): fills ACCOUNTS SkyZone accounts through the API (several
 connections, each request answered only once its change is on disk), then times single changes
 at that size, the restart, and checks every account is still there after a SIGKILL.
+With --system rows the accounts are the rows app's, made with POST /__mock/accounts and checked
+with POST /auth/login (the gateway keeps its accounts the same way).
 Prints one line of figures; fails when a change at full size takes more than --max-change-ms
 (median) or an account is lost.
-Usage: state_scale.py BINARY [--accounts 50000] [--connections 8] [--max-change-ms 50]
+Usage: state_scale.py BINARY [--accounts 50000] [--connections 8] [--max-change-ms 50] [--system skyzone|rows]
 """
 import argparse, http.client, json, os, re, signal, statistics, subprocess, sys, tempfile, threading, time
 
@@ -13,6 +15,7 @@ ap.add_argument("binary")
 ap.add_argument("--accounts", type=int, default=50000)
 ap.add_argument("--connections", type=int, default=8)
 ap.add_argument("--max-change-ms", type=float, default=50)
+ap.add_argument("--system", choices=["skyzone", "rows"], default="skyzone")
 args = ap.parse_args()
 
 workdir = tempfile.mkdtemp(prefix="mock-scale-")
@@ -37,12 +40,15 @@ def start():
 
 
 def create(conn, n):
-    body = json.dumps({"username": f"user{n}@example.com", "password": "secret"})
-    conn.request("POST", "/customer", body=body, headers={"Content-Type": "application/json"})
+    if args.system == "skyzone":
+        path, body, ok = "/customer", {"username": f"user{n}@example.com", "password": "secret"}, 200
+    else:
+        path, body, ok = "/__mock/accounts", {"system": args.system, "email": f"user{n}@example.com", "password": "secret"}, 201
+    conn.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json"})
     r = conn.getresponse()
     r.read()
-    if r.status != 200:
-        fail(f"POST /customer answered {r.status}")
+    if r.status != ok:
+        fail(f"POST {path} answered {r.status}")
 
 
 def cpu_seconds(pid):
@@ -86,16 +92,20 @@ proc.wait()
 proc, port, restart_s = start()
 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 missing = 0
-for i in list(range(0, created, max(1, created // 500))) + list(range(created - 40, created)):
-    body = json.dumps({"username": f"user{i}@example.com", "password": "secret"})
-    conn.request("POST", "/tokens", body=body, headers={"Content-Type": "application/json"})
+sample = list(range(0, created, max(1, created // 500))) + list(range(created - 40, created))
+for i in sample:
+    if args.system == "skyzone":
+        path, body = "/tokens", {"username": f"user{i}@example.com", "password": "secret"}
+    else:
+        path, body = "/auth/login", {"email": f"user{i}@example.com", "password": "secret"}
+    conn.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json"})
     r = conn.getresponse()
     r.read()
     if r.status != 200:
         missing += 1
 proc.send_signal(signal.SIGTERM)
 proc.wait(timeout=60)
-print(f"state-scale: {created} SkyZone accounts: fill {fill_s:.1f} s ({fill_s / created * 1e6:.0f} µs and "
+print(f"state-scale: {created} {args.system} accounts: fill {fill_s:.1f} s ({fill_s / created * 1e6:.0f} µs and "
       f"{fill_cpu / created * 1e6:.0f} µs server CPU per change, {args.connections} connections); one change at full size "
       f"median {median:.1f} ms, max {max(latencies):.1f} ms; files at the kill {files}; restart after SIGKILL {restart_s:.1f} s; "
       f"{missing} of the sampled accounts missing")

@@ -52,7 +52,7 @@ enum Banner {
         lines += wrapped(label: "outbox & admin", items: ["GET /__mock/sms", "GET /__mock/emails", "POST /__mock/reset", "GET /__mock/health"])
         lines += wrapped(label: "console", items: ["\(baseURL)/__mock/  (inbox, accounts, requests, faults, clock)"])
         if let statePath = facts.statePath {
-            lines += wrapped(label: "state", items: ["kept in \(statePath) (written within 50 ms of a change; POST /__mock/reset empties it)"])
+            lines += wrapped(label: "state", items: ["kept in \(statePath) (a change is answered once it is on disk; POST /__mock/reset puts it back to the seed)"])
         }
         if let watchedPath = facts.watchedPath {
             lines += wrapped(label: "watching", items: ["\(watchedPath): saving it reloads the seed"])

@@ -59,7 +59,10 @@ let server = Server(configuration: options.server, responder: app.makeResponder(
 // Before the server starts: the first request already sees the restored state.
 let persistence = startPersistence(app: app, server: server, options: options, seedPath: options.seedPath, logger: logger)
 // A reset with a seed puts another app in place; the state file follows it.
-let switcher = AppSwitcher(app: app, server: server, responder: persistence.responder(for:)) { [store = persistence.store] next in store?.reattach(next.persistentParts) }
+// (A state file reset to a posted seed runs that seed: persistence.app; a bare reset goes back to --seed.)
+let switcher = AppSwitcher(app: persistence.app, server: server, startSeed: seed, responder: persistence.responder(for:)) { [store = persistence.store] next in
+    store?.reattach(next.persistentParts)
+}
 do {
     try server.start()
 } catch {

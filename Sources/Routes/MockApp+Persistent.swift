@@ -1,8 +1,8 @@
 import EmulationKit
 
 extension MockApp {
-    /// Every part whose state the `--state` file keeps: the outbox, each persistent system, and
-    /// the clock when it has state to keep (an offset clock that conforms to `PersistentSystem`
+    /// Every part whose state the `--state` file keeps: the outbox, each persistent system, the
+    /// seed posted to `/__mock/reset` (`ActiveSeed`), and the clock when it has state to keep (an offset clock that conforms to `PersistentSystem`
     /// under the key `"clock"` is kept with no change here).
     public var persistentParts: [any PersistentSystem] {
         var parts: [any PersistentSystem] = [environment.outbox]
@@ -10,6 +10,7 @@ extension MockApp {
         for system in systems {
             if let part = system as? any PersistentSystem { parts.append(part) }
         }
+        parts.append(ActiveSeed(self))
         return parts
     }
 }

@@ -57,9 +57,12 @@ public final class MockApp: Sendable {
         self.control = control
         admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts, logger: environment.logger), systems: systems,
                           instances: instances, switcher: switcher, runsGivenSeed: givenSeed, resetAll: {
-            for system in systems { system.reset() }
-            environment.outbox.reset()
-            control.reset()
+            // One group: the state file never holds some systems reset and others not.
+            environment.changeGroup.run {
+                for system in systems { system.reset() }
+                environment.outbox.reset()
+                control.reset()
+            }
         }, control: control)
     }
 
@@ -125,6 +128,10 @@ public final class MockApp: Sendable {
     /// A new app on `seed`, sharing this one's clock, randomness, outbox, log, flags and event
     /// stream (the outbox keeps its messages: `--watch` empties it as a reset does).
     public func rebuilt(seed: Seed) -> MockApp { rebuilt(seed: seed, givenSeed: false) }
+
+    /// A new app on a seed posted to `/__mock/reset` (a bare reset goes back to this one's seed):
+    /// what a start runs when the state file was reset to one.
+    public func rebuilt(givenSeed seed: Seed) -> MockApp { rebuilt(seed: seed, givenSeed: true) }
 
     /// `keepRecords`: the journal and the faults stay too (only the state is replaced).
     func rebuilt(seed: Seed, givenSeed: Bool, keepRecords: Bool = false) -> MockApp {

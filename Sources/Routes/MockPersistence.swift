@@ -48,13 +48,22 @@ public final class MockPersistence: Sendable {
     /// Opens the state file (throws `StateFileError`: do not start) and, with `watchSeed`, starts
     /// watching that seed file: a good edit puts `server` on a new app built from it (every
     /// system reset to the new seed, logged), a bad one is logged with its place and the running
-    /// state kept. `app` must be the app `server` answers with.
+    /// state kept. `app` must be the app `server` answers with; `app` (the property) is the one
+    /// answering after the start (another when the file was reset to a posted seed).
     public static func start(app: MockApp, server: Server, statePath: String?, watchSeed: String?, logger: Logger,
                              writeInterval: TimeInterval = StateStore.defaultWriteInterval,
                              pollInterval: TimeInterval = FileWatcher.defaultInterval) throws -> MockPersistence {
+        var app = app
+        // A file reset to a posted seed runs that seed again: every system as it was, not `--seed`'s.
+        if let statePath, let stored = try ActiveSeed.stored(at: statePath) {
+            app = app.rebuilt(givenSeed: stored)
+            server.replaceResponder(app.makeResponder())
+            logger.info("state: \(statePath) was reset to a posted seed; it runs again (a bare reset goes back to the start seed)")
+        }
         let store = try statePath.map { try StateStore.open(path: $0, parts: app.persistentParts, logger: logger, writeInterval: writeInterval,
                                                             health: app.environment.health) }
         let gate = store.map { DurabilityGate(store: $0) }
+        if let store { app.environment.changeGroup.connect(store.commitOrder) }
         // Every changing request is answered once its change is in the file.
         if let gate { server.replaceResponder(app.makeResponder(durability: gate)) }
         let box = Locked<MockPersistence?>(nil)
@@ -86,12 +95,15 @@ public final class MockPersistence: Sendable {
         let next = current.withLock { $0 }.rebuilt(seed: seed)
         // The store first: from here the new app's changes are followed (the old app's requests
         // still in flight are dropped with the state they belong to, as a reset would drop them).
-        store?.reattach(next.persistentParts)
         let swapped = DispatchSemaphore(value: 0)
-        server.replaceResponder(next.makeResponder(durability: gate)) { swapped.signal() }
+        // One group: the new parts and the emptied outbox reach the state file together.
+        next.environment.changeGroup.run {
+            store?.reattach(next.persistentParts)
+            server.replaceResponder(next.makeResponder(durability: gate)) { swapped.signal() }
+            next.environment.outbox.reset()
+        }
         swapped.wait()
         current.withLock { $0 = next }
-        next.environment.outbox.reset()
         logger.info("seed reloaded from \(path): every system reset to it")
     }
 
@@ -110,6 +122,7 @@ public final class MockPersistence: Sendable {
     public func close() {
         watcher?.stop()
         watcherTarget.withLock { $0 = nil }
+        if store != nil { app.environment.changeGroup.connect(nil) }
         store?.close()
     }
 }

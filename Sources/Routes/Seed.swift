@@ -14,6 +14,9 @@ public struct Seed: Decodable, Sendable {
     private var sections: [String: any Sendable] = [:]
     /// Operator settings (`smsCode`, the state caps); command-line flags override them.
     public var settings: MockSettings?
+    /// The JSON it was decoded from (`decode`): what the state file keeps of a seed posted to
+    /// `/__mock/reset`, so a restart runs it again.
+    public internal(set) var text: String?
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SeedKey.self)
@@ -94,12 +97,13 @@ extension Seed {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON"))
             }
             let ledger = SeedDecoding(defaults: defaults, systems: systems)
-            let seed = try SeedValueDecoder(value: json, codingPath: [], ledger: ledger).decode(Seed.self)
+            var seed = try SeedValueDecoder(value: json, codingPath: [], ledger: ledger).decode(Seed.self)
             if let unknown = ledger.firstUnknownKey(in: json) {
                 let known = unknown.known.isEmpty ? "" : " (keys there: \(unknown.known.joined(separator: ", ")))"
                 throw SeedError(description: "\(source): at \(unknown.path): unknown key\(known)",
                                 hint: "check its spelling or remove it; a section left out takes the bundled seed's")
             }
+            seed.text = String(decoding: data, as: UTF8.self)
             return seed
         } catch let error as SeedError where error.description.hasPrefix("\(source): ") {
             throw error

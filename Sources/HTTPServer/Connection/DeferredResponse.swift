@@ -26,6 +26,8 @@ public final class DeferredResponse: Sendable {
 
     private enum State {
         case waiting(Binding?)
+        /// A wrapper holds the answer further (`forward`): the completion goes to it.
+        case forwarded(@Sendable (HTTPResponse?) -> Void)
         case completed(HTTPResponse?)
         case finished
     }
@@ -47,12 +49,19 @@ public final class DeferredResponse: Sendable {
     /// false when it was already completed, timed out or cancelled.
     @discardableResult
     public func complete(_ response: HTTPResponse? = nil) -> Bool {
+        var forward: (@Sendable (HTTPResponse?) -> Void)?
         let binding = state.withLock { s -> Binding?? in
+            if case .forwarded(let body) = s {
+                forward = body
+                s = .finished
+                return .some(nil)
+            }
             guard case .waiting(let binding) = s else { return .none }
             s = .completed(response)
             return .some(binding)
         }
         guard let binding else { return false }
+        if let forward { forward(response); return true }
         // Unbound: the loop finds the result when it binds (the handler completed before returning).
         if let binding { binding.mailbox.post(binding.id, .deferredReady(binding.token)) }
         return true
@@ -60,7 +69,32 @@ public final class DeferredResponse: Sendable {
 
     /// True until completed, timed out or cancelled.
     public var isPending: Bool {
-        state.withLock { s in if case .waiting = s { return true } else { return false } }
+        state.withLock { s in
+            switch s {
+            case .waiting, .forwarded: return true
+            case .completed, .finished: return false
+            }
+        }
+    }
+
+    /// Hands the completion to `body` (at once when it came already) instead of a connection:
+    /// for a wrapper that holds the answer further and returns its own promise in this one's
+    /// place (the durability gate). The wrapper then owns the timeout (`timeoutResponse`) and
+    /// passes a cancel on (`cancel`). Call it before the promise reaches the server, once.
+    public func forward(_ body: @escaping @Sendable (HTTPResponse?) -> Void) {
+        let done = state.withLock { s -> HTTPResponse?? in
+            switch s {
+            case .waiting:
+                s = .forwarded(body)
+                return .none
+            case .completed(let response):
+                s = .finished
+                return .some(response)
+            case .forwarded, .finished:
+                return .none
+            }
+        }
+        if let done { body(done) }
     }
 
     // MARK: - The loop's side
@@ -75,7 +109,7 @@ public final class DeferredResponse: Sendable {
             case .completed(let response):
                 s = .finished
                 return .completed(response)
-            case .finished:
+            case .forwarded, .finished:
                 return .timedOut
             }
         }
@@ -92,21 +126,24 @@ public final class DeferredResponse: Sendable {
                 guard expiring else { return .pending }
                 s = .finished
                 return .timedOut
-            case .finished:
+            case .forwarded, .finished:
                 return .timedOut
             }
         }
     }
 
-    /// The answer to send at the timeout, built on the loop thread.
-    func timeoutResponse() -> HTTPResponse? { onTimeout?() }
+    /// The answer to send at the timeout (nil: the handler's own), built on the loop thread.
+    public func timeoutResponse() -> HTTPResponse? { onTimeout?() }
 
-    /// The connection went away before the answer was sent.
-    func cancel() {
+    /// The answer will not be sent: its connection went away (or the wrapper holding it was
+    /// cancelled). Runs `onCancel` once if the promise was still pending.
+    public func cancel() {
         let wasWaiting = state.withLock { s -> Bool in
             defer { s = .finished }
-            if case .waiting = s { return true }
-            return false
+            switch s {
+            case .waiting, .forwarded: return true
+            case .completed, .finished: return false
+            }
         }
         if wasWaiting { onCancel?() }
     }

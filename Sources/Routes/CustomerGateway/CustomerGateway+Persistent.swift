@@ -40,3 +40,11 @@ extension CustomerGateway {
                                   event: event, random: environment.random)
     }
 }
+
+/// In the change log: the key and revocations as fields, each added account as its own record.
+extension CustomerGateway: RecordedSystem {
+    public func records(into sink: inout RecordSink) {
+        tokens.recordKey(into: &sink)
+        accounts.record(into: &sink) { ["customerId": $0.customerId, "email": $0.email, "password": $0.password] }
+    }
+}

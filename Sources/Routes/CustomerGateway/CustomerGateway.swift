@@ -9,7 +9,7 @@ import EmulationKit
 /// The customer gateway's seed: its accounts and how long an API token lives.
 public struct CustomerGatewaySeed: Decodable, Sendable {
     /// One customer that may log in.
-    public struct Account: Decodable, Sendable {
+    public struct Account: Decodable, Sendable, Equatable {
         public var customerId: String
         public var email: String
         public var password: String

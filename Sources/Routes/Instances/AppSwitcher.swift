@@ -20,12 +20,14 @@ public final class AppSwitcher: Sendable {
     private let responder: @Sendable (MockApp) -> Responder
 
     /// `app` must be the app `server` answers with, from `responder(app)`.
-    public init(app: MockApp, server: Server, responder: @escaping @Sendable (MockApp) -> Responder = { $0.makeResponder() },
+    /// `startSeed`: where a bare reset goes back to, when `app` runs a posted seed already (a
+    /// state file reset to one); nil: `app`'s seed.
+    public init(app: MockApp, server: Server, startSeed: Seed? = nil, responder: @escaping @Sendable (MockApp) -> Responder = { $0.makeResponder() },
                 switched: @escaping @Sendable (MockApp) -> Void = { _ in }) {
         self.server = server
         self.responder = responder
         current = Locked(app)
-        startSeed = app.seed
+        self.startSeed = startSeed ?? app.seed
         self.switched = switched
         install(on: app)
     }
@@ -42,8 +44,17 @@ public final class AppSwitcher: Sendable {
     /// one's place (journal, faults and events kept); `done` runs once every loop answers from it.
     /// A document that does not load throws, and nothing changed.
     private func restore(_ document: [UInt8], done: @escaping @Sendable () -> Void) throws {
-        let next = try current.withLock { $0 }.restoredCopy(from: document)
-        put(next, done: done)
+        let app = current.withLock { $0 }
+        // One group: the restored outbox (shared) and the swapped-in systems reach the file together.
+        let next = try app.environment.changeGroup.run { () -> Result<MockApp, any Error> in
+            do {
+                let next = try app.restoredCopy(from: document)
+                put(next, done: done)
+                return .success(next)
+            } catch {
+                return .failure(error)
+            }
+        }.get()
         next.environment.logger.info("state replaced by the document put to /__mock/state")
     }
 
@@ -57,10 +68,13 @@ public final class AppSwitcher: Sendable {
     /// Answers from a new app on `seed` (nil: the start seed); `done` runs once every loop does.
     private func switchTo(_ seed: Seed?, done: @escaping @Sendable () -> Void) {
         let next = current.withLock { $0 }.rebuilt(seed: seed ?? startSeed, givenSeed: seed != nil)
-        next.environment.outbox.reset()
-        // Real time again, and a `reset` event on the stream its subscribers still follow.
-        next.control.reset()
-        put(next, done: done)
+        // One group: the emptied outbox and the new app's systems reach the state file together.
+        next.environment.changeGroup.run {
+            next.environment.outbox.reset()
+            // Real time again, and a `reset` event on the stream its subscribers still follow.
+            next.control.reset()
+            put(next, done: done)
+        }
         next.environment.logger.info(seed == nil ? "state reset to the start seed" : "state reset to the seed posted to /__mock/reset")
     }
 }

@@ -6,7 +6,13 @@ import HTTPServer
 /// The lookup is inlinable so the systems that read it on a login get it specialised.
 @usableFromInline package final class AccountOverlay<Value: Sendable>: Sendable {
     @usableFromInline package let seed: [String: Value]
-    @usableFromInline package let changes = Locked<(added: [String: Value], removed: Set<String>)>(([:], []))
+    @usableFromInline package let changes = Locked<Changes>(Changes())
+    @usableFromInline package struct Changes {
+        @usableFromInline package var added: [String: Value] = [:]
+        @usableFromInline package var removed: Set<String> = []
+        /// Added accounts changed since the change log last looked (`record`).
+        package var touched = TouchedKeys()
+    }
     @usableFromInline package let changed = LockFreeFlag()
 
     package init(_ seed: [String: Value]) { self.seed = seed }
@@ -30,6 +36,7 @@ import HTTPServer
             if c.added[key] != nil || (seed[key] != nil && !c.removed.contains(key)) { return false }
             c.added[key] = value
             c.removed.remove(key)
+            c.touched.touch(key)
             changed.set(true)
             return true
         }
@@ -38,7 +45,10 @@ import HTTPServer
     /// Removes one; false when there is none.
     package func remove(_ key: String) -> Bool {
         changes.withLock { c in
-            if c.added.removeValue(forKey: key) != nil { return true }
+            if c.added.removeValue(forKey: key) != nil {
+                c.touched.touch(key)
+                return true
+            }
             guard seed[key] != nil, c.removed.insert(key).inserted else { return false }
             changed.set(true)
             return true
@@ -65,7 +75,9 @@ import HTTPServer
     /// Puts back changes read by `changes(in:)`.
     package func restore(_ restored: (added: [String: Value], removed: Set<String>)) {
         changes.withLock { c in
-            c = (restored.added, restored.removed.filter { seed[$0] != nil })
+            c.added = restored.added
+            c.removed = restored.removed.filter { seed[$0] != nil }
+            c.touched.touchAll()
             changed.set(!c.added.isEmpty || !c.removed.isEmpty)
         }
     }
@@ -73,8 +85,41 @@ import HTTPServer
     /// Back to the seed's accounts.
     package func reset() {
         changes.withLock { c in
-            c = ([:], [])
+            c.added = [:]
+            c.removed = []
+            c.touched.touchAll()
             changed.set(false)
         }
+    }
+
+    /// The change log's records: the added accounts one by one (`addedAccounts`, an object by key,
+    /// as the snapshot writes it; only those changed since the last look), the removed seed ones whole.
+    package func record(into sink: inout RecordSink, _ fields: (Value) -> [String: String]) where Value: Equatable {
+        changes.withLock { c in
+            let touched = c.touched.take()
+            let added = c.added
+            sink.keyed("addedAccounts", touched: touched, count: added.count, all: { added.lazy.map { ($0.key, $0.value) } },
+                       lookup: { added[$0] }, asObject: true) { _, value in AccountOverlay.object(fields(value)) }
+            var removed: [UInt8] = []
+            RecordImage.appendArray(c.removed.sorted().map { name -> [UInt8] in
+                var out: [UInt8] = []
+                JSONText.appendQuoted(name, to: &out)
+                return out
+            }, to: &removed)
+            sink.field("removedAccounts", json: removed)
+        }
+    }
+
+    /// `{"k":"v",…}`, keys sorted (as the snapshot encoder writes them).
+    private static func object(_ fields: [String: String]) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        for (i, key) in fields.keys.sorted().enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONText.appendQuoted(fields[key] ?? "", to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 }

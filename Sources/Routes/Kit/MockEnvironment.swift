@@ -14,6 +14,8 @@ public struct MockEnvironment: Sendable {
     public var maxWaitMs = MockEnvironment.defaultMaxWaitMs
     /// Problems `/__mock/health` reports (shared by every copy, and by an app rebuilt on a new seed).
     public var health = HealthStatus()
+    /// Multi-part changes (resets, swaps) as one write of the state file (shared by every copy).
+    public var changeGroup = ChangeGroup()
 
     /// The default and the bound of `maxWaitMs`.
     package static let defaultMaxWaitMs = 30_000

@@ -52,6 +52,16 @@ public final class Outbox: Sendable {
     package struct Messages {
         package var sms: [SentSMS] = []
         package var emails: [SentEmail] = []
+        /// One past the number of each list's newest message: every message ever put in counts,
+        /// so a list holds numbers `end - count ..< end`. The change log finds what was dropped
+        /// and added by these numbers, never by equality (identical SMS are common).
+        package var smsEnd: UInt64 = 0
+        package var emailsEnd: UInt64 = 0
+
+        /// These lists in place of the current ones, numbered after them.
+        package func replacing(sms: [SentSMS], emails: [SentEmail]) -> Messages {
+            Messages(sms: sms, emails: emails, smsEnd: smsEnd &+ UInt64(sms.count), emailsEnd: emailsEnd &+ UInt64(emails.count))
+        }
     }
 
     package let messages = StateCell(Messages())
@@ -84,7 +94,10 @@ public final class Outbox: Sendable {
     /// Records an SMS to a phone (as its system writes it); `code` is the code or password it carries.
     public func sendSMS(to phone: String, text: String, code: String? = nil) {
         let sms = SentSMS(phone: written(phone), text: text, code: code, sentAt: ISO8601.string(clock.now()))
-        messages.withLock { Outbox.append(sms, to: &$0.sms, capacity: capacity) }
+        messages.withLock { m in
+            Outbox.append(sms, to: &m.sms, capacity: capacity)
+            m.smsEnd &+= 1
+        }
         logger.outbox(.sms, "SMS to \(sms.phone): \(text)",
                       fields: [("phone", .text(sms.phone)), ("code", .text(code)), ("text", .text(text)), ("sentAt", .text(sms.sentAt))])
         notify(.sms(sms))
@@ -93,7 +106,10 @@ public final class Outbox: Sendable {
     /// Records an e-mail; `link` is the confirmation link it carries, if any.
     public func sendEmail(to address: String, subject: String, body: String, link: String? = nil) {
         let mail = SentEmail(to: address, subject: subject, body: body, link: link, sentAt: ISO8601.string(clock.now()))
-        messages.withLock { Outbox.append(mail, to: &$0.emails, capacity: capacity) }
+        messages.withLock { m in
+            Outbox.append(mail, to: &m.emails, capacity: capacity)
+            m.emailsEnd &+= 1
+        }
         logger.outbox(.email, "E-mail to \(address): \(subject)\(link.map { " — \($0)" } ?? "")",
                       fields: [("to", .text(address)), ("subject", .text(subject)), ("link", .text(link)), ("sentAt", .text(mail.sentAt))])
         notify(.email(mail))
@@ -131,7 +147,7 @@ public final class Outbox: Sendable {
     }
 
     /// Forgets every message.
-    public func reset() { messages.withLock { $0 = Messages() } }
+    public func reset() { messages.withLock { $0 = $0.replacing(sms: [], emails: []) } }
 
     /// Forgets every SMS; the e-mails stay.
     public func clearSMS() { messages.withLock { $0.sms = [] } }

@@ -4,6 +4,11 @@ import HTTPServer
 /// state file: the answer is deferred (no loop thread waits) until the store's writer has
 /// written it, and several requests share one write. A change that cannot be written is
 /// answered 503 with a hint instead (it stays in memory and reaches the file once it can).
+///
+/// One rule for every path: the store marks the handler's thread with the number of each change
+/// it is told of (`ThreadMark`: a system's change, a reset, a swapped-in app), and the answer waits
+/// for the highest. An answer the handler already deferred (a swap waiting for every loop) waits
+/// for that first, then for its change.
 public final class DurabilityGate: Sendable {
     private let store: StateStore
     /// An answer is held at most this long; past it the client gets the 503.
@@ -18,16 +23,33 @@ public final class DurabilityGate: Sendable {
             ThreadMark.clear()
             let response = inner.map { $0(request, next) } ?? next(request)
             let seq = ThreadMark.value
-            // Nothing changed, or the answer already waits for something else (a long poll changes nothing).
-            guard seq != 0, response.delivery.deferred == nil else { return response }
+            guard seq != 0 else { return response }   // nothing changed (a long poll changes nothing)
             let system = response.system
             let refusal: @Sendable () -> HTTPResponse = {
                 DurabilityGate.refusal(store.failure ?? "the state file was not written within \(DurabilityGate.timeoutNanos / 1_000_000_000) s", system: system)
             }
-            let promise = DeferredResponse(timeoutNanos: DurabilityGate.timeoutNanos, onTimeout: refusal)
-            store.whenDurable(seq) { written in promise.complete(written ? nil : refusal()) }
+            let promise = DurabilityGate.promise(store, seq, after: response.delivery.deferred, refusal: refusal)
             return response.deferred(promise)
         }
+    }
+
+    /// The promise an answer waits on: change `seq` durable, after `inner` (the handler's own
+    /// deferral) completes when there is one. Completed with `inner`'s replacement, or `refusal()`
+    /// when the file did not take the change.
+    private static func promise(_ store: StateStore, _ seq: UInt64, after inner: DeferredResponse?,
+                                refusal: @escaping @Sendable () -> HTTPResponse) -> DeferredResponse {
+        guard let inner else {
+            let promise = DeferredResponse(timeoutNanos: timeoutNanos, onTimeout: refusal)
+            store.whenDurable(seq) { written in promise.complete(written ? nil : refusal()) }
+            return promise
+        }
+        // Past the inner timeout its own answer (or, with none, the refusal: the change is not known durable).
+        let outer = DeferredResponse(timeoutNanos: inner.timeoutNanos &+ timeoutNanos,
+                                     onTimeout: { inner.timeoutResponse() ?? refusal() }, onCancel: { inner.cancel() })
+        inner.forward { replacement in
+            store.whenDurable(seq) { written in outer.complete(written ? replacement : refusal()) }
+        }
+        return outer
     }
 
     /// `endpoint`, with every reply to a message that changed state held (in order: later replies
@@ -41,13 +63,11 @@ public final class DurabilityGate: Sendable {
             ThreadMark.clear()
             var reply = onMessage(message, connection)
             let seq = ThreadMark.value
-            guard seq != 0, reply.deferred == nil else { return reply }
+            guard seq != 0 else { return reply }
             let refused: @Sendable () -> HTTPResponse = {
                 HTTPResponse.text(.serviceUnavailable, refusal(message, store.failure ?? "the state file was not written within \(DurabilityGate.timeoutNanos / 1_000_000_000) s"))
             }
-            let promise = DeferredResponse(timeoutNanos: DurabilityGate.timeoutNanos, onTimeout: refused)
-            store.whenDurable(seq) { written in promise.complete(written ? nil : refused()) }
-            reply.deferred = promise
+            reply.deferred = DurabilityGate.promise(store, seq, after: reply.deferred, refusal: refused)
             return reply
         }
         return wrapped

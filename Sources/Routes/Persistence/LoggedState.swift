@@ -4,6 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
 import EmulationKit
 
 /// The state file as a base and a change log: the base (`PATH`, the usual envelope) holds every
@@ -21,9 +26,15 @@ package final class LoggedState: @unchecked Sendable {
     private var images: [String: RecordImage] = [:]
     private var log: AppendFile?
     private(set) var generation = 0
+    /// The line of bases and logs this one continues (the loaded base's), or a new one.
+    private(set) var epoch = LoggedState.newEpoch()
+    /// The log was just created: its header goes with its first group (one flush for both).
+    private var headerPending = false
     /// Groups a failed write could not append, tried again before the next.
     private var unwritten: [UInt8] = []
     private var commits: UInt64 = 0
+    /// `prepareRebase` ran: the next `writePrepared` writes a new base from the images.
+    private var baseDue = false
     /// The last base written (set by the compaction thread too).
     private let baseSize = Locked(0)
     /// Tests: every write fails with this reason (as a full disk makes it fail).
@@ -43,6 +54,13 @@ package final class LoggedState: @unchecked Sendable {
 
     /// Appends what changed in `dirty` parts as one group and flushes it. Throws when it could not.
     package func commit(_ entries: [PersistentEntry], dirty: Set<String>) throws {
+        try prepare(entries, dirty: dirty)
+        try writePrepared()
+    }
+
+    /// What changed in `dirty` parts, as one group queued for `writePrepared` (the parts are read
+    /// here, under the store's order lock; the disk is touched there, after it).
+    package func prepare(_ entries: [PersistentEntry], dirty: Set<String>) throws {
         var ops: [(part: String, op: RecordOp)] = []
         for entry in entries where dirty.contains(entry.key) {
             for op in try diff(entry) { ops.append((entry.key, op)) }
@@ -51,9 +69,20 @@ package final class LoggedState: @unchecked Sendable {
             commits &+= 1
             unwritten += ChangeLog.encode(ops, commit: commits)
         }
+    }
+
+    /// Writes what `prepare` (or `prepareRebase`) queued and flushes it to the device.
+    package func writePrepared() throws {
+        if baseDue {
+            waitForCompaction()   // here, after the store's order lock: a group never waits for a base write
+            try writeBase(generation: generation + 1, parts: baseParts())
+            baseDue = false
+            return
+        }
         guard !unwritten.isEmpty, let log else { return }
         if let reason = simulatedFailure.withLock({ $0 }) { throw DurableFile.Failure(description: reason) }
-        try log.appendAndSync(unwritten)
+        try log.appendAndSync(headerPending ? ChangeLog.header(generation: generation, epoch: epoch) + unwritten : unwritten)
+        headerPending = false
         unwritten = []
         if log.size > max(compactionBytes.withLock { $0 }, baseSize.withLock { $0 }) { startCompaction() }
     }
@@ -69,19 +98,26 @@ package final class LoggedState: @unchecked Sendable {
 
     /// Images of every part from scratch (their current state), then a new base and an empty log.
     package func rebase(_ entries: [PersistentEntry]) throws {
-        waitForCompaction()
+        try prepareRebase(entries)
+        try writePrepared()
+    }
+
+    /// Images of every part from scratch, a new base due at `writePrepared` (which holds every
+    /// part whole: a swap reaches the file as one write).
+    package func prepareRebase(_ entries: [PersistentEntry]) throws {
         images = [:]
         for entry in entries { _ = try diff(entry) }
         unwritten = []
-        try writeBase(generation: generation + 1, parts: baseParts())
+        baseDue = true
     }
 
     /// The base of `generation` from `parts`, then its (empty) log; older logs are removed.
     private func writeBase(generation: Int, parts: [(key: String, json: Data)]) throws {
-        let data = StateFile.envelope(savedAt: Date(), parts: parts, generation: generation)
+        let data = StateFile.envelope(savedAt: Date(), parts: parts, generation: generation, epoch: epoch)
         try AtomicFile.replace(path, with: data)
         baseSize.withLock { $0 = data.count }
         log = try AppendFile(path: ChangeLog.path(for: path, generation: generation), truncating: true)
+        headerPending = true
         self.generation = generation
         removeLogs(before: generation)
     }
@@ -107,10 +143,11 @@ package final class LoggedState: @unchecked Sendable {
         }
         let parts = baseParts()
         log = newLog
+        headerPending = true
         generation = next
-        let path = self.path, logger = self.logger
+        let path = self.path, logger = self.logger, epoch = self.epoch
         DetachedThread.start(name: "mock-server state compaction") { [self] in
-            let data = StateFile.envelope(savedAt: Date(), parts: parts, generation: next)
+            let data = StateFile.envelope(savedAt: Date(), parts: parts, generation: next, epoch: epoch)
             do {
                 try AtomicFile.replace(path, with: data)
                 baseSize.withLock { $0 = data.count }
@@ -138,7 +175,7 @@ package final class LoggedState: @unchecked Sendable {
         guard let log, unwritten.isEmpty else { return }   // the disk refused the last groups: keep what is on it
         guard log.size > 0 else { return removeLogs(before: generation + 1) }   // the base is complete already
         do {
-            let data = StateFile.envelope(savedAt: Date(), parts: baseParts(), generation: generation + 1)
+            let data = StateFile.envelope(savedAt: Date(), parts: baseParts(), generation: generation + 1, epoch: epoch)
             try AtomicFile.replace(path, with: data)
             removeLogs(before: generation + 2)
         } catch {
@@ -148,13 +185,48 @@ package final class LoggedState: @unchecked Sendable {
 
     // MARK: - Loading
 
-    /// The logs' committed records over `base` (already restored into the parts): applies them
-    /// through the parts' images and restores the result. Throws `StateFileError` (do not start).
-    package func replay(_ entries: [PersistentEntry], baseGeneration: Int) throws {
-        let generations = ChangeLog.generations(of: path).filter { $0 >= baseGeneration }
+    /// The logs that follow `base` (already restored into the parts), their committed records
+    /// applied through the parts' images and the result restored. Without a base (a new file)
+    /// nothing is replayed. Any log that does not follow the base (another epoch, a gap in the
+    /// generations, or any log when there is no base) is set aside under a new name with a
+    /// warning, never applied nor removed; an unreadable or damaged log throws `StateFileError`
+    /// (do not start). Logs are removed later only by a new base that holds their changes.
+    package func replay(_ entries: [PersistentEntry], base: (generation: Int, epoch: String?)?) throws {
+        if let epoch = base?.epoch { self.epoch = epoch }
         var ops: [(part: String, op: RecordOp)] = []
-        for g in generations { ops += try ChangeLog.read(ChangeLog.path(for: path, generation: g)) }
-        generation = max(baseGeneration, generations.last ?? 0)
+        var replayed = 0, next = base?.generation ?? 0
+        for g in ChangeLog.generations(of: path) {
+            let file = ChangeLog.path(for: path, generation: g)
+            let bytes = try ChangeLog.bytes(file)
+            let header = ChangeLog.header(of: bytes)
+            let follows: Bool
+            if let base, let epoch = base.epoch {
+                // This line's log: older ones are in the base already; newer ones follow it without a gap.
+                if header?.epoch == epoch && header?.generation == g && g < base.generation { continue }
+                follows = header?.epoch == epoch && header?.generation == g && g == next
+            } else if let base {
+                // A base from before epochs: its logs had no header either.
+                if header == nil && g < base.generation { continue }
+                follows = header == nil && g == next
+            } else {
+                follows = false
+            }
+            if !follows {
+                // The base's own log, made but killed before its first write finished: it holds
+                // nothing committed (the next base replaces it).
+                if base?.epoch != nil, header == nil, (try? ChangeLog.read(bytes, path: file))?.isEmpty == true { continue }
+                try setAside(file, why: base == nil ? "there is no state file for it to follow" : "it does not follow the state file (another epoch or generation)")
+                continue
+            }
+            let contents = try ChangeLog.read(bytes, path: file)
+            if let torn = contents.tornTail {
+                logger.warning("state: \(file): the last group of changes (offset \(torn.offset), \(torn.length) bytes) is torn or fails its checksum, so it was never answered (the process stopped while writing it); dropped")
+            }
+            ops += contents.ops
+            replayed += 1
+            next = g + 1
+        }
+        generation = max(base?.generation ?? 0, next - 1)
         guard !ops.isEmpty else { return }
         images = [:]
         for entry in entries { _ = try diff(entry) }
@@ -168,6 +240,27 @@ package final class LoggedState: @unchecked Sendable {
                 throw StateFileError(path, "after replaying its change log, at systems.\(restore.key): \(error)")
             }
         }
-        logger.info("state: \(ops.count) changes replayed from \(generations.count == 1 ? "the change log" : "\(generations.count) change logs") beside \(path)")
+        logger.info("state: \(ops.count) changes replayed from \(replayed == 1 ? "the change log" : "\(replayed) change logs") beside \(path)")
+    }
+
+    /// Renames a log that is not this base's (`PATH.log.N.stale`, numbered when taken) and says
+    /// so. One that cannot be renamed stops the start: left in place, a new base would remove it.
+    private func setAside(_ file: String, why: String) throws {
+        var target = file + ".stale", n = 1
+        while FileManager.default.fileExists(atPath: target) {
+            n += 1
+            target = file + ".stale\(n)"
+        }
+        guard rename(file, target) == 0 else {
+            throw StateFileError(file, "this change log is not replayed (\(why)) and cannot be set aside as \(target) (\(String(cString: strerror(errno)))); move it away")
+        }
+        logger.warning("state: \(file) set aside as \(target), not replayed: \(why)")
+    }
+
+    private static func newEpoch() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let value = generator.next() as UInt64
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

@@ -36,13 +36,16 @@ package enum StateFile {
     package static let format = "mock-server-state"
     /// Bumped only when an old reader would misread a new file; readers refuse newer versions.
     /// 2: a change log (`PATH.log.GENERATION`) may follow the file; version 1 had none.
-    package static let version = 2
+    /// 3: the file and its logs carry an epoch, and each group of a log a checksum (an older
+    /// server would stop at the log's header line; this tells it why).
+    package static let version = 3
 
     /// The envelope around already-encoded snapshots, one line per part (readable, diff-friendly).
     /// With a `generation` (a state file followed by a change log) the envelope is version 2;
     /// without (a snapshot document, `GET /__mock/state`) version 1, which older readers take.
-    package static func envelope(savedAt: Date, parts: [(key: String, json: Data)], generation: Int? = nil) -> Data {
-        let versionAndGeneration = generation.map { "\"version\":\(version),\"generation\":\($0)" } ?? "\"version\":1"
+    /// `epoch` names the line of bases and logs it belongs to (its logs carry the same).
+    package static func envelope(savedAt: Date, parts: [(key: String, json: Data)], generation: Int? = nil, epoch: String? = nil) -> Data {
+        let versionAndGeneration = generation.map { "\"version\":\(version),\"generation\":\($0)" + (epoch.map { ",\"epoch\":\"\($0)\"" } ?? "") } ?? "\"version\":1"
         var out = Data("{\"format\":\"\(format)\",\(versionAndGeneration),\"savedAt\":\"\(ISO8601.string(savedAt))\",\"systems\":{".utf8)
         for (i, part) in parts.sorted(by: { $0.key < $1.key }).enumerated() {
             out.append(contentsOf: Array((i == 0 ? "\n" : ",\n").utf8))
@@ -61,6 +64,8 @@ package enum StateFile {
         package var savedAt: String?
         /// Which change log follows the file (0 for a version 1 file).
         package var generation: Int
+        /// The epoch its logs carry; nil for a file written before epochs (2ddf4f4 and older).
+        package var epoch: String?
     }
 
     private struct Header: Decodable {
@@ -68,6 +73,7 @@ package enum StateFile {
         var version: Int?
         var savedAt: String?
         var generation: Int?
+        var epoch: String?
     }
 
     /// Hands the known parts to `Systems.init(from:)` (failable only for an empty name).
@@ -95,7 +101,7 @@ package enum StateFile {
         do {
             let body = try decoder.decode(Body.self, from: data)
             return Loaded(restores: body.systems.restores, unknownKeys: body.systems.unknownKeys, savedAt: header.savedAt,
-                          generation: max(0, header.generation ?? 0))
+                          generation: max(0, header.generation ?? 0), epoch: header.epoch)
         } catch {
             throw StateFileError(path, describe(error, data: data))
         }

@@ -20,7 +20,7 @@ public final class StateStore: Sendable {
     /// request is answered only once its change is written (`DurabilityGate`).
     public static let defaultWriteInterval: TimeInterval = 0
 
-    /// The file.
+    /// The file, as it was named (messages say this; the files are reached through its real path).
     public let path: String
     /// The parts followed; replaced when `--watch` rebuilds the app from a new seed.
     private let entries: Locked<[PersistentEntry]>
@@ -39,14 +39,17 @@ public final class StateStore: Sendable {
     private let writer: Locked<StateWriter?> = Locked(nil)
     /// Held from open to close: one server per state file.
     private let lock: FileLock
+    /// Held by a multi-part change (`ChangeGroup`) and by a write while it collects the changes,
+    /// so a write takes all of such a change or none of it.
+    package let commitOrder = Locked(())
 
-    private init(path: String, entries: [PersistentEntry], logger: Logger, lock: FileLock, health: HealthStatus?) {
+    private init(path: String, realPath: String, entries: [PersistentEntry], logger: Logger, lock: FileLock, health: HealthStatus?) {
         self.path = path
         self.health = health
         self.entries = Locked(entries)
         self.logger = logger
         self.lock = lock
-        logged = LoggedState(path: path, logger: logger)
+        logged = LoggedState(path: realPath, logger: logger)
     }
 
     /// Opens `path` for `parts`: restores them from it, or, when there is no file, keeps their
@@ -54,6 +57,8 @@ public final class StateStore: Sendable {
     /// and nothing is restored: the caller must not start.
     public static func open(path: String, parts: [any PersistentSystem], logger: Logger,
                             writeInterval: TimeInterval = defaultWriteInterval, health: HealthStatus? = nil) throws -> StateStore {
+        // Locked and written through its real path: two names of one file are one state.
+        let realPath = ResolvedPath.of(path)
         let entries = parts.map { PersistentEntry($0) }
         var seen = Set<String>()
         for entry in entries where !seen.insert(entry.key).inserted {
@@ -61,32 +66,31 @@ public final class StateStore: Sendable {
         }
         // First: a second server must not touch the file, nor the first one's temporary files.
         let lock: FileLock
-        do { lock = try FileLock.acquire(for: path) } catch let held as FileLock.Held {
+        do { lock = try FileLock.acquire(for: realPath) } catch let held as FileLock.Held {
             throw StateFileInUse(path: path, held: held)
         } catch let cannot as FileLock.CannotCreate {
             throw StateFileCannotCreate(path: path, cannot)
         } catch {
             throw StateFileError(path, "\(error)")
         }
-        let store = StateStore(path: path, entries: entries, logger: logger, lock: lock, health: health)
+        let store = StateStore(path: path, realPath: realPath, entries: entries, logger: logger, lock: lock, health: health)
         do {
-            AtomicFile.removeLeftovers(of: path)
-            var baseGeneration = 0
-            if let data = try read(path) {
+            AtomicFile.removeLeftovers(of: realPath)
+            if let data = try read(realPath) {
                 let loaded = try StateFile.decode(data, path: path, entries: entries)
                 for restore in loaded.restores {
                     do { try restore.run() } catch {
                         throw StateFileError(path, "at systems.\(restore.key): \(error)")
                     }
                 }
-                baseGeneration = loaded.generation
                 let restored = loaded.restores.map(\.key)
                 logger.info("state loaded from \(path)\(loaded.savedAt.map { " (saved \($0))" } ?? ""): \(restored.isEmpty ? "nothing" : restored.joined(separator: ", ")); the rest from the seed")
                 for key in loaded.unknownKeys {
                     logger.warning("\(path): this mock-server keeps no \"\(key)\": that part of the file is dropped at the next write")
                 }
-                try store.logged.replay(entries, baseGeneration: baseGeneration)
+                try store.logged.replay(entries, base: (loaded.generation, loaded.epoch))
             } else {
+                try store.logged.replay(entries, base: nil)   // sets aside logs a removed file left
                 logger.info("state file \(path) created from the seed")
             }
             // A new generation: the base holds everything loaded, the log starts empty.
@@ -122,7 +126,8 @@ public final class StateStore: Sendable {
         for entry in old { entry.changes.connect(nil) }
         for entry in new { follow(entry) }
         rebaseNeeded.withLock { $0 = true }
-        writer.withLock { $0 }?.poke()
+        // The swap is a change like any other: the request that made it is answered once it is written.
+        if let seq = writer.withLock({ $0 })?.poke() { ThreadMark.raise(to: seq) }
     }
 
     /// The file's bytes, `nil` when it does not exist.
@@ -157,15 +162,20 @@ public final class StateStore: Sendable {
     /// One write on the writer thread: the changed parts' records appended to the log and flushed.
     private func writeChanges() -> Bool {
         let started = DispatchTime.now().uptimeNanoseconds
-        let keys = dirty.withLock { d -> Set<String> in
-            let keys = d
-            d = []
-            return keys
-        }
-        let entries = self.entries.withLock { $0 }
-        let rebasing = rebaseNeeded.withLock { r in defer { r = false }; return r }
+        var keys = Set<String>(), rebasing = false
         do {
-            if rebasing { try logged.rebase(entries) } else { try logged.commit(entries, dirty: keys) }
+            // Collected under the order lock (a group's parts all or none), written after it.
+            try commitOrder.withLock { _ in
+                keys = dirty.withLock { d -> Set<String> in
+                    let keys = d
+                    d = []
+                    return keys
+                }
+                let entries = self.entries.withLock { $0 }
+                rebasing = rebaseNeeded.withLock { r in defer { r = false }; return r }
+                if rebasing { try logged.prepareRebase(entries) } else { try logged.prepare(entries, dirty: keys) }
+            }
+            try logged.writePrepared()
         } catch {
             // The records stay queued in the log writer (or the parts stay dirty) for the retry.
             dirty.withLock { $0.formUnion(keys) }

@@ -274,7 +274,7 @@ final class ExecutableTests: XCTestCase {
         let server = try TestExecutable(["--port", "0", "--seed", seed, "--state", state, "--watch"])
         let text = try server.banner()
         server.stopNow()
-        XCTAssertTrue(text.contains("  state            kept in \(state) (written within 50 ms of a change; POST /__mock/reset empties it)"), text)
+        XCTAssertTrue(text.contains("  state            kept in \(state) (a change is answered once it is on disk; POST /__mock/reset puts it back to the seed)"), text)
         XCTAssertTrue(text.contains("  watching         \(seed): saving it reloads the seed"), text)
     }
 

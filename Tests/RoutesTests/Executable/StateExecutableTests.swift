@@ -70,6 +70,24 @@ final class StateExecutableTests: TemporaryDirectoryTestCase {
         }
     }
 
+    /// Issue 28 R2: a change log that exists but cannot be read stops the start like the base
+    /// does (65, naming it), and is left where it is; before, it was taken as empty and deleted.
+    func testAChangeLogThatCannotBeReadStopsTheStartWithExitCode65() throws {
+        let server = try launch(["--port", "0", "--state", statePath])
+        let port = try server.bannerPort()
+        XCTAssertEqual(try request(port, "POST", "/__mock/accounts", headers: [("Content-Type", "application/json")],
+                                   body: #"{"system": "rows", "email": "kept@example.com", "password": "secret1"}"#).status, 201)
+        server.stopNow()
+        let logs = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("state.json.log.") }
+        let log = dir.appendingPathComponent(try XCTUnwrap(logs.first)).path
+        try FileManager.default.removeItem(atPath: log)
+        try FileManager.default.createDirectory(atPath: log, withIntermediateDirectories: false)
+        let (status, message) = try launch(["--port", "0", "--state", statePath]).finish()
+        XCTAssertEqual(status, 65, message)
+        XCTAssertTrue(message.contains(log), message)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: log), "left where it was")
+    }
+
     func testHelpNamesStateAndWatch() throws {
         let server = try launch(["--help"])
         let help = server.readOutput()
@@ -115,7 +133,7 @@ final class StateExecutableTests: TemporaryDirectoryTestCase {
     func testTheBannerNamesTheStateFileAndTheWatchedSeed() throws {
         let server = try launch(["--port", "0", "--state", statePath, "--watch"])
         let banner = try server.banner()
-        XCTAssertTrue(banner.contains("state            kept in \(statePath) (written within 50 ms of a change"), banner)
+        XCTAssertTrue(banner.contains("state            kept in \(statePath) (a change is answered once it is on disk"), banner)
         XCTAssertTrue(banner.contains("watching         \(TestServer.repositorySeedPath): saving it reloads the seed"), banner)
         server.signal(SIGTERM)
         XCTAssertEqual(try server.finish().status, 0)

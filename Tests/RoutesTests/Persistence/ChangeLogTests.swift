@@ -32,7 +32,7 @@ final class ChangeLogTests: TemporaryDirectoryTestCase {
         let committed = ChangeLog.encode([("outbox", .listAppend("sms", Array("{\"phone\":\"1\"}".utf8)))], commit: 1)
         let torn = Array(ChangeLog.encode([("outbox", .listAppend("sms", Array("{\"phone\":\"2\"}".utf8)))], commit: 2).dropLast(14))
         try Data(committed + torn).write(to: URL(fileURLWithPath: path))
-        XCTAssertEqual(try ChangeLog.read(path).count, 1, "the unfinished group was never answered")
+        XCTAssertEqual(try ChangeLog.read(path).ops.count, 1, "the unfinished group was never answered")
         try Data(Array("not a record\n".utf8) + committed).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try ChangeLog.read(path)) { XCTAssertTrue("\($0)".contains("line 1"), "\($0)") }
     }
@@ -49,8 +49,10 @@ final class ChangeLogTests: TemporaryDirectoryTestCase {
             phones.append(phone)
             server.outbox.sendSMS(to: phone, text: String(repeating: "x", count: 200))
             store.flush()
+            // A compaction started while another runs is skipped: wait, so the count of them
+            // depends on sizes alone, not on how fast the background thread is.
+            store.logged.waitForCompaction()
         }
-        store.logged.waitForCompaction()
         XCTAssertGreaterThan(store.logged.generation, first + 1, "changes went to new logs while bases were written")
         XCTAssertEqual(ChangeLog.generations(of: statePath).filter { $0 < store.logged.generation - 1 }, [],
                        "a log is removed once the base after it is on disk")

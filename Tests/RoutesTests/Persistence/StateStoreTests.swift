@@ -28,10 +28,10 @@ final class StateStoreTests: TemporaryDirectoryTestCase {
         let store = try open(server)
         defer { store.close() }
         let systems = try stateSystems(statePath)
-        XCTAssertEqual(Set(systems.keys), ["gateway", "musbooking", "outbox", "rows", "skyzone"])
+        XCTAssertEqual(Set(systems.keys), ["gateway", "musbooking", "outbox", "rows", "seed", "skyzone"])
         XCTAssertEqual(statePhones(statePath), [])
         let text = try String(contentsOfFile: statePath, encoding: .utf8)
-        XCTAssertTrue(text.hasPrefix(#"{"format":"mock-server-state","version":2,"generation":1,"savedAt":""#), text)
+        XCTAssertTrue(text.hasPrefix(#"{"format":"mock-server-state","version":3,"generation":1,"epoch":""#), text)
     }
 
     /// No flush: the file follows an answered request on its own, within the write delay.
@@ -96,8 +96,8 @@ final class StateStoreTests: TemporaryDirectoryTestCase {
     }
 
     func testAFileFromTheFutureStopsTheStart() throws {
-        try Data(#"{"format": "mock-server-state", "version": 3, "systems": {}}"#.utf8).write(to: URL(fileURLWithPath: statePath))
-        try assertRefused(containing: ["newer mock-server", "version 3"])
+        try Data(#"{"format": "mock-server-state", "version": 4, "systems": {}}"#.utf8).write(to: URL(fileURLWithPath: statePath))
+        try assertRefused(containing: ["newer mock-server", "version 4"])
     }
 
     func testOtherUnusableFilesStopTheStart() throws {

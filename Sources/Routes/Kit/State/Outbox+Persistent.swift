@@ -52,7 +52,8 @@ extension Outbox: PersistentSystem {
 
     /// Keeps the newest `capacity` of each kind, as sending them would have.
     public func restore(_ snapshot: OutboxSnapshot) throws {
-        messages.replace(Messages(sms: Array(snapshot.sms.suffix(capacity)), emails: Array(snapshot.emails.suffix(capacity))))
+        let sms = Array(snapshot.sms.suffix(capacity)), emails = Array(snapshot.emails.suffix(capacity))
+        messages.withLock { $0 = $0.replacing(sms: sms, emails: emails) }
     }
 }
 
@@ -67,10 +68,10 @@ extension Outbox: RecordedSystem {
     public func records(into sink: inout RecordSink) {
         // Under the lock, with no copy kept (see SkyZone's).
         messages.drain { m in
-            sink.list("emails", m.emails) { mail in
+            sink.list("emails", m.emails, end: m.emailsEnd) { mail in
                 Outbox.object([("body", mail.body), ("link", mail.link), ("sentAt", mail.sentAt), ("subject", mail.subject), ("to", mail.to)])
             }
-            sink.list("sms", m.sms) { sms in
+            sink.list("sms", m.sms, end: m.smsEnd) { sms in
                 Outbox.object([("code", sms.code), ("phone", sms.phone), ("sentAt", sms.sentAt), ("text", sms.text)])
             }
         }

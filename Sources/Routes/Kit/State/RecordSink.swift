@@ -85,6 +85,20 @@ package final class RecordImage {
         }
     }
 
+    /// A keyed collection's elements in their order: `[json,…]`, or `{"key":json,…}`.
+    package static func appendKeyed<S: Sequence>(_ entries: S, asObject: Bool, to out: inout [UInt8]) where S.Element == (String, [UInt8], Int) {
+        let sorted = entries.sorted { $0.2 < $1.2 }
+        guard asObject else { return appendArray(sorted.lazy.map(\.1), to: &out) }
+        out.append(UInt8(ascii: "{"))
+        for (i, entry) in sorted.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(entry.0, to: &out)
+            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: entry.1)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     package static func appendArray<S: Sequence>(_ elements: S, to out: inout [UInt8]) where S.Element == [UInt8] {
         out.append(UInt8(ascii: "["))
         var first = true
@@ -111,16 +125,19 @@ package final class FieldMember: ImageMember {
 }
 
 /// A keyed collection: each element with its JSON and its place (the order it was added in).
+/// Written as an array of the elements, or (`asObject`) as an object of them by key.
 package final class KeyedMember<E: Equatable>: ImageMember {
     package var entries: [String: (element: E, json: [UInt8], order: Int)] = [:]
     package var nextOrder = 0
+    package var asObject = false
     package func appendJSON(to out: inout [UInt8]) {
-        RecordImage.appendArray(entries.values.sorted { $0.order < $1.order }.lazy.map(\.json), to: &out)
+        RecordImage.appendKeyed(entries.lazy.map { ($0.key, $0.value.json, $0.value.order) }, asObject: asObject, to: &out)
     }
     package func raw() -> any ImageMember {
         let raw = RawKeyed()
         for (key, entry) in entries { raw.entries[key] = (entry.json, entry.order) }
         raw.nextOrder = nextOrder
+        raw.asObject = asObject
         return raw
     }
 }
@@ -128,16 +145,17 @@ package final class KeyedMember<E: Equatable>: ImageMember {
 package final class RawKeyed: ImageMember {
     package var entries: [String: (json: [UInt8], order: Int)] = [:]
     package var nextOrder = 0
+    package var asObject = false
     package func appendJSON(to out: inout [UInt8]) {
-        RecordImage.appendArray(entries.values.sorted { $0.order < $1.order }.lazy.map(\.json), to: &out)
+        RecordImage.appendKeyed(entries.lazy.map { ($0.key, $0.value.json, $0.value.order) }, asObject: asObject, to: &out)
     }
     package func raw() -> any ImageMember { self }
 }
 
-/// A list: elements and their JSON, oldest first.
-package final class ListMember<E: Equatable>: ImageMember {
-    package var elements: [E] = []
+/// A list: its elements' JSON, oldest first, and the number one past the newest.
+package final class ListMember: ImageMember {
     package var jsons: [[UInt8]] = []
+    package var end: UInt64 = 0
     package func appendJSON(to out: inout [UInt8]) { RecordImage.appendArray(jsons, to: &out) }
     package func raw() -> any ImageMember {
         let raw = RawList()
@@ -181,9 +199,11 @@ public struct RecordSink {
     /// A collection of elements with unique keys. An element new or different since the last
     /// call is encoded and upserted; one gone is deleted. `updateMovesToEnd`: an updated element
     /// counts as the newest (the order a bounded store evicts in).
-    public mutating func keyed<E: Equatable, S: Sequence>(_ name: String, _ elements: S, updateMovesToEnd: Bool = false,
+    /// `asObject`: the collection's JSON is an object of the elements by key, not an array.
+    public mutating func keyed<E: Equatable, S: Sequence>(_ name: String, _ elements: S, updateMovesToEnd: Bool = false, asObject: Bool = false,
                                                          encode: (String, E) -> [UInt8]) where S.Element == (String, E) {
         let keyedImage = image.members[name] as? KeyedMember<E> ?? KeyedMember<E>()
+        keyedImage.asObject = asObject
         image.members[name] = keyedImage
         var seen = 0, added: [String] = []
         for (key, element) in elements {
@@ -220,10 +240,10 @@ public struct RecordSink {
     /// `count` is the collection's size: an image of another size means a change went untold,
     /// and every element is compared.
     public mutating func keyed<E: Equatable, S: Sequence>(_ name: String, touched: TouchedKeys, count: Int, all: () -> S,
-                                                         lookup: (String) -> E?, updateMovesToEnd: Bool = false,
+                                                         lookup: (String) -> E?, updateMovesToEnd: Bool = false, asObject: Bool = false,
                                                          encode: (String, E) -> [UInt8]) where S.Element == (String, E) {
         guard !touched.all, let keyedImage = image.members[name] as? KeyedMember<E> else {
-            return keyed(name, all(), updateMovesToEnd: updateMovesToEnd, encode: encode)
+            return keyed(name, all(), updateMovesToEnd: updateMovesToEnd, asObject: asObject, encode: encode)
         }
         for key in touched.keys {
             guard let element = lookup(key) else {
@@ -244,30 +264,28 @@ public struct RecordSink {
                 ops.append(.upsert(name, key: key, json: json, moveToEnd: false))
             }
         }
-        if keyedImage.entries.count != count { keyed(name, all(), updateMovesToEnd: updateMovesToEnd, encode: encode) }
+        if keyedImage.entries.count != count { keyed(name, all(), updateMovesToEnd: updateMovesToEnd, asObject: asObject, encode: encode) }
     }
 
-    /// A list that drops from the front and grows at the back (anything else is a rewrite of it).
-    public mutating func list<E: Equatable>(_ name: String, _ elements: [E], encode: (E) -> [UInt8]) {
-        let listImage = image.members[name] as? ListMember<E> ?? ListMember<E>()
+    /// A list that drops from the front and grows at the back, its elements numbered by the part
+    /// (`end`: one past the newest's number; the list holds `end - count ..< end`). What was
+    /// dropped and added is found by the numbers, never by comparing elements: identical
+    /// elements (the same SMS twice in a second) are common.
+    public mutating func list<E>(_ name: String, _ elements: [E], end: UInt64, encode: (E) -> [UInt8]) {
+        let listImage = image.members[name] as? ListMember ?? ListMember()
         image.members[name] = listImage
-        var drop = 0, keep = 0
-        if let first = elements.first, let start = listImage.elements.firstIndex(of: first) {
-            let n = min(listImage.elements.count - start, elements.count)
-            // Such a list only drops and appends, so an overlap whose ends agree agrees in between
-            // (checked end to end only when it does not: a wholesale change).
-            if n > 0 && listImage.elements[start + n - 1] == elements[n - 1] {
-                keep = n
-            } else {
-                while keep < n, listImage.elements[start + keep] == elements[keep] { keep += 1 }
-            }
-            drop = start
+        let count = UInt64(elements.count), held = UInt64(listImage.jsons.count)
+        if end == listImage.end && held == count { return }
+        let start = end &- count, heldStart = listImage.end &- held
+        var drop = listImage.jsons.count, keep = 0
+        // Numbers that went backwards (a part restarted its count) share nothing: all is rewritten.
+        if end >= listImage.end && start >= heldStart && start <= listImage.end {
+            drop = Int(start - heldStart)
+            keep = Int(listImage.end - start)
         }
-        if keep == 0 { drop = listImage.elements.count }
-        if drop == 0 && keep == listImage.elements.count && keep == elements.count { return }
         let add = elements[keep...].map(encode)
-        listImage.elements = Array(listImage.elements[drop..<(drop + keep)]) + elements[keep...]
         listImage.jsons = Array(listImage.jsons[drop..<(drop + keep)]) + add
+        listImage.end = end
         ops.append(.listCut(name, drop: drop, keep: keep))
         for json in add { ops.append(.listAppend(name, json)) }
     }

@@ -53,6 +53,40 @@ extension SignedTokens {
         return words
     }
 
+    /// The key, the revoked tokens and the deleted accounts as change-log fields (the snapshot's
+    /// `tokenKey`, `revoked`, `endedAccounts`, `accountGenerations`).
+    package func recordKey(into sink: inout RecordSink) {
+        let snapshot = self.snapshot
+        var key: [UInt8] = []
+        JSONText.appendQuoted(snapshot.tokenKey, to: &key)
+        sink.field("tokenKey", json: key)
+        var revoked: [UInt8] = []
+        RecordImage.appendArray((snapshot.revoked ?? []).map { text -> [UInt8] in
+            var out: [UInt8] = []
+            JSONText.appendQuoted(text, to: &out)
+            return out
+        }, to: &revoked)
+        sink.field("revoked", json: revoked)
+        // Deleted accounts' tags and generations: without them a restart would bring a deleted
+        // account's sessions back.
+        var ended: [UInt8] = []
+        RecordImage.appendArray((snapshot.endedAccounts ?? []).map { text -> [UInt8] in
+            var out: [UInt8] = []
+            JSONText.appendQuoted(text, to: &out)
+            return out
+        }, to: &ended)
+        sink.field("endedAccounts", json: ended)
+        var generations: [UInt8] = [UInt8(ascii: "{")]
+        for (i, (account, generation)) in (snapshot.accountGenerations ?? [:]).sorted(by: { $0.key < $1.key }).enumerated() {
+            if i > 0 { generations.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(account, to: &generations)
+            generations.append(UInt8(ascii: ":"))
+            generations.append(contentsOf: String(generation).utf8)
+        }
+        generations.append(UInt8(ascii: "}"))
+        sink.field("accountGenerations", json: generations)
+    }
+
     /// 16 hex digits, nothing else (`UInt64(_:radix:)` alone would take a sign).
     private static func word(_ digits: ArraySlice<UInt8>) -> UInt64? {
         guard digits.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }) else { return nil }
