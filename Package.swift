@@ -18,7 +18,9 @@ let package = Package(
         // glibc's <sys/epoll.h> and <sys/eventfd.h>, which the Glibc module does not export (Linux only).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // The emulated APIs and their in-memory store.
-        .target(name: "Routes", dependencies: ["HTTPServer"]),
+        .target(name: "Routes", dependencies: ["HTTPServer", "Stubs"], exclude: ["Stubs"]),
+        // WireMock-format stub mappings for every other endpoint: matching, answers, /__admin.
+        .target(name: "Stubs", dependencies: ["HTTPServer"], path: "Sources/Routes/Stubs"),
         // The mock as a library: app construction, bundled seed, in-process start and stop.
         .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "MockServerAdminClient"]),
         // The admin API client (Foundation/URLSession only).

@@ -16,6 +16,8 @@ struct Options {
     }()
     /// A seed file; nil means the seed compiled into the binary.
     var seedPath: String?
+    /// A WireMock folder: `DIR/mappings/*.json`, bodies in `DIR/__files`.
+    var mappingsPath: String?
     var logLevel = LogLevel.info
     var logFormat = LogFormat.text
     var adminToken: String?
@@ -53,6 +55,7 @@ struct Options {
         Setting(flag: "--host", env: "MOCK_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1; 0.0.0.0 or :: for every interface)") { o, v in o.server.host = v },
         Setting(flag: "--port", env: "MOCK_PORT", valueName: "N", help: "port to listen on (default 8080; 0 picks a free port, printed in the banner)") { o, v in o.server.port = try int(v, "--port", 0...65535) },
         Setting(flag: "--seed", env: "MOCK_SEED", valueName: "PATH", help: "initial data (default: the bundled copy of the repository's seed.json)") { o, v in o.seedPath = v },
+        Setting(flag: "--mappings", env: "MOCK_MAPPINGS", valueName: "DIR", help: "WireMock stub mappings for every other endpoint: DIR/mappings/*.json, bodies from DIR/__files (docs/stubs.md)") { o, v in o.mappingsPath = v },
         Setting(flag: "--log-level", env: "MOCK_LOG_LEVEL", valueName: "LEVEL", help: "info (default: a line per request, SMS and e-mails), debug (more detail), warning (quiet), error or off") { o, v in
             guard let l = LogLevel(name: v) else { throw UsageError(description: "--log-level must be debug, info, warning, error or off, not \"\(v)\"") }
             o.logLevel = l

@@ -50,6 +50,12 @@ do {
 var environment = MockEnvironment(logger: logger)
 environment.maxWaitMs = options.maxWaitMs
 environment.settings = options.systemSettings
+if let mappingsPath = options.mappingsPath {
+    // A mapping folder that does not load stops the start, as a bad seed does (file:line:column).
+    do { environment.stubs = try StubLoading.store(root: mappingsPath, clock: environment.clock) } catch {
+        exitWith("mock-server: \(error)", status: 65)
+    }
+}
 let app = MockApp(seed: seed, environment: environment, adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)
 // The transport itself rather than EmbeddedMockServer: the banner reports its connection limit.

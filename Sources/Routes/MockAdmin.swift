@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import Stubs
 
 /// The mock's own routes under `/__mock/`: health, the outbox, accounts, reset, the web
 /// console and a WebSocket echo; every one but health behind `AdminGuard`.
@@ -18,7 +19,8 @@ struct MockAdmin: Sendable {
     let control: ControlPlane
 
     /// `/__mock/*` answers as `admin`, errors in Vapor's shape like the transport's own.
-    static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock"])
+    /// `/__admin/*` is WireMock's admin API over the stubs, behind the same guard.
+    static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock", StubAdmin.prefix])
 
     /// The seed of a reset's body `{"seed": {…}}`; nil for a bare reset (no body, `{}`).
     static func resetSeed(_ body: [UInt8]) -> Result<Seed?, ControlPlane.FilterProblem> {
@@ -71,6 +73,7 @@ struct MockAdmin: Sendable {
             return .empty(.noContent)
         })
         Console.register(in: &router, guard: `guard`, systems: systems)
+        StubAdmin(store: control.stubs, journal: control).register(in: &router, guarded: `guard`.wrap)
         control.register(in: &router, guarded: `guard`.wrap)
         control.registerEvents(in: &router, admit: `guard`.admits, guarded: `guard`.wrap)
         // Conformance runs and diagnostics: every message comes back unchanged. A refused

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Dispatch
 import HTTPServer
+import Stubs
 
 /// The control plane for tests (API.md §6.1): the request journal, faults, the adjustable clock,
 /// token controls and the event hub, over the systems of one `MockApp`.
@@ -16,6 +17,8 @@ public final class ControlPlane: Sendable {
     /// Admin requests waiting for a journal entry or an outbox message (`?waitMs=`).
     public let waiters: Waiters
     let systems: [any EmulatedSystem]
+    /// The stub mappings, tried after the faults and before the systems.
+    public let stubs: StubStore
     /// Which system owns a path: the systems' route groups, then the admin group.
     let owners: PathOwners
     /// The admin group's index in `owners`: its paths are neither faulted nor journaled.
@@ -57,11 +60,17 @@ public final class ControlPlane: Sendable {
         outbox = environment.outbox
         clock = environment.clock as? OffsetClock ?? OffsetClock(base: environment.clock)
         self.systems = systems
+        stubs = environment.stubs
         owners = PathOwners(groups: systems.map(\.routeGroup) + [MockAdmin.routeGroup])
         adminOwner = systems.count
         logger = environment.logger
         random = environment.random
         let events = self.events
+        // Stub changes reach the log and the console (the newest app's control plane listens).
+        environment.stubs.observe { [logger = environment.logger, clock = environment.clock] change in
+            logger.info(change.summary)
+            events.publish(kind: "stubs", at: clock.now()) { ["change": .string(change.summary)] }
+        }
         // The app it replaces already publishes this outbox's messages to the same hub.
         if let carrying, carrying.outbox === environment.outbox { return }
         environment.outbox.observe { message in
@@ -83,6 +92,8 @@ public final class ControlPlane: Sendable {
     public func reset() {
         journal.clear()
         faults.removeAll()
+        // Stubs from --mappings stay; those added over HTTP go (as the test that added them ended).
+        stubs.removeAll(keepFiles: true)
         clock.reset()
         events.publish(kind: "reset", at: clock.now()) { [:] }
     }
