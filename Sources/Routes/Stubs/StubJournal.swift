@@ -83,6 +83,7 @@ public struct StubLoggedRequest: Sendable {
         var event: JSONValue = [
             "id": .string(uuid),
             "request": requestJSON(host: request.headers["Host"]),
+            "responseDefinition": ["status": status.map { .number(Double($0)) } ?? .null],
             "response": ["status": status.map { .number(Double($0)) } ?? .null, "body": .string(String(decoding: responseBody, as: UTF8.self))],
             "wasMatched": .bool(wasMatched),
         ]
