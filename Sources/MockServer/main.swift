@@ -68,6 +68,9 @@ let persistence = startPersistence(app: app, server: server, options: options, s
 let switcher = AppSwitcher(app: persistence.app, server: server, startSeed: seed, responder: persistence.responder(for:)) { [store = persistence.store] next in
     store?.reattach(next.persistentParts)
 }
+// --watch with --mappings: a saved mapping file reloads the folder's stubs.
+let mappingsWatcher = options.watch ? StubFolderWatcher(store: environment.stubs, logger: logger) : nil
+mappingsWatcher?.start()
 do {
     try server.start()
 } catch {
@@ -112,6 +115,7 @@ if logger.format == .json {
 }
 
 server.waitUntilStopped()
+mappingsWatcher?.stop()
 instances.stopAll()
 persistence.close()
 logger.info("stopped")

@@ -60,3 +60,28 @@ final class StubFilesTests: XCTestCase {
         XCTAssertTrue(stderr.contains("cut.json:1:13"), stderr)
     }
 }
+
+/// `--watch` with `--mappings`: a saved file reloads the folder's stubs; a bad one keeps them.
+final class StubFolderWatchTests: TemporaryDirectoryTestCase {
+    func testASavedMappingReloadsAndABadOneKeepsTheStubs() throws {
+        let mappings = dir.appendingPathComponent("mappings")
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+        let file = mappings.appendingPathComponent("a.json")
+        try Data(#"{"request": {"url": "/w"}, "response": {"body": "one"}}"#.utf8).write(to: file)
+        let path = dir.path
+        let server = try TestServer(environment: { env in
+            env.stubs = (try? StubLoading.store(root: path, clock: env.clock)) ?? env.stubs
+        })
+        defer { server.stop() }
+        let log = LogCapture()
+        let watcher = try XCTUnwrap(StubFolderWatcher(store: server.app.environment.stubs, logger: log.logger, interval: 0.01))
+        watcher.start()
+        defer { watcher.stop() }
+        XCTAssertEqual(try server.request("GET", "/w").text, "one")
+        try Data(#"{"request": {"url": "/w"}, "response": {"body": "two, longer"}}"#.utf8).write(to: file)
+        waitUntil("the reload") { (try? server.request("GET", "/w").text) == "two, longer" }
+        try Data(#"{"request": {"url": "/w"}, "response": {"body": "#.utf8).write(to: file)
+        waitUntil("the warning") { log.contains("mappings not reloaded") }
+        XCTAssertEqual(try server.request("GET", "/w").text, "two, longer")
+    }
+}
