@@ -30,8 +30,10 @@ public enum OpenAPIDocument {
             securitySchemes.merge(documented.openAPISecuritySchemes) { first, _ in first }
         }
         tags.append("admin")
+        tags.append("stubs")
         let description = """
-            Every HTTP endpoint of the \(count(SystemRegistry.types.count)) emulated systems and of the admin API (/__mock/*), as the \
+            Every HTTP endpoint of the \(count(SystemRegistry.types.count)) emulated systems, of the admin API (/__mock/*) and of \
+            WireMock's admin API over the stub mappings (/__admin/*), as the \
             mock answers them (API.md revision 3). Errors keep each system's own shape; a rejected \
             request a client could fix carries an X-Mock-Hint header.
 

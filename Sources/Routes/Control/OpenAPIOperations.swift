@@ -2,7 +2,7 @@
 /// revision 2). The document lists the router's routes; a test keeps both lists equal.
 extension OAS {
     static var operations: [String: Object] {
-        var ops = adminOperations
+        var ops = adminOperations.merging(stubOperations) { first, _ in first }
         for case let system as OpenAPIDocumented.Type in SystemRegistry.types {
             ops.merge(system.openAPIOperations) { first, _ in first }
         }
