@@ -39,7 +39,7 @@ public enum OpenAPIDocument {
 
             WebSocket endpoints (not expressible in OpenAPI): \(sockets.sorted().joined(separator: ", ")). \
             \(notes)/__mock/echo returns every message. /__mock/events pushes \
-            {"kind", "at", "data"} events (request, sms, email, fault, reset, clock, and each admin change: fault.added/removed/usedUp, account.created/deleted, instance.started/stopped, state.replaced, outbox.cleared, journal.cleared).
+            {"kind", "at", "data"} events (request, sms, email, fault, reset, clock, and each admin change: fault.added/removed/usedUp, account.created/deleted, instance.started/stopped, state.replaced, outbox.cleared, journal.cleared, stubs).
             """
         let document: JSONValue = [
             "openapi": "3.1.0",

@@ -65,6 +65,15 @@ extension OAS {
             "id": string, "name": string, "state": string, "possibleStates": array(string), "mappings": array(mapping),
         ]))])))])
         ops["POST /__admin/scenarios/reset"] = admin("Every scenario back to Started", ["200": empty])
+        ops["GET /__mock/stubs"] = ["tags": ["admin"], "summary": "The stubs as the console lists them, newest first", "responses": [
+            "200": response("Each mapping with its hits and its scenario's state.", json(array(object([
+                "id": string, "name": ["type": ["string", "null"]], "priority": ["type": "integer"], "method": string,
+                "url": ["type": ["string", "null"]], "urlMatch": ["type": ["string", "null"]], "status": ["type": "integer"],
+                "hits": ["type": "integer"], "scenario": ["type": ["string", "null"]], "scenarioState": ["type": ["string", "null"]],
+                "requiredScenarioState": ["type": ["string", "null"]], "fromFiles": ["type": "boolean"],
+            ])))),
+            "403": adminForbidden,
+        ]] as Object
         ops["POST /__admin/reset"] = admin("Journal emptied, stubs back to the --mappings folder, scenarios to Started", ["200": empty, "422": refused])
         return ops
     }

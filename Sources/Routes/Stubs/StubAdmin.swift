@@ -73,6 +73,8 @@ public struct StubAdmin: Sendable {
             admin.journal.clearRequests()
             return admin.resetMappings()
         })
+        // The console's Stubs panel: each mapping with its hits and its scenario's state.
+        router.get("/__mock/stubs", guarded { _ in StubAdmin.json(.ok, .array(admin.store.summaries)) })
     }
 
     static var emptyOK: HTTPResponse { .json(.ok, bytes: Array("{}".utf8)) }

@@ -268,6 +268,28 @@ public final class StubStore: Sendable {
         }
     }
 
+    /// Each mapping, newest first, as the console lists it: id, name, priority, method, URL,
+    /// status, hits, scenario and its state, and whether it came from the `--mappings` folder.
+    public var summaries: [JSONValue] {
+        let s = state.withLock { $0 }
+        return s.entries.sorted { $0.sequence > $1.sequence }.map { entry in
+            let m = entry.mapping
+            let request = m.json["request"] ?? .null
+            let url = ["url", "urlPath", "urlPattern", "urlPathPattern"].compactMap { key in request[key]?.string.map { (key, $0) } }.first
+            return [
+                "id": .string(m.id), "name": JSONValue(m.name), "priority": .number(Double(m.priority)),
+                "method": .string(request["method"]?.string ?? "ANY"),
+                "url": JSONValue(url?.1), "urlMatch": JSONValue(url?.0),
+                "status": .number(Double(m.response.status)),
+                "hits": .number(Double(s.hits[m.id] ?? 0)),
+                "scenario": JSONValue(m.scenarioName),
+                "scenarioState": JSONValue(m.scenarioName.flatMap { s.scenarios[$0] }),
+                "requiredScenarioState": JSONValue(m.requiredScenarioState),
+                "fromFiles": .bool(entry.fromFiles),
+            ]
+        }
+    }
+
     // MARK: - Serving
 
     /// The stub's answer to `request`, or nil when no mapping matches (the systems answer then).

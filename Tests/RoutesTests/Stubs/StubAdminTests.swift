@@ -93,4 +93,15 @@ final class StubAdminTests: MockServerTestCase {
         XCTAssertEqual(origin.status, 403)
         XCTAssertEqual((try server.request("GET", "/__mock/requests").jsonArray)?.count, 0, "admin paths are not journaled")
     }
+
+    func testTheConsoleListShowsHitsAndScenarioState() throws {
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings", jsonText: #"{"name": "s1", "scenarioName": "flow", "requiredScenarioState": "Started", "newScenarioState": "two", "request": {"method": "GET", "url": "/s"}, "response": {"status": 202}}"#).status, 201)
+        _ = try server.request("GET", "/s")
+        let list = try XCTUnwrap(try server.request("GET", "/__mock/stubs").jsonArray as? [[String: Any]])
+        XCTAssertEqual(list.first?["name"] as? String, "s1")
+        XCTAssertEqual(list.first?["hits"] as? Int, 1)
+        XCTAssertEqual(list.first?["status"] as? Int, 202)
+        XCTAssertEqual(list.first?["scenarioState"] as? String, "two")
+        XCTAssertTrue(try server.request("GET", "/__mock/", headers: [("Accept", "text/html")]).text.contains("id=\"tab-stubs\""))
+    }
 }
