@@ -27,7 +27,7 @@ extension ControlPlane {
             // No rule (the usual case): no lock, no method string; no journal: no clock read.
             let fired = faults.hasRules ? faults.fire(method: request.method.rawValue, path: request.path, system: system) : nil
             guard journal.isEnabled else {
-                guard fired != nil else { return next(request) }
+                guard fired != nil || !stubs.isEmpty else { return next(request) }
                 return answer(request, fired: fired, system: system, next)
             }
             let started = SystemTime.monotonicNanos()

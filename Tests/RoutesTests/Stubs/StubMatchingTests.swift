@@ -102,4 +102,11 @@ final class StubMatchingTests: MockServerTestCase {
         XCTAssertEqual(try server.request("GET", "/temp").status, 404)
         XCTAssertEqual((try server.request("GET", "/__admin/mappings").jsonObject?["mappings"] as? [Any])?.count, 0)
     }
+
+    func testStubsAnswerWithTheJournalOff() throws {
+        let quiet = try TestServer(journalSize: 0)
+        defer { quiet.stop() }
+        XCTAssertEqual(try quiet.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/q"}, "response": {"body": "q"}}"#).status, 201)
+        XCTAssertEqual(try quiet.request("GET", "/q").text, "q")
+    }
 }
