@@ -118,31 +118,32 @@ public struct RequestPattern: Sendable {
 
 /// The parts of a request a pattern looks at, from a live request or from the journal.
 public struct StubRequest: Sendable {
-    public var method: String
+    public let method: String
     /// Path and query, as sent.
-    public var url: String
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    public let url: String
+    public let headers: HTTPHeaders
+    public let body: [UInt8]
+    /// The path part of `url` (split once: every candidate mapping reads it).
+    let path: String
+    /// The query part of `url` without `?`, still encoded.
+    let queryString: String
 
     public init(method: String, url: String, headers: HTTPHeaders, body: [UInt8]) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        if let q = url.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            path = String(Substring(url.utf8[..<q]))
+            queryString = String(Substring(url.utf8[url.utf8.index(after: q)...]))
+        } else {
+            path = url
+            queryString = ""
+        }
     }
 
     init(_ request: HTTPRequest) {
         self.init(method: request.method.rawValue, url: request.target, headers: request.headers, body: request.body)
-    }
-
-    var path: String {
-        guard let q = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
-        return String(Substring(url.utf8[..<q]))
-    }
-
-    var queryString: String {
-        guard let q = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return "" }
-        return String(Substring(url.utf8[url.utf8.index(after: q)...]))
     }
 
     var queryParameters: Parameters { FormDecoding.parseForm(queryString) }
