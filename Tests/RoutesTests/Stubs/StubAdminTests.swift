@@ -105,3 +105,20 @@ final class StubAdminTests: MockServerTestCase {
         XCTAssertTrue(try server.request("GET", "/__mock/", headers: [("Accept", "text/html")]).text.contains("id=\"tab-stubs\""))
     }
 }
+
+/// The log names the stub that answered and says when stubs change; the events stream carries both.
+final class StubLogTests: XCTestCase {
+    func testTheLogLineNamesTheStubAndChangesAreLogged() throws {
+        let lines = Locked<[String]>([])
+        let logger = Logger(level: .info) { line in lines.withLock { $0.append(line) } }
+        let server = try TestServer(logger: logger, configure: { $0.eventLoops = 1 })
+        defer { server.stop() }
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings", jsonText: #"{"name": "avatar", "request": {"url": "/avatar"}, "response": {"status": 204}}"#).status, 201)
+        XCTAssertEqual(try server.request("GET", "/avatar").status, 204)
+        // One loop: this answer is written after the stub's, so its line is already there.
+        XCTAssertEqual(try server.request("GET", "/rows/1").status, 403)
+        let log = lines.withLock { $0.joined() }
+        XCTAssertTrue(log.contains("stub(s) added: avatar"), log)
+        XCTAssertTrue(log.contains("GET /avatar 204") && log.contains("stubs/avatar"), log)
+    }
+}
