@@ -54,7 +54,8 @@ extension ControlPlane {
         guard let fired else {
             // Returned untouched when the router named its system (the usual case): writing the
             // field on every path made the optimiser copy the whole response.
-            let response = stubs.isEmpty ? next(request) : stubbed(request, next)
+            // A system's path skips the stubs while none of them could answer it (one atomic load).
+            let response = stubs.isEmpty || (system != nil && !stubs.mayAnswerSystemPaths) ? next(request) : stubbed(request, next)
             if response.system != nil { return response }
             var named = response
             named.system = system

@@ -61,8 +61,11 @@ public final class ControlPlane: Sendable {
         clock = environment.clock as? OffsetClock ?? OffsetClock(base: environment.clock)
         self.systems = systems
         stubs = environment.stubs
-        owners = PathOwners(groups: systems.map(\.routeGroup) + [MockAdmin.routeGroup])
+        let owners = PathOwners(groups: systems.map(\.routeGroup) + [MockAdmin.routeGroup])
+        self.owners = owners
         adminOwner = systems.count
+        // Stubs on paths no system owns cost the systems' requests nothing.
+        environment.stubs.setSystemPaths { [systemCount = systems.count] path in owners.owner(of: path).map { $0 < systemCount } ?? false }
         logger = environment.logger
         random = environment.random
         let events = self.events

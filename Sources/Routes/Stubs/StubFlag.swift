@@ -6,14 +6,15 @@ import HTTPServer
 
 /// "Any stub loaded?", read by every request without a lock where `Atomic` is available on the
 /// deployment target (Linux; the Apple floors lack it, so a mutex there).
+@usableFromInline
 final class StubFlag: Sendable {
     #if os(Linux)
-    private let value = Atomic<Bool>(false)
-    var isSet: Bool { value.load(ordering: .acquiring) }
+    @usableFromInline let value = Atomic<Bool>(false)
+    @inlinable var isSet: Bool { value.load(ordering: .acquiring) }
     func set(_ new: Bool) { value.store(new, ordering: .releasing) }
     #else
-    private let value = Locked(false)
-    var isSet: Bool { value.withLock { $0 } }
+    @usableFromInline let value = Locked(false)
+    @inlinable var isSet: Bool { value.withLock { $0 } }
     func set(_ new: Bool) { value.withLock { $0 = new } }
     #endif
 }

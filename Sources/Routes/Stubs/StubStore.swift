@@ -27,7 +27,9 @@ public final class StubStore: Sendable {
 
     /// The stub a response came from (its `Matched-Stub-Id`/`-Name` headers), nil for any other.
     public static func reference(of response: HTTPResponse) -> StubReference? {
-        guard let system = response.system, system.hasPrefix(systemPrefix), let id = response.headers["Matched-Stub-Id"] else { return nil }
+        // Most answers are a system's: a name no longer than the prefix ends it at once.
+        guard let system = response.system, system.utf8.count > systemPrefix.utf8.count, system.hasPrefix(systemPrefix),
+              let id = response.headers["Matched-Stub-Id"] else { return nil }
         return StubReference(id: id, name: response.headers["Matched-Stub-Name"])
     }
 
@@ -46,24 +48,24 @@ public final class StubStore: Sendable {
 
     struct State: Sendable {
         var entries: [Entry] = []
-        var exact: [String: [Entry]] = [:]
+        var exact = StubPathTable()
         var patterns: [Entry] = []
         var scenarios: [String: String] = [:]
         var hits: [String: Int] = [:]
         var nextSequence = 0
 
         mutating func rebuildIndex() {
-            exact = [:]
+            exact = StubPathTable()
             patterns = []
             for entry in entries.sorted(by: { $0.precedes($1) }) {
-                if let path = entry.mapping.request.exactPath { exact[path, default: []].append(entry) } else { patterns.append(entry) }
+                if let path = entry.mapping.request.exactPath { exact.insert(entry, path: path) } else { patterns.append(entry) }
             }
         }
 
         mutating func insert(_ entry: Entry) {
             entries.append(entry)
             if let path = entry.mapping.request.exactPath {
-                StubStore.insertSorted(entry, into: &exact[path, default: []])
+                exact.insert(entry, path: path)
             } else {
                 StubStore.insertSorted(entry, into: &patterns)
             }
@@ -79,7 +81,14 @@ public final class StubStore: Sendable {
 
     private let state = Locked(State())
     /// Whether any mapping is loaded: the pipeline's only cost while none is.
-    private let loaded = StubFlag()
+    @usableFromInline let loaded = StubFlag()
+    /// The lock-free first look at a request's path.
+    private let filter = StubPathFilter()
+    /// Whether a stub may answer a path an emulated system owns (a pattern, or an exact path of
+    /// theirs): while none may, the systems' requests skip the stubs after one atomic load.
+    @usableFromInline let overrides = StubFlag()
+    /// Which paths the emulated systems own (set by the composition root); nil: every path.
+    private let systemOwns = Locked<(@Sendable (String) -> Bool)?>(nil)
     /// The `--mappings` folder, if any: `bodyFileName` reads its `__files`, resets reload it.
     public let files: StubFiles?
     /// `DIR/__files` of `--mappings DIR`.
@@ -101,7 +110,24 @@ public final class StubStore: Sendable {
 
     private func report(_ change: StubChange) { observer.withLock { $0 }?(change) }
 
-    public var isEmpty: Bool { !loaded.isSet }
+    /// True while no mapping is loaded (inlined into the pipeline: one atomic load on Linux).
+    @inlinable public var isEmpty: Bool { !loaded.isSet }
+
+    /// False while no loaded stub can answer a path a system owns: the pipeline then asks
+    /// the stubs only about the paths no system owns.
+    @inlinable public var mayAnswerSystemPaths: Bool { overrides.isSet }
+
+    /// Tells the store which paths the emulated systems own (see `mayAnswerSystemPaths`).
+    public func setSystemPaths(_ owns: @escaping @Sendable (String) -> Bool) {
+        systemOwns.withLock { $0 = owns }
+        state.withLock { s in overrides.set(Self.overridesSystems(s, owns)) }
+    }
+
+    private static func overridesSystems(_ s: State, _ owns: ((String) -> Bool)?) -> Bool {
+        guard !s.patterns.isEmpty || !s.exact.isEmpty else { return false }
+        guard let owns, s.patterns.isEmpty else { return true }
+        return s.exact.groups.contains { owns($0.path) }
+    }
 
     static func insertSorted(_ entry: Entry, into list: inout [Entry]) {
         var low = 0, high = list.count
@@ -129,6 +155,7 @@ public final class StubStore: Sendable {
 
     /// Adds checked mappings, all or none.
     public func add(_ mappings: [StubMapping], fromFiles: Bool = false, replaceExisting: Bool = false) throws(StubProblem) {
+        let owns = systemOwns.withLock { $0 }
         let result: Result<Void, StubProblem> = state.withLock { s in
             var ids = Set<String>()
             for m in mappings {
@@ -151,6 +178,8 @@ public final class StubStore: Sendable {
             }
             s.syncScenarios()
             loaded.set(!s.entries.isEmpty)
+            filter.advance()
+            overrides.set(Self.overridesSystems(s, owns))
             return .success(())
         }
         try result.get()
@@ -159,10 +188,13 @@ public final class StubStore: Sendable {
 
     /// Replaces the mapping with `id` (keeping its place and origin); false when there is none.
     public func replace(id: String, with mapping: StubMapping) -> Bool {
+        let owns = systemOwns.withLock { $0 }
         let done = state.withLock { s -> Bool in
             guard let i = s.entries.firstIndex(where: { $0.mapping.id == id }) else { return false }
             s.entries[i] = Entry(mapping: mapping, sequence: s.entries[i].sequence, fromFiles: s.entries[i].fromFiles)
             s.rebuildIndex()
+            filter.advance()
+            overrides.set(Self.overridesSystems(s, owns))
             s.syncScenarios()
             return true
         }
@@ -173,6 +205,7 @@ public final class StubStore: Sendable {
     /// Removes one mapping; false when there is none with that id.
     @discardableResult
     public func remove(id: String) -> Bool {
+        let owns = systemOwns.withLock { $0 }
         let removed = state.withLock { s -> Entry? in
             guard let i = s.entries.firstIndex(where: { $0.mapping.id == id.lowercased() }) else { return nil }
             let entry = s.entries.remove(at: i)
@@ -180,6 +213,8 @@ public final class StubStore: Sendable {
             s.rebuildIndex()
             s.syncScenarios()
             loaded.set(!s.entries.isEmpty)
+            filter.advance()
+            overrides.set(Self.overridesSystems(s, owns))
             return entry
         }
         if let removed { report(.removed([StubReference(id: removed.mapping.id, name: removed.mapping.name)])) }
@@ -189,6 +224,7 @@ public final class StubStore: Sendable {
     /// Removes every mapping (`keepFiles`: those from `--mappings` stay), puts every scenario back
     /// to `Started` and forgets the hit counts.
     public func removeAll(keepFiles: Bool) {
+        let owns = systemOwns.withLock { $0 }
         let removed = state.withLock { s -> [Entry] in
             let gone = s.entries.filter { !(keepFiles && $0.fromFiles) }
             s.entries.removeAll { !(keepFiles && $0.fromFiles) }
@@ -197,6 +233,8 @@ public final class StubStore: Sendable {
             s.rebuildIndex()
             s.syncScenarios()
             loaded.set(!s.entries.isEmpty)
+            filter.advance()
+            overrides.set(Self.overridesSystems(s, owns))
             return gone
         }
         report(.removed(removed.map { StubReference(id: $0.mapping.id, name: $0.mapping.name) }))
@@ -204,6 +242,7 @@ public final class StubStore: Sendable {
 
     /// Replaces the mappings from files with `mappings` (a `--watch` reload), all or none.
     public func reloadFiles(_ mappings: [StubMapping]) throws(StubProblem) {
+        let owns = systemOwns.withLock { $0 }
         let result: Result<Void, StubProblem> = state.withLock { s in
             let kept = s.entries.filter { !$0.fromFiles }
             if kept.count + mappings.count > StubStore.maxStubs {
@@ -218,6 +257,8 @@ public final class StubStore: Sendable {
             s.rebuildIndex()
             s.syncScenarios()
             loaded.set(!s.entries.isEmpty)
+            filter.advance()
+            overrides.set(Self.overridesSystems(s, owns))
             return .success(())
         }
         try result.get()
@@ -296,9 +337,12 @@ public final class StubStore: Sendable {
     /// A matching mapping counts a hit and moves its scenario on.
     public func answer(_ request: HTTPRequest) -> (response: HTTPResponse, stub: StubReference)? {
         guard loaded.isSet else { return nil }
+        // A request whose path has no mapping (and no pattern exists) is turned away before
+        // anything is built: the systems' requests pay only this.
+        guard filter.mayMatch(request.path, refresh: { state.withLock { ($0.exact, !$0.patterns.isEmpty) } }) else { return nil }
         let stubRequest = StubRequest(request)
         let found: StubMapping? = state.withLock { s in
-            guard let entry = StubStore.best(s, for: stubRequest) else { return nil }
+            guard let entry = StubStore.best(&s, for: stubRequest) else { return nil }
             s.hits[entry.mapping.id, default: 0] += 1
             if let scenario = entry.mapping.scenarioName, let next = entry.mapping.newScenarioState { s.scenarios[scenario] = next }
             return entry.mapping
@@ -313,12 +357,12 @@ public final class StubStore: Sendable {
     }
 
     /// The first mapping, in priority order, among the request path's own and the patterns.
-    private static func best(_ s: State, for request: StubRequest) -> Entry? {
-        let own = s.exact[request.path] ?? []
-        var i = 0, j = 0
-        while i < own.count || j < s.patterns.count {
+    private static func best(_ s: inout State, for request: StubRequest) -> Entry? {
+        let own = s.exact.entries(for: request.path)
+        var i = own.startIndex, j = 0
+        while i < own.endIndex || j < s.patterns.count {
             let entry: Entry
-            if j >= s.patterns.count || (i < own.count && own[i].precedes(s.patterns[j])) {
+            if j >= s.patterns.count || (i < own.endIndex && own[i].precedes(s.patterns[j])) {
                 entry = own[i]; i += 1
             } else {
                 entry = s.patterns[j]; j += 1
