@@ -22,7 +22,6 @@ struct StubResponse: Sendable {
 
     enum Delay: Sendable {
         case none
-        case fixed(Int)
         case uniform(lower: Int, upper: Int)
         case lognormal(median: Double, sigma: Double)
     }
@@ -148,7 +147,6 @@ struct StubResponse: Sendable {
         var ms = Double(fixedDelay ?? 0)
         switch distribution {
         case .none: break
-        case .fixed(let f): ms += Double(f)
         case .uniform(let lower, let upper): ms += Double(Int.random(in: lower...upper))
         case .lognormal(let median, let sigma):
             // Box–Muller: a standard normal draw, then median · e^(σ·z).
