@@ -237,7 +237,8 @@ public final class StubStore: Sendable {
             overrides.set(Self.overridesSystems(s, owns))
             return gone
         }
-        report(.removed(removed.map { StubReference(id: $0.mapping.id, name: $0.mapping.name) }))
+        // A reset with no stub to remove says nothing (the reset event says the rest).
+        if !removed.isEmpty { report(.removed(removed.map { StubReference(id: $0.mapping.id, name: $0.mapping.name) })) }
     }
 
     /// Replaces the mappings from files with `mappings` (a `--watch` reload), all or none.
