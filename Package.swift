@@ -28,7 +28,7 @@ let package = Package(
         // the systems from a value; Routes alone imports the systems and names the registry.
         // The system contract and what every system shares: environment, settings, clock, tokens,
         // account overlays, outbox, body readers, OpenAPI building blocks, persistence cells.
-        .target(name: "EmulationKit", dependencies: ["HTTPServer"], path: "Sources/Routes/Kit"),
+        .target(name: "EmulationKit", dependencies: ["HTTPServer", "Stubs"], path: "Sources/Routes/Kit"),
         // One target per emulated system.
         .target(name: "RowsSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Rows"),
         .target(name: "GatewaySystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/CustomerGateway"),
@@ -37,13 +37,16 @@ let package = Package(
         .target(name: "RSSchoolSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/RSSchool"),
         // The control plane: admin guard, journal, faults, clock and token controls, events, path
         // owners, redaction, the OpenAPI document, the web console.
-        .target(name: "MockControl", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Control"),
+        .target(name: "MockControl", dependencies: ["EmulationKit", "HTTPServer", "Stubs"], path: "Sources/Routes/Control"),
         // --state and --watch: the store, the state file, its writer and change log, the watcher,
         // the durability gate, the state document.
         .target(name: "StatePersistence", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Persistence"),
         // The composition root: the registry, the seed, the app, the admin routes that span the plane.
-        .target(name: "Routes", dependencies: ["HTTPServer", "EmulationKit", "MockControl", "StatePersistence"] + systemTargets,
-                exclude: ["Kit", "Rows", "CustomerGateway", "SkyZone", "Musbooking", "RSSchool", "Control", "Persistence"]),
+        .target(name: "Routes", dependencies: ["HTTPServer", "EmulationKit", "MockControl", "StatePersistence", "Stubs"] + systemTargets,
+                exclude: ["Kit", "Rows", "CustomerGateway", "SkyZone", "Musbooking", "RSSchool", "Control", "Persistence", "Stubs"]),
+        // WireMock-format stub mappings for every other endpoint: matching, answers, /__admin
+        // (imports only HTTPServer; the kit's environment holds the store).
+        .target(name: "Stubs", dependencies: ["HTTPServer"], path: "Sources/Routes/Stubs"),
         // The mock as a library: app construction, bundled seed, in-process start and stop.
         .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockControl", "StatePersistence", "MockServerAdminClient"]),
         // The admin API client (Foundation/URLSession only).

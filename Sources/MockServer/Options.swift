@@ -18,6 +18,8 @@ struct Options {
     }()
     /// A seed file; nil means the seed compiled into the binary.
     var seedPath: String?
+    /// A WireMock folder: `DIR/mappings/*.json`, bodies in `DIR/__files`.
+    var mappingsPath: String?
     var logLevel = LogLevel.info
     var logFormat = LogFormat.text
     var adminToken: String?
@@ -55,6 +57,7 @@ struct Options {
         Setting(flag: "--host", env: "MOCK_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1; 0.0.0.0 or :: for every interface)") { o, v in o.server.host = v },
         Setting(flag: "--port", env: "MOCK_PORT", valueName: "N", help: "port to listen on (default 8080; 0 picks a free port, printed in the banner)") { o, v in o.server.port = try int(v, "--port", 0...65535) },
         Setting(flag: "--seed", env: "MOCK_SEED", valueName: "PATH", help: "initial data (default: the bundled copy of the repository's seed.json)") { o, v in o.seedPath = v },
+        Setting(flag: "--mappings", env: "MOCK_MAPPINGS", valueName: "DIR", help: "WireMock stub mappings for every other endpoint: DIR/mappings/*.json, bodies from DIR/__files (docs/stubs.md)") { o, v in o.mappingsPath = v },
         Setting(flag: "--log-level", env: "MOCK_LOG_LEVEL", valueName: "LEVEL", help: "info (default: a line per request, SMS and e-mails), debug (more detail), warning (quiet), error or off") { o, v in
             guard let l = LogLevel(name: v) else { throw UsageError(description: "--log-level must be debug, info, warning, error or off, not \"\(v)\"") }
             o.logLevel = l
@@ -92,7 +95,7 @@ struct Options {
         Setting(flag: "--ws-ping-interval", env: "MOCK_WS_PING_INTERVAL", valueName: "SECONDS", help: "a silent WebSocket is pinged after this; no answer as long again closes it with 1001 (default 30)") { o, v in o.server.webSocketPingInterval = try seconds(v, "--ws-ping-interval") },
         Setting(flag: "--ws-frame-timeout", env: "MOCK_WS_FRAME_TIMEOUT", valueName: "SECONDS", help: "a started WebSocket frame or message left unfinished this long is closed with 1008 (default 30)") { o, v in o.server.webSocketFrameTimeout = try seconds(v, "--ws-frame-timeout") },
         Setting(flag: "--state", env: "MOCK_STATE", valueName: "PATH", help: "keep all state in this file across restarts (a change is answered once it is on disk; created from the seed if missing)") { o, v in o.statePath = v },
-        Setting(flag: "--watch", env: "MOCK_WATCH", valueName: "", help: "reload the --seed file when it changes on disk (polled every 300 ms; a bad edit is logged and ignored)") { o, v in o.watch = try flag(v, "--watch") },
+        Setting(flag: "--watch", env: "MOCK_WATCH", valueName: "", help: "reload the --seed file and the --mappings folder when they change on disk (polled every 300 ms; a bad edit is logged and ignored)") { o, v in o.watch = try flag(v, "--watch") },
         Setting(flag: "--shutdown-grace", env: "MOCK_SHUTDOWN_GRACE", valueName: "SECONDS", help: "time requests in flight get on SIGINT/SIGTERM (default 5)") { o, v in o.server.shutdownGrace = try seconds(v, "--shutdown-grace") },
     ]
 

@@ -51,6 +51,12 @@ do {
 var environment = MockEnvironment(logger: logger)
 environment.maxWaitMs = options.maxWaitMs
 environment.settings = options.systemSettings
+if let mappingsPath = options.mappingsPath {
+    // A mapping folder that does not load stops the start, as a bad seed does (file:line:column).
+    do { environment.stubs = try StubLoading.store(root: mappingsPath, clock: environment.clock) } catch {
+        exitWith("mock-server: \(error)", status: 65)
+    }
+}
 let app = MockApp(seed: seed, environment: environment, adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)
 // The transport itself rather than EmbeddedMockServer: the banner reports its connection limit.
@@ -63,6 +69,9 @@ let persistence = startPersistence(app: app, server: server, options: options, s
 let switcher = AppSwitcher(app: persistence.app, server: server, startSeed: seed, responder: persistence.responder(for:)) { [store = persistence.store] next in
     store?.reattach(next.persistentParts)
 }
+// --watch with --mappings: a saved mapping file reloads the folder's stubs.
+let mappingsWatcher = options.watch ? StubFolderWatcher(store: environment.stubs, logger: logger) : nil
+mappingsWatcher?.start()
 do {
     try server.start()
 } catch {
@@ -107,6 +116,7 @@ if logger.format == .json {
 }
 
 server.waitUntilStopped()
+mappingsWatcher?.stop()
 instances.stopAll()
 persistence.close()
 logger.info("stopped")

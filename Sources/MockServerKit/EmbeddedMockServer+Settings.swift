@@ -35,11 +35,15 @@ extension EmbeddedMockServer {
         /// The systems' other settings by their key in the seed's `settings` (for example
         /// `"maxPendingSMSCodes": "100"`), as their flags take them; ``smsCode`` wins over `"smsCode"` here.
         public var systemSettings: [String: String]
+        /// A WireMock folder (`mappings/*.json`, `__files/`; `--mappings`), such as a test
+        /// bundle's resource folder, whose stubs answer every other endpoint; a folder that does
+        /// not load throws, naming the file and the place.
+        public var mappings: URL?
 
         /// The command line's defaults, but a free port and warnings only in the log.
         public init(seed: SeedSource = .bundled, host: String = "127.0.0.1", port: Int = 0, logLevel: LogLevel = .warning,
                     adminToken: String? = nil, smsCode: String? = nil, clockOffset: TimeInterval = 0, statePath: String? = nil,
-                    journalSize: Int = 1000, systemSettings: [String: String] = [:]) {
+                    journalSize: Int = 1000, systemSettings: [String: String] = [:], mappings: URL? = nil) {
             self.seed = seed
             self.host = host
             self.port = port
@@ -50,6 +54,7 @@ extension EmbeddedMockServer {
             self.statePath = statePath
             self.journalSize = journalSize
             self.systemSettings = systemSettings
+            self.mappings = mappings
         }
     }
 
@@ -81,6 +86,7 @@ extension EmbeddedMockServer {
         let clock: any Clock = settings.clockOffset == 0 ? SystemClock() : ShiftedClock(offset: settings.clockOffset)
         var environment = MockEnvironment(clock: clock, logger: logger)
         environment.settings = try EmbeddedMockServer.systemSettings(settings)
+        if let mappings = settings.mappings { environment.stubs = try StubLoading.store(root: mappings.path, clock: environment.clock) }
         let app = MockApp(seed: try EmbeddedMockServer.load(settings.seed), environment: environment, adminToken: settings.adminToken,
                           adminHosts: [configuration.host], journalSize: settings.journalSize)
         try self.init(app: app, configuration: configuration, logger: logger, statePath: settings.statePath)

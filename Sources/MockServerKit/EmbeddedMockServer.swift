@@ -50,11 +50,12 @@ public final class EmbeddedMockServer: Sendable {
     /// Every argument has the command line's default; see ``Settings`` for what each one does.
     ///
     ///     let server = try EmbeddedMockServer(smsCode: "1234")   // every musbooking code is 1234
+    ///     let stubbed = try EmbeddedMockServer(mappings: folder)  // WireMock stubs for other endpoints
     public convenience init(seed: SeedSource = .bundled, host: String = "127.0.0.1", port: Int = 0,
                             logLevel: LogLevel = .warning, adminToken: String? = nil, smsCode: String? = nil,
-                            clockOffset: TimeInterval = 0, statePath: String? = nil) throws {
+                            clockOffset: TimeInterval = 0, statePath: String? = nil, mappings: URL? = nil) throws {
         try self.init(Settings(seed: seed, host: host, port: port, logLevel: logLevel, adminToken: adminToken,
-                               smsCode: smsCode, clockOffset: clockOffset, statePath: statePath))
+                               smsCode: smsCode, clockOffset: clockOffset, statePath: statePath, mappings: mappings))
     }
 
     /// An `adminToken` shorter than `AdminGuard.minimumTokenLength` characters (easily guessed).

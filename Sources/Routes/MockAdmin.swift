@@ -6,6 +6,7 @@ import Foundation
 import HTTPServer
 import EmulationKit
 import MockControl
+import Stubs
 
 /// The mock's own routes under `/__mock/`: health, the outbox, accounts, reset, the web
 /// console and a WebSocket echo. `registerOpen` adds the two the guard does not stand before
@@ -86,6 +87,8 @@ struct MockAdmin: Sendable {
             return .empty(.noContent)
         })
         Console.registerAssets(in: &router)
+        // WireMock's admin API over the stubs: inside this group, so the same guard covers it.
+        StubAdmin(store: control.stubs, journal: control).register(in: &router, guarded: { $0 })
         control.register(in: &router)
         control.registerEvents(in: &router)
         // Conformance runs and diagnostics: every message comes back unchanged. A refused

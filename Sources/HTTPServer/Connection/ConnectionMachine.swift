@@ -464,6 +464,10 @@ final class ConnectionMachine {
                                        date: env.date, into: &bytes)
             if !shape.omitBody { bytes.removeLast(min(bytes.count, response.body.count - response.body.count / 2)) }
             then = .afterFlush
+        case .raw:
+            bytes = response.body
+            entry.status = 0
+            then = .afterFlush
         case .close:
             entry.cut = .closed
             then = .afterFlush

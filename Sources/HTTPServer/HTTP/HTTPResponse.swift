@@ -83,6 +83,9 @@ public struct Delivery: Sendable, Equatable {
         case reset
         /// Send the status line, the headers and half of the body, then close.
         case truncate
+        /// Send the body's bytes alone (no status line, no headers), then close: a peer that
+        /// answers garbage or a broken chunk (WireMock's `RANDOM_DATA_THEN_CLOSE`).
+        case raw
     }
     /// Hold the answer this long first, without blocking the event loop (later pipelined
     /// answers on the same connection wait behind it, in order).

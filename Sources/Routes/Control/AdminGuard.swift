@@ -1,4 +1,5 @@
 import HTTPServer
+import Stubs
 
 /// The one check every `/__mock/*` endpoint (HTTP and WebSocket) goes through: who may use the
 /// admin surface, and from which page.
@@ -13,8 +14,9 @@ public struct AdminGuard: Sendable {
     public static let tokenHeader = "X-Mock-Admin-Token"
     /// `X-Mock-Admin: 1` marks a state-changing admin request as not coming from a cross-site form.
     public static let markerHeader = "X-Mock-Admin"
-    /// `/__mock/*` answers as `admin`, errors in Vapor's shape like the transport's own.
-    package static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock"])
+    /// `/__mock/*` and `/__admin/*` (WireMock's admin API over the stubs) answer as `admin`,
+    /// errors in Vapor's shape like the transport's own.
+    package static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock", StubAdmin.prefix])
 
     package let adminToken: String?
     /// Host names (lowercased, no port) accepted besides the loopback names: the configured one.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import Stubs
 
 extension ControlPlane {
     /// An admin answer's log level: a test polling the outbox (or the console probing with
@@ -26,7 +27,7 @@ extension ControlPlane {
             // No rule (the usual case): no lock, no method string; no journal: no clock read.
             let fired = faults.hasRules ? faults.fire(method: request.method.rawValue, path: request.path, system: system) : nil
             guard journal.isEnabled else {
-                guard fired != nil else { return next(request) }
+                guard fired != nil || !stubs.isEmpty else { return next(request) }
                 return answer(request, fired: fired, system: system, next)
             }
             let started = SystemTime.monotonicNanos()
@@ -36,10 +37,11 @@ extension ControlPlane {
             // The entry keeps references to the request's and response's storage, field by field:
             // handing it the whole structs made the optimiser copy both.
             let sent = JournalEntry.sent(response.delivery.action, status: response.status.code, body: response.body)
-            let entry = JournalEntry(at: at, durationNanos: durationNanos, system: response.system,
+            let stub = stubs.isEmpty ? nil : StubStore.reference(of: response)
+            let entry = JournalEntry(at: at, durationNanos: durationNanos, system: stub == nil ? response.system : StubStore.systemName,
                                      method: request.method.rawValue, path: request.path, query: request.query,
                                      status: sent.status, requestHeaders: request.headers, requestBody: request.body,
-                                     responseBody: sent.body, hint: response.hint, fault: fired)
+                                     responseBody: sent.body, hint: response.hint, fault: fired, stub: stub)
             journal.record(entry)
             return response
         }
@@ -52,15 +54,23 @@ extension ControlPlane {
         guard let fired else {
             // Returned untouched when the router named its system (the usual case): writing the
             // field on every path made the optimiser copy the whole response.
-            let response = next(request)
+            // A system's path skips the stubs while none of them could answer it (one atomic load).
+            let response = stubs.isEmpty || (system != nil && !stubs.mayAnswerSystemPaths) ? next(request) : stubbed(request, next)
             if response.system != nil { return response }
             var named = response
             named.system = system
             return named
         }
-        let response = apply(fired.action, to: request, system: system, next)
+        let response = stubs.isEmpty ? apply(fired.action, to: request, system: system, next)
+            : apply(fired.action, to: request, system: system) { stubbed($0, next) }
         reportFired(fired, method: request.method.rawValue, path: request.path, system: system)
         return response
+    }
+
+    /// A stub's answer when a mapping matches, else the systems'.
+    @inline(never)
+    private func stubbed(_ request: HTTPRequest, _ next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+        stubs.answer(request)?.response ?? next(request)
     }
 
     /// An HTTP fault: a substitute answer (the handler does not run), or the real one re-delivered.

@@ -6,6 +6,7 @@ import Foundation
 import Dispatch
 import HTTPServer
 import EmulationKit
+import Stubs
 
 /// The control plane for tests (docs/control-plane.md): the request journal, faults, the adjustable clock,
 /// token controls and the event hub, over the systems of one `MockApp`.
@@ -19,6 +20,8 @@ public final class ControlPlane: Sendable {
     package let systems: [any EmulatedSystem]
     /// What fault parsing, journal filters and the documents know of those systems.
     package let catalog: SystemCatalog
+    /// The stub mappings, tried after the faults and before the systems.
+    public let stubs: StubStore
     /// Which system owns a path: the systems' route groups, then the admin group.
     package let owners: PathOwners
     /// The admin group's index in `owners`: its paths are neither faulted nor journaled.
@@ -62,11 +65,20 @@ public final class ControlPlane: Sendable {
         clock = environment.clock as? OffsetClock ?? OffsetClock(base: environment.clock)
         self.systems = systems
         catalog = SystemCatalog(of: systems)
-        owners = PathOwners(groups: systems.map(\.routeGroup) + [AdminGuard.routeGroup])
+        stubs = environment.stubs
+        let owners = PathOwners(groups: systems.map(\.routeGroup) + [AdminGuard.routeGroup])
+        self.owners = owners
         adminOwner = systems.count
+        // Stubs on paths no system owns cost the systems' requests nothing.
+        environment.stubs.setSystemPaths { [systemCount = systems.count] path in owners.owner(of: path).map { $0 < systemCount } ?? false }
         logger = environment.logger
         random = environment.random
         let events = self.events
+        // Stub changes reach the log and the console (the newest app's control plane listens).
+        environment.stubs.observe { [logger = environment.logger, clock = environment.clock] change in
+            logger.info(change.summary)
+            events.publish(kind: "stubs", at: clock.now()) { ["change": .string(change.summary)] }
+        }
         // The app it replaces already publishes this outbox's messages to the same hub.
         if let carrying, carrying.outbox === environment.outbox { return }
         environment.outbox.observe { message in
@@ -88,6 +100,8 @@ public final class ControlPlane: Sendable {
     public func reset() {
         journal.clear()
         faults.removeAll()
+        // Stubs from --mappings stay; those added over HTTP go (as the test that added them ended).
+        stubs.removeAll(keepFiles: true)
         clock.reset()
         events.publish(kind: "reset", at: clock.now()) { [:] }
     }

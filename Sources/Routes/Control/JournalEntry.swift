@@ -5,6 +5,7 @@ import Foundation
 #endif
 import HTTPServer
 import EmulationKit
+import Stubs
 
 /// One journaled request or gateway message. Recording keeps references to the request's and
 /// response's own storage (header list, body arrays, message text and reply list are all
@@ -34,11 +35,13 @@ public struct JournalEntry: Sendable {
         let responseBody: Body
         let hint: String?
         let fault: FiredFault?
+        /// The stub mapping that answered.
+        let stub: StubReference?
         /// A body was over `keepWhole` and only its start is kept.
         let cut: Bool
 
         init(at: Date, durationNanos: UInt64, system: String?, method: String, path: String, query: String, status: Int?,
-             requestHeaders: HTTPHeaders, requestBody: Body, responseBody: Body, hint: String?, fault: FiredFault?) {
+             requestHeaders: HTTPHeaders, requestBody: Body, responseBody: Body, hint: String?, fault: FiredFault?, stub: StubReference? = nil) {
             self.at = at
             self.durationNanos = durationNanos
             self.system = system
@@ -54,6 +57,7 @@ public struct JournalEntry: Sendable {
             self.responseBody = cutResponse ? responseBody.start : responseBody
             self.hint = hint
             self.fault = fault
+            self.stub = stub
             cut = cutRequest || cutResponse
         }
     }
@@ -114,10 +118,10 @@ public struct JournalEntry: Sendable {
 
     /// An HTTP request and the response as delivered (see `sent`).
     package init(at: Date, durationNanos: UInt64, system: String?, method: String, path: String, query: String, status: Int?,
-         requestHeaders: HTTPHeaders, requestBody: [UInt8], responseBody: [UInt8], hint: String?, fault: FaultRule?) {
+         requestHeaders: HTTPHeaders, requestBody: [UInt8], responseBody: [UInt8], hint: String?, fault: FaultRule?, stub: StubReference? = nil) {
         record = Record(at: at, durationNanos: durationNanos, system: system, method: method, path: path, query: query,
                         status: status, requestHeaders: requestHeaders, requestBody: .bytes(requestBody),
-                        responseBody: .bytes(responseBody), hint: hint, fault: fault.map(FiredFault.init))
+                        responseBody: .bytes(responseBody), hint: hint, fault: fault.map(FiredFault.init), stub: stub)
     }
 
     /// The status and body on the wire: none when the connection was closed or reset instead,
@@ -125,7 +129,7 @@ public struct JournalEntry: Sendable {
     @inline(__always)
     package static func sent(_ action: Delivery.Action, status: Int, body: [UInt8]) -> (status: Int?, body: [UInt8]) {
         switch action {
-        case .close, .reset: return (nil, [])
+        case .close, .reset, .raw: return (nil, [])
         case .truncate: return (status, Array(body.prefix(body.count / 2)))
         case .send: return (status, body)
         }
@@ -155,6 +159,8 @@ public struct JournalEntry: Sendable {
     public var hint: String? { record.hint }
     /// The fault that fired on it.
     public var fault: FiredFault? { record.fault }
+    /// The stub mapping that answered it.
+    public var stub: StubReference? { record.stub }
 
     package var isWebSocket: Bool { method == "WS" }
 
@@ -202,6 +208,7 @@ public struct JournalEntry: Sendable {
         ]
         if truncated { object.set("truncated", true) }
         if let fault { object.set("fault", ["id": JSONValue(fault.id), "action": fault.action.json]) }
+        if let stub { object.set("stub", stub.json) }
         return object
     }
 

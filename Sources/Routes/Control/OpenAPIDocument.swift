@@ -32,14 +32,16 @@ public enum OpenAPIDocument {
             securitySchemes.merge(documented.openAPISecuritySchemes) { first, _ in first }
         }
         tags.append("admin")
+        tags.append("stubs")
         let description = """
-            Every HTTP endpoint of the \(count(systems.types.count)) emulated systems and of the admin API (/__mock/*), as the \
-            mock answers them (docs/endpoints.md and docs/control-plane.md). Errors keep each system's own shape; a rejected \
+            Every HTTP endpoint of the \(count(systems.types.count)) emulated systems, of the admin API (/__mock/*) and of \
+            WireMock's admin API over the stub mappings (/__admin/*), as the \
+            mock answers them (docs/endpoints.md, docs/control-plane.md and docs/stubs.md). Errors keep each system's own shape; a rejected \
             request a client could fix carries an X-Mock-Hint header.
 
             WebSocket endpoints (not expressible in OpenAPI): \(sockets.sorted().joined(separator: ", ")). \
             \(notes)/__mock/echo returns every message. /__mock/events pushes \
-            {"kind", "at", "data"} events (request, sms, email, fault, reset, clock, and each admin change: fault.added/removed/usedUp, account.created/deleted, instance.started/stopped, state.replaced, outbox.cleared, journal.cleared).
+            {"kind", "at", "data"} events (request, sms, email, fault, reset, clock, and each admin change: fault.added/removed/usedUp, account.created/deleted, instance.started/stopped, state.replaced, outbox.cleared, journal.cleared, stubs).
             """
         let document: JSONValue = [
             "openapi": "3.1.0",

@@ -4,7 +4,7 @@ import EmulationKit
 /// (docs/control-plane.md). The document lists the router's routes; a test keeps both lists equal.
 extension OAS {
     package static func operations(_ systems: SystemCatalog) -> [String: Object] {
-        var ops = adminOperations(systems)
+        var ops = adminOperations(systems).merging(stubOperations) { first, _ in first }
         for case let system as OpenAPIDocumented.Type in systems.types {
             ops.merge(system.openAPIOperations) { first, _ in first }
         }

@@ -1,4 +1,5 @@
 import HTTPServer
+import Stubs
 
 /// What every emulated system is given besides its seed: time, randomness, the outbox, the log,
 /// and the operator's settings (command-line flags; nil leaves the seed's `settings`, then the default).
@@ -16,6 +17,8 @@ public struct MockEnvironment: Sendable {
     public var health = HealthStatus()
     /// Multi-part changes (resets, swaps) as one write of the state file (shared by every copy).
     public var changeGroup = ChangeGroup()
+    /// The stub mappings that answer before the systems (shared by an app rebuilt on a new seed).
+    public var stubs: StubStore
 
     /// The default and the bound of `maxWaitMs`.
     package static let defaultMaxWaitMs = 30_000
@@ -28,6 +31,7 @@ public struct MockEnvironment: Sendable {
         self.random = random
         self.outbox = outbox ?? Outbox(clock: clock, logger: logger)
         self.logger = logger
+        stubs = StubStore(now: { clock.now() })
     }
 
     /// These settings completed from the seed's (`seed`, by key), then the defaults of `settings`

@@ -5,14 +5,14 @@ import TestSupport
 import XCTest
 
 /// The admin guard is applied once, to the admin group (`MockApp.makeRouter`): walking the router's
-/// table proves that every `/__mock` route but health refuses a page reaching the server under a
+/// table proves that every `/__mock` and `/__admin` (stubs) route but health refuses a page reaching the server under a
 /// foreign name, and that every state-changing one refuses a simple cross-site write. A route
 /// added later inside the group is covered, with no test to update.
 final class AdminGuardCoverageTests: MockServerTestCase {
     /// Every admin route with its parameters filled in; `method` nil for a WebSocket endpoint.
     private func adminRoutes() -> [(method: HTTPMethod?, path: String)] {
         server.app.makeRouter().routeTable
-            .filter { $0.pattern.hasPrefix("/__mock") }
+            .filter { $0.pattern.hasPrefix("/__mock") || $0.pattern.hasPrefix("/__admin") }
             .map { route in
                 let path = "/" + route.pattern.split(separator: "/").map { $0.hasPrefix(":") ? "x" : String($0) }.joined(separator: "/")
                 return (route.method, path)

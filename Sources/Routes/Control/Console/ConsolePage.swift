@@ -22,6 +22,7 @@ package enum ConsolePage {
     <button type="button" role="tab" id="tab-inbox" data-tab="inbox" aria-controls="inbox" aria-selected="true" class="active">Inbox</button>
     <button type="button" role="tab" id="tab-accounts" data-tab="accounts" aria-controls="accounts" aria-selected="false" tabindex="-1">Accounts</button>
     <button type="button" role="tab" id="tab-journal" data-tab="journal" aria-controls="journal" aria-selected="false" tabindex="-1" hidden>Journal</button>
+    <button type="button" role="tab" id="tab-stubs" data-tab="stubs" aria-controls="stubs" aria-selected="false" tabindex="-1" hidden>Stubs</button>
     <button type="button" role="tab" id="tab-controls" data-tab="controls" aria-controls="controls" aria-selected="false" tabindex="-1">Controls</button>
   </div>
   <div class="top-right">
@@ -78,6 +79,15 @@ package enum ConsolePage {
       <aside id="journal-detail" class="detail" aria-label="Request detail" tabindex="-1" hidden></aside>
     </div>
     <p id="journal-empty" class="empty">No requests yet.</p>
+  </section>
+  <section id="stubs" class="panel" role="tabpanel" aria-labelledby="tab-stubs" tabindex="0">
+    <div class="column-head">
+      <h2>Stubs <span class="count" id="stubs-count">0</span></h2>
+      <div class="row-controls"><button type="button" id="stubs-scenarios-reset">Scenarios to Started</button></div>
+    </div>
+    <p class="muted">WireMock mappings that answer before the systems (--mappings DIR, or POST /__admin/mappings); newest first, with their hits and scenario state.</p>
+    <ol id="stubs-list" class="faults"></ol>
+    <p id="stubs-empty" class="empty">No stubs loaded: every request goes to the systems.</p>
   </section>
   <section id="controls" class="panel" role="tabpanel" aria-labelledby="tab-controls" tabindex="0">
     <div class="control-grid">

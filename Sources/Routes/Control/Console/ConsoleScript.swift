@@ -13,8 +13,8 @@ package enum ConsoleScript {
   const SYSTEMS = SYSTEM_OPTIONS.map((o) => o.value);
   const TITLES = Object.fromEntries(SYSTEM_OPTIONS.map((o) => [o.value, o.dataset.title || o.value]));
   const state = {
-    features: { requests: false, faults: false, clock: false, tokens: false, events: false, instances: false },
-    smsText: null, emailText: null, accountsText: null, faultsText: null, clockText: null, instancesText: null,
+    features: { requests: false, faults: false, clock: false, tokens: false, events: false, instances: false, stubs: false },
+    smsText: null, emailText: null, accountsText: null, faultsText: null, clockText: null, instancesText: null, stubsText: null,
     seenSMS: new Set(), seenEmail: new Set(), firstInbox: true,
     journal: [], journalSince: 0, selected: null, socket: null, pollTimer: null, busy: false, clockAt: null,
   };
@@ -343,6 +343,25 @@ package enum ConsoleScript {
     if (!faults.length) $("faults-list").append(el("li", { class: "note" }, "No faults: every request is answered normally."));
   }
   function refreshFaults() { state.faultsText = null; return loadFaults(); }
+
+  // ---- stubs -----------------------------------------------------------------------------
+  async function loadStubs() {
+    const text = await api("GET", "/__mock/stubs");
+    if (text === state.stubsText) return;
+    state.stubsText = text;
+    const stubs = JSON.parse(text);
+    $("stubs-count").textContent = stubs.length;
+    $("stubs-list").replaceChildren(...stubs.map((s) => el("li", {},
+      el("code", {}, s.method + " " + (s.url === null ? "any URL" : s.url) + (s.urlMatch && s.urlMatch.endsWith("Pattern") ? " (pattern)" : "")),
+      " → " + s.status + " · " + (s.name || s.id) + " · priority " + s.priority + " · " + s.hits + (s.hits === 1 ? " hit" : " hits")
+        + (s.scenario ? " · scenario " + s.scenario + ": " + s.scenarioState + (s.requiredScenarioState ? " (answers in " + s.requiredScenarioState + ")" : "") : "")
+        + (s.fromFiles ? " · from --mappings" : ""),
+      el("button", { type: "button", onclick: () => api("DELETE", "/__admin/mappings/" + encodeURIComponent(s.id)).then(refreshStubs).catch(report) }, "Remove"))));
+    setEmpty("stubs-list", "stubs-empty", stubs.length);
+  }
+  function refreshStubs() { state.stubsText = null; return loadStubs(); }
+  const refreshStubsSoon = debounce(() => { refreshStubs().catch(() => {}); }, 300);
+  $("stubs-scenarios-reset").addEventListener("click", () => api("POST", "/__admin/scenarios/reset", {}).then(refreshStubs).then(() => toast("Scenarios back to Started")).catch(report));
   $("fault-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const kind = $("fault-action").value, value = $("fault-value").value.trim();
@@ -387,7 +406,7 @@ package enum ConsoleScript {
     if ($("reset-dialog").returnValue !== "reset") return;
     api("POST", "/__mock/reset").then(() => {
       state.journal = []; state.journalSince = 0; state.selected = null;
-      state.smsText = state.emailText = state.accountsText = state.faultsText = state.clockText = null;
+      state.smsText = state.emailText = state.accountsText = state.faultsText = state.clockText = state.stubsText = null;
       toast("Reset to the seed");
       return refreshAll();
     }).catch(report);
@@ -402,6 +421,7 @@ package enum ConsoleScript {
     if (state.features.faults) jobs.push(loadFaults());
     if (state.features.clock) jobs.push(loadClock());
     if (state.features.instances) jobs.push(loadInstances());
+    if (state.features.stubs) jobs.push(loadStubs());
     await Promise.all(jobs);
   }
   async function poll() {
@@ -424,7 +444,8 @@ package enum ConsoleScript {
       let event;
       try { event = JSON.parse(m.data); } catch (_) { return; }
       if (!event || typeof event.kind !== "string") return;
-      if (event.kind === "request" && event.data) { addJournal([event.data]); refreshAccountsSoon(); }
+      if (event.kind === "request" && event.data) { addJournal([event.data]); refreshAccountsSoon(); if (event.data.stub) refreshStubsSoon(); }
+      else if (event.kind === "stubs") { refreshStubsSoon(); }
       else if (event.kind === "sms" || event.kind === "email") { loadInbox().catch(() => {}); }
       else if (event.kind === "fault" || event.kind.startsWith("fault.")) { refreshFaults().catch(() => {}); }
       else if (event.kind.startsWith("account.")) { state.accountsText = null; loadAccounts().catch(() => {}); }
@@ -444,9 +465,10 @@ package enum ConsoleScript {
   const refreshAccountsSoon = debounce(() => { loadAccounts().catch(() => {}); }, 300);
 
   async function detect() {
-    const [requests, faults, clock, expire, events, openapi, instances] = await Promise.all(
-      ["/__mock/requests", "/__mock/faults", "/__mock/clock", "/__mock/tokens/expire", "/__mock/events", "/__mock/openapi.json", "/__mock/instances"].map(exists));
-    Object.assign(state.features, { requests, faults, clock, tokens: expire, events, instances });
+    const [requests, faults, clock, expire, events, openapi, instances, stubs] = await Promise.all(
+      ["/__mock/requests", "/__mock/faults", "/__mock/clock", "/__mock/tokens/expire", "/__mock/events", "/__mock/openapi.json", "/__mock/instances", "/__mock/stubs"].map(exists));
+    Object.assign(state.features, { requests, faults, clock, tokens: expire, events, instances, stubs });
+    document.querySelector('[data-tab="stubs"]').hidden = !stubs;
     $("instances-box").hidden = !instances;
     document.querySelector('[data-tab="journal"]').hidden = !requests;
     $("faults-box").hidden = !faults;

@@ -1,0 +1,21 @@
+import HTTPServer
+import Stubs
+
+/// `/__admin/requests` reads the same journal as `/__mock/requests`.
+extension ControlPlane: StubJournal {
+    public func loggedRequests() -> [StubLoggedRequest] {
+        var filter = RequestJournal.Filter()
+        filter.limit = journal.capacity
+        return journal.entries(filter).compactMap { entry in
+            guard !entry.isWebSocket else { return nil }
+            let url = entry.query.isEmpty ? entry.path : entry.path + "?" + entry.query
+            return StubLoggedRequest(id: entry.id, at: entry.at,
+                                     request: StubRequest(method: entry.method, url: url, headers: entry.requestHeaders, body: entry.requestBody),
+                                     clientIP: "", status: entry.status, responseBody: entry.responseBody, stub: entry.stub,
+                                     // Unmatched: no stub answered and no system owns the path (the plain 404).
+                                     wasMatched: entry.stub != nil || entry.system != nil)
+        }
+    }
+
+    public func clearRequests() { journal.clear() }
+}

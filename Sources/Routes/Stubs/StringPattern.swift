@@ -1,0 +1,128 @@
+import HTTPServer
+
+/// One of WireMock's value matchers (`equalTo`, `contains`, `matches`, `doesNotMatch`,
+/// `absent`, `equalToJson`, `matchesJsonPath`), applied to a header, query parameter, cookie or body.
+enum StringPattern: Sendable {
+    case equalTo(String, caseInsensitive: Bool)
+    case contains(String)
+    case matches(StubRegex)
+    case doesNotMatch(StubRegex)
+    case absent
+    case equalToJson(JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool)
+    case matchesJsonPath(JSONPath, StringPatternBox?)
+
+    static let operators = ["equalTo", "contains", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath"]
+    static let refusedOperators: [String: String] = [
+        "binaryEqualTo": "binaryEqualTo is not supported: compare with equalTo on the text, or contains",
+        "equalToXml": "XML matching (equalToXml) is not supported",
+        "matchesXPath": "XML matching (matchesXPath) is not supported",
+        "before": "date matchers (before, after, equalToDateTime) are not supported",
+        "after": "date matchers (before, after, equalToDateTime) are not supported",
+        "equalToDateTime": "date matchers (before, after, equalToDateTime) are not supported",
+        "and": "logical matchers (and, or, not) are not supported: use one matcher per field",
+        "or": "logical matchers (and, or, not) are not supported: use one matcher per field",
+        "not": "logical matchers (and, or, not) are not supported: use one matcher per field",
+        "hasExactly": "multi-value matchers (hasExactly, includes) are not supported",
+        "includes": "multi-value matchers (hasExactly, includes) are not supported",
+    ]
+
+    /// Reads `{"equalTo": "x", "caseInsensitive": true}` and the like; exactly one operator.
+    static func decode(_ value: JSONValue, at pointer: String) throws(StubProblem) -> StringPattern {
+        let object = try StrictObject(value, at: pointer, what: "a value matcher such as {\"equalTo\": \"…\"}")
+        guard let op = object.keys.first(where: { operators.contains($0) || refusedOperators[$0] != nil }) else {
+            throw StubProblem(pointer, "no matcher: give one of \(operators.joined(separator: ", "))")
+        }
+        if let why = refusedOperators[op] { throw StubProblem(pointer + "/" + op, why) }
+        switch op {
+        case "equalTo":
+            try object.allow(["equalTo", "caseInsensitive"])
+            guard let text = try object.string("equalTo") else { throw StubProblem(pointer + "/equalTo", "\"equalTo\" must be a string") }
+            return .equalTo(text, caseInsensitive: try object.bool("caseInsensitive") ?? false)
+        case "contains":
+            try object.allow(["contains"])
+            guard let text = try object.string("contains") else { throw StubProblem(pointer + "/contains", "\"contains\" must be a string") }
+            return .contains(text)
+        case "matches", "doesNotMatch":
+            try object.allow([op])
+            guard let text = try object.string(op) else { throw StubProblem(pointer + "/" + op, "\"\(op)\" must be a string") }
+            let regex = try StubRegex(text, at: pointer + "/" + op)
+            return op == "matches" ? .matches(regex) : .doesNotMatch(regex)
+        case "absent":
+            try object.allow(["absent"])
+            guard try object.bool("absent") == true else { throw StubProblem(pointer + "/absent", "\"absent\" must be true") }
+            return .absent
+        case "equalToJson":
+            try object.allow(["equalToJson", "ignoreArrayOrder", "ignoreExtraElements"],
+                             unsupported: ["serializeFormat": "serializeFormat is not supported"])
+            var expected = object["equalToJson"] ?? .null
+            if case .string(let text) = expected {
+                guard let parsed = JSONValue.parse(text) else {
+                    throw StubProblem(pointer + "/equalToJson", "\"equalToJson\" is a string that is not JSON: \(text.prefix(80))")
+                }
+                expected = parsed
+            }
+            return .equalToJson(expected, ignoreArrayOrder: try object.bool("ignoreArrayOrder") ?? false,
+                                ignoreExtraElements: try object.bool("ignoreExtraElements") ?? false)
+        default:
+            try object.allow(["matchesJsonPath"])
+            switch object["matchesJsonPath"] {
+            case .string(let expression)?:
+                return .matchesJsonPath(try JSONPath(expression, at: pointer + "/matchesJsonPath"), nil)
+            case .object? :
+                let inner = try StrictObject(object["matchesJsonPath"] ?? .null, at: pointer + "/matchesJsonPath", what: "matchesJsonPath")
+                guard let expression = try inner.string("expression") else {
+                    throw StubProblem(pointer + "/matchesJsonPath/expression", "\"expression\" (a JSONPath) is required")
+                }
+                let path = try JSONPath(expression, at: pointer + "/matchesJsonPath/expression")
+                let rest = JSONValue.object((object["matchesJsonPath"] ?? .null).stubMembers.filter { $0.key != "expression" })
+                let sub = try StringPattern.decode(rest, at: pointer + "/matchesJsonPath")
+                if case .matchesJsonPath = sub { throw StubProblem(pointer + "/matchesJsonPath", "a nested matchesJsonPath is not supported") }
+                return .matchesJsonPath(path, StringPatternBox(sub))
+            default:
+                throw StubProblem(pointer + "/matchesJsonPath", "\"matchesJsonPath\" must be a JSONPath string or {\"expression\": …, \"equalTo\": …}")
+            }
+        }
+    }
+
+    /// Whether a present value matches (`absent` never does).
+    func matches(_ value: String) -> Bool {
+        switch self {
+        case .equalTo(let expected, let caseInsensitive):
+            return caseInsensitive ? expected.lowercased() == value.lowercased() : expected == value
+        case .contains(let part): return value.contains(part)
+        case .matches(let regex): return regex.matchesWhole(value)
+        case .doesNotMatch(let regex): return !regex.matchesWhole(value)
+        case .absent: return false
+        case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtra):
+            guard let actual = JSONValue.parse(value) else { return false }
+            return JSONMatch.equal(expected, actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtra: ignoreExtra)
+        case .matchesJsonPath(let path, let sub):
+            guard let document = JSONValue.parse(value) else { return false }
+            let found = path.evaluate(document)
+            guard let sub else { return path.isDefinite ? !found.isEmpty && found[0] != .null : !found.isEmpty }
+            if path.isDefinite {
+                guard let first = found.first else { return sub.pattern.matchesMissing }
+                return sub.pattern.matches(first.stubText)
+            }
+            return sub.pattern.matches(JSONValue.array(found).jsonText)
+        }
+    }
+
+    /// Whether a missing value matches: only `absent` does.
+    var matchesMissing: Bool {
+        if case .absent = self { return true }
+        return false
+    }
+
+    /// Matches a field that may repeat: absent means no value; otherwise any value may match.
+    func matches(values: [String]) -> Bool {
+        if case .absent = self { return values.isEmpty }
+        return values.contains { matches($0) }
+    }
+}
+
+/// Indirection so a pattern may hold a pattern.
+final class StringPatternBox: Sendable {
+    let pattern: StringPattern
+    init(_ pattern: StringPattern) { self.pattern = pattern }
+}

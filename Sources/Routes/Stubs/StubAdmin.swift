@@ -1,0 +1,200 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPServer
+
+/// WireMock's admin API under `/__admin/`, with its paths and answer shapes: mappings,
+/// requests (read from the mock's journal), scenarios and reset. Every route goes through
+/// `guarded`, the same admin guard as `/__mock/`.
+public struct StubAdmin: Sendable {
+    public let store: StubStore
+    public let journal: any StubJournal
+
+    public init(store: StubStore, journal: any StubJournal) {
+        self.store = store
+        self.journal = journal
+    }
+
+    /// Every path this adds (for the route table and the OpenAPI document).
+    public static let prefix = "/__admin"
+
+    public func register(in router: inout Router, guarded: (@escaping HTTPHandler) -> HTTPHandler) {
+        let admin = self
+        router.get("/__admin/mappings", guarded { _ in admin.listMappings() })
+        router.post("/__admin/mappings", guarded { request in admin.create(request) })
+        router.delete("/__admin/mappings", guarded { _ in
+            admin.store.removeAll(keepFiles: false)
+            return StubAdmin.emptyOK
+        })
+        router.post("/__admin/mappings/reset", guarded { _ in admin.resetMappings() })
+        router.post("/__admin/mappings/import", guarded { request in admin.importMappings(request) })
+        router.get("/__admin/mappings/:id", guarded { request in
+            guard let mapping = admin.store.mapping(id: request.pathParameters["id"] ?? "") else { return StubAdmin.notFound }
+            return StubAdmin.json(.ok, mapping.json)
+        })
+        router.put("/__admin/mappings/:id", guarded { request in admin.edit(request) })
+        router.delete("/__admin/mappings/:id", guarded { request in
+            admin.store.remove(id: request.pathParameters["id"] ?? "") ? StubAdmin.emptyOK : StubAdmin.notFound
+        })
+        router.get("/__admin/requests", guarded { _ in admin.listRequests() })
+        router.delete("/__admin/requests", guarded { _ in
+            admin.journal.clearRequests()
+            return StubAdmin.emptyOK
+        })
+        router.post("/__admin/requests/reset", guarded { _ in
+            admin.journal.clearRequests()
+            return StubAdmin.emptyOK
+        })
+        router.post("/__admin/requests/count", guarded { request in
+            admin.matching(request).map { StubAdmin.json(.ok, ["count": .number(Double($0.count)), "requestJournalDisabled": false]) }
+        })
+        router.post("/__admin/requests/find", guarded { request in
+            admin.matching(request).map { found in
+                StubAdmin.json(.ok, ["requests": .array(found.map { $0.requestJSON(host: $0.request.headers["Host"]) }), "requestJournalDisabled": false])
+            }
+        })
+        router.get("/__admin/requests/unmatched", guarded { _ in
+            let found = admin.journal.loggedRequests().filter { !$0.wasMatched }
+            return StubAdmin.json(.ok, ["requests": .array(found.map { $0.requestJSON(host: $0.request.headers["Host"]) }), "requestJournalDisabled": false])
+        })
+        router.get("/__admin/scenarios", guarded { _ in
+            StubAdmin.json(.ok, ["scenarios": .array(admin.store.scenarios.map { s in
+                ["id": .string(s.name), "name": .string(s.name), "state": .string(s.state),
+                 "possibleStates": .array(s.possibleStates.map(JSONValue.string)), "mappings": .array(s.mappings.map(\.json))]
+            })])
+        })
+        router.post("/__admin/scenarios/reset", guarded { _ in
+            admin.store.resetScenarios()
+            return StubAdmin.emptyOK
+        })
+        router.post("/__admin/reset", guarded { _ in
+            admin.journal.clearRequests()
+            return admin.resetMappings()
+        })
+        // The console's Stubs panel: each mapping with its hits and its scenario's state.
+        router.get("/__mock/stubs", guarded { _ in StubAdmin.json(.ok, .array(admin.store.summaries)) })
+    }
+
+    static var emptyOK: HTTPResponse { .json(.ok, bytes: Array("{}".utf8)) }
+
+    static var notFound: HTTPResponse {
+        HTTPResponse.json(.notFound, bytes: Array("{}".utf8)).hinted("no stub mapping has that id (GET /__admin/mappings lists them)")
+    }
+
+    static func json(_ status: HTTPStatus, _ value: JSONValue) -> HTTPResponse {
+        .json(status, bytes: Array(value.jsonText.utf8))
+    }
+
+    /// The body as JSON, or the 422 saying where it breaks.
+    static func parse(_ body: [UInt8]) -> Result<JSONValue, StubProblem> {
+        if let value = JSONValue.parse(body) { return .success(value) }
+        let offset = JSONValue.syntaxErrorOffset(body) ?? 0
+        let (line, column) = StubFiles.lineColumn(body, offset)
+        return .failure(StubProblem("/", "the body is not JSON: syntax error at line \(line), column \(column)"))
+    }
+
+    private func listMappings() -> HTTPResponse {
+        let all = store.mappings
+        return StubAdmin.json(.ok, ["mappings": .array(all.map(\.json)), "meta": ["total": .number(Double(all.count))]])
+    }
+
+    private func create(_ request: HTTPRequest) -> HTTPResponse {
+        do throws(StubProblem) {
+            let value = try StubAdmin.parse(request.body).get()
+            guard value.isObject, value["mappings"] == nil else {
+                throw StubProblem("/", "POST /__admin/mappings takes one mapping object; POST /__admin/mappings/import takes {\"mappings\": [...]}")
+            }
+            let added = try store.add(document: value)
+            return StubAdmin.json(.created, added.first?.json ?? .null)
+        } catch {
+            return error.response
+        }
+    }
+
+    private func edit(_ request: HTTPRequest) -> HTTPResponse {
+        let id = (request.pathParameters["id"] ?? "").lowercased()
+        guard store.mapping(id: id) != nil else { return StubAdmin.notFound }
+        do throws(StubProblem) {
+            let value = try StubAdmin.parse(request.body).get()
+            let mapping = try StubMapping.decode(value.stubSetting("id", .string(id)).stubSetting("uuid", .string(id)),
+                                                 filesRoot: store.filesRoot, newId: id)
+            guard store.replace(id: id, with: mapping) else { return StubAdmin.notFound }
+            return StubAdmin.json(.ok, mapping.json)
+        } catch {
+            return error.response
+        }
+    }
+
+    private func importMappings(_ request: HTTPRequest) -> HTTPResponse {
+        do throws(StubProblem) {
+            let value = try StubAdmin.parse(request.body).get()
+            var replace = true
+            if let options = value["importOptions"] {
+                let o = try StrictObject(options, at: "/importOptions", what: "\"importOptions\"")
+                try o.allow(["duplicatePolicy", "deleteAllNotInImport"])
+                switch try o.string("duplicatePolicy") {
+                case nil, "OVERWRITE"?: replace = true
+                case "IGNORE"?: replace = false
+                default: throw StubProblem("/importOptions/duplicatePolicy", "duplicatePolicy must be OVERWRITE or IGNORE")
+                }
+                if try o.bool("deleteAllNotInImport") == true { store.removeAll(keepFiles: false) }
+            }
+            var items = try StubDocument.mappings(in: value)
+            if !replace {
+                let existing = Set(store.mappings.map(\.id))
+                items = items.filter { item, _ in !existing.contains((item["id"]?.string ?? item["uuid"]?.string ?? "").lowercased()) }
+            }
+            var generator = SystemRandomNumberGenerator()
+            var mappings: [StubMapping] = []
+            for (item, pointer) in items {
+                mappings.append(try StubMapping.decode(item, at: pointer, filesRoot: store.filesRoot, newId: UUIDString.random(using: &generator)))
+            }
+            try store.add(mappings, replaceExisting: true)
+            return StubAdmin.emptyOK
+        } catch {
+            return error.response
+        }
+    }
+
+    private func resetMappings() -> HTTPResponse {
+        do throws(StubProblem) {
+            // The folder is read first: a folder that no longer loads leaves the stubs as they were.
+            let fromFiles: [StubMapping]
+            do { fromFiles = try store.files?.load() ?? [] } catch { throw StubProblem("/", error.description) }
+            store.removeAll(keepFiles: false)
+            try store.reloadFiles(fromFiles)
+            return StubAdmin.emptyOK
+        } catch {
+            return error.response
+        }
+    }
+
+    private func listRequests() -> HTTPResponse {
+        let all = journal.loggedRequests()
+        let byId = Dictionary(store.mappings.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let events = all.reversed().map { $0.serveEventJSON(mapping: $0.stub.flatMap { byId[$0.id] }) }
+        return StubAdmin.json(.ok, ["requests": .array(Array(events)), "meta": ["total": .number(Double(all.count))], "requestJournalDisabled": false])
+    }
+
+    /// The journaled requests a WireMock request pattern (the body) matches.
+    private func matching(_ request: HTTPRequest) -> Result<[StubLoggedRequest], StubProblem> {
+        let pattern: RequestPattern
+        do throws(StubProblem) {
+            pattern = try RequestPattern.decode(try StubAdmin.parse(request.body).get(), at: "")
+        } catch {
+            return .failure(error)
+        }
+        return .success(journal.loggedRequests().filter { pattern.matches($0.request) })
+    }
+}
+
+extension Result where Success == [StubLoggedRequest], Failure == StubProblem {
+    fileprivate func map(_ body: ([StubLoggedRequest]) -> HTTPResponse) -> HTTPResponse {
+        switch self {
+        case .success(let found): return body(found)
+        case .failure(let problem): return problem.response
+        }
+    }
+}

@@ -1,0 +1,80 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPServer
+
+/// A `--mappings DIR` folder: `DIR/mappings/*.json` (each a mapping, an array of them or
+/// `{"mappings": [...]}`), bodies from `DIR/__files`.
+public struct StubFiles: Sendable {
+    public let root: String
+    public var mappingsFolder: String { root + "/mappings" }
+    public var filesRoot: String { root + "/__files" }
+
+    public init(root: String) {
+        var r = root
+        while r.count > 1 && r.hasSuffix("/") { r.removeLast() }
+        self.root = r
+    }
+
+    /// Why a folder did not load: the file, and where in it.
+    public struct LoadError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The `.json` files of `DIR/mappings` (and its subfolders), in name order.
+    public func files() throws(LoadError) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: mappingsFolder) else {
+            throw LoadError(description: "\(mappingsFolder): no such folder (--mappings DIR reads DIR/mappings/*.json and DIR/__files)")
+        }
+        var found: [String] = []
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let path = mappingsFolder + "/" + name
+            // One level of subfolders, as a team groups its mappings by feature.
+            if let inner = try? FileManager.default.contentsOfDirectory(atPath: path) {
+                found += inner.sorted().filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.map { path + "/" + $0 }
+            } else if name.lowercased().hasSuffix(".json") {
+                found.append(path)
+            }
+        }
+        return found
+    }
+
+    /// Every mapping of the folder, checked; the first bad file stops it with its file, line and column.
+    public func load() throws(LoadError) -> [StubMapping] {
+        var mappings: [StubMapping] = []
+        var generator = SystemRandomNumberGenerator()
+        for path in try files() {
+            guard let bytes = FileBytes.read(path) else { throw LoadError(description: "\(path): cannot be read") }
+            guard let value = JSONValue.parse(bytes) else {
+                let (line, column) = StubFiles.lineColumn(bytes, JSONValue.syntaxErrorOffset(bytes) ?? 0)
+                throw LoadError(description: "\(path):\(line):\(column): JSON syntax error")
+            }
+            do throws(StubProblem) {
+                for (item, pointer) in try StubDocument.mappings(in: value) {
+                    mappings.append(try StubMapping.decode(item, at: pointer, filesRoot: filesRoot, newId: UUIDString.random(using: &generator)))
+                }
+            } catch {
+                throw LoadError(description: "\(path): \(error.pointer): \(error.detail)")
+            }
+        }
+        if mappings.count > StubStore.maxStubs {
+            throw LoadError(description: "\(mappingsFolder): \(mappings.count) mappings, at most \(StubStore.maxStubs) may be loaded")
+        }
+        var seen = Set<String>()
+        for m in mappings where !seen.insert(m.id).inserted {
+            throw LoadError(description: "\(mappingsFolder): the id \(m.id) is used by two mappings")
+        }
+        return mappings
+    }
+
+    /// 1-based line and column of a byte offset.
+    static func lineColumn(_ bytes: [UInt8], _ offset: Int) -> (Int, Int) {
+        var line = 1, column = 1
+        for b in bytes.prefix(offset) {
+            if b == 10 { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
+        }
+        return (line, column)
+    }
+}

@@ -1,0 +1,104 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPServer
+
+/// One journaled HTTP request as `/__admin/requests` shows it (the composition root reads them
+/// from the same journal as `/__mock/requests`).
+public struct StubLoggedRequest: Sendable {
+    public var id: Int
+    public var at: Date
+    public var request: StubRequest
+    public var clientIP: String
+    /// The status sent; nil when the connection was closed instead.
+    public var status: Int?
+    public var responseBody: [UInt8]
+    /// The stub that answered, if one did.
+    public var stub: StubReference?
+    /// Whether a stub or a system answered (false: the 404 nobody claimed).
+    public var wasMatched: Bool
+
+    public init(id: Int, at: Date, request: StubRequest, clientIP: String, status: Int?, responseBody: [UInt8],
+                stub: StubReference?, wasMatched: Bool) {
+        self.id = id
+        self.at = at
+        self.request = request
+        self.clientIP = clientIP
+        self.status = status
+        self.responseBody = responseBody
+        self.stub = stub
+        self.wasMatched = wasMatched
+    }
+
+    /// The journal's id as a UUID (WireMock's ids are UUIDs): its last 12 digits are the id.
+    var uuid: String {
+        let hex = String(id, radix: 16)
+        return "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex
+    }
+
+    /// WireMock's `LoggedRequest`.
+    func requestJSON(host: String?) -> JSONValue {
+        var headers: [(key: String, value: JSONValue)] = []
+        for field in request.headers {
+            if let i = headers.firstIndex(where: { $0.key.lowercased() == field.name.lowercased() }) {
+                switch headers[i].value {
+                case .array(let values): headers[i].value = .array(values + [.string(field.value)])
+                case let single: headers[i].value = .array([single, .string(field.value)])
+                }
+            } else {
+                headers.append((key: field.name, value: .string(field.value)))
+            }
+        }
+        var query: [(key: String, value: JSONValue)] = []
+        for item in request.queryParameters {
+            if let i = query.firstIndex(where: { $0.key == item.name }), case .array(let values)? = query[i].value["values"] {
+                query[i].value = ["key": .string(item.name), "values": .array(values + [.string(item.value)])]
+            } else {
+                query.append((key: item.name, value: ["key": .string(item.name), "values": [.string(item.value)]]))
+            }
+        }
+        var cookies: [(key: String, value: JSONValue)] = []
+        for (name, value) in request.cookies { cookies.append((key: name, value: .string(value))) }
+        let millis = (at.timeIntervalSince1970 * 1000).rounded(.down)
+        return [
+            "url": .string(request.url),
+            "absoluteUrl": .string("http://" + (host ?? "localhost") + request.url),
+            "method": .string(request.method),
+            "clientIp": .string(clientIP),
+            "headers": .object(headers),
+            "cookies": .object(cookies),
+            "browserProxyRequest": false,
+            "loggedDate": .number(millis),
+            "bodyAsBase64": .string(Base64.encode(request.body)),
+            "body": .string(request.bodyText),
+            "loggedDateString": .string(StubDateFormat.format(at, nil)),
+            "queryParams": .object(query),
+        ]
+    }
+
+    /// WireMock's `ServeEvent`: the request, the response and the stub that answered.
+    func serveEventJSON(mapping: StubMapping?) -> JSONValue {
+        var event: JSONValue = [
+            "id": .string(uuid),
+            "request": requestJSON(host: request.headers["Host"]),
+            "responseDefinition": ["status": status.map { .number(Double($0)) } ?? .null],
+            "response": ["status": status.map { .number(Double($0)) } ?? .null, "body": .string(String(decoding: responseBody, as: UTF8.self))],
+            "wasMatched": .bool(wasMatched),
+        ]
+        if let stub {
+            event = event.stubSetting("stub", stub.json)
+            if let mapping { event = event.stubSetting("stubMapping", mapping.json) }
+        }
+        return event
+    }
+}
+
+/// Where `/__admin/requests` reads and clears the requests: the mock's one journal.
+public protocol StubJournal: Sendable {
+    /// The journaled HTTP requests, oldest first.
+    func loggedRequests() -> [StubLoggedRequest]
+    /// Forgets them (`DELETE /__admin/requests`, `POST /__admin/reset`).
+    func clearRequests()
+}

@@ -1,0 +1,210 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPServer
+
+/// What a mapping answers (WireMock's `response` object), checked when read.
+struct StubResponse: Sendable {
+    enum Body: Sendable {
+        case none
+        case bytes([UInt8])
+        case template(StubTemplate)
+        /// A file under `__files`, read when served (so edits show without a reload).
+        case file(StubTemplate)
+    }
+
+    enum Delay: Sendable {
+        case none
+        case uniform(lower: Int, upper: Int)
+        case lognormal(median: Double, sigma: Double)
+    }
+
+    enum Fault: String, Sendable {
+        case EMPTY_RESPONSE, CONNECTION_RESET_BY_PEER, RANDOM_DATA_THEN_CLOSE, MALFORMED_RESPONSE_CHUNK
+    }
+
+    let status: Int
+    let statusMessage: String?
+    /// Name and value templates (a value is plain text unless the mapping is templated).
+    let headers: [(String, StubTemplate)]
+    let body: Body
+    let fixedDelay: Int?
+    let distribution: Delay
+    let fault: Fault?
+
+    static let fields = ["status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
+                         "fixedDelayMilliseconds", "delayDistribution", "fault", "transformers"]
+    static let refused: [String: String] = [
+        "proxyBaseUrl": "proxying (proxyBaseUrl) is not supported: this server answers by itself",
+        "additionalProxyRequestHeaders": "proxying is not supported",
+        "removeProxyRequestHeaders": "proxying is not supported",
+        "proxyUrlPrefixToRemove": "proxying is not supported",
+        "chunkedDribbleDelay": "chunkedDribbleDelay is not supported: use fixedDelayMilliseconds or delayDistribution",
+        "transformerParameters": "transformerParameters is not supported (response-template needs none)",
+    ]
+    /// The longest delay a mapping may ask for (the transport holds answers without a thread).
+    static let maxDelayMs = 600_000
+
+    /// Reads a `response` object. `filesRoot` is the `__files` folder (nil: `bodyFileName` refused).
+    static func decode(_ value: JSONValue, at pointer: String, filesRoot: String?) throws(StubProblem) -> StubResponse {
+        let object = try StrictObject(value, at: pointer, what: "\"response\"")
+        try object.allow(fields, unsupported: refused)
+        var templated = false
+        if let transformers = object["transformers"] {
+            guard case .array(let names) = transformers else { throw StubProblem(pointer + "/transformers", "\"transformers\" must be an array") }
+            for (i, name) in names.enumerated() {
+                guard name == .string("response-template") else {
+                    throw StubProblem("\(pointer)/transformers/\(i)", "only the \"response-template\" transformer is supported")
+                }
+                templated = true
+            }
+        }
+        func template(_ text: String, _ at: String) throws(StubProblem) -> StubTemplate {
+            templated ? try StubTemplate(text, at: at) : StubTemplate(plain: text)
+        }
+        let status = try object.int("status", in: 100...999) ?? 200
+        var headers: [(String, StubTemplate)] = []
+        for (name, values) in try object.map("headers", { name, value, at throws(StubProblem) -> [JSONValue] in
+            if !HTTPHeaderName.isValid(name) { throw StubProblem(at, "\"\(name)\" is not a valid header name") }
+            if case .array(let items) = value { return items }
+            return [value]
+        }) {
+            for v in values {
+                guard case .string(let text) = v else { throw StubProblem(pointer + "/headers/" + name, "a header value must be a string or an array of strings") }
+                if text.contains(where: { $0 == "\r" || $0 == "\n" }) { throw StubProblem(pointer + "/headers/" + name, "a header value may not contain a line break") }
+                headers.append((name, try template(text, pointer + "/headers/" + name)))
+            }
+        }
+        let bodyKeys = ["body", "jsonBody", "base64Body", "bodyFileName"].filter { object[$0] != nil }
+        if bodyKeys.count > 1 { throw StubProblem(pointer + "/" + bodyKeys[1], "give one of body, jsonBody, base64Body, bodyFileName, not \(bodyKeys.joined(separator: " and "))") }
+        var body = Body.none
+        switch bodyKeys.first {
+        case "body"?:
+            guard let text = try object.string("body") else { break }
+            let t = try template(text, pointer + "/body")
+            body = t.isPlain ? .bytes(Array(text.utf8)) : .template(t)
+        case "jsonBody"?:
+            let text = object["jsonBody"]?.jsonText ?? "null"
+            let t = try template(text, pointer + "/jsonBody")
+            body = t.isPlain ? .bytes(Array(text.utf8)) : .template(t)
+        case "base64Body"?:
+            guard let text = try object.string("base64Body"), let bytes = Base64.decode(text) else {
+                throw StubProblem(pointer + "/base64Body", "\"base64Body\" must be a base64 string")
+            }
+            body = .bytes(bytes)
+        case "bodyFileName"?:
+            guard let name = try object.string("bodyFileName") else { break }
+            guard filesRoot != nil else {
+                throw StubProblem(pointer + "/bodyFileName", "bodyFileName needs a mappings folder: start with --mappings DIR and put the file in DIR/__files")
+            }
+            if name.hasPrefix("/") || name.split(separator: "/").contains("..") || name.contains("\\") || name.isEmpty {
+                throw StubProblem(pointer + "/bodyFileName", "bodyFileName \"\(name)\" must be a relative path inside __files (no leading /, no ..)")
+            }
+            body = .file(try template(name, pointer + "/bodyFileName"))
+        default: break
+        }
+        let fixed = try object.int("fixedDelayMilliseconds", in: 0...maxDelayMs)
+        var distribution = Delay.none
+        if let d = object["delayDistribution"] {
+            let dist = try StrictObject(d, at: pointer + "/delayDistribution", what: "\"delayDistribution\"")
+            switch try dist.string("type") {
+            case "uniform"?:
+                try dist.allow(["type", "lower", "upper"])
+                guard let lower = try dist.int("lower", in: 0...maxDelayMs), let upper = try dist.int("upper", in: 0...maxDelayMs), lower <= upper else {
+                    throw StubProblem(pointer + "/delayDistribution", "uniform needs \"lower\" ≤ \"upper\" (milliseconds)")
+                }
+                distribution = .uniform(lower: lower, upper: upper)
+            case "lognormal"?:
+                try dist.allow(["type", "median", "sigma", "maxValue"], unsupported: ["maxValue": "maxValue (truncated lognormal) is not supported by WireMock 2.35"])
+                guard let median = try dist.number("median"), let sigma = try dist.number("sigma"), median >= 0, median <= Double(maxDelayMs), sigma >= 0, sigma <= 10 else {
+                    throw StubProblem(pointer + "/delayDistribution", "lognormal needs \"median\" (0–\(maxDelayMs) ms) and \"sigma\" (0–10)")
+                }
+                distribution = .lognormal(median: median, sigma: sigma)
+            default:
+                throw StubProblem(pointer + "/delayDistribution/type", "\"type\" must be \"uniform\" or \"lognormal\"")
+            }
+        }
+        var fault: Fault?
+        if let name = try object.string("fault") {
+            guard let f = Fault(rawValue: name) else {
+                throw StubProblem(pointer + "/fault", "fault must be EMPTY_RESPONSE, CONNECTION_RESET_BY_PEER, RANDOM_DATA_THEN_CLOSE or MALFORMED_RESPONSE_CHUNK")
+            }
+            fault = f
+        }
+        return StubResponse(status: status, statusMessage: try object.string("statusMessage"), headers: headers, body: body,
+                            fixedDelay: fixed, distribution: distribution, fault: fault)
+    }
+
+    /// The delay before this answer, drawn now for a distribution.
+    func delayNanos() -> UInt64 {
+        var ms = Double(fixedDelay ?? 0)
+        switch distribution {
+        case .none: break
+        case .uniform(let lower, let upper): ms += Double(Int.random(in: lower...upper))
+        case .lognormal(let median, let sigma):
+            // Box–Muller: a standard normal draw, then median · e^(σ·z).
+            let u1 = Double.random(in: Double.leastNonzeroMagnitude..<1), u2 = Double.random(in: 0..<1)
+            let z = (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+            ms += median * exp(sigma * z)
+        }
+        return UInt64(min(Double(StubResponse.maxDelayMs), max(0, ms)) * 1_000_000)
+    }
+
+    /// The answer to `request`; `filesRoot` holds `bodyFileName` files.
+    func response(to request: StubRequest, now: Date, filesRoot: String?) -> HTTPResponse {
+        var response = HTTPResponse(status: HTTPStatus(code: status, reasonPhrase: statusMessage))
+        for (name, value) in headers { response.headers.add(name, value.render(request, now: now)) }
+        switch body {
+        case .none: break
+        case .bytes(let bytes): response.body = bytes
+        case .template(let t): response.body = Array(t.render(request, now: now).utf8)
+        case .file(let name):
+            let file = name.render(request, now: now)
+            guard let root = filesRoot, !file.split(separator: "/").contains(".."), let bytes = FileBytes.read(root + "/" + file) else {
+                return HTTPResponse.text(.internalServerError, "bodyFileName \(file) is not a readable file in __files\n")
+                    .hinted(StubProblem.ascii("the mapping's bodyFileName \(file) is not in the mappings folder's __files"))
+            }
+            response.body = bytes
+        }
+        if let fault { apply(fault, to: &response) }
+        let delay = delayNanos()
+        if delay > 0 { response.delivery.delayNanos = delay }
+        return response
+    }
+
+    private func apply(_ fault: Fault, to response: inout HTTPResponse) {
+        switch fault {
+        case .EMPTY_RESPONSE: response.delivery.action = .close
+        case .CONNECTION_RESET_BY_PEER: response.delivery.action = .reset
+        case .RANDOM_DATA_THEN_CLOSE:
+            response.body = (0..<1024).map { _ in UInt8.random(in: 0...255) }
+            response.delivery.action = .raw
+        case .MALFORMED_RESPONSE_CHUNK:
+            // A 200 with a chunked body whose chunk size line is garbage, then close (as WireMock sends).
+            response.body = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nlskdu018973t09sylgasjkfg1][]'./.sdlv".utf8)
+            response.delivery.action = .raw
+        }
+    }
+}
+
+extension StubTemplate {
+    /// Text that is never rendered as a template.
+    init(plain text: String) { self.init(parts: [.text(text)]) }
+    init(parts: [Part]) { self.parts = parts }
+}
+
+/// RFC 9110 token characters, for header names from a mapping.
+enum HTTPHeaderName {
+    static func isValid(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || "!#$%&'*+-.^_`|~".utf8.contains(b)
+        }
+    }
+}

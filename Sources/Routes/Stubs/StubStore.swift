@@ -1,0 +1,397 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPServer
+
+/// Where a stub answer came from: its mapping's id and name.
+public struct StubReference: Sendable, Equatable {
+    public let id: String
+    public let name: String?
+
+    public var json: JSONValue { ["id": .string(id), "name": JSONValue(name)] }
+}
+
+/// The loaded stub mappings, their scenarios and hit counts, and the lookup the request pipeline
+/// calls. Exact paths (`url`, `urlPath`) are indexed; patterns are kept apart, so a request
+/// tests only the mappings of its own path and the patterns, best priority first.
+public final class StubStore: Sendable {
+    /// Mappings kept at most.
+    public static let maxStubs = 10_000
+    public static let startedState = "Started"
+    /// A stub answer's `system` starts with this, then the stub's name (or id), for the log line.
+    public static let systemPrefix = "stubs/"
+    /// The journal's system for every stub answer.
+    public static let systemName = "stubs"
+
+    /// The stub a response came from (its `Matched-Stub-Id`/`-Name` headers), nil for any other.
+    public static func reference(of response: HTTPResponse) -> StubReference? {
+        // Most answers are a system's: a name no longer than the prefix ends it at once.
+        guard let system = response.system, system.utf8.count > systemPrefix.utf8.count, system.hasPrefix(systemPrefix),
+              let id = response.headers["Matched-Stub-Id"] else { return nil }
+        return StubReference(id: id, name: response.headers["Matched-Stub-Name"])
+    }
+
+    struct Entry: Sendable {
+        let mapping: StubMapping
+        /// Insertion order: on equal priority the newest wins.
+        let sequence: Int
+        /// Loaded from `--mappings` (kept by `POST /__mock/reset`).
+        let fromFiles: Bool
+
+        /// Sorts before `other` when it should be tried first.
+        func precedes(_ other: Entry) -> Bool {
+            mapping.priority != other.mapping.priority ? mapping.priority < other.mapping.priority : sequence > other.sequence
+        }
+    }
+
+    struct State: Sendable {
+        var entries: [Entry] = []
+        var exact = StubPathTable()
+        var patterns: [Entry] = []
+        var scenarios: [String: String] = [:]
+        var hits: [String: Int] = [:]
+        var nextSequence = 0
+
+        mutating func rebuildIndex() {
+            exact = StubPathTable()
+            patterns = []
+            for entry in entries.sorted(by: { $0.precedes($1) }) {
+                if let path = entry.mapping.request.exactPath { exact.insert(entry, path: path) } else { patterns.append(entry) }
+            }
+        }
+
+        mutating func insert(_ entry: Entry) {
+            entries.append(entry)
+            if let path = entry.mapping.request.exactPath {
+                exact.insert(entry, path: path)
+            } else {
+                StubStore.insertSorted(entry, into: &patterns)
+            }
+        }
+
+        /// Scenarios no mapping names any more are forgotten; new ones start in `Started`.
+        mutating func syncScenarios() {
+            let names = Set(entries.compactMap(\.mapping.scenarioName))
+            scenarios = scenarios.filter { names.contains($0.key) }
+            for name in names where scenarios[name] == nil { scenarios[name] = StubStore.startedState }
+        }
+    }
+
+    private let state = Locked(State())
+    /// Whether any mapping is loaded: the pipeline's only cost while none is.
+    @usableFromInline let loaded = StubFlag()
+    /// The lock-free first look at a request's path.
+    private let filter = StubPathFilter()
+    /// Whether a stub may answer a path an emulated system owns (a pattern, or an exact path of
+    /// theirs): while none may, the systems' requests skip the stubs after one atomic load.
+    @usableFromInline let overrides = StubFlag()
+    /// Which paths the emulated systems own (set by the composition root); nil: every path.
+    private let systemOwns = Locked<(@Sendable (String) -> Bool)?>(nil)
+    /// The `--mappings` folder, if any: `bodyFileName` reads its `__files`, resets reload it.
+    public let files: StubFiles?
+    /// `DIR/__files` of `--mappings DIR`.
+    public var filesRoot: String? { files?.filesRoot }
+    private let now: @Sendable () -> Date
+    /// Told about every change (the log and the events stream).
+    private let observer: Locked<(@Sendable (StubChange) -> Void)?> = Locked(nil)
+
+    /// - Parameters:
+    ///   - files: the `--mappings` folder (nil: `bodyFileName` is refused, resets load nothing).
+    ///   - now: the mock's clock, for `{{now}}`.
+    public init(files: StubFiles? = nil, now: @escaping @Sendable () -> Date) {
+        self.files = files
+        self.now = now
+    }
+
+    /// Sets who hears about changes.
+    public func observe(_ body: @escaping @Sendable (StubChange) -> Void) { observer.withLock { $0 = body } }
+
+    private func report(_ change: StubChange) { observer.withLock { $0 }?(change) }
+
+    /// True while no mapping is loaded (inlined into the pipeline: one atomic load on Linux).
+    @inlinable public var isEmpty: Bool { !loaded.isSet }
+
+    /// False while no loaded stub can answer a path a system owns: the pipeline then asks
+    /// the stubs only about the paths no system owns.
+    @inlinable public var mayAnswerSystemPaths: Bool { overrides.isSet }
+
+    /// Tells the store which paths the emulated systems own (see `mayAnswerSystemPaths`).
+    public func setSystemPaths(_ owns: @escaping @Sendable (String) -> Bool) {
+        systemOwns.withLock { $0 = owns }
+        state.withLock { s in overrides.set(Self.overridesSystems(s, owns)) }
+    }
+
+    private static func overridesSystems(_ s: State, _ owns: ((String) -> Bool)?) -> Bool {
+        guard !s.patterns.isEmpty || !s.exact.isEmpty else { return false }
+        guard let owns, s.patterns.isEmpty else { return true }
+        return s.exact.groups.contains { owns($0.path) }
+    }
+
+    static func insertSorted(_ entry: Entry, into list: inout [Entry]) {
+        var low = 0, high = list.count
+        while low < high {
+            let mid = (low + high) / 2
+            if list[mid].precedes(entry) { low = mid + 1 } else { high = mid }
+        }
+        list.insert(entry, at: low)
+    }
+
+    // MARK: - Changes
+
+    /// Reads mappings (a document as `StubDocument` accepts) and adds them all, or none.
+    /// `replaceExisting`: a mapping whose id exists replaces it (import); otherwise that is refused.
+    @discardableResult
+    public func add(document value: JSONValue, fromFiles: Bool = false, replaceExisting: Bool = false) throws(StubProblem) -> [StubMapping] {
+        var mappings: [StubMapping] = []
+        var generator = SystemRandomNumberGenerator()
+        for (item, pointer) in try StubDocument.mappings(in: value) {
+            mappings.append(try StubMapping.decode(item, at: pointer, filesRoot: filesRoot, newId: UUIDString.random(using: &generator)))
+        }
+        try add(mappings, fromFiles: fromFiles, replaceExisting: replaceExisting)
+        return mappings
+    }
+
+    /// Adds checked mappings, all or none.
+    public func add(_ mappings: [StubMapping], fromFiles: Bool = false, replaceExisting: Bool = false) throws(StubProblem) {
+        let owns = systemOwns.withLock { $0 }
+        let result: Result<Void, StubProblem> = state.withLock { s in
+            var ids = Set<String>()
+            for m in mappings {
+                if !ids.insert(m.id).inserted { return .failure(StubProblem("/id", "id \(m.id) appears twice")) }
+            }
+            let replaced = s.entries.filter { ids.contains($0.mapping.id) }
+            if !replaceExisting, let clash = replaced.first {
+                return .failure(StubProblem("/id", "a mapping with id \(clash.mapping.id) exists: PUT /__admin/mappings/\(clash.mapping.id) replaces it"))
+            }
+            if s.entries.count - replaced.count + mappings.count > StubStore.maxStubs {
+                return .failure(StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded (\(s.entries.count) are): remove some (DELETE /__admin/mappings/{id}) or match many paths with one urlPathPattern"))
+            }
+            if !replaced.isEmpty {
+                s.entries.removeAll { ids.contains($0.mapping.id) }
+                s.rebuildIndex()
+            }
+            for m in mappings {
+                s.insert(Entry(mapping: m, sequence: s.nextSequence, fromFiles: fromFiles))
+                s.nextSequence += 1
+            }
+            s.syncScenarios()
+            loaded.set(!s.entries.isEmpty)
+            filter.advance()
+            overrides.set(Self.overridesSystems(s, owns))
+            return .success(())
+        }
+        try result.get()
+        if !mappings.isEmpty { report(.added(mappings.map { StubReference(id: $0.id, name: $0.name) })) }
+    }
+
+    /// Replaces the mapping with `id` (keeping its place and origin); false when there is none.
+    public func replace(id: String, with mapping: StubMapping) -> Bool {
+        let owns = systemOwns.withLock { $0 }
+        let done = state.withLock { s -> Bool in
+            guard let i = s.entries.firstIndex(where: { $0.mapping.id == id }) else { return false }
+            s.entries[i] = Entry(mapping: mapping, sequence: s.entries[i].sequence, fromFiles: s.entries[i].fromFiles)
+            s.rebuildIndex()
+            filter.advance()
+            overrides.set(Self.overridesSystems(s, owns))
+            s.syncScenarios()
+            return true
+        }
+        if done { report(.changed(StubReference(id: mapping.id, name: mapping.name))) }
+        return done
+    }
+
+    /// Removes one mapping; false when there is none with that id.
+    @discardableResult
+    public func remove(id: String) -> Bool {
+        let owns = systemOwns.withLock { $0 }
+        let removed = state.withLock { s -> Entry? in
+            guard let i = s.entries.firstIndex(where: { $0.mapping.id == id.lowercased() }) else { return nil }
+            let entry = s.entries.remove(at: i)
+            s.hits[entry.mapping.id] = nil
+            s.rebuildIndex()
+            s.syncScenarios()
+            loaded.set(!s.entries.isEmpty)
+            filter.advance()
+            overrides.set(Self.overridesSystems(s, owns))
+            return entry
+        }
+        if let removed { report(.removed([StubReference(id: removed.mapping.id, name: removed.mapping.name)])) }
+        return removed != nil
+    }
+
+    /// Removes every mapping (`keepFiles`: those from `--mappings` stay), puts every scenario back
+    /// to `Started` and forgets the hit counts.
+    public func removeAll(keepFiles: Bool) {
+        let owns = systemOwns.withLock { $0 }
+        let removed = state.withLock { s -> [Entry] in
+            let gone = s.entries.filter { !(keepFiles && $0.fromFiles) }
+            s.entries.removeAll { !(keepFiles && $0.fromFiles) }
+            s.hits = [:]
+            s.scenarios = [:]
+            s.rebuildIndex()
+            s.syncScenarios()
+            loaded.set(!s.entries.isEmpty)
+            filter.advance()
+            overrides.set(Self.overridesSystems(s, owns))
+            return gone
+        }
+        // A reset with no stub to remove says nothing (the reset event says the rest).
+        if !removed.isEmpty { report(.removed(removed.map { StubReference(id: $0.mapping.id, name: $0.mapping.name) })) }
+    }
+
+    /// Replaces the mappings from files with `mappings` (a `--watch` reload), all or none.
+    public func reloadFiles(_ mappings: [StubMapping]) throws(StubProblem) {
+        let owns = systemOwns.withLock { $0 }
+        let result: Result<Void, StubProblem> = state.withLock { s in
+            let kept = s.entries.filter { !$0.fromFiles }
+            if kept.count + mappings.count > StubStore.maxStubs {
+                return .failure(StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded"))
+            }
+            s.entries = kept
+            for m in mappings {
+                s.entries.removeAll { $0.mapping.id == m.id }
+                s.entries.append(Entry(mapping: m, sequence: s.nextSequence, fromFiles: true))
+                s.nextSequence += 1
+            }
+            s.rebuildIndex()
+            s.syncScenarios()
+            loaded.set(!s.entries.isEmpty)
+            filter.advance()
+            overrides.set(Self.overridesSystems(s, owns))
+            return .success(())
+        }
+        try result.get()
+        report(.reloaded(mappings.count))
+    }
+
+    /// Every scenario back to `Started`.
+    public func resetScenarios() {
+        state.withLock { s in for key in s.scenarios.keys { s.scenarios[key] = StubStore.startedState } }
+        report(.scenariosReset)
+    }
+
+    // MARK: - Reading
+
+    /// Every mapping, newest first (as WireMock lists them).
+    public var mappings: [StubMapping] {
+        state.withLock { $0.entries }.sorted { $0.sequence > $1.sequence }.map(\.mapping)
+    }
+
+    public func mapping(id: String) -> StubMapping? {
+        state.withLock { s in s.entries.first { $0.mapping.id == id.lowercased() }?.mapping }
+    }
+
+    /// How many requests each mapping answered since it was added (or the last reset).
+    public func hits(id: String) -> Int { state.withLock { $0.hits[id] ?? 0 } }
+
+    /// Whether the mapping came from `--mappings`.
+    public func isFromFiles(id: String) -> Bool { state.withLock { s in s.entries.first { $0.mapping.id == id }?.fromFiles ?? false } }
+
+    /// A scenario, its state and the states its mappings name.
+    public struct Scenario: Sendable {
+        public let name: String
+        public let state: String
+        public let possibleStates: [String]
+        public let mappings: [StubMapping]
+    }
+
+    public var scenarios: [Scenario] {
+        let (entries, states) = state.withLock { ($0.entries, $0.scenarios) }
+        return states.keys.sorted().map { name in
+            let members = entries.filter { $0.mapping.scenarioName == name }.map(\.mapping)
+            var possible: [String] = []
+            for m in members {
+                for s in [m.newScenarioState, m.requiredScenarioState].compactMap({ $0 }) where !possible.contains(s) { possible.append(s) }
+            }
+            if !possible.contains(StubStore.startedState) { possible.append(StubStore.startedState) }
+            return Scenario(name: name, state: states[name] ?? StubStore.startedState, possibleStates: possible, mappings: members)
+        }
+    }
+
+    /// Each mapping, newest first, as the console lists it: id, name, priority, method, URL,
+    /// status, hits, scenario and its state, and whether it came from the `--mappings` folder.
+    public var summaries: [JSONValue] {
+        let s = state.withLock { $0 }
+        return s.entries.sorted { $0.sequence > $1.sequence }.map { entry in
+            let m = entry.mapping
+            let request = m.json["request"] ?? .null
+            let url = ["url", "urlPath", "urlPattern", "urlPathPattern"].compactMap { key in request[key]?.string.map { (key, $0) } }.first
+            return [
+                "id": .string(m.id), "name": JSONValue(m.name), "priority": .number(Double(m.priority)),
+                "method": .string(request["method"]?.string ?? "ANY"),
+                "url": JSONValue(url?.1), "urlMatch": JSONValue(url?.0),
+                "status": .number(Double(m.response.status)),
+                "hits": .number(Double(s.hits[m.id] ?? 0)),
+                "scenario": JSONValue(m.scenarioName),
+                "scenarioState": JSONValue(m.scenarioName.flatMap { s.scenarios[$0] }),
+                "requiredScenarioState": JSONValue(m.requiredScenarioState),
+                "fromFiles": .bool(entry.fromFiles),
+            ]
+        }
+    }
+
+    // MARK: - Serving
+
+    /// The stub's answer to `request`, or nil when no mapping matches (the systems answer then).
+    /// A matching mapping counts a hit and moves its scenario on.
+    public func answer(_ request: HTTPRequest) -> (response: HTTPResponse, stub: StubReference)? {
+        guard loaded.isSet else { return nil }
+        // A request whose path has no mapping (and no pattern exists) is turned away before
+        // anything is built: the systems' requests pay only this.
+        guard filter.mayMatch(request.path, refresh: { state.withLock { ($0.exact, !$0.patterns.isEmpty) } }) else { return nil }
+        let stubRequest = StubRequest(request)
+        let found: StubMapping? = state.withLock { s in
+            guard let entry = StubStore.best(&s, for: stubRequest) else { return nil }
+            s.hits[entry.mapping.id, default: 0] += 1
+            if let scenario = entry.mapping.scenarioName, let next = entry.mapping.newScenarioState { s.scenarios[scenario] = next }
+            return entry.mapping
+        }
+        guard let found else { return nil }
+        var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot)
+        response.headers.add("Matched-Stub-Id", found.id)
+        if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
+        // The log line names the stub; the journal shows `stubs` and the stub's id and name.
+        response.system = StubStore.systemPrefix + (found.name ?? found.id)
+        return (response, StubReference(id: found.id, name: found.name))
+    }
+
+    /// The first mapping, in priority order, among the request path's own and the patterns.
+    private static func best(_ s: inout State, for request: StubRequest) -> Entry? {
+        let own = s.exact.entries(for: request.path)
+        var i = own.startIndex, j = 0
+        while i < own.endIndex || j < s.patterns.count {
+            let entry: Entry
+            if j >= s.patterns.count || (i < own.endIndex && own[i].precedes(s.patterns[j])) {
+                entry = own[i]; i += 1
+            } else {
+                entry = s.patterns[j]; j += 1
+            }
+            if let scenario = entry.mapping.scenarioName, let required = entry.mapping.requiredScenarioState,
+               s.scenarios[scenario] != required { continue }
+            if entry.mapping.request.matches(request) { return entry }
+        }
+        return nil
+    }
+}
+
+/// A change to the loaded stubs, for the log and the events stream.
+public enum StubChange: Sendable {
+    case added([StubReference])
+    case changed(StubReference)
+    case removed([StubReference])
+    case reloaded(Int)
+    case scenariosReset
+
+    /// One line for the log.
+    public var summary: String {
+        switch self {
+        case .added(let refs): return "stub(s) added: " + refs.map { $0.name ?? $0.id }.joined(separator: ", ")
+        case .changed(let ref): return "stub changed: \(ref.name ?? ref.id)"
+        case .removed(let refs): return "\(refs.count) stub(s) removed"
+        case .reloaded(let n): return "mappings folder reloaded: \(n) stub(s)"
+        case .scenariosReset: return "stub scenarios back to Started"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+import MockServerAdminClient
+import MockServerKit
+
+/// The admin client's stubs against an embedded server over HTTP, and an embedded server started
+/// on a mappings folder (what a test bundle's resources hold).
+final class AdminClientStubTests: XCTestCase {
+    private var server: EmbeddedMockServer?
+    private var folder: URL?
+
+    override func tearDown() {
+        server?.stop()
+        server = nil
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+        super.tearDown()
+    }
+
+    private func get(_ server: EmbeddedMockServer, _ path: String) async throws -> (status: Int, body: String) {
+        let url = try XCTUnwrap(URL(string: server.baseURL.absoluteString + path))
+        let (data, response) = try await URLSession.shared.data(from: url)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    private func makeFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("client-stubs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        self.folder = folder
+        return folder
+    }
+
+    func testAddListCountFindAndRemove() async throws {
+        let server = try EmbeddedMockServer()
+        self.server = server
+        let admin = server.admin
+        let stub = try await admin.addStub(MockStubDefinition(name: "flags", request: MockRequestPattern(method: "GET", urlPath: "/flags"),
+                                                              response: try .json(["newCheckout": true])))
+        XCTAssertEqual(stub.name, "flags")
+        let first = try await get(server, "/flags?v=1")
+        XCTAssertEqual(first.status, 200)
+        XCTAssertEqual(first.body, #"{"newCheckout":true}"#)
+        let stubs = try await admin.stubs()
+        XCTAssertEqual(stubs.map(\.id), [stub.id])
+        let count = try await admin.countRequests(matching: MockRequestPattern(method: "GET", urlPath: "/flags"))
+        XCTAssertEqual(count, 1)
+        let found = try await admin.findRequests(matching: MockRequestPattern(queryParameters: ["v": .equalTo("1")]))
+        XCTAssertEqual(found.map(\.url), ["/flags?v=1"])
+        try await admin.removeStub(id: stub.id)
+        let after = try await get(server, "/flags")
+        XCTAssertEqual(after.status, 404)
+    }
+
+    func testAMappingFileAndScenarios() async throws {
+        let server = try EmbeddedMockServer()
+        self.server = server
+        let folder = try makeFolder()
+        let file = folder.appendingPathComponent("cart.json")
+        try Data(#"""
+        [{"scenarioName": "cart", "requiredScenarioState": "Started", "newScenarioState": "full", "request": {"method": "GET", "url": "/cart"}, "response": {"body": "empty"}},
+         {"scenarioName": "cart", "requiredScenarioState": "full", "request": {"method": "GET", "url": "/cart"}, "response": {"body": "full"}}]
+        """#.utf8).write(to: file)
+        try await server.admin.addStubs(contentsOf: file)
+        let first = try await get(server, "/cart")
+        let second = try await get(server, "/cart")
+        XCTAssertEqual([first.body, second.body], ["empty", "full"])
+        let scenarios = try await server.admin.stubScenarios()
+        XCTAssertEqual(scenarios.map(\.state), ["full"])
+        try await server.admin.resetStubScenarios()
+        let again = try await get(server, "/cart")
+        XCTAssertEqual(again.body, "empty")
+    }
+
+    func testARefusedMappingFailsWithTheField() async throws {
+        let server = try EmbeddedMockServer()
+        self.server = server
+        do {
+            try await server.admin.addStub(json: Data(#"{"request": {"url": "/x", "bogus": 1}}"#.utf8))
+            XCTFail("a mapping with an unknown field was added")
+        } catch {
+            XCTAssertTrue("\(error)".contains("/request/bogus"), "\(error)")
+        }
+    }
+
+    func testAnEmbeddedServerStartsOnAMappingsFolder() async throws {
+        let folder = try makeFolder()
+        try Data(#"{"request": {"url": "/hello"}, "response": {"body": "from the folder"}}"#.utf8)
+            .write(to: folder.appendingPathComponent("mappings/hello.json"))
+        let server = try EmbeddedMockServer(mappings: folder)
+        self.server = server
+        let answer = try await get(server, "/hello")
+        XCTAssertEqual(answer.body, "from the folder")
+    }
+}

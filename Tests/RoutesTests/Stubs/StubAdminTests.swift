@@ -1,0 +1,124 @@
+import Foundation
+import HTTPServer
+import MockTestSupport
+import Routes
+import TestSupport
+import XCTest
+
+/// `/__admin/*`: WireMock's paths and answer shapes, refusals with the field named, the cap,
+/// and the admin guard.
+final class StubAdminTests: MockServerTestCase {
+    private let minimal = #"{"request": {"url": "/x"}, "response": {"body": "x"}}"#
+
+    func testMappingsCrud() throws {
+        let created = try server.request("POST", "/__admin/mappings", jsonText: minimal)
+        XCTAssertEqual(created.status, 201)
+        let id = try XCTUnwrap(created.jsonObject?["id"] as? String)
+        XCTAssertEqual(created.jsonObject?["uuid"] as? String, id)
+        XCTAssertEqual(try server.request("GET", "/__admin/mappings/\(id)").status, 200)
+        let edited = try server.request("PUT", "/__admin/mappings/\(id)", jsonText: #"{"request": {"url": "/x"}, "response": {"body": "y"}}"#)
+        XCTAssertEqual(edited.status, 200, edited.text)
+        XCTAssertEqual(try server.request("GET", "/x").text, "y")
+        let list = try XCTUnwrap(try server.request("GET", "/__admin/mappings").jsonObject)
+        XCTAssertEqual((list["meta"] as? [String: Any])?["total"] as? Int, 1)
+        XCTAssertEqual(try server.request("DELETE", "/__admin/mappings/\(id)", headers: TestServer.adminWrite).status, 200)
+        XCTAssertEqual(try server.request("DELETE", "/__admin/mappings/\(id)", headers: TestServer.adminWrite).status, 404)
+        XCTAssertEqual(try server.request("GET", "/x").status, 404)
+    }
+
+    func testUnknownFieldIsRefusedByName() throws {
+        let response = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/x", "bogus": 1}, "response": {}}"#)
+        XCTAssertEqual(response.status, 422)
+        let errors = try XCTUnwrap(response.jsonObject?["errors"] as? [[String: Any]])
+        XCTAssertEqual((errors.first?["source"] as? [String: Any])?["pointer"] as? String, "/request/bogus")
+        XCTAssertNotNil(response.header("X-Mock-Hint"))
+    }
+
+    func testBadRegexAndFileOutsideFilesAreRefused() throws {
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"urlPattern": "/a(("}}"#).status, 422)
+        let file = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/f"}, "response": {"bodyFileName": "../etc/passwd"}}"#)
+        XCTAssertEqual(file.status, 422)
+        XCTAssertTrue(file.text.contains("bodyFileName"))
+    }
+
+    func testSyntaxErrorNamesLineAndColumn() throws {
+        let response = try server.request("POST", "/__admin/mappings", jsonText: "{\n  \"request\": {\"url\": \"/x\"\n")
+        XCTAssertEqual(response.status, 422)
+        XCTAssertTrue(response.text.contains("line 3"), response.text)
+    }
+
+    func testImportIsAllOrNothing() throws {
+        let body = #"{"mappings": [{"request": {"url": "/a"}, "response": {"body": "a"}}, {"request": {"url": "/b", "nope": true}}]}"#
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings/import", jsonText: body).status, 422)
+        XCTAssertEqual((try server.request("GET", "/__admin/mappings").jsonObject?["mappings"] as? [Any])?.count, 0, "nothing half-added")
+        let good = #"{"mappings": [{"request": {"url": "/a"}, "response": {"body": "a"}}, {"request": {"url": "/b"}, "response": {"body": "b"}}]}"#
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings/import", jsonText: good).status, 200)
+        XCTAssertEqual(try server.request("GET", "/b").text, "b")
+    }
+
+    func testRequestsCountFindAndUnmatchedReadTheJournal() throws {
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings", jsonText: minimal).status, 201)
+        _ = try server.request("GET", "/x")
+        _ = try server.request("GET", "/x?again=1")
+        _ = try server.request("GET", "/nobody-owns-this")
+        let count = try server.request("POST", "/__admin/requests/count", jsonText: #"{"method": "GET", "urlPath": "/x"}"#)
+        XCTAssertEqual(count.jsonObject?["count"] as? Int, 2, count.text)
+        let found = try XCTUnwrap(try server.request("POST", "/__admin/requests/find", jsonText: #"{"url": "/x?again=1"}"#).jsonObject?["requests"] as? [[String: Any]])
+        XCTAssertEqual(found.map { $0["url"] as? String }, ["/x?again=1"])
+        let unmatched = try XCTUnwrap(try server.request("GET", "/__admin/requests/unmatched").jsonObject?["requests"] as? [[String: Any]])
+        // `url` is exact, query included: `/x?again=1` matched no stub (as in WireMock).
+        XCTAssertEqual(unmatched.map { $0["url"] as? String }, ["/x?again=1", "/nobody-owns-this"])
+        let all = try XCTUnwrap(try server.request("GET", "/__admin/requests").jsonObject)
+        XCTAssertEqual((all["meta"] as? [String: Any])?["total"] as? Int, 3)
+        XCTAssertEqual(try server.request("DELETE", "/__admin/requests", headers: TestServer.adminWrite).status, 200)
+        XCTAssertEqual((try server.request("GET", "/__mock/requests").jsonArray)?.count, 0, "the same journal as /__mock/requests")
+    }
+
+    func testTheCapRefusesMoreThanTenThousand() throws {
+        var items: [String] = []
+        for i in 0..<10_000 { items.append(#"{"request": {"url": "/m/\#(i)"}, "response": {"body": "\#(i)"}}"#) }
+        let full = try server.request("POST", "/__admin/mappings/import", jsonText: #"{"mappings": [\#(items.joined(separator: ","))]}"#)
+        XCTAssertEqual(full.status, 200, full.text)
+        XCTAssertEqual(try server.request("GET", "/m/9999").text, "9999")
+        let over = try server.request("POST", "/__admin/mappings", jsonText: minimal)
+        XCTAssertEqual(over.status, 422)
+        XCTAssertTrue(over.text.contains("10000"), over.text)
+    }
+
+    func testTheAdminGuardCoversAdminPaths() throws {
+        // A cross-site page may not change stubs: a simple POST without JSON or the marker header.
+        let refused = try server.request("POST", "/__admin/mappings", headers: [("Content-Type", "text/plain")], body: Array(minimal.utf8))
+        XCTAssertEqual(refused.status, 403)
+        let origin = try server.request("GET", "/__admin/mappings", headers: [("Origin", "http://evil.example")])
+        XCTAssertEqual(origin.status, 403)
+        XCTAssertEqual((try server.request("GET", "/__mock/requests").jsonArray)?.count, 0, "admin paths are not journaled")
+    }
+
+    func testTheConsoleListShowsHitsAndScenarioState() throws {
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings", jsonText: #"{"name": "s1", "scenarioName": "flow", "requiredScenarioState": "Started", "newScenarioState": "two", "request": {"method": "GET", "url": "/s"}, "response": {"status": 202}}"#).status, 201)
+        _ = try server.request("GET", "/s")
+        let list = try XCTUnwrap(try server.request("GET", "/__mock/stubs").jsonArray as? [[String: Any]])
+        XCTAssertEqual(list.first?["name"] as? String, "s1")
+        XCTAssertEqual(list.first?["hits"] as? Int, 1)
+        XCTAssertEqual(list.first?["status"] as? Int, 202)
+        XCTAssertEqual(list.first?["scenarioState"] as? String, "two")
+        XCTAssertTrue(try server.request("GET", "/__mock/", headers: [("Accept", "text/html")]).text.contains("id=\"tab-stubs\""))
+    }
+}
+
+/// The log names the stub that answered and says when stubs change; the events stream carries both.
+final class StubLogTests: XCTestCase {
+    func testTheLogLineNamesTheStubAndChangesAreLogged() throws {
+        let lines = Locked<[String]>([])
+        let logger = Logger(level: .info) { line in lines.withLock { $0.append(line) } }
+        let server = try TestServer(logger: logger, configure: { $0.eventLoops = 1 })
+        defer { server.stop() }
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings", jsonText: #"{"name": "avatar", "request": {"url": "/avatar"}, "response": {"status": 204}}"#).status, 201)
+        XCTAssertEqual(try server.request("GET", "/avatar").status, 204)
+        // One loop: this answer is written after the stub's, so its line is already there.
+        XCTAssertEqual(try server.request("GET", "/rows/1").status, 403)
+        let log = lines.withLock { $0.joined() }
+        XCTAssertTrue(log.contains("stub(s) added: avatar"), log)
+        XCTAssertTrue(log.contains("GET /avatar 204") && log.contains("stubs/avatar"), log)
+    }
+}

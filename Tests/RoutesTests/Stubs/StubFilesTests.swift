@@ -1,0 +1,88 @@
+import Foundation
+import HTTPServer
+import MockTestSupport
+import Routes
+import TestSupport
+import XCTest
+import EmulationKit
+
+/// `--mappings DIR`: a folder of WireMock files loads (bodies from `__files`), a bad file stops the
+/// start with its file, line and column, and `POST /__mock/reset` keeps the folder's stubs.
+final class StubFilesTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("stub-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("__files"), withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: folder.appendingPathComponent(path))
+    }
+
+    func testAFolderLoadsAndResetKeepsItsStubs() throws {
+        try write(#"{"mappings": [{"name": "catalogue", "request": {"url": "/catalogue"}, "response": {"bodyFileName": "catalogue.json"}}]}"#, to: "mappings/catalogue.json")
+        try write(#"[{"request": {"url": "/one"}, "response": {"body": "1"}}]"#, to: "mappings/array.json")
+        try write(#"{"items": []}"#, to: "__files/catalogue.json")
+        let path = folder.path
+        let server = try TestServer(environment: { env in
+            env.stubs = (try? StubLoading.store(root: path, clock: env.clock)) ?? env.stubs
+        })
+        defer { server.stop() }
+        XCTAssertEqual(try server.request("GET", "/catalogue").text, #"{"items": []}"#)
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/added"}, "response": {"body": "a"}}"#).status, 201)
+        XCTAssertEqual(try server.request("POST", "/__mock/reset", headers: TestServer.adminWrite).status, 204)
+        XCTAssertEqual(try server.request("GET", "/one").text, "1", "a --mappings stub survives the reset")
+        XCTAssertEqual(try server.request("GET", "/added").status, 404, "an HTTP-added stub does not")
+    }
+
+    func testASyntaxErrorNamesFileLineAndColumn() throws {
+        try write("{\n  \"request\": {\"url\": \"/x\"},,\n}", to: "mappings/broken.json")
+        XCTAssertThrowsError(try StubLoading.store(root: folder.path, clock: ManualClock())) { error in
+            XCTAssertTrue("\(error)".hasSuffix("mappings/broken.json:2:28: JSON syntax error"), "\(error)")
+        }
+    }
+
+    func testAnUnsupportedFieldNamesFileAndField() throws {
+        try write(#"{"request": {"url": "/x"}, "response": {"proxyBaseUrl": "http://example.com"}}"#, to: "mappings/proxy.json")
+        XCTAssertThrowsError(try StubLoading.store(root: folder.path, clock: ManualClock())) { error in
+            XCTAssertTrue("\(error)".contains("proxy.json: /response/proxyBaseUrl"), "\(error)")
+        }
+    }
+
+    func testTheExecutableRefusesABadFolder() throws {
+        try write("{\"request\": ", to: "mappings/cut.json")
+        let process = try TestExecutable(["--port", "0", "--mappings", folder.path])
+        let (status, stderr) = try process.finish()
+        XCTAssertEqual(status, 65)
+        XCTAssertTrue(stderr.contains("cut.json:1:13"), stderr)
+    }
+}
+
+/// `--watch` with `--mappings`: a saved file reloads the folder's stubs; a bad one keeps them.
+final class StubFolderWatchTests: TemporaryDirectoryTestCase {
+    func testASavedMappingReloadsAndABadOneKeepsTheStubs() throws {
+        let mappings = dir.appendingPathComponent("mappings")
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+        let file = mappings.appendingPathComponent("a.json")
+        try Data(#"{"request": {"url": "/w"}, "response": {"body": "one"}}"#.utf8).write(to: file)
+        let path = dir.path
+        let server = try TestServer(environment: { env in
+            env.stubs = (try? StubLoading.store(root: path, clock: env.clock)) ?? env.stubs
+        })
+        defer { server.stop() }
+        let log = LogCapture()
+        let watcher = try XCTUnwrap(StubFolderWatcher(store: server.app.environment.stubs, logger: log.logger, interval: 0.01))
+        watcher.start()
+        defer { watcher.stop() }
+        XCTAssertEqual(try server.request("GET", "/w").text, "one")
+        try Data(#"{"request": {"url": "/w"}, "response": {"body": "two, longer"}}"#.utf8).write(to: file)
+        waitUntil("the reload") { (try? server.request("GET", "/w").text) == "two, longer" }
+        try Data(#"{"request": {"url": "/w"}, "response": {"body": "#.utf8).write(to: file)
+        waitUntil("the warning") { log.contains("mappings not reloaded") }
+        XCTAssertEqual(try server.request("GET", "/w").text, "two, longer")
+    }
+}

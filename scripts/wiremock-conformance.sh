@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Conformance of the stubs against the real WireMock 2.35.1: every mapping/request pair of
+# Tests/WireMockConformance/corpus.json goes to both servers (status, body, the headers the
+# mappings set), then PyPI's `wiremock` admin client drives both (create, list, count, find,
+# reset). Installs what it needs: Debian's openjdk-17-jre-headless, and PyPI's wiremock 2.7.0
+# into .venv-wiremock (its wheel ships wiremock-standalone-2.35.1.jar). Both servers listen on
+# loopback only. Usage: scripts/wiremock-conformance.sh [path/to/mock-server]
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+source scripts/lib/python-venv.sh
+source scripts/lib/mock-server.sh
+bin="$(mock_server_binary "$@")"
+
+if ! command -v java > /dev/null; then
+    SUDO=""; [[ "$(id -u)" -ne 0 ]] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless > /dev/null
+fi
+VENV="$ROOT/.venv-wiremock"
+ensure_venv "$VENV" wiremock==2.7.0 requests
+JAR="$("$VENV/bin/python" -c 'import os, wiremock; print(os.path.join(os.path.dirname(wiremock.__file__), "server", "wiremock-standalone-2.35.1.jar"))')"
+[[ -f "$JAR" ]] || { echo "wiremock-conformance: $JAR is missing from the wiremock wheel" >&2; exit 1; }
+
+timeout 110 "$VENV/bin/python" scripts/wiremock-conformance.py --mock-server "$bin" --jar "$JAR" \
+    --corpus Tests/WireMockConformance/corpus.json
