@@ -3,32 +3,7 @@
 public enum SHA256 {
     /// The 32-byte digest of `bytes`.
     public static func hash<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
-        var state = State()
-        var block = [UInt8](repeating: 0, count: 64)
-        var fill = 0
-        var length: UInt64 = 0
-        for byte in bytes {
-            block[fill] = byte
-            fill += 1
-            if fill == 64 {
-                state.compress(block)
-                fill = 0
-            }
-            length &+= 1
-        }
-        // Padding: 0x80, zeros, then the message length in bits as a big-endian UInt64.
-        block[fill] = 0x80
-        fill += 1
-        if fill > 56 {
-            for i in fill..<64 { block[i] = 0 }
-            state.compress(block)
-            fill = 0
-        }
-        for i in fill..<56 { block[i] = 0 }
-        let bits = length &* 8
-        for i in 0..<8 { block[56 + i] = UInt8(truncatingIfNeeded: bits >> (56 - 8 * UInt64(i))) }
-        state.compress(block)
-        return state.digest
+        State.hash(bytes)
     }
 
     private static let k: [UInt32] = [
@@ -42,7 +17,7 @@ public enum SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    private struct State {
+    private struct State: BlockDigestState {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         // Reused message schedule, so hashing allocates once per call, not per block.
         var w = [UInt32](repeating: 0, count: 64)

@@ -2,35 +2,10 @@
 public enum SHA1 {
     /// The 20-byte digest of `bytes`.
     public static func hash<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
-        var state = State()
-        var block = [UInt8](repeating: 0, count: 64)
-        var fill = 0
-        var length: UInt64 = 0
-        for byte in bytes {
-            block[fill] = byte
-            fill += 1
-            if fill == 64 {
-                state.compress(block)
-                fill = 0
-            }
-            length &+= 1
-        }
-        // Padding: 0x80, zeros, then the message length in bits as a big-endian UInt64.
-        block[fill] = 0x80
-        fill += 1
-        if fill > 56 {
-            for i in fill..<64 { block[i] = 0 }
-            state.compress(block)
-            fill = 0
-        }
-        for i in fill..<56 { block[i] = 0 }
-        let bits = length &* 8
-        for i in 0..<8 { block[56 + i] = UInt8(truncatingIfNeeded: bits >> (56 - 8 * UInt64(i))) }
-        state.compress(block)
-        return state.digest
+        State.hash(bytes)
     }
 
-    private struct State {
+    private struct State: BlockDigestState {
         var h0: UInt32 = 0x6745_2301
         var h1: UInt32 = 0xEFCD_AB89
         var h2: UInt32 = 0x98BA_DCFE
