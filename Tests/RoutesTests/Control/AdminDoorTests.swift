@@ -12,13 +12,11 @@ import MockControl
 /// from an absolute-form target, every `Origin` checked, and the `Host`'s port compared.
 final class AdminDoorTests: XCTestCase {
     private let token = "door-token-0123456789"
-    private let lanHost = "192.168.1.23:8080"
+    private let lanHost = TestServer.lanHost
 
     private func respond(_ server: TestServer, _ method: HTTPMethod, _ target: String,
                          _ headers: HTTPHeaders = [:], from address: String = "10.0.0.7") -> HTTPResponse {
-        var all = headers
-        if !all.contains("Host") { all.add("Host", lanHost) }
-        return server.responder.respond(to: HTTPRequest(method: method, target: target, headers: all, remoteAddress: address))
+        server.respondFromLAN(method, target, headers, from: address)
     }
 
     private func signIn(_ server: TestServer) throws -> (cookie: String, setCookie: String) {

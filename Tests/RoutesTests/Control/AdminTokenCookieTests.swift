@@ -9,13 +9,11 @@ import XCTest
 /// an HttpOnly, SameSite=Strict cookie that stands for the `X-Mock-Admin-Token` header.
 final class AdminTokenCookieTests: XCTestCase {
     private let remote = "10.0.0.7"
-    private let lanHost = "192.168.1.23:8080"
+    private let lanHost = TestServer.lanHost
 
     private func respond(_ server: TestServer, _ method: HTTPMethod, _ target: String,
                          _ headers: HTTPHeaders = [:], from address: String = "10.0.0.7") -> HTTPResponse {
-        var all = headers
-        if !all.contains("Host") { all.add("Host", lanHost) }
-        return server.responder.respond(to: HTTPRequest(method: method, target: target, headers: all, remoteAddress: address))
+        server.respondFromLAN(method, target, headers, from: address)
     }
 
     /// The `name=value` part of the Set-Cookie of a token login, after checking its attributes.
