@@ -74,4 +74,26 @@ final class OpenAPIForGeneratorsTests: MockServerTestCase {
         walk(doc, "", inExample: false)
         XCTAssertEqual(untyped, [])
     }
+
+    func testEveryOperationHasAnOperationIdAndEveryRequestBodyAnExample() throws {
+        let document = try XCTUnwrap(server.request("GET", "/__mock/openapi.json").jsonObject)
+        let paths = try XCTUnwrap(document["paths"] as? [String: [String: Any]])
+        var ids: [String] = []
+        for (path, operations) in paths {
+            for (method, value) in operations {
+                let operation = try XCTUnwrap(value as? [String: Any])
+                let id = operation["operationId"] as? String ?? ""
+                XCTAssertFalse(id.isEmpty, "\(method) \(path)")
+                ids.append(id)
+                let content = (operation["requestBody"] as? [String: Any])?["content"] as? [String: Any] ?? [:]
+                for (type, media) in content {
+                    XCTAssertNotNil((media as? [String: Any])?["example"], "\(method) \(path) \(type)")
+                }
+            }
+        }
+        XCTAssertEqual(Set(ids).count, ids.count, "operationIds are unique")
+        XCTAssertTrue(ids.contains("postApiUsersSms"))
+        XCTAssertTrue(ids.contains("deleteMockInstancesById"))
+        XCTAssertTrue(paths["/__mock/requests/count"] != nil && paths["/__mock/state"] != nil && paths["/__mock/instances"] != nil)
+    }
 }

@@ -1,0 +1,53 @@
+import HTTPServer
+import XCTest
+
+/// Route groups as pure units: letter case, shapes, the one error path.
+final class RouteGroupTests: XCTestCase {
+    private func router() -> Router {
+        var router = Router()
+        let text = RouteGroup(system: "aspnet", prefixes: ["/api"], caseInsensitive: true) { .text($0.status, $0.message) }
+        router.group(text) { r in
+            r.get("/api/users/user") { _ in .text(.ok, "user") }
+            r.get("/api/items/:id") { request in .text(.ok, request.pathParameters["id"] ?? "") }
+            r.post("/api/fail") { _ throws(HTTPError) in throw HTTPError(.badRequest, "bad", hint: "Fix it.") }
+        }
+        router.group(RouteGroup(system: "vapor", prefixes: ["/rows"])) { r in
+            r.get("/rows/:page") { _ in .text(.ok, "rows") }
+        }
+        return router
+    }
+
+    private func respond(_ method: HTTPMethod, _ target: String) -> HTTPResponse {
+        Responder(router: router()).respond(to: HTTPRequest(method: method, target: target))
+    }
+
+    func testCaseInsensitiveGroupsMatchAnyLetterCaseOthersDoNot() {
+        XCTAssertEqual(respond(.get, "/API/Users/USER").body, Array("user".utf8))
+        XCTAssertEqual(respond(.get, "/api/users/user").status, .ok)
+        XCTAssertEqual(respond(.get, "/Api/Items/AbC").body, Array("AbC".utf8), "parameters keep their case")
+        XCTAssertEqual(respond(.get, "/rows/1").status, .ok)
+        XCTAssertEqual(respond(.get, "/ROWS/1").status, .notFound)
+    }
+
+    func testAThrownErrorTakesTheGroupsShapeHintAndSystem() {
+        let r = respond(.post, "/API/fail")
+        XCTAssertEqual(r.status, .badRequest)
+        XCTAssertEqual(r.body, Array("bad".utf8))
+        XCTAssertEqual(r.hint, "Fix it.")
+        XCTAssertEqual(r.headers["X-Mock-Hint"], "Fix it.")
+        XCTAssertEqual(r.system, "aspnet")
+    }
+
+    func testRouterAnswersUseTheOwningGroupsShape() {
+        let missing = respond(.get, "/api/none")
+        XCTAssertEqual(missing.status, .notFound)
+        XCTAssertEqual(missing.headers["Content-Type"], "text/plain; charset=utf-8")
+        XCTAssertEqual(missing.system, "aspnet")
+        let wrongMethod = respond(.delete, "/API/USERS/user")
+        XCTAssertEqual(wrongMethod.status, .methodNotAllowed)
+        XCTAssertEqual(wrongMethod.headers["Allow"], "GET, HEAD, OPTIONS")
+        XCTAssertEqual(wrongMethod.headers["Content-Type"], "text/plain; charset=utf-8")
+        let elsewhere = respond(.get, "/apix")
+        XCTAssertEqual(elsewhere.headers["Content-Type"], "application/json; charset=utf-8", "a prefix owns whole segments only")
+    }
+}

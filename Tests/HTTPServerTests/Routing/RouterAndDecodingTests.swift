@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+@testable import HTTPServer
+import TestSupport
+
+/// Routing and the decoding helpers handlers rely on.
+final class RouterAndDecodingTests: XCTestCase {
+    func testPatternsTrailingSlashAndParameters() {
+        var router = Router()
+        router.get("/api/categories/:id") { r in .text(.ok, r.pathParameters["id"] ?? "") }
+        var request = HTTPRequest(method: .get, target: "/api/categories/7/")
+        guard case .http(let handler) = router.match(&request) else { return XCTFail("no match") }
+        XCTAssertEqual(handler(request).body, Array("7".utf8))
+        var other = HTTPRequest(method: .get, target: "/api/categories/7/extra")
+        guard case .notFound = router.match(&other) else { return XCTFail("should not match") }
+    }
+
+    func testStaticRoutesIgnoreEmptySegmentsAndStaticWinsOverParameters() {
+        var router = Router()
+        router.post("/auth/login") { _ in .text(.ok, "static") }
+        router.post("/auth/:action") { _ in .text(.ok, "param") }
+        router.get("/auth/:action") { r in .text(.ok, r.pathParameters["action"] ?? "") }
+        for path in ["/auth/login", "/auth/login/", "//auth//login"] {
+            var request = HTTPRequest(method: .post, target: path)
+            guard case .http(let handler) = router.match(&request) else { return XCTFail(path) }
+            XCTAssertEqual(handler(request).body, Array("static".utf8), path)
+        }
+        var head = HTTPRequest(method: .head, target: "/auth/x")
+        guard case .http(let handler) = router.match(&head) else { return XCTFail("HEAD falls back to GET") }
+        XCTAssertEqual(handler(head).body, Array("x".utf8))
+        var put = HTTPRequest(method: .put, target: "/auth/login")
+        guard case .methodNotAllowed(let allowed) = router.match(&put) else { return XCTFail("405 expected") }
+        XCTAssertEqual(Set(allowed), [.post, .get, .head, .options])
+    }
+
+    func testPercentDecoding() {
+        XCTAssertEqual(FormDecoding.percentDecode("a+b%20c%D0%96", plusIsSpace: true), "a b cЖ")
+        XCTAssertEqual(FormDecoding.percentDecode("a+b", plusIsSpace: false), "a+b")
+        XCTAssertEqual(FormDecoding.percentDecode("100%", plusIsSpace: true), "100%")
+        XCTAssertEqual(FormDecoding.percentDecode("%zz%4", plusIsSpace: true), "%zz%4")
+        XCTAssertEqual(FormDecoding.percentDecode("%FF", plusIsSpace: true), "\u{FFFD}")
+    }
+
+    func testFormParsingKeepsOrderAndIgnoresCase() {
+        let p = FormDecoding.parseForm("Login=a&PASSWORD=b&flag&=x&login=c")
+        XCTAssertEqual(p["login"], "a")
+        XCTAssertEqual(p["password"], "b")
+        XCTAssertEqual(p["flag"], "")
+        XCTAssertEqual(p.items.count, 5)
+    }
+
+    func testMultipartBoundaryAndMalformedBodies() {
+        XCTAssertEqual(Multipart.boundary(fromContentType: "multipart/form-data; boundary=\"abc def\""), "abc def")
+        XCTAssertNil(Multipart.boundary(fromContentType: "application/json"))
+        XCTAssertNil(Multipart.parse(body: Array("no boundary here".utf8), boundary: "b"))
+        XCTAssertNil(Multipart.parse(body: Array("--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nunterminated".utf8), boundary: "b"))
+    }
+}
