@@ -8,6 +8,7 @@ import XCTest
 /// The hints for Authorization mistakes and expired tokens (rows and SkyZone), refused as each
 /// server does.
 final class AuthorizationHintsTests: MockServerTestCase {
+    typealias Seed = MusbookingSeedData
     private func hint(_ r: TestResponse, mentions word: String, file: StaticString = #filePath, line: UInt = #line) {
         let hint = r.header("X-Mock-Hint") ?? ""
         XCTAssertTrue(hint.contains(word), "hint: \(hint)", file: file, line: line)
