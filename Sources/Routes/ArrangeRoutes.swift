@@ -23,23 +23,35 @@ extension ControlPlane {
 }
 
 extension MockAdmin {
-    /// docs/control-plane.md's arrange operations: the outbox's parts emptied on their own, and the whole
-    /// state as one document (the `--state` file's format) read and replaced.
-    func registerArrange(in router: inout Router) {
+    // docs/control-plane.md's arrange operations: the outbox's parts emptied on their own, and the whole
+    // state as one document (the `--state` file's format) read and replaced (routes and documentation:
+    // the admin table, `MockAdmin.routes`).
+
+    /// `DELETE /__mock/sms`: the outbox's SMS part emptied.
+    var clearSMSHandler: HTTPHandler {
         let outbox = environment.outbox
-        router.delete("/__mock/sms", { [control] _ in
+        return { [control] _ in
             outbox.clearSMS()
             control.publish(.outboxCleared) { ["part": "sms"] }
             return .empty(.noContent)
-        })
-        router.delete("/__mock/emails", { [control] _ in
+        }
+    }
+
+    /// `DELETE /__mock/emails`: the outbox's e-mail part emptied.
+    var clearEmailsHandler: HTTPHandler {
+        let outbox = environment.outbox
+        return { [control] _ in
             outbox.clearEmails()
             control.publish(.outboxCleared) { ["part": "emails"] }
             return .empty(.noContent)
-        })
+        }
+    }
+
+    /// `POST /__mock/accounts`: an account made directly, on a system that administers accounts.
+    var createAccountHandler: HTTPHandler {
         let administered = systems.compactMap { $0 as? any AccountAdministration }
         let names = administered.map(\.name)
-        router.post("/__mock/accounts", { [environment, control] request in
+        return { [environment, control] request in
             guard case .object(let members)? = JSONValue.parse(request.body) else {
                 return ControlPlane.badRequest("the body must be a JSON object {\"system\": \"<name>\", …the account's fields}")
             }
@@ -62,8 +74,13 @@ extension MockAdmin {
                         .hinted("Remove accounts, reset, or raise the cap the message names.")
                 }
             }
-        })
-        router.delete("/__mock/accounts/:system/:id", { [environment, control] request in
+        }
+    }
+
+    /// `DELETE /__mock/accounts/:system/:id`: the account removed, its sessions ended.
+    var removeAccountHandler: HTTPHandler {
+        let administered = systems.compactMap { $0 as? any AccountAdministration }
+        return { [environment, control] request in
             let name = request.pathParameters["system"] ?? "", id = request.pathParameters["id"] ?? ""
             guard let system = administered.first(where: { $0.name == name }), system.removeAccount(id: id) else {
                 return .json(.notFound, ["error": .string("no \(name) account with id \(id)")] as JSONValue)
@@ -71,14 +88,23 @@ extension MockAdmin {
             environment.logger.info("\(name): account \(id) deleted through /__mock/accounts (its sessions ended)")
             control.publish(.accountDeleted) { ["system": .string(name), "id": .string(id)] }
             return .empty(.noContent)
-        })
-        let state = StateDocument(systems: systems, outbox: outbox, clock: control.clock)
-        router.get("/__mock/state", { _ in
+        }
+    }
+
+    /// `GET /__mock/state`: the whole state as one document (the `--state` file's format).
+    var stateHandler: HTTPHandler {
+        let state = StateDocument(systems: systems, outbox: environment.outbox, clock: control.clock)
+        return { _ in
             do { return .json(bytes: Array(try state.encode())) } catch {
                 return .json(.internalServerError, ["error": .string("cannot encode the state: \(error)")] as JSONValue)
             }
-        })
-        router.put("/__mock/state", { [switcher, control] request in
+        }
+    }
+
+    /// `PUT /__mock/state`: the whole state replaced by such a document.
+    var replaceStateHandler: HTTPHandler {
+        let state = StateDocument(systems: systems, outbox: environment.outbox, clock: control.clock)
+        return { [switcher, control] request in
             do {
                 // With a switcher, an app restored off to the side takes this one's place, so no
                 // connection sees some systems restored and others not; the 204 waits for that.
@@ -96,6 +122,6 @@ extension MockAdmin {
             } catch {
                 return ControlPlane.badRequest("\(error)")
             }
-        })
+        }
     }
 }

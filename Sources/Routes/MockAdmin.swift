@@ -8,10 +8,10 @@ import EmulationKit
 import MockControl
 import Stubs
 
-/// The mock's own routes under `/__mock/`: health, the outbox, accounts, reset, the web
-/// console and a WebSocket echo. `registerOpen` adds the two the guard does not stand before
-/// (health, and the console page, whose token login comes first); `register` adds the rest, inside
-/// the admin group that `AdminGuard` wraps once (`MockApp.makeRouter`).
+/// The mock's own routes under `/__mock/` and `/__admin/`: one table (`routes`, in
+/// AdminRouteTable.swift) that the router and the OpenAPI document are both built from. Health and
+/// the console page stand before the guard; every other route is in the admin group that
+/// `AdminGuard` wraps once (`MockApp.makeRouter`).
 struct MockAdmin: Sendable {
     let environment: MockEnvironment
     let `guard`: AdminGuard
@@ -46,28 +46,27 @@ struct MockAdmin: Sendable {
         }
     }
 
-    /// Health (open to every client) and the console page (its own guard after the token login).
-    func registerOpen(in router: inout Router) {
-        router.get(MockApp.healthPath) { [health = environment.health] _ in .json(.ok, health.json) }
-        Console.registerPage(in: &router, guard: `guard`, systems: systems)
-    }
-
-    /// Every other admin route; called inside the guarded admin group.
-    func register(in router: inout Router) {
+    /// `GET /__mock/sms`; with `waitMs`, answered once a matching message exists, or at the deadline with `[]`.
+    var smsHandler: HTTPHandler {
         let outbox = environment.outbox
-        // With `waitMs`: answered once a matching message exists, or at the deadline with `[]`.
-        router.get("/__mock/sms", { [control] request in
+        return { [control] request in
             let phone = request.queryParameters["phone"]
             return control.waitForOutbox(request) { outbox.sms(phone: phone) }
-        })
-        router.get("/__mock/emails", { [control] request in
+        }
+    }
+
+    /// `GET /__mock/emails`, as `smsHandler`.
+    var emailsHandler: HTTPHandler {
+        let outbox = environment.outbox
+        return { [control] request in
             let address = request.queryParameters["to"]
             return control.waitForOutbox(request) { outbox.emails(to: address) }
-        })
-        registerArrange(in: &router)
-        registerInstances(in: &router)
-        router.get("/__mock/accounts", { [systems] request in AccountListingAnswer.answer(request, systems: systems) })
-        router.post("/__mock/reset", { [environment, resetAll, switcher, runsGivenSeed] request in
+        }
+    }
+
+    /// `POST /__mock/reset`: back to the start seed, or to the seed in the body.
+    var resetHandler: HTTPHandler {
+        { [environment, resetAll, switcher, runsGivenSeed] request in
             var seed: Seed?
             switch MockAdmin.resetSeed(request.body) {
             case .failure(let problem): return ControlPlane.badRequest(problem.description, hint: problem.hint)
@@ -85,19 +84,15 @@ struct MockAdmin: Sendable {
             resetAll()
             environment.logger.info("state reset to the seed by \(request.remoteAddress)")
             return .empty(.noContent)
-        })
-        Console.registerAssets(in: &router)
-        // WireMock's admin API over the stubs: inside this group, so the same guard covers it.
-        StubAdmin(store: control.stubs, journal: control).register(in: &router, guarded: { $0 })
-        control.register(in: &router)
-        control.registerEvents(in: &router)
-        // Conformance runs and diagnostics: every message comes back unchanged. A refused
-        // handshake falls through to the GET route, which says why.
-        router.webSocket("/__mock/echo") { message in [message] }
-        router.get("/__mock/echo", { _ in
+        }
+    }
+
+    /// `GET /__mock/echo` without a handshake (or with one the guard refused): told to upgrade.
+    static var upgradeToEcho: HTTPHandler {
+        { _ in
             var response = HTTPResponse.text(.upgradeRequired, "This endpoint speaks WebSocket only; send an Upgrade: websocket handshake.\n")
             response.headers.set("Upgrade", "websocket")
             return response
-        })
+        }
     }
 }

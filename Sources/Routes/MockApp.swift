@@ -81,19 +81,24 @@ public final class MockApp: Sendable {
         for system in systems {
             router.group(system.routeGroup) { system.register(in: &$0) }
         }
-        // The admin guard, once, around every admin route but health and the console page.
-        router.group(MockAdmin.routeGroup) { admin.registerOpen(in: &$0) }
-        router.group(MockAdmin.routeGroup, around: admin.guardAround, admit: admin.guard.admits) { admin.register(in: &$0) }
-        // `/` belongs to no system: a browser is sent to the console, API clients keep the 404.
-        router.get("/") { request in Console.rootAnswer(request) }
-        router.wrapWebSocketEndpoints { [control] pattern, endpoint in control.webSocketEndpoint(endpoint, at: pattern) }
-        // Last, so the document lists every route (itself included).
-        let routes = router.routeTable + [(.get, "/__mock/openapi.json")]
+        // The document describes the finished router's routes (known once every route is in) from
+        // the admin table's operations and the systems'; it is built on its first request.
+        let finished = Locked<(routes: [(method: HTTPMethod?, pattern: String)], operations: [String: OAS.Object])>(([], [:]))
         let maxWaitMs = control.waiters.maxWaitMs
-        let document = LazyDocument { OpenAPIDocument.bytes(routes: routes, systems: SystemRegistry.catalog, maxWaitMs: maxWaitMs) }
-        router.group(MockAdmin.routeGroup, around: admin.guardAround, admit: admin.guard.admits) {
-            $0.get("/__mock/openapi.json") { _ in .json(bytes: document.bytes) }
+        let document = LazyDocument { [catalog = control.catalog] in
+            let (routes, operations) = finished.withLock { $0 }
+            return OpenAPIDocument.bytes(routes: routes, admin: operations, systems: catalog, maxWaitMs: maxWaitMs)
         }
+        let table = admin.routes(openAPI: { _ in .json(bytes: document.bytes) })
+        // The admin table: health and the console page before the guard, the guard once around
+        // every other admin route; `/` belongs to no system (a browser is sent to the console).
+        router.group(MockAdmin.routeGroup) { r in for route in table where route.door == .open { r.add(route) } }
+        router.group(MockAdmin.routeGroup, around: admin.guardAround, admit: admin.guard.admits) { r in
+            for route in table where route.door == .guarded { r.add(route) }
+        }
+        for route in table where route.door == .root { router.add(route) }
+        router.wrapWebSocketEndpoints { [control] pattern, endpoint in control.webSocketEndpoint(endpoint, at: pattern) }
+        finished.withLock { [routes = router.routeTable] in $0 = (routes, table.operations) }
         return router
     }
 

@@ -7,12 +7,13 @@ import Dispatch
 import HTTPServer
 
 extension ControlPlane {
-    /// Registers `/__mock/requests`, `/__mock/faults`, `/__mock/clock` and `/__mock/tokens/*`
-    /// (inside the admin group, whose guard covers them).
-    package func register(in router: inout Router) {
-        // With `waitMs`, both answer once a matching entry exists (the count: `atLeast` of them,
-        // default 1), or at the deadline with what there is.
-        router.get("/__mock/requests", { [self] request in
+    // The handlers of `/__mock/requests`, `/__mock/faults`, `/__mock/clock` and `/__mock/tokens/*`
+    // (their routes and documentation: the admin table, `MockAdmin.routes`; the admin group's guard covers them).
+
+    /// `GET /__mock/requests`: the journal; with `waitMs`, answered once a matching entry exists, or at
+    /// the deadline with what there is.
+    package var requestsHandler: HTTPHandler {
+        { [self] request in
             switch (filter(request.queryParameters), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
             case (.success(let filter), .success(let ms)):
@@ -33,8 +34,12 @@ extension ControlPlane {
                     return entries.isEmpty ? nil : .json(sorted: .array(entries.map { journal.shown($0) }))
                 }, timeout: { .json(sorted: .array(journal.entries(filter).map { journal.shown($0) })) })
             }
-        })
-        router.get("/__mock/requests/count", { [self] request in
+        }
+    }
+
+    /// `GET /__mock/requests/count`; with `waitMs`, once `atLeast` entries match (default 1), or at the deadline.
+    package var requestCountHandler: HTTPHandler {
+        { [self] request in
             switch (filter(request.queryParameters, counting: true), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
             case (.success(let filter), .success(let ms)):
@@ -44,14 +49,26 @@ extension ControlPlane {
                     return count >= atLeast ? .json(sorted: ["count": JSONValue(count)]) : nil
                 }, timeout: { .json(sorted: ["count": JSONValue(journal.count(filter))]) })
             }
-        })
-        router.delete("/__mock/requests", { [self] _ in
+        }
+    }
+
+    /// `DELETE /__mock/requests`.
+    package var clearRequestsHandler: HTTPHandler {
+        { [self] _ in
             journal.clear()
             publish(.journalCleared)
             return .empty(.noContent)
-        })
-        router.get("/__mock/faults", { [self] _ in .json(sorted: .array(faults.rules.map(\.json))) })
-        router.post("/__mock/faults", { [self] request in
+        }
+    }
+
+    /// `GET /__mock/faults`.
+    package var faultsHandler: HTTPHandler {
+        { [self] _ in .json(sorted: .array(faults.rules.map(\.json))) }
+    }
+
+    /// `POST /__mock/faults`.
+    package var addFaultHandler: HTTPHandler {
+        { [self] request in
             do {
                 let draft = try FaultRuleDraft.parse(request.body, systems: catalog)
                 try draft.checkItCanFire(systems: catalog) { [owners] path in owners.name(ofPath: path) }
@@ -64,22 +81,38 @@ extension ControlPlane {
             } catch {
                 return ControlPlane.badRequest("\(error)")
             }
-        })
-        router.delete("/__mock/faults", { [self] _ in
+        }
+    }
+
+    /// `DELETE /__mock/faults`.
+    package var removeFaultsHandler: HTTPHandler {
+        { [self] _ in
             let ids = faults.rules.map(\.id)
             faults.removeAll()
             if !ids.isEmpty { publish(.faultRemoved) { ["ids": .array(ids.map { JSONValue($0) })] } }
             return .empty(.noContent)
-        })
-        router.delete("/__mock/faults/:id", { [self] request in
+        }
+    }
+
+    /// `DELETE /__mock/faults/:id`.
+    package var removeFaultHandler: HTTPHandler {
+        { [self] request in
             guard let id = Int(request.pathParameters["id"] ?? ""), faults.remove(id: id) else {
                 return .json(.notFound, sorted: ["error": .string("no fault rule with id \(request.pathParameters["id"] ?? "")")])
             }
             publish(.faultRemoved) { ["ids": [JSONValue(id)]] }
             return .empty(.noContent)
-        })
-        router.get("/__mock/clock", { [self] _ in .json(sorted: clockJSON) })
-        router.post("/__mock/clock", { [self] request in
+        }
+    }
+
+    /// `GET /__mock/clock`.
+    package var clockHandler: HTTPHandler {
+        { [self] _ in .json(sorted: clockJSON) }
+    }
+
+    /// `POST /__mock/clock`.
+    package var advanceClockHandler: HTTPHandler {
+        { [self] request in
             guard let body = JSONValue.parse(request.body)?.members, case .number(let seconds)? = body["advanceSeconds"],
                   seconds.isFinite, seconds > 0, seconds <= 3_153_600_000 else {
                 return ControlPlane.badRequest("the body must be {\"advanceSeconds\": n} with n a number of seconds above 0 (fractions allowed, at most 100 years)")
@@ -90,32 +123,38 @@ extension ControlPlane {
                     .hinted("DELETE /__mock/clock puts the clock back to real time; then advance it again.")
             }
             return .json(sorted: clockJSON)
-        })
-        router.delete("/__mock/clock", { [self] _ in
+        }
+    }
+
+    /// `DELETE /__mock/clock`.
+    package var resetClockHandler: HTTPHandler {
+        { [self] _ in
             resetClock()
             return .json(sorted: clockJSON)
-        })
-        for (name, revoke) in [("expire", false), ("revoke", true)] {
-            router.post("/__mock/tokens/\(name)", { [self] request in
-                var system: String?, token: String?
-                if !request.body.isEmpty {
-                    guard let body = JSONValue.parse(request.body)?.members else {
-                        return ControlPlane.badRequest("the body must be a JSON object {\"system\"?, \"token\"?}")
-                    }
-                    if let unknown = body.keys.sorted().first(where: { $0 != "system" && $0 != "token" }) {
-                        return ControlPlane.badRequest("unknown field \"\(unknown)\" (fields: system, token)")
-                    }
-                    for (key, value) in body where value != .null {
-                        guard let text = value.string else { return ControlPlane.badRequest("\"\(key)\" must be a string") }
-                        if key == "system" { system = text } else { token = text }
-                    }
+        }
+    }
+
+    /// `POST /__mock/tokens/expire` (`revoke` false) and `/__mock/tokens/revoke`.
+    package func tokensHandler(revoke: Bool) -> HTTPHandler {
+        { [self] request in
+            var system: String?, token: String?
+            if !request.body.isEmpty {
+                guard let body = JSONValue.parse(request.body)?.members else {
+                    return ControlPlane.badRequest("the body must be a JSON object {\"system\"?, \"token\"?}")
                 }
-                do {
-                    return .json(sorted: ["affected": JSONValue(try tokens(revoke: revoke, system: system, token: token))])
-                } catch {
-                    return ControlPlane.badRequest("\(error)")
+                if let unknown = body.keys.sorted().first(where: { $0 != "system" && $0 != "token" }) {
+                    return ControlPlane.badRequest("unknown field \"\(unknown)\" (fields: system, token)")
                 }
-            })
+                for (key, value) in body where value != .null {
+                    guard let text = value.string else { return ControlPlane.badRequest("\"\(key)\" must be a string") }
+                    if key == "system" { system = text } else { token = text }
+                }
+            }
+            do {
+                return .json(sorted: ["affected": JSONValue(try tokens(revoke: revoke, system: system, token: token))])
+            } catch {
+                return ControlPlane.badRequest("\(error)")
+            }
         }
     }
 

@@ -10,11 +10,11 @@ extension ControlPlane {
     /// output passes the cap (or by the hub if the pump itself falls behind), and its pump is
     /// cancelled when the socket closes. Messages from the client are ignored.
     /// A handshake the admin group's guard refuses (browsers do not apply CORS to WebSockets)
-    /// falls through to the HTTP route, which gives the guard's reason.
-    package func registerEvents(in router: inout Router) {
+    /// falls through to the HTTP route (`upgradeToEvents`), which gives the guard's reason.
+    package func eventsEndpoint() -> WebSocketEndpoint {
         let hub = events
         let pumps = Locked<[ObjectIdentifier: EventPump]>([:])
-        let endpoint = WebSocketEndpoint(onOpen: { connection in
+        return WebSocketEndpoint(onOpen: { connection in
             let pump = EventPump(hub: hub, send: { events in connection.send(contentsOf: events.map { .text($0.text) }) }, onDropped: {
                 connection.close(code: WebSocketCloseCode.policyViolation, reason: "event subscriber fell behind")
             })
@@ -22,11 +22,14 @@ extension ControlPlane {
         }, onMessage: { _, _ in .none }, onClose: { connection in
             pumps.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }?.cancel()
         })
-        router.webSocket(ControlPlane.eventsPath, endpoint)
-        router.get(ControlPlane.eventsPath, { _ in
+    }
+
+    /// `GET /__mock/events` without a handshake (or with one the guard refused): told to upgrade.
+    package static var upgradeToEvents: HTTPHandler {
+        { _ in
             var response = HTTPResponse.text(.upgradeRequired, "This endpoint speaks WebSocket only: open it with an Upgrade: websocket handshake to receive one JSON message per event.\n")
             response.headers.set("Upgrade", "websocket")
             return response
-        })
+        }
     }
 }

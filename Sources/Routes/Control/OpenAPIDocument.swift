@@ -2,7 +2,7 @@ import HTTPServer
 import EmulationKit
 
 /// `GET /__mock/openapi.json` (docs/control-plane.md, "OpenAPI"): the paths are the router's own routes, described by
-/// `OAS.operations`; WebSocket endpoints are described in the text.
+/// the admin table's operations (`AdminRoute`) and the systems'; WebSocket endpoints are described in the text.
 public enum OpenAPIDocument {
     /// `:name` segments as OpenAPI's `{name}`.
     package static func openAPIPath(_ pattern: String) -> String {
@@ -10,9 +10,9 @@ public enum OpenAPIDocument {
     }
 
     /// The document for a route table.
-    package static func document(routes: [(method: HTTPMethod?, pattern: String)], systems: SystemCatalog,
+    package static func document(routes: [(method: HTTPMethod?, pattern: String)], admin: [String: OAS.Object], systems: SystemCatalog,
                                  maxWaitMs: Int = Waiters.defaultMaxWaitMs) -> JSONValue {
-        let operations = OAS.operations(systems), schemas = OAS.schemas(systems)
+        let operations = OAS.operations(systems, admin: admin), schemas = OAS.schemas(systems)
         var paths: [String: [String: JSONValue]] = [:]
         var sockets: [String] = []
         for route in routes {
@@ -57,10 +57,10 @@ public enum OpenAPIDocument {
     }
 
     /// The document's bytes: compact JSON, members sorted by key.
-    package static func bytes(routes: [(method: HTTPMethod?, pattern: String)], systems: SystemCatalog,
+    package static func bytes(routes: [(method: HTTPMethod?, pattern: String)], admin: [String: OAS.Object], systems: SystemCatalog,
                               maxWaitMs: Int = Waiters.defaultMaxWaitMs) -> [UInt8] {
         var out: [UInt8] = []
-        document(routes: routes, systems: systems, maxWaitMs: maxWaitMs).appendJSON(to: &out)
+        document(routes: routes, admin: admin, systems: systems, maxWaitMs: maxWaitMs).appendJSON(to: &out)
         return out
     }
 

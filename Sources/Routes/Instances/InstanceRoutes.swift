@@ -8,12 +8,17 @@ import HTTPServer
 import MockControl
 
 extension MockAdmin {
-    /// `POST`/`GET /__mock/instances` and `DELETE /__mock/instances/<id>`.
-    func registerInstances(in router: inout Router) {
-        let slot = instances
-        let notHere = HTTPResponse.json(.serviceUnavailable, ["error": "this server makes no instances"] as JSONValue)
+    /// The 503 of a server that makes no instances.
+    static var noInstances: HTTPResponse {
+        HTTPResponse.json(.serviceUnavailable, ["error": "this server makes no instances"] as JSONValue)
             .hinted("Instances are made by the main mock-server (not by an instance or an embedding that did not enable them).")
-        router.post("/__mock/instances", { [control] request in
+    }
+
+    /// `POST /__mock/instances`: an isolated mock on a new port.
+    var startInstanceHandler: HTTPHandler {
+        let slot = instances
+        let notHere = MockAdmin.noInstances
+        return { [control] request in
             guard let instances = slot.instances else { return notHere }
             var seed: Seed?, settings: [String: SettingValue] = [:]
             // Any system's setting, by its seed key (`smsCode`): no system is named here.
@@ -61,17 +66,27 @@ extension MockAdmin {
                     return HTTPResponse.json(.serviceUnavailable, ["error": .string(text)] as JSONValue).hinted(hint)
                 }
             }
-        })
-        router.get("/__mock/instances", { _ in
+        }
+    }
+
+    /// `GET /__mock/instances`: the running instances.
+    var instancesHandler: HTTPHandler {
+        let slot = instances
+        return { _ in
             .json(.ok, JSONValue.array((slot.instances?.instances ?? []).map(MockInstances.json)))
-        })
-        router.delete("/__mock/instances/:id", { [control] request in
+        }
+    }
+
+    /// `DELETE /__mock/instances/:id`: the instance stopped.
+    var stopInstanceHandler: HTTPHandler {
+        let slot = instances
+        return { [control] request in
             let id = request.pathParameters["id"] ?? ""
             guard let instances = slot.instances, instances.stop(id: id) else {
                 return .json(.notFound, ["error": .string("no instance with id \(id)")] as JSONValue)
             }
             control.publish(.instanceStopped) { ["id": .string(id)] }
             return .empty(.noContent)
-        })
+        }
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 import HTTPServer
 
 /// WireMock's admin API under `/__admin/`, with its paths and answer shapes: mappings,
-/// requests (read from the mock's journal), scenarios and reset. Every route goes through
-/// `guarded`, the same admin guard as `/__mock/`.
+/// requests (read from the mock's journal), scenarios and reset, behind the same admin guard as
+/// `/__mock/`.
 public struct StubAdmin: Sendable {
     public let store: StubStore
     public let journal: any StubJournal
@@ -20,61 +20,149 @@ public struct StubAdmin: Sendable {
     /// Every path this adds (for the route table and the OpenAPI document).
     public static let prefix = "/__admin"
 
-    public func register(in router: inout Router, guarded: (@escaping HTTPHandler) -> HTTPHandler) {
+    // The handlers of WireMock's admin API and of `GET /__mock/stubs` (their routes and documentation:
+    // the admin table, `MockAdmin.routes`; the admin group's guard covers them).
+
+    /// `GET /__admin/mappings`.
+    package var listMappingsHandler: HTTPHandler {
         let admin = self
-        router.get("/__admin/mappings", guarded { _ in admin.listMappings() })
-        router.post("/__admin/mappings", guarded { request in admin.create(request) })
-        router.delete("/__admin/mappings", guarded { _ in
+        return { _ in admin.listMappings() }
+    }
+
+    /// `POST /__admin/mappings`.
+    package var createHandler: HTTPHandler {
+        let admin = self
+        return { request in admin.create(request) }
+    }
+
+    /// `DELETE /__admin/mappings`.
+    package var removeMappingsHandler: HTTPHandler {
+        let admin = self
+        return { _ in
             admin.store.removeAll(keepFiles: false)
             return StubAdmin.emptyOK
-        })
-        router.post("/__admin/mappings/reset", guarded { _ in admin.resetMappings() })
-        router.post("/__admin/mappings/import", guarded { request in admin.importMappings(request) })
-        router.get("/__admin/mappings/:id", guarded { request in
+        }
+    }
+
+    /// `POST /__admin/mappings/reset`.
+    package var resetMappingsHandler: HTTPHandler {
+        let admin = self
+        return { _ in admin.resetMappings() }
+    }
+
+    /// `POST /__admin/mappings/import`.
+    package var importHandler: HTTPHandler {
+        let admin = self
+        return { request in admin.importMappings(request) }
+    }
+
+    /// `GET /__admin/mappings/:id`.
+    package var mappingHandler: HTTPHandler {
+        let admin = self
+        return { request in
             guard let mapping = admin.store.mapping(id: request.pathParameters["id"] ?? "") else { return StubAdmin.notFound }
             return StubAdmin.json(.ok, mapping.json)
-        })
-        router.put("/__admin/mappings/:id", guarded { request in admin.edit(request) })
-        router.delete("/__admin/mappings/:id", guarded { request in
+        }
+    }
+
+    /// `PUT /__admin/mappings/:id`.
+    package var editHandler: HTTPHandler {
+        let admin = self
+        return { request in admin.edit(request) }
+    }
+
+    /// `DELETE /__admin/mappings/:id`.
+    package var removeMappingHandler: HTTPHandler {
+        let admin = self
+        return { request in
             admin.store.remove(id: request.pathParameters["id"] ?? "") ? StubAdmin.emptyOK : StubAdmin.notFound
-        })
-        router.get("/__admin/requests", guarded { _ in admin.listRequests() })
-        router.delete("/__admin/requests", guarded { _ in
+        }
+    }
+
+    /// `GET /__admin/requests`.
+    package var listRequestsHandler: HTTPHandler {
+        let admin = self
+        return { _ in admin.listRequests() }
+    }
+
+    /// `DELETE /__admin/requests`.
+    package var clearRequestsHandler: HTTPHandler {
+        let admin = self
+        return { _ in
             admin.journal.clearRequests()
             return StubAdmin.emptyOK
-        })
-        router.post("/__admin/requests/reset", guarded { _ in
+        }
+    }
+
+    /// `POST /__admin/requests/reset`.
+    package var resetRequestsHandler: HTTPHandler {
+        let admin = self
+        return { _ in
             admin.journal.clearRequests()
             return StubAdmin.emptyOK
-        })
-        router.post("/__admin/requests/count", guarded { request in
+        }
+    }
+
+    /// `POST /__admin/requests/count`.
+    package var countRequestsHandler: HTTPHandler {
+        let admin = self
+        return { request in
             admin.matching(request).map { StubAdmin.json(.ok, ["count": .number(Double($0.count)), "requestJournalDisabled": false]) }
-        })
-        router.post("/__admin/requests/find", guarded { request in
+        }
+    }
+
+    /// `POST /__admin/requests/find`.
+    package var findRequestsHandler: HTTPHandler {
+        let admin = self
+        return { request in
             admin.matching(request).map { found in
                 StubAdmin.json(.ok, ["requests": .array(found.map { $0.requestJSON(host: $0.request.headers["Host"]) }), "requestJournalDisabled": false])
             }
-        })
-        router.get("/__admin/requests/unmatched", guarded { _ in
+        }
+    }
+
+    /// `GET /__admin/requests/unmatched`.
+    package var unmatchedHandler: HTTPHandler {
+        let admin = self
+        return { _ in
             let found = admin.journal.loggedRequests().filter { !$0.wasMatched }
             return StubAdmin.json(.ok, ["requests": .array(found.map { $0.requestJSON(host: $0.request.headers["Host"]) }), "requestJournalDisabled": false])
-        })
-        router.get("/__admin/scenarios", guarded { _ in
+        }
+    }
+
+    /// `GET /__admin/scenarios`.
+    package var scenariosHandler: HTTPHandler {
+        let admin = self
+        return { _ in
             StubAdmin.json(.ok, ["scenarios": .array(admin.store.scenarios.map { s in
                 ["id": .string(s.name), "name": .string(s.name), "state": .string(s.state),
                  "possibleStates": .array(s.possibleStates.map(JSONValue.string)), "mappings": .array(s.mappings.map(\.json))]
             })])
-        })
-        router.post("/__admin/scenarios/reset", guarded { _ in
+        }
+    }
+
+    /// `POST /__admin/scenarios/reset`.
+    package var resetScenariosHandler: HTTPHandler {
+        let admin = self
+        return { _ in
             admin.store.resetScenarios()
             return StubAdmin.emptyOK
-        })
-        router.post("/__admin/reset", guarded { _ in
+        }
+    }
+
+    /// `POST /__admin/reset`.
+    package var resetHandler: HTTPHandler {
+        let admin = self
+        return { _ in
             admin.journal.clearRequests()
             return admin.resetMappings()
-        })
-        // The console's Stubs panel: each mapping with its hits and its scenario's state.
-        router.get("/__mock/stubs", guarded { _ in StubAdmin.json(.ok, .array(admin.store.summaries)) })
+        }
+    }
+
+    /// `GET /__mock/stubs`, the console's Stubs panel: each mapping with its hits and its scenario's state.
+    package var summariesHandler: HTTPHandler {
+        let admin = self
+        return { _ in StubAdmin.json(.ok, .array(admin.store.summaries)) }
     }
 
     static var emptyOK: HTTPResponse { .json(.ok, bytes: Array("{}".utf8)) }

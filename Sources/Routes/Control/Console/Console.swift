@@ -10,25 +10,29 @@ package enum Console {
 
     /// The page: outside the admin group's guard, since its `?token=` login must come first (it
     /// sets the cookie the guard then accepts); the page itself is behind the guard.
-    package static func registerPage(in router: inout Router, guard adminGuard: AdminGuard, systems: [any EmulatedSystem]) {
+    package static func page(guard adminGuard: AdminGuard, systems: [any EmulatedSystem]) -> HTTPHandler {
         let administered = systems.compactMap { system in (system as? any AccountAdministration).map { (system.name, type(of: $0).accountFormFields) } }
         let page = Array(ConsolePage.html(systems: systems.map { ($0.name, type(of: $0).title) }, accountForms: administered).utf8)
         let guardedPage = adminGuard.wrap { request in
             asset(page, type: "text/html; charset=utf-8", policy: contentSecurityPolicy(host: request.headers["Host"]))
         }
-        router.get("/__mock") { request in
+        return { request in
             if let token = request.queryParameters["token"],
                let login = adminGuard.consoleLogin(request, token: token, next: pagePath) { return login }
             return guardedPage(request)
         }
     }
 
-    /// The stylesheet and the script (inside the admin group, whose guard covers them).
-    package static func registerAssets(in router: inout Router) {
+    /// The stylesheet (inside the admin group, whose guard covers it).
+    package static var style: HTTPHandler {
         let style = Array(ConsoleStyle.css.utf8)
+        return { _ in asset(style, type: "text/css; charset=utf-8") }
+    }
+
+    /// The script (inside the admin group, whose guard covers it).
+    package static var script: HTTPHandler {
         let script = Array(ConsoleScript.js.utf8)
-        router.get(stylePath) { _ in asset(style, type: "text/css; charset=utf-8") }
-        router.get(scriptPath) { _ in asset(script, type: "text/javascript; charset=utf-8") }
+        return { _ in asset(script, type: "text/javascript; charset=utf-8") }
     }
 
     private static func asset(_ bytes: [UInt8], type: String, policy: String? = nil) -> HTTPResponse {

@@ -1,0 +1,212 @@
+import HTTPServer
+import EmulationKit
+import MockControl
+import Stubs
+
+extension MockAdmin {
+    /// Every route of the mock's own surface (`/__mock`, WireMock's `/__admin`, and `/`), each with
+    /// its method, path, documentation and handler: `MockApp.makeRouter` registers them (the guard
+    /// once around the `.guarded` ones) and the OpenAPI document describes them from this table alone.
+    /// `openAPI` answers `GET /__mock/openapi.json` (the document needs the finished router).
+    func routes(openAPI: @escaping HTTPHandler) -> [AdminRoute] {
+        OAS.adminRoutes(self, openAPI: openAPI)
+    }
+}
+
+extension OAS {
+    // Written inside `OAS` so that the documentation reads without the prefix.
+    fileprivate static func adminRoutes(_ admin: MockAdmin, openAPI: @escaping HTTPHandler) -> [AdminRoute] {
+        let systems = admin.control.catalog, control = admin.control
+        let stubs = StubAdmin(store: control.stubs, journal: control)
+        let administered = systems.types.compactMap { $0 as? any AccountAdministration.Type }
+        let clock = response("The mock's clock.", json(ref("Clock")))
+        let filters = journalFilters(systems)
+        let events = "Pushes one JSON text message {\"kind\", \"at\", \"data\"} per event (request, sms, email, fault, reset, clock, and each admin change: fault.added/removed/usedUp, account.created/deleted, instance.started/stopped, state.replaced, outbox.cleared, journal.cleared), in order."
+        let echo = "Returns every message unchanged."
+        func webSocket(_ what: String) -> (summary: String, responses: Object, description: String) {
+            ("WebSocket: \(what)",
+             ["426": response("Not a WebSocket handshake: open it with Upgrade: websocket.", text, headers: ["Upgrade": ["schema": string]])],
+             "A WebSocket endpoint (RFC 6455); a handshake refused by the admin guard gets the 403. \(what)")
+        }
+        func asset(_ path: String, _ summary: String, _ type: String, _ what: String, _ handler: @escaping HTTPHandler) -> AdminRoute {
+            AdminRoute(.get, path, summary, ["200": response(what, [type: ["schema": string]])], handler: handler)
+        }
+        let (echoSummary, echoResponses, echoDescription) = webSocket(echo)
+        let (eventsSummary, eventsResponses, eventsDescription) = webSocket(events)
+        return [
+            // Before the guard: health, and the console page (its token login comes first).
+            AdminRoute(.get, MockApp.healthPath, door: .open, "Ready (open to every client)", ["200": response("Ready.", json(ref("Health")))],
+                       refusable: false, handler: { [health = admin.environment.health] _ in .json(.ok, health.json) }),
+            AdminRoute(.get, "/__mock", door: .open, "The web console (also at /__mock/)", [
+                "200": response("The console's HTML page.", ["text/html": ["schema": string]]),
+                "303": response("With --admin-token and the right token: signed in, on to /__mock/ (the token leaves the address bar).", text,
+                                headers: ["Location": ["schema": string],
+                                          "Set-Cookie": ["description": "mock_admin=…; Path=/__mock; Max-Age=43200; HttpOnly; SameSite=Strict: stands for X-Mock-Admin-Token from this browser, on this host, until it expires or the server restarts.", "schema": string]]),
+                "429": response("Too many wrong tokens from this address in the last minute: try again after Retry-After seconds.", json(ref("AdminError")),
+                                headers: ["Retry-After": ["schema": string]]),
+            ], parameters: [query("token", "The --admin-token value, for a browser on another machine (it cannot send the header); ignored without --admin-token.")],
+            refusable: true, handler: Console.page(guard: admin.guard, systems: admin.systems)),
+
+            // The outbox.
+            AdminRoute(.get, "/__mock/sms", "Every SMS sent, oldest first", ["200": response("SMS.", json(array(ref("SMS")))),
+                                                                             "400": adminBadRequest("A bad waitMs.")],
+                       parameters: [query("phone", "Only to this number, written in any form."), waitMs], handler: admin.smsHandler),
+            AdminRoute(.get, "/__mock/emails", "Every e-mail sent, oldest first", ["200": response("E-mails.", json(array(ref("Email")))),
+                                                                                   "400": adminBadRequest("A bad waitMs.")],
+                       parameters: [query("to", "Only to this address, any case."), waitMs], handler: admin.emailsHandler),
+            AdminRoute(.delete, "/__mock/sms", "Empty the SMS part of the outbox", ["204": response("Emptied; the e-mails stay.")],
+                       handler: admin.clearSMSHandler),
+            AdminRoute(.delete, "/__mock/emails", "Empty the e-mail part of the outbox", ["204": response("Emptied; the SMS stay.")],
+                       handler: admin.clearEmailsHandler),
+
+            // Accounts, the whole state, reset, instances.
+            AdminRoute(.get, "/__mock/accounts", "Every system's accounts, as the console lists them, a page at a time", [
+                "200": response("Accounts keyed by system; never a password, tokens as their first 4 characters and an ellipsis. At most 500 per system: a system with more is named in X-Mock-Truncated, and X-Mock-Hint says how to ask for its next page.",
+                                json(["type": "object", "additionalProperties": array(ref("AccountSummary"))]),
+                                headers: ["X-Mock-Truncated": ["description": "system=total for each system with accounts beyond this page, comma-separated; absent when every list is whole.", "schema": string]]),
+                "400": adminBadRequest("An unknown system, or an offset or limit out of range."),
+            ], parameters: [query("system", "Only this system's accounts."),
+                            query("offset", "Skip this many accounts of each listed system (default 0).", schema: ["type": "integer", "minimum": 0]),
+                            query("limit", "At most this many accounts per system (1 to 500, the default).", schema: ["type": "integer", "minimum": 1, "maximum": 500])],
+            handler: { [systems = admin.systems] request in AccountListingAnswer.answer(request, systems: systems) }),
+            AdminRoute(.post, "/__mock/accounts", "Create an account directly, in the state the test needs", [
+                "201": response("The account as the listing shows it.", json(ref("AccountSummary"))),
+                "400": adminBadRequest("A bad field (named)."), "409": response("It exists.", json(ref("AdminError"))),
+                "503": response("The system's account cap is reached.", json(ref("AdminError"))),
+            ], body: body(accountInput(administered), [jsonType]),
+            description: administered.map { "\($0.name): \($0.accountFields)" }.joined(separator: "; ") + ".", handler: admin.createAccountHandler),
+            AdminRoute(.delete, "/__mock/accounts/:system/:id", "Remove one account and end its sessions", [
+                "204": response("Removed."), "404": response("No such account.", json(ref("AdminError"))),
+            ], parameters: [path("system", "The system's name."), path("id", "The account's id, as the listing shows it.")], handler: admin.removeAccountHandler),
+            AdminRoute(.get, "/__mock/state", "Every system's state, the outbox and the clock offset (the --state file's format)", [
+                "200": response("The state document.", json(stateDocument)),
+            ], handler: admin.stateHandler),
+            AdminRoute(.put, "/__mock/state", "Replace the whole state with a document from GET /__mock/state", [
+                "204": response("Replaced."), "400": adminBadRequest("The document does not load (the place is named); nothing changed."),
+            ], body: body(stateDocument, [jsonType]), handler: admin.replaceStateHandler),
+            AdminRoute(.post, "/__mock/reset", "Back to the seed (or to a given one): state, outbox, journal, faults, clock", [
+                "204": response("Reset."), "400": adminBadRequest("The given seed does not load (the place is named); nothing changed."),
+            ], body: body(["type": "object", "properties": ["seed": ["type": ["object", "null"], "description": "seed.json's format"]], "example": [:] as Object],
+                          [jsonType], required: false),
+            description: "Without a body (or with {}), back to the start seed; with {\"seed\": {…}}, every system reset to that seed.", handler: admin.resetHandler),
+            AdminRoute(.post, "/__mock/instances", "Start an isolated mock on a new port", [
+                "201": response("The instance: its id, base URL and port.", json(instance)),
+                "400": adminBadRequest("A bad seed (the place is named) or smsCode."),
+                "503": response("At --max-instances already, or no port to be had.", json(ref("AdminError"))),
+            ], body: body(["type": "object", "properties": ["seed": ["type": ["object", "null"]], "smsCode": ["type": ["string", "null"], "pattern": "^[0-9]{1,9}$"]],
+                           "example": ["smsCode": "1234"]], [jsonType], required: false),
+            description: "A complete mock (the five systems, outbox, journal, faults, clock, console, its own /__mock/) whose state nothing else touches.",
+            handler: admin.startInstanceHandler),
+            AdminRoute(.get, "/__mock/instances", "The running instances", ["200": response("Instances, oldest first.", json(array(instance)))],
+                       handler: admin.instancesHandler),
+            AdminRoute(.delete, "/__mock/instances/:id", "Stop an instance", [
+                "204": response("Stopped (its connections closed)."), "404": response("No such instance.", json(ref("AdminError"))),
+            ], parameters: [path("id", "The instance's id.")], handler: admin.stopInstanceHandler),
+
+            // The web console's stylesheet and script (README, "The web console").
+            asset(Console.stylePath, "The console's stylesheet", "text/css", "CSS.", Console.style),
+            asset(Console.scriptPath, "The console's script", "text/javascript", "JavaScript.", Console.script),
+
+            // The journal, faults, clock and tokens (docs/control-plane.md).
+            AdminRoute(.get, "/__mock/requests", "The request journal, oldest first", [
+                "200": response("Entries (secrets redacted, bodies cut at 4,096 bytes).", json(array(ref("JournalEntry")))),
+                "400": adminBadRequest("A bad filter (unknown, empty or of the wrong type)."),
+            ], parameters: filters, handler: control.requestsHandler),
+            AdminRoute(.get, "/__mock/requests/count", "How many journal entries match", [
+                "200": response("The number of matching entries.", json(["type": "object", "required": ["count"],
+                                                                          "properties": ["count": ["type": "integer", "minimum": 0]]])),
+                "400": adminBadRequest("A bad filter (unknown, empty or of the wrong type)."),
+            ], parameters: filters + [query("atLeast", "With waitMs: answer once this many match.", schema: ["type": "integer", "minimum": 0, "maximum": 100000])],
+            handler: control.requestCountHandler),
+            AdminRoute(.delete, "/__mock/requests", "Empty the journal", ["204": response("Emptied.")], handler: control.clearRequestsHandler),
+            AdminRoute(.get, "/__mock/faults", "Active fault rules", ["200": response("Rules, with remaining counts.", json(array(ref("FaultRule"))))],
+                       handler: control.faultsHandler),
+            AdminRoute(.post, "/__mock/faults", "Add a fault rule", [
+                "201": response("The rule with its id.", json(ref("FaultRule"))),
+                "400": adminBadRequest("An invalid rule."),
+            ], body: body(ref("FaultRuleInput"), [jsonType]),
+            description: "\(systems.messageTypedTitle.prefix(1).uppercased() + systems.messageTypedTitle.dropFirst()) rules: \"system\": \"\(systems.messageTypedTitle)\", \"path\": a message type. Admin paths cannot be faulted.",
+            handler: control.addFaultHandler),
+            AdminRoute(.delete, "/__mock/faults", "Remove every fault rule", ["204": response("Removed.")], handler: control.removeFaultsHandler),
+            AdminRoute(.delete, "/__mock/faults/:id", "Remove one fault rule", [
+                "204": response("Removed."), "404": response("No such rule.", json(ref("AdminError"))),
+            ], parameters: [path("id", "The rule's id.")], handler: control.removeFaultHandler),
+            AdminRoute(.get, "/__mock/clock", "The mock's clock", ["200": clock], handler: control.clockHandler),
+            AdminRoute(.post, "/__mock/clock", "Move the clock forward", ["200": clock, "400": adminBadRequest("Not a positive number of seconds.")],
+                       body: body(ref("ClockAdvance"), [jsonType]), handler: control.advanceClockHandler),
+            AdminRoute(.delete, "/__mock/clock", "Back to real time", ["200": clock], handler: control.resetClockHandler),
+            AdminRoute(.post, "/__mock/tokens/expire", "Expire one token, a system's, or every system's", [
+                "200": response("How many tokens.", json(ref("Affected"))), "400": adminBadRequest("Unknown system or a bad body."),
+            ], body: body(ref("TokenControl"), [jsonType], required: false), handler: control.tokensHandler(revoke: false)),
+            AdminRoute(.post, "/__mock/tokens/revoke", "Revoke one token, a system's, or every system's", [
+                "200": response("How many tokens.", json(ref("Affected"))), "400": adminBadRequest("Unknown system or a bad body."),
+            ], body: body(ref("TokenControl"), [jsonType], required: false), handler: control.tokensHandler(revoke: true)),
+
+            // WebSockets: a plain GET (or a handshake the guard refused) is told to upgrade; the
+            // protocol is in the document's description.
+            AdminRoute(.get, ControlPlane.eventsPath, eventsSummary, eventsResponses, description: eventsDescription,
+                       webSocket: control.eventsEndpoint(), handler: ControlPlane.upgradeToEvents),
+            // Conformance runs and diagnostics: every message comes back unchanged.
+            AdminRoute(.get, "/__mock/echo", echoSummary, echoResponses, description: echoDescription,
+                       webSocket: WebSocketEndpoint { message in [message] }, handler: MockAdmin.upgradeToEcho),
+
+            // WireMock's admin API over the stubs (docs/stubs.md), behind the same guard.
+            AdminRoute(.get, "/__admin/mappings", tag: "stubs", "Every stub mapping, newest first",
+                       ["200": response("The mappings.", json(object(["mappings": array(stubMapping), "meta": object(["total": ["type": "integer"]])])))],
+                       handler: stubs.listMappingsHandler),
+            AdminRoute(.post, "/__admin/mappings", tag: "stubs", "Add a stub mapping", ["201": response("Added, with its id.", json(stubMapping)), "422": stubRefused],
+                       body: body(stubMapping, [jsonType]), handler: stubs.createHandler),
+            AdminRoute(.delete, "/__admin/mappings", tag: "stubs", "Remove every stub mapping", ["200": stubDone], handler: stubs.removeMappingsHandler),
+            AdminRoute(.get, "/__admin/mappings/:id", tag: "stubs", "One stub mapping", ["200": response("The mapping.", json(stubMapping)), "404": stubNotFound],
+                       parameters: [stubId], handler: stubs.mappingHandler),
+            AdminRoute(.put, "/__admin/mappings/:id", tag: "stubs", "Replace a stub mapping",
+                       ["200": response("Replaced.", json(stubMapping)), "404": stubNotFound, "422": stubRefused],
+                       body: body(stubMapping, [jsonType]), parameters: [stubId], handler: stubs.editHandler),
+            AdminRoute(.delete, "/__admin/mappings/:id", tag: "stubs", "Remove a stub mapping", ["200": stubDone, "404": stubNotFound],
+                       parameters: [stubId], handler: stubs.removeMappingHandler),
+            AdminRoute(.post, "/__admin/mappings/reset", tag: "stubs", "Stubs back to the --mappings folder", ["200": stubDone, "422": stubRefused],
+                       handler: stubs.resetMappingsHandler),
+            AdminRoute(.post, "/__admin/mappings/import", tag: "stubs", "Add many mappings, all or none", ["200": stubDone, "422": stubRefused],
+                       body: body(object([
+                           "mappings": array(stubMapping),
+                           "importOptions": object(["duplicatePolicy": ["type": "string", "enum": ["OVERWRITE", "IGNORE"]], "deleteAllNotInImport": ["type": "boolean"]]),
+                       ], required: ["mappings"]), [jsonType]), handler: stubs.importHandler),
+            AdminRoute(.get, "/__admin/requests", tag: "stubs", "The journal as WireMock serve events, newest first", ["200": response("Requests.", json(object([
+                "requests": array(["type": "object"]), "meta": object(["total": ["type": "integer"]]), "requestJournalDisabled": ["type": "boolean"],
+            ])))], handler: stubs.listRequestsHandler),
+            AdminRoute(.delete, "/__admin/requests", tag: "stubs", "Empty the journal", ["200": stubDone], handler: stubs.clearRequestsHandler),
+            AdminRoute(.post, "/__admin/requests/reset", tag: "stubs", "Empty the journal", ["200": stubDone], handler: stubs.resetRequestsHandler),
+            AdminRoute(.post, "/__admin/requests/count", tag: "stubs", "How many journaled requests a request pattern matches", [
+                "200": response("The count.", json(object(["count": ["type": "integer"], "requestJournalDisabled": ["type": "boolean"]]))), "422": stubRefused,
+            ], body: body(stubRequestPattern, [jsonType]), handler: stubs.countRequestsHandler),
+            AdminRoute(.post, "/__admin/requests/find", tag: "stubs", "The journaled requests a request pattern matches", [
+                "200": response("The requests.", stubRequests), "422": stubRefused,
+            ], body: body(stubRequestPattern, [jsonType]), handler: stubs.findRequestsHandler),
+            AdminRoute(.get, "/__admin/requests/unmatched", tag: "stubs", "Requests no stub and no system answered", [
+                "200": response("The requests.", stubRequests),
+            ], handler: stubs.unmatchedHandler),
+            AdminRoute(.get, "/__admin/scenarios", tag: "stubs", "Every scenario and its state", ["200": response("Scenarios.", json(object(["scenarios": array(object([
+                "id": string, "name": string, "state": string, "possibleStates": array(string), "mappings": array(stubMapping),
+            ]))])))], handler: stubs.scenariosHandler),
+            AdminRoute(.post, "/__admin/scenarios/reset", tag: "stubs", "Every scenario back to Started", ["200": stubDone], handler: stubs.resetScenariosHandler),
+            AdminRoute(.post, "/__admin/reset", tag: "stubs", "Journal emptied, stubs back to the --mappings folder, scenarios to Started",
+                       ["200": stubDone, "422": stubRefused], handler: stubs.resetHandler),
+            AdminRoute(.get, "/__mock/stubs", "The stubs as the console lists them, newest first", [
+                "200": response("Each mapping with its hits and its scenario's state.", json(array(object([
+                    "id": string, "name": ["type": ["string", "null"]], "priority": ["type": "integer"], "method": string,
+                    "url": ["type": ["string", "null"]], "urlMatch": ["type": ["string", "null"]], "status": ["type": "integer"],
+                    "hits": ["type": "integer"], "scenario": ["type": ["string", "null"]], "scenarioState": ["type": ["string", "null"]],
+                    "requiredScenarioState": ["type": ["string", "null"]], "fromFiles": ["type": "boolean"],
+                ])))),
+            ], handler: stubs.summariesHandler),
+
+            // This document; `/`, which belongs to no system: a browser is sent to the console.
+            AdminRoute(.get, "/__mock/openapi.json", "This document", ["200": response("OpenAPI 3.1.", json(["type": "object"]))], handler: openAPI),
+            AdminRoute(.get, "/", door: .root, "The server's root: a browser is sent to the console", [
+                "302": response("To the console.", text, headers: ["Location": ["schema": string]]),
+                "404": response("Not a browser.", json(ref("VaporError"))),
+            ], description: "Accept preferring text/html (a browser navigating): 302 to /__mock/. Any other client: 404, as for any unknown path.",
+            handler: { request in Console.rootAnswer(request) }),
+        ]
+    }
+}

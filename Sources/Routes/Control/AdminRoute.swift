@@ -1,0 +1,66 @@
+import HTTPServer
+import EmulationKit
+
+/// One route of the mock's own surface (`/__mock`, `/__admin`, `/`): what the router registers and
+/// what the OpenAPI document says of it, in one entry, so neither can be written without the other.
+package struct AdminRoute: Sendable {
+    /// Where the route stands relative to the admin guard.
+    package enum Door: Sendable {
+        /// Inside the admin group, behind the guard the group applies once.
+        case guarded
+        /// In the admin group, before the guard: health, and the console page (its token login
+        /// comes first; the page guards itself).
+        case open
+        /// Outside every group: `/`, which belongs to no system.
+        case root
+    }
+
+    package let method: HTTPMethod
+    /// The router's pattern (`:name` segments).
+    package let path: String
+    package let door: Door
+    /// The OpenAPI operation, complete but for what `OpenAPIDocument.completed` adds.
+    package let operation: OAS.Object
+    package let handler: HTTPHandler
+    /// A WebSocket endpoint on the same path; a plain GET (or a refused handshake) gets `handler`.
+    package let webSocket: WebSocketEndpoint?
+
+    /// An operation tagged `tag` with `summary` and `responses`. A route behind the guard (or
+    /// `refusable`) documents its 403; a state-changing `/__mock` route documents the write
+    /// refusal and the `X-Mock-Admin` header it needs without a JSON body.
+    package init(_ method: HTTPMethod, _ path: String, door: Door = .guarded, tag: String = "admin", _ summary: String,
+                 _ responses: OAS.Object, body: OAS.Object? = nil, parameters: [OAS.Object]? = nil, description: String? = nil,
+                 refusable: Bool? = nil, webSocket: WebSocketEndpoint? = nil, handler: @escaping HTTPHandler) {
+        var all = responses
+        if refusable ?? (door == .guarded) { all.set("403", OAS.adminForbidden) }
+        var op: OAS.Object = ["tags": [.string(tag)], "summary": .string(summary), "responses": all]
+        if let body { op.set("requestBody", body) }
+        if let parameters { op.set("parameters", .array(parameters)) }
+        if let description { op.set("description", .string(description)) }
+        if method != .get && path.hasPrefix("/__mock") { OAS.markStateChanging(&op) }
+        self.method = method
+        self.path = path
+        self.door = door
+        operation = op
+        self.handler = handler
+        self.webSocket = webSocket
+    }
+
+    /// The document's key: `METHOD /path/{param}`.
+    package var operationKey: String { "\(method.rawValue) \(OpenAPIDocument.openAPIPath(path))" }
+}
+
+extension [AdminRoute] {
+    /// The operations of these routes, keyed as the document looks them up.
+    package var operations: [String: OAS.Object] {
+        Dictionary(map { ($0.operationKey, $0.operation) }) { first, _ in first }
+    }
+}
+
+extension Router {
+    /// Registers `route` (and its WebSocket endpoint) in the group being built.
+    package mutating func add(_ route: AdminRoute) {
+        if let endpoint = route.webSocket { webSocket(route.path, endpoint) }
+        add(route.method, route.path, route.handler)
+    }
+}

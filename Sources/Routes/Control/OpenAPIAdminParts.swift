@@ -1,0 +1,100 @@
+import EmulationKit
+
+/// What several entries of the admin table document alike: parameters and schemas written once.
+extension OAS {
+    /// `?waitMs=`; the document sets its maximum to the server's bound (`OpenAPIDocument.completed`).
+    package static var waitMs: Object {
+        query("waitMs", "Answer once a match exists, or after this many ms with what there is (at most 30000).",
+              schema: ["type": "integer", "minimum": 0, "maximum": 30000])
+    }
+
+    /// The journal's filters (`ControlPlane.filter`).
+    package static func journalFilters(_ systems: SystemCatalog) -> [Object] {
+        let nonEmpty: Object = ["type": "string", "minLength": 1]
+        return [
+            query("system", systems.names.dropLast().joined(separator: ", ") + " or " + (systems.names.last ?? "") + ".", schema: ["type": "string", "enum": strings(systems.names)]),
+            query("method", "GET, POST, …, or WS.", schema: nonEmpty),
+            query("path", "Exact, or a pattern with *.", schema: nonEmpty), query("status", "", schema: ["type": "integer", "minimum": 100, "maximum": 599]),
+            query("since", "Only entries after this id; then the oldest `limit`.", schema: ["type": "integer", "minimum": 0, "maximum": 2147483647]),
+            query("limit", "At most this many (default 100).", schema: ["type": "integer", "minimum": 1, "maximum": 100000]),
+            query("body", "Only entries whose request body (after redaction) contains this text.", schema: nonEmpty),
+            query("hint", "Only entries with (true) or without (false) a hint.", schema: ["type": "string", "enum": ["true", "false"]]),
+            waitMs,
+        ]
+    }
+
+    /// `GET`/`PUT /__mock/state`'s document (the `--state` file's format).
+    package static var stateDocument: Object {
+        ["type": "object", "required": ["format", "version", "systems"], "properties": [
+            "format": ["type": "string", "const": "mock-server-state"], "version": ["type": "integer", "const": 1],
+            "savedAt": ["type": "string"], "systems": ["type": "object"],
+        ]]
+    }
+
+    /// `POST /__mock/accounts`' body, for the systems that administer accounts.
+    package static func accountInput(_ administered: [any AccountAdministration.Type]) -> Object {
+        // Optional fields may be null (read as absent).
+        let optionalText: Object = ["type": ["string", "null"]]
+        return ["type": "object", "required": ["system"], "properties": [
+            "system": ["type": "string", "enum": strings(administered.map { $0.name })],
+            "phone": optionalText, "password": optionalText, "login": optionalText, "name": optionalText, "lastName": optionalText,
+            "surName": optionalText, "email": optionalText, "isConfirmed": ["type": ["boolean", "null"]], "birthday": optionalText,
+            "externalToken": optionalText, "externalType": ["type": ["string", "null"], "enum": ["facebook", "twitter", "instagram", .null]],
+            "firstName": optionalText, "mobilePhoneNumber": optionalText,
+        ], "example": administered.first?.accountExample ?? [:]]
+    }
+
+    /// An isolated instance: its id, base URL and port.
+    package static var instance: Object {
+        ["type": "object", "required": ["id", "baseURL", "port"], "properties": [
+            "id": ["type": "string"], "baseURL": ["type": "string"], "port": ["type": "integer"],
+        ]]
+    }
+
+    /// WireMock's value matchers, as a stub's request pattern uses them.
+    private static var stubMatcher: Object {
+        ["type": "object", "description": "One of equalTo (with caseInsensitive), contains, matches, doesNotMatch, absent, equalToJson (with ignoreArrayOrder, ignoreExtraElements), matchesJsonPath."]
+    }
+
+    /// WireMock's request pattern.
+    package static var stubRequestPattern: Object {
+        let matcher = stubMatcher
+        return ["type": "object", "properties": [
+            "method": ["type": "string", "example": "GET"], "url": string, "urlPath": ["type": "string", "example": "/config/flags"],
+            "urlPattern": string, "urlPathPattern": string,
+            "queryParameters": ["type": "object", "additionalProperties": matcher], "headers": ["type": "object", "additionalProperties": matcher],
+            "cookies": ["type": "object", "additionalProperties": matcher], "bodyPatterns": array(matcher),
+            "basicAuthCredentials": object(["username": string, "password": string], required: ["username", "password"]),
+        ], "additionalProperties": false]
+    }
+
+    /// WireMock's stub mapping.
+    package static var stubMapping: Object {
+        ["type": "object", "required": ["request"], "properties": [
+            "id": string, "uuid": string, "name": string, "priority": ["type": "integer", "minimum": 1],
+            "request": stubRequestPattern,
+            "response": ["type": "object", "description": "status, statusMessage, headers, body | jsonBody | base64Body | bodyFileName, fixedDelayMilliseconds, delayDistribution, fault, transformers.",
+                         "example": ["status": 200, "jsonBody": ["newCheckout": true]] as Object],
+            "scenarioName": string, "requiredScenarioState": string, "newScenarioState": string,
+            "persistent": ["type": "boolean"], "metadata": ["type": "object"],
+        ], "additionalProperties": false]
+    }
+
+    /// WireMock's 422.
+    package static var stubRefused: Object {
+        response("The mapping or pattern is refused: WireMock's error shape, the field's JSON pointer named; nothing added.", json([
+            "type": "object", "properties": ["errors": array(object(["code": ["type": "integer"], "source": object(["pointer": string]),
+                                                                     "title": string, "detail": string]))],
+        ]))
+    }
+
+    /// WireMock's `{}` answer.
+    package static var stubDone: Object { response("Done.", json(["type": "object"])) }
+    package static var stubNotFound: Object { response("No mapping has that id.", json(["type": "object"])) }
+    package static var stubId: Object { path("id", "The mapping's UUID.") }
+
+    /// Journaled requests as WireMock lists them.
+    package static var stubRequests: Object {
+        json(object(["requests": array(["type": "object"]), "requestJournalDisabled": ["type": "boolean"]]))
+    }
+}
