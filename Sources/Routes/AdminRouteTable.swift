@@ -13,6 +13,11 @@ extension MockAdmin {
     }
 }
 
+extension MockApp {
+    /// Its admin table, for tests that walk it (the document's route answers 404 here).
+    var adminRoutes: [AdminRoute] { admin.routes(openAPI: { _ in .empty(.notFound) }) }
+}
+
 extension OAS {
     // Written inside `OAS` so that the documentation reads without the prefix.
     fileprivate static func adminRoutes(_ admin: MockAdmin, openAPI: @escaping HTTPHandler) -> [AdminRoute] {

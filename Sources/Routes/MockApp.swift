@@ -14,7 +14,7 @@ public final class MockApp: Sendable {
     public let environment: MockEnvironment
     /// The emulated systems, in the order the banner and the README list them.
     public let systems: [any EmulatedSystem]
-    private let admin: MockAdmin
+    let admin: MockAdmin
     /// Journal, faults, clock, token controls and events (docs/control-plane.md).
     public let control: ControlPlane
     /// What `rebuilt(seed:)` builds the next app from: the environment before the seed's settings.

@@ -1,6 +1,7 @@
 import HTTPServer
 import MockTestSupport
-import Routes
+@testable import Routes
+import MockControl
 import TestSupport
 import XCTest
 
@@ -52,5 +53,14 @@ final class AdminGuardCoverageTests: MockServerTestCase {
             if response.status != 403 { open.append("\(method.rawValue) \(route.path): \(response.status)") }
         }
         XCTAssertEqual(open, [], "every state-changing admin route needs X-Mock-Admin or a JSON body")
+    }
+
+    /// The table says where each route stands: only health and the console page (whose token
+    /// login comes first) stand before the guard, and only `/` is outside the admin group.
+    func testOnlyHealthAndTheConsolePageStandBeforeTheGuard() {
+        let routes = server.app.adminRoutes
+        let outside = routes.filter { $0.door != .guarded }.map { "\($0.door) \($0.method.rawValue) \($0.path)" }
+        XCTAssertEqual(outside.sorted(), ["open GET /__mock", "open GET /__mock/health", "root GET /"])
+        XCTAssertEqual(Set(routes.map(\.operationKey)).count, routes.count, "one entry per method and path")
     }
 }
