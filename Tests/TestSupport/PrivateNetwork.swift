@@ -5,7 +5,8 @@ import Glibc
 /// calling thread enters a new namespace (`unshare(CLONE_NEWNET)`, root only), brings its loopback
 /// up and gives it a second address from 192.0.2.0/24 (TEST-NET-1, documentation only). Sockets
 /// made inside stay there, whichever thread later uses them; no packet can leave the namespace,
-/// and the thread returns to its own namespace afterwards. Linux only: Darwin has no equivalent.
+/// and the thread returns to its own namespace afterwards (threads it started meanwhile do not:
+/// tests call it through `runInChild`, in a process of its own). Linux only: Darwin has no equivalent.
 public enum PrivateNetwork {
     /// The non-loopback address the namespace's loopback carries.
     public static let address = "192.0.2.1"

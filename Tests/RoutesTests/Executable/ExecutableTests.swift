@@ -196,22 +196,14 @@ final class ExecutableTests: XCTestCase {
     /// in a network namespace of the test's own, whose loopback also has 192.0.2.1, the banner
     /// offers no device URL and says why (deterministic, unlike the machine's own interfaces).
     func testBannerOffersNoDeviceURLForAnAddressOnTheLoopbackInterface() throws {
-        #if os(Linux)
-        do {
-            let text = try PrivateNetwork.run { () throws -> String in
-                // Started from this thread, the child process lives in the namespace too.
-                let server = try TestExecutable(["--port", "0", "--host", "0.0.0.0"])
-                defer { server.stopNow() }
-                return try server.banner()
-            }
+        try inPrivateNetwork(module: "RoutesTests") {
+            // Started from this thread, the server process lives in the namespace too.
+            let server = try TestExecutable(["--port", "0", "--host", "0.0.0.0"])
+            defer { server.stopNow() }
+            let text = try server.banner()
             XCTAssertTrue(text.contains("no non-loopback address"), text)
             XCTAssertFalse(text.contains(PrivateNetwork.address), text)
-        } catch let unavailable as PrivateNetwork.Unavailable {
-            throw XCTSkip("needs a network namespace of its own (run as root on Linux): \(unavailable)")
         }
-        #else
-        throw XCTSkip("needs a Linux network namespace of its own")
-        #endif
     }
 
     /// With --admin-token the banner prints the console's sign-in address (the token escaped),
