@@ -7,14 +7,14 @@ import Glibc
 /// Formats log lines (text or JSON, with or without colour) and escapes what a client sent.
 enum LogLine {
     // ANSI colours, used only when the output is a terminal.
-    private static let reset = "\u{1B}[0m"
-    private static let dim = "\u{1B}[2m"
-    private static let red = "\u{1B}[31m"
-    private static let green = "\u{1B}[32m"
-    private static let yellow = "\u{1B}[33m"
-    private static let magenta = "\u{1B}[35m"
-    private static let cyan = "\u{1B}[36m"
-    private static let highlight = "\u{1B}[1;30;43m"
+    private static var reset: StaticString { "\u{1B}[0m" }
+    private static var dim: StaticString { "\u{1B}[2m" }
+    private static var red: StaticString { "\u{1B}[31m" }
+    private static var green: StaticString { "\u{1B}[32m" }
+    private static var yellow: StaticString { "\u{1B}[33m" }
+    private static var magenta: StaticString { "\u{1B}[35m" }
+    private static var cyan: StaticString { "\u{1B}[36m" }
+    private static var highlight: StaticString { "\u{1B}[1;30;43m" }
 
     /// A plain line: text `12:00:00.123 [warning] message`, or a JSON object.
     /// `fields` are JSON members after `msg` (nil values as null), for log readers that would
@@ -67,7 +67,7 @@ enum LogLine {
 
     /// The per-request line: `12:00:00.123 POST /auth/login 200 0.4ms rows hint: …`, appended
     /// as bytes to `line` (no String built on the event loop; `clock` caches the second's digits).
-    static func request(_ entry: RequestLogEntry, format: LogFormat, colour: Bool, tag: LogTag? = nil, clock: inout LogClock, to line: inout [UInt8]) {
+    static func request(_ entry: RequestLogEntry, format: LogFormat, colour: Bool, tag: LogTag? = nil, clock: inout LogClock, to line: inout LogBytes) {
         let now = Timestamp.now()
         switch format {
         case .json:
@@ -106,7 +106,7 @@ enum LogLine {
             line.append(UInt8(ascii: " "))
             if colour {
                 let c = entry.status >= 500 ? red : entry.status >= 400 ? yellow : entry.status >= 300 ? cyan : green
-                line.append(contentsOf: c.utf8)
+                line.append(c)
             }
             if let cut = entry.cut {
                 append(cut == .closed ? "closed" : "reset", to: &line)
@@ -114,9 +114,9 @@ enum LogLine {
                 appendDecimal(entry.status, to: &line)
             }
             if colour {
-                line.append(contentsOf: reset.utf8)
+                line.append(reset)
                 line.append(UInt8(ascii: " "))
-                line.append(contentsOf: dim.utf8)
+                line.append(dim)
             } else {
                 line.append(UInt8(ascii: " "))
             }
@@ -125,24 +125,24 @@ enum LogLine {
                 line.append(UInt8(ascii: " "))
                 appendEscaped(system, json: false, to: &line)
             }
-            if colour { line.append(contentsOf: reset.utf8) }
+            if colour { line.append(reset) }
             if let hint = entry.hint {
                 if colour {
                     line.append(UInt8(ascii: " "))
-                    line.append(contentsOf: magenta.utf8)
+                    line.append(magenta)
                 }  else {
                     line.append(UInt8(ascii: " "))
                 }
                 append("hint: ", to: &line)
                 appendEscaped(hint, json: false, to: &line)
-                if colour { line.append(contentsOf: reset.utf8) }
+                if colour { line.append(reset) }
             }
             line.append(UInt8(ascii: "\n"))
         }
     }
 
     /// A line's mark (`[instance 1a2b3c4d] ` in text, `,"instance":"…"` in JSON).
-    private static func appendTag(_ tag: LogTag, json: Bool, to line: inout [UInt8]) {
+    private static func appendTag(_ tag: LogTag, json: Bool, to line: inout LogBytes) {
         if !json {
             line.append(UInt8(ascii: "["))
             appendEscaped(tag.key, json: false, to: &line)
@@ -159,7 +159,7 @@ enum LogLine {
 
     /// The per-message line of a WebSocket: `12:00:00.123 WS LOGIN_CUSTOMER #1 → CUSTOMER_API_TOKEN 52µs gateway`.
     static func webSocketMessage(_ entry: MessageLogEntry, duration: UInt64, remote: String, format: LogFormat, colour: Bool,
-                                 tag: LogTag? = nil, clock: inout LogClock, to line: inout [UInt8]) {
+                                 tag: LogTag? = nil, clock: inout LogClock, to line: inout LogBytes) {
         let now = Timestamp.now()
         switch format {
         case .json:
@@ -196,12 +196,12 @@ enum LogLine {
                 appendEscaped(id, json: false, to: &line)
             }
             append(" → ", to: &line)
-            if colour { line.append(contentsOf: cyan.utf8) }
+            if colour { line.append(cyan) }
             appendEscaped(entry.outcome, json: false, to: &line)
             if colour {
-                line.append(contentsOf: reset.utf8)
+                line.append(reset)
                 line.append(UInt8(ascii: " "))
-                line.append(contentsOf: dim.utf8)
+                line.append(dim)
             } else {
                 line.append(UInt8(ascii: " "))
             }
@@ -210,20 +210,20 @@ enum LogLine {
                 line.append(UInt8(ascii: " "))
                 appendEscaped(system, json: false, to: &line)
             }
-            if colour { line.append(contentsOf: reset.utf8) }
+            if colour { line.append(reset) }
             line.append(UInt8(ascii: "\n"))
         }
     }
 
     /// A literal's bytes, copied from its static storage in one go.
     @inline(__always)
-    private static func append(_ text: StaticString, to line: inout [UInt8]) {
-        line.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    private static func append(_ text: StaticString, to line: inout LogBytes) {
+        line.append(text)
     }
 
     /// A duration for a person: `39µs` below a millisecond (most answers take tens of µs, which
     /// `0.0ms` hid), `1.4ms` from there on.
-    static func appendDuration(_ nanos: UInt64, to line: inout [UInt8]) {
+    static func appendDuration(_ nanos: UInt64, to line: inout LogBytes) {
         if nanos < 1_000_000 {
             appendDecimal(nanos / 1_000, to: &line)
             append("µs", to: &line)
@@ -231,32 +231,35 @@ enum LogLine {
         }
         let tenths = nanos / 100_000
         appendDecimal(tenths / 10, to: &line)
-        line.append(UInt8(ascii: "."))
-        line.append(UInt8(48 + tenths % 10))
-        append("ms", to: &line)
+        let digit = UInt8(truncatingIfNeeded: 48 + tenths % 10)
+        line.append(count: 4) { p in
+            p[0] = UInt8(ascii: "."); p[1] = digit; p[2] = UInt8(ascii: "m"); p[3] = UInt8(ascii: "s")
+        }
     }
 
     /// Milliseconds with three decimals (µs resolution) for JSON: `0.039`.
-    static func appendMilliseconds(_ nanos: UInt64, to line: inout [UInt8]) {
+    static func appendMilliseconds(_ nanos: UInt64, to line: inout LogBytes) {
         let micros = nanos / 1_000
         appendDecimal(micros / 1_000, to: &line)
-        line.append(UInt8(ascii: "."))
         let fraction = micros % 1_000
-        line.append(UInt8(48 + fraction / 100))
-        line.append(UInt8(48 + fraction / 10 % 10))
-        line.append(UInt8(48 + fraction % 10))
+        line.append(count: 4) { p in
+            p[0] = UInt8(ascii: ".")
+            p[1] = UInt8(truncatingIfNeeded: 48 + fraction / 100)
+            p[2] = UInt8(truncatingIfNeeded: 48 + fraction / 10 % 10)
+            p[3] = UInt8(truncatingIfNeeded: 48 + fraction % 10)
+        }
     }
 
     /// `n` in decimal, digits written by hand.
-    static func appendDecimal(_ n: Int, to line: inout [UInt8]) {
+    static func appendDecimal(_ n: Int, to line: inout LogBytes) {
         if n < 0 { line.append(UInt8(ascii: "-")) }
         appendDecimal(UInt64(n.magnitude), to: &line)
     }
 
     /// `n` in decimal, digits written by hand.
-    static func appendDecimal(_ n: UInt64, to line: inout [UInt8]) {
+    static func appendDecimal(_ n: UInt64, to line: inout LogBytes) {
         if n < 10 {
-            line.append(UInt8(48 + n))
+            line.append(UInt8(truncatingIfNeeded: 48 + n))
             return
         }
         var width = 0, t = n
@@ -264,87 +267,134 @@ enum LogLine {
             width += 1
             t /= 10
         } while t > 0
-        let start = line.count
-        line.append(contentsOf: repeatElement(UInt8(48), count: width))
-        var v = n, i = start + width
-        while v > 0 {
-            i -= 1
-            line[i] = UInt8(48 + v % 10)
-            v /= 10
+        line.append(count: width) { p in
+            var v = n, i = width
+            while i > 0 {
+                i -= 1
+                p[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
+                v /= 10
+            }
         }
     }
 
     /// Appends `text` escaped as `escaped(_:)` does and, for JSON, as a quoted JSON string
     /// (the backslashes of those escapes doubled, quotes and backslashes escaped). Text without
     /// anything to escape (the usual case) is copied in one go after one scan of its bytes.
-    static func appendEscaped(_ text: String, json: Bool, to line: inout [UInt8]) {
-        if json { line.append(UInt8(ascii: "\"")) }
-        var text = text
-        text.withUTF8 { bytes in
-            // Printable ASCII (the usual case) in one test a byte; other text is scanned again
-            // for what needs escaping (non-ASCII text may need none).
-            if isPlainASCII(bytes, json: json) {
-                line.append(contentsOf: bytes)
-                return
-            }
-            var clean = true
-            var i = 0
-            while i < bytes.count {
-                let b = bytes[i]
-                if b < 0x20 || b == 0x7F || (json && (b == 0x22 || b == 0x5C)) { clean = false; break }
-                if b == 0xC2, i + 1 < bytes.count, bytes[i + 1] < 0xA0 { clean = false; break }
-                if b == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 { clean = false; break }
-                i += 1
-            }
-            if clean {
-                line.append(contentsOf: bytes)
-                return
-            }
-            let backslash: [UInt8] = json ? [0x5C, 0x5C] : [0x5C]
-            func control(_ value: UInt32, to line: inout [UInt8]) {
-                line.append(contentsOf: backslash)
-                switch value {
-                case 0x0A: line.append(UInt8(ascii: "n"))
-                case 0x0D: line.append(UInt8(ascii: "r"))
-                case 0x09: line.append(UInt8(ascii: "t"))
-                default:
-                    line.append(contentsOf: "u{".utf8)
-                    line.append(contentsOf: String(value, radix: 16, uppercase: true).utf8)
-                    line.append(UInt8(ascii: "}"))
-                }
-            }
-            i = 0
-            while i < bytes.count {
-                let b = bytes[i]
-                if b < 0x20 || b == 0x7F {
-                    control(UInt32(b), to: &line)
-                } else if json && (b == 0x22 || b == 0x5C) {
-                    line.append(0x5C)
-                    line.append(b)
-                } else if b == 0xC2, i + 1 < bytes.count, bytes[i + 1] < 0xA0 {
-                    control(UInt32(bytes[i + 1]), to: &line)
-                    i += 1
-                } else if b == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
-                    control(bytes[i + 2] == 0xA8 ? 0x2028 : 0x2029, to: &line)
-                    i += 2
-                } else {
-                    line.append(b)
-                }
-                i += 1
-            }
+    @inline(__always)
+    static func appendEscaped(_ text: String, json: Bool, to line: inout LogBytes) {
+        // Native strings (small ones too) are contiguous: no copy of the string, no closure context.
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { appendEscaped($0, json: json, to: &line) }
+        if done == nil {
+            var text = text
+            text.withUTF8 { appendEscaped($0, json: json, to: &line) }
         }
+    }
+
+    /// `appendEscaped` on the text's UTF-8.
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, json: Bool, to line: inout LogBytes) {
+        // Printable ASCII (the usual case) in one test a byte; other text is scanned again
+        // for what needs escaping (non-ASCII text may need none).
+        if isPlainASCII(bytes, json: json) {
+            if json {
+                line.reserve(bytes.count + 2)
+                line.append(UInt8(ascii: "\""))
+                line.append(bytes)
+                line.append(UInt8(ascii: "\""))
+            } else {
+                line.append(bytes)
+            }
+            return
+        }
+        if json { line.append(UInt8(ascii: "\"")) }
+        appendEscapedSlowly(bytes, json: json, to: &line)
         if json { line.append(UInt8(ascii: "\"")) }
     }
 
-    /// Whether every byte is printable ASCII (and, for JSON, neither a quote nor a backslash).
+    /// Text that is not all printable ASCII: copied whole when nothing in it needs escaping.
+    @inline(never)
+    private static func appendEscapedSlowly(_ bytes: UnsafeBufferPointer<UInt8>, json: Bool, to line: inout LogBytes) {
+        var clean = true
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x20 || b == 0x7F || (json && (b == 0x22 || b == 0x5C)) { clean = false; break }
+            if b == 0xC2, i + 1 < bytes.count, bytes[i + 1] < 0xA0 { clean = false; break }
+            if b == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 { clean = false; break }
+            i += 1
+        }
+        if clean {
+            line.append(bytes)
+            return
+        }
+        func control(_ value: UInt32, to line: inout LogBytes) {
+            if json { line.append(0x5C) }
+            line.append(0x5C)
+            switch value {
+            case 0x0A: line.append(UInt8(ascii: "n"))
+            case 0x0D: line.append(UInt8(ascii: "r"))
+            case 0x09: line.append(UInt8(ascii: "t"))
+            default:
+                line.append("u{")
+                line.append(String(value, radix: 16, uppercase: true))
+                line.append(UInt8(ascii: "}"))
+            }
+        }
+        i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x20 || b == 0x7F {
+                control(UInt32(b), to: &line)
+            } else if json && (b == 0x22 || b == 0x5C) {
+                line.append(0x5C)
+                line.append(b)
+            } else if b == 0xC2, i + 1 < bytes.count, bytes[i + 1] < 0xA0 {
+                control(UInt32(bytes[i + 1]), to: &line)
+                i += 1
+            } else if b == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+                control(bytes[i + 2] == 0xA8 ? 0x2028 : 0x2029, to: &line)
+                i += 2
+            } else {
+                line.append(b)
+            }
+            i += 1
+        }
+    }
+
+    /// Whether every byte is printable ASCII (and, for JSON, neither a quote nor a backslash):
+    /// eight bytes a test (the last word overlaps the one before it), the rest one by one.
     @inline(__always)
     static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, json: Bool) -> Bool {
-        if json {
-            for b in bytes where b &- 0x20 >= 0x5F || b == 0x22 || b == 0x5C { return false }
-        } else {
-            for b in bytes where b &- 0x20 >= 0x5F { return false }
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        if count < 8 {
+            if json {
+                for b in bytes where b &- 0x20 >= 0x5F || b == 0x22 || b == 0x5C { return false }
+            } else {
+                for b in bytes where b &- 0x20 >= 0x5F { return false }
+            }
+            return true
         }
-        return true
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while true {
+            if !isPlainASCII(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self), json: json) { return false }
+            if offset == count - 8 { return true }
+            offset = min(offset + 8, count - 8)
+        }
+    }
+
+    /// Whether each of the word's eight bytes is in 0x20...0x7E (and, for JSON, is neither 0x22
+    /// nor 0x5C). With no byte of 0x80 or more, adding 0x60 to a byte sets its top bit exactly
+    /// when it is 0x20 or more, and adding 0x01 exactly when it is 0x7F; no sum carries into the
+    /// next byte.
+    @inline(__always)
+    private static func isPlainASCII(_ word: UInt64, json: Bool) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
+        guard (word | (word &+ ones)) & high == 0, (word &+ 0x6060_6060_6060_6060) & high == high else { return false }
+        guard json else { return true }
+        // A zero byte in `word ^ c` is a byte equal to c (exact here: every byte is below 0x80).
+        let quote = word ^ 0x2222_2222_2222_2222, backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+        return ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & high == 0
     }
 
     /// The line reporting lines the queue had to drop.
@@ -423,38 +473,57 @@ enum LogLine {
 struct LogClock {
     private var second = Int.min
     private var isoSecond = Int.min
-    /// `00:14:43` (8 bytes).
-    private var time: [UInt8] = []
-    /// `2026-11-22T00:14:43` (19 bytes).
-    private var iso: [UInt8] = []
+    /// `00:14:43` (the first 8 bytes).
+    private var time: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    /// `2026-11-22T00:14:43` (the first 19 bytes).
+    private var iso: (UInt64, UInt64, UInt64) = (0, 0, 0)
 
     /// Appends `00:14:43.123` (UTC).
-    mutating func appendTime(_ now: Timestamp, to line: inout [UInt8]) {
+    mutating func appendTime(_ now: Timestamp, to line: inout LogBytes) {
         if now.seconds != second {
             second = now.seconds
-            time = Array(now.time.utf8.prefix(8))
+            Self.keep(now.time, count: 8, in: &time)
         }
-        line.append(contentsOf: time)
-        Self.appendMillis(now.millis, to: &line)
+        let millis = now.millis
+        withUnsafeBytes(of: time) { digits in
+            line.append(count: 12) { p in
+                if let source = digits.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: source, byteCount: 8) }
+                Self.putMillis(millis, at: p + 8)
+            }
+        }
     }
 
     /// Appends `2026-11-22T00:14:43.123Z`.
-    mutating func appendISO(_ now: Timestamp, to line: inout [UInt8]) {
+    mutating func appendISO(_ now: Timestamp, to line: inout LogBytes) {
         if now.seconds != isoSecond {
             isoSecond = now.seconds
-            iso = Array(now.iso.utf8.prefix(19))
+            Self.keep(now.iso, count: 19, in: &iso)
         }
-        line.append(contentsOf: iso)
-        Self.appendMillis(now.millis, to: &line)
-        line.append(UInt8(ascii: "Z"))
+        let millis = now.millis
+        withUnsafeBytes(of: iso) { digits in
+            line.append(count: 24) { p in
+                if let source = digits.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: source, byteCount: 19) }
+                Self.putMillis(millis, at: p + 19)
+                p[23] = UInt8(ascii: "Z")
+            }
+        }
     }
 
-    /// `.123`
-    private static func appendMillis(_ millis: Int, to line: inout [UInt8]) {
-        line.append(UInt8(ascii: "."))
-        line.append(UInt8(truncatingIfNeeded: 48 + millis / 100 % 10))
-        line.append(UInt8(truncatingIfNeeded: 48 + millis / 10 % 10))
-        line.append(UInt8(truncatingIfNeeded: 48 + millis % 10))
+    /// The first `count` bytes of `text` (at least that long, at most 24) into `storage`.
+    private static func keep(_ text: String, count: Int, in storage: inout (UInt64, UInt64, UInt64)) {
+        var text = text
+        text.withUTF8 { source in
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(source).prefix(count))) }
+        }
+    }
+
+    /// `.123` at `p` (4 bytes).
+    @inline(__always)
+    private static func putMillis(_ millis: Int, at p: UnsafeMutablePointer<UInt8>) {
+        p[0] = UInt8(ascii: ".")
+        p[1] = UInt8(truncatingIfNeeded: 48 + millis / 100 % 10)
+        p[2] = UInt8(truncatingIfNeeded: 48 + millis / 10 % 10)
+        p[3] = UInt8(truncatingIfNeeded: 48 + millis % 10)
     }
 }
 

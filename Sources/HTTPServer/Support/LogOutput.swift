@@ -24,7 +24,7 @@ public final class LogOutput: @unchecked Sendable {
     // batch buffer and writes the whole batch at once, so neither side allocates in steady state.
     private let condition = Condition()
     // Touched only under `condition`'s lock, so the runtime's exclusivity checks (two a line) are off.
-    @exclusivity(unchecked) private var pending: [UInt8] = []
+    @exclusivity(unchecked) private var pending = LogBytes(capacity: 4096)
     @exclusivity(unchecked) private var queued = 0
     @exclusivity(unchecked) private var clock = LogClock()
     @exclusivity(unchecked) private var pendingDrops = 0
@@ -59,7 +59,6 @@ public final class LogOutput: @unchecked Sendable {
         self.capacity = max(2, capacity)
         self.gatherWindow = max(0, gatherWindow)
         self.write = bytes
-        pending.reserveCapacity(4096)
         DetachedThread.start(name: "mock-server log writer") { [self] in run() }
     }
 
@@ -73,13 +72,13 @@ public final class LogOutput: @unchecked Sendable {
     /// Queues `line`, or drops and counts it when the queue is full; never blocks on the reader.
     /// `notice` formats the "N log lines dropped" line put in front of it after drops.
     func enqueue(_ line: String, notice: (Int) -> String) {
-        enqueue(notice: notice) { buffer, _ in buffer.append(contentsOf: line.utf8) }
+        enqueue(notice: notice) { buffer, _ in buffer.append(line) }
     }
 
     /// Queues the line `format` appends to the queue's buffer (under the lock, so the line goes
     /// straight into the batch with no copy; `format` is not called when the line is dropped).
     @inline(__always)
-    func enqueue(notice: (Int) -> String, _ format: (inout [UInt8], inout LogClock) -> Void) {
+    func enqueue(notice: (Int) -> String, _ format: (inout LogBytes, inout LogClock) -> Void) {
         condition.lock()
         defer { condition.unlock() }
         guard !closed, queued < capacity else {
@@ -93,7 +92,7 @@ public final class LogOutput: @unchecked Sendable {
                 dropped += 1
                 return
             }
-            pending.append(contentsOf: notice(pendingDrops).utf8)
+            pending.append(notice(pendingDrops))
             queued += 1
             pendingDrops = 0
         }
@@ -112,7 +111,7 @@ public final class LogOutput: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if pendingDrops > 0, let notice, queued < capacity {
-            pending.append(contentsOf: notice(pendingDrops).utf8)
+            pending.append(notice(pendingDrops))
             queued += 1
             pendingDrops = 0
         }
@@ -126,6 +125,8 @@ public final class LogOutput: @unchecked Sendable {
         return true
     }
 
+    deinit { pending.free() }
+
     /// Stops the writer thread after it has written what is queued (tests make their own outputs).
     public func close() {
         condition.lock()
@@ -135,7 +136,8 @@ public final class LogOutput: @unchecked Sendable {
     }
 
     private func run() {
-        var batch: [UInt8] = []
+        var batch = LogBytes(capacity: 4096)
+        defer { batch.free() }
         while true {
             condition.lock()
             while queued == 0 && !closed {
@@ -161,8 +163,8 @@ public final class LogOutput: @unchecked Sendable {
             busy = true
             condition.unlock()
 
-            batch.withUnsafeBufferPointer { write($0) }
-            batch.removeAll(keepingCapacity: true)
+            write(batch.bytes)
+            batch.removeAll()
 
             condition.lock()
             busy = false

@@ -67,18 +67,31 @@ public struct Logger: Sendable {
     public let format: LogFormat
     /// ANSI colours (only when the output is a terminal).
     public let colour: Bool
-    private let output: LogOutput?
-    private let sink: (@Sendable (String) -> Void)?
+    /// Where lines go and how they are marked, behind one reference: a logger is copied out of
+    /// the property that holds it on each use, and one retain costs less than the three fields'.
+    private let route: Route
     /// Every line is marked with it (nil: unmarked).
-    public private(set) var tag: LogTag?
+    public var tag: LogTag? { route.tag }
+    private var output: LogOutput? { route.output }
+    private var sink: (@Sendable (String) -> Void)? { route.sink }
+
+    private final class Route: Sendable {
+        let output: LogOutput?
+        let sink: (@Sendable (String) -> Void)?
+        let tag: LogTag?
+        init(output: LogOutput?, sink: (@Sendable (String) -> Void)?, tag: LogTag?) {
+            self.output = output
+            self.sink = sink
+            self.tag = tag
+        }
+    }
 
     /// A logger writing to `output` (standard error by default) at `level` and above.
     public init(level: LogLevel = .info, format: LogFormat = .text, colour: Bool = false, output: LogOutput? = nil) {
         self.level = level
         self.format = format
         self.colour = colour
-        self.output = output
-        sink = nil
+        route = Route(output: output, sink: nil, tag: nil)
     }
 
     /// A logger handing each formatted line (newline included) to `sink` synchronously (tests).
@@ -86,17 +99,21 @@ public struct Logger: Sendable {
         self.level = level
         self.format = format
         colour = false
-        output = nil
-        self.sink = sink
+        route = Route(output: nil, sink: sink, tag: nil)
     }
 
     public static let silent = Logger(level: .off)
 
     /// The same logger, every line marked with `tag`.
     public func tagged(_ tag: LogTag) -> Logger {
-        var copy = self
-        copy.tag = tag
-        return copy
+        Logger(self, route: Route(output: output, sink: sink, tag: tag))
+    }
+
+    private init(_ logger: Logger, route: Route) {
+        level = logger.level
+        format = logger.format
+        colour = logger.colour
+        self.route = route
     }
 
     @inline(__always)
@@ -131,15 +148,16 @@ public struct Logger: Sendable {
     /// request is always logged at info).
     public func request(_ entry: RequestLogEntry) {
         guard isEnabled(entry.level) else { return }
-        let format = format, colour = colour, tag = tag
-        if let sink {
-            var clock = LogClock(), line: [UInt8] = []
-            LogLine.request(entry, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
-            sink(String(decoding: line, as: UTF8.self))
+        let format = format, colour = colour, route = route
+        if let sink = route.sink {
+            var clock = LogClock(), line = LogBytes()
+            defer { line.free() }
+            LogLine.request(entry, format: format, colour: colour, tag: route.tag, clock: &clock, to: &line)
+            sink(String(decoding: line.bytes, as: UTF8.self))
             return
         }
-        (output ?? .standardError).enqueue(notice: { LogLine.dropNotice($0, format: format, colour: colour) }) { line, clock in
-            LogLine.request(entry, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
+        (route.output ?? .standardError).enqueue(notice: { LogLine.dropNotice($0, format: format, colour: colour) }) { line, clock in
+            LogLine.request(entry, format: format, colour: colour, tag: route.tag, clock: &clock, to: &line)
         }
     }
 
@@ -147,16 +165,17 @@ public struct Logger: Sendable {
     /// and `remoteAddress`, when given, stand for the entry's (the transport knows them, not the application).
     public func webSocketMessage(_ entry: MessageLogEntry, durationNanos: UInt64? = nil, remoteAddress: String? = nil) {
         guard isEnabled(entry.level) else { return }
-        let format = format, colour = colour, tag = tag
+        let format = format, colour = colour, route = route
         let duration = durationNanos ?? entry.durationNanos, remote = remoteAddress ?? entry.remoteAddress
-        if let sink {
-            var clock = LogClock(), line: [UInt8] = []
-            LogLine.webSocketMessage(entry, duration: duration, remote: remote, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
-            sink(String(decoding: line, as: UTF8.self))
+        if let sink = route.sink {
+            var clock = LogClock(), line = LogBytes()
+            defer { line.free() }
+            LogLine.webSocketMessage(entry, duration: duration, remote: remote, format: format, colour: colour, tag: route.tag, clock: &clock, to: &line)
+            sink(String(decoding: line.bytes, as: UTF8.self))
             return
         }
-        (output ?? .standardError).enqueue(notice: { LogLine.dropNotice($0, format: format, colour: colour) }) { line, clock in
-            LogLine.webSocketMessage(entry, duration: duration, remote: remote, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
+        (route.output ?? .standardError).enqueue(notice: { LogLine.dropNotice($0, format: format, colour: colour) }) { line, clock in
+            LogLine.webSocketMessage(entry, duration: duration, remote: remote, format: format, colour: colour, tag: route.tag, clock: &clock, to: &line)
         }
     }
 
@@ -243,4 +262,19 @@ public final class MessageLog: @unchecked Sendable {
     /// One thread at a time (see above): the runtime's exclusivity checks would cost more than the line.
     @exclusivity(unchecked) public var entry: MessageLogEntry
     public init(_ entry: MessageLogEntry) { self.entry = entry }
+
+    /// A line of `system`'s, its facts still to be filled in (built in place, not copied in).
+    public init(system: String) {
+        entry = MessageLogEntry(type: "", id: nil, outcome: "", system: system)
+    }
+
+    // Setters for the handler: written here, where the attribute above holds; another module
+    // writing `entry` directly pays the runtime's checks all the same.
+
+    /// The message's type as its application names it.
+    public func setType(_ type: String) { entry.type = type }
+    /// The id a client matches the reply by.
+    public func setId(_ id: String?) { entry.id = id }
+    /// What came of the message.
+    public func setOutcome(_ outcome: String) { entry.outcome = outcome }
 }

@@ -89,7 +89,7 @@ public final class CustomerGateway: EmulatedSystem {
     /// The reply with its log line's facts (type, `sequence_id`, outcome), which the transport
     /// writes once the reply is sent; none below the info level.
     func loggedReply(to message: WebSocketMessage) -> WebSocketReply {
-        let log = environment.logger.isEnabled(.info) ? MessageLog(MessageLogEntry(type: "", id: nil, outcome: "", system: CustomerGateway.name)) : nil
+        let log = environment.logger.isEnabled(.info) ? MessageLog(system: CustomerGateway.name) : nil
         let text: String
         switch message {
         case .text(let json): text = reply(parsing: JSONValue.parse(json, words: CustomerGateway.words), log: log)
@@ -130,25 +130,25 @@ public final class CustomerGateway: EmulatedSystem {
     /// `log` (when the line is logged) gets the message's type, id and outcome.
     private func reply(parsing parsed: JSONValue?, log: MessageLog?) -> String {
         guard let message = parsed else {
-            log?.entry.outcome = "CUSTOMER_ERROR message.invalid"
+            log?.setOutcome("CUSTOMER_ERROR message.invalid")
             return GatewayReply.error(sequenceId: .init(JSONValue?.none, random: environment.random), code: "message.invalid",
                                       description: "Message is not valid JSON", event: .empty, random: environment.random)
         }
         guard message.isObject else {
-            log?.entry.outcome = "CUSTOMER_ERROR message.invalid"
+            log?.setOutcome("CUSTOMER_ERROR message.invalid")
             return GatewayReply.error(sequenceId: .init(JSONValue?.none, random: environment.random), code: "message.invalid",
                                       description: "Message must be a JSON object {\"type\", \"sequence_id\", \"data\"}",
                                       event: .empty, random: environment.random)
         }
         // A client matches replies by sequence_id: keep it verbatim, whatever its type; without one, still answer.
         let sequenceId = GatewayReply.SequenceId(message["sequence_id"], random: environment.random)
-        if let log { log.entry.id = sequenceId.text }
+        log?.setId(sequenceId.text)
         guard let type = message["type"]?.string, !type.isEmpty else {
-            log?.entry.outcome = "CUSTOMER_ERROR message.typeMissing"
+            log?.setOutcome("CUSTOMER_ERROR message.typeMissing")
             return GatewayReply.error(sequenceId: sequenceId, code: "message.typeMissing",
                                       description: "Message has no \"type\" string", event: .empty, random: environment.random)
         }
-        if let log { log.entry.type = type }
+        log?.setType(type)
         switch type {
         case "LOGIN_CUSTOMER":
             return loginCustomer(message["data"], sequenceId: sequenceId, log: log)
@@ -158,7 +158,7 @@ public final class CustomerGateway: EmulatedSystem {
                 ? "; did you mean \"LOGIN_CUSTOMER\"?" : ""
             var event = GatewayReply.Event.empty
             event.type = type
-            log?.entry.outcome = "CUSTOMER_ERROR message.unknownType"
+            log?.setOutcome("CUSTOMER_ERROR message.unknownType")
             return GatewayReply.error(sequenceId: sequenceId, code: "message.unknownType",
                                       description: "Unknown message type \(JSONText.quoted(type))\(hint)", event: event, random: environment.random)
         }
@@ -174,7 +174,7 @@ public final class CustomerGateway: EmulatedSystem {
         case nil, .null?: fields = .object([])
         case .object?: fields = data ?? .object([])
         default:
-            log?.entry.outcome = "CUSTOMER_ERROR message.invalid"
+            log?.setOutcome("CUSTOMER_ERROR message.invalid")
             return GatewayReply.error(sequenceId: sequenceId, code: "message.invalid",
                                       description: "\"data\" must be a JSON object {\"email\", \"password\"}", event: event, random: environment.random)
         }
@@ -202,7 +202,7 @@ public final class CustomerGateway: EmulatedSystem {
         default: errors.append(.init(field: "password", message: "Password must be a string"))
         }
         guard errors.isEmpty, let email, let password else {
-            log?.entry.outcome = "CUSTOMER_VALIDATION_ERROR"
+            log?.setOutcome("CUSTOMER_VALIDATION_ERROR")
             return GatewayReply.validationError(sequenceId: sequenceId, errors: errors, event: event, random: environment.random)
         }
 
@@ -210,7 +210,7 @@ public final class CustomerGateway: EmulatedSystem {
         // each time: a stable id for known e-mails would let anyone probe which accounts exist.
         let key = email.lowercased()
         guard let account = accounts[key], account.password == password else {
-            log?.entry.outcome = "CUSTOMER_ERROR customer.notFound"
+            log?.setOutcome("CUSTOMER_ERROR customer.notFound")
             return GatewayReply.error(sequenceId: sequenceId, code: "customer.notFound", description: "Customer not found",
                                       event: event, random: environment.random)
         }
@@ -218,7 +218,7 @@ public final class CustomerGateway: EmulatedSystem {
         let expiry = environment.clock.now().addingTimeInterval(tokenLifetime)
         issued.withLock { $0 += 1 }
         environment.logger.debug("customer gateway: \(account.customerId) logged in")
-        log?.entry.outcome = "CUSTOMER_API_TOKEN"
+        log?.setOutcome("CUSTOMER_API_TOKEN")
         return GatewayReply.apiToken(sequenceId: sequenceId, token: token, expiration: expiry)
     }
 }

@@ -151,6 +151,27 @@ final class LoggerTests: XCTestCase {
         XCTAssertEqual(LogLine.escaped("plain Иван ✓"), "plain Иван ✓")
     }
 
+    /// The word-at-a-time test for "nothing to escape" says what the byte-by-byte one says, for
+    /// every byte value at every position of texts shorter and longer than a word.
+    func testPlainASCIITestAgreesWithTheByteTest() {
+        for length in [1, 7, 8, 9, 15, 16, 17, 23] {
+            for position in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = UInt8(value)
+                    for json in [false, true] {
+                        let expected = bytes.allSatisfy { (0x20...0x7E).contains($0) && !(json && ($0 == 0x22 || $0 == 0x5C)) }
+                        let got = bytes.withUnsafeBufferPointer { LogLine.isPlainASCII($0, json: json) }
+                        if got != expected {
+                            XCTFail("length \(length), byte \(value) at \(position), json \(json): \(got)")
+                            return
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Issue 13.8: a reader that never reads (a writer stuck in write(2)) must not block `log`:
     /// lines past the queue's capacity are dropped and counted, and a later line says how many.
     func testAStuckWriterNeverBlocksLoggingAndDropsAreReported() {
