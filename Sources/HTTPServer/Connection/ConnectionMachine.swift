@@ -435,8 +435,10 @@ final class ConnectionMachine {
                                        date: env.date, into: &outbound)
             outputAdded(wasEmpty: wasEmpty)
             if !keepAlive { close = .afterFlush }
-            // Built only when it is written: at --log-level warning nobody reads it.
-            if env.logger.isEnabled(response.logLevel) { env.logger.request(logEntry(request, response, durationNanos: Sys.monotonicNanos() &- start)) }
+            // Only when it is written, from the fields where they are (no entry built).
+            if env.logger.isEnabled(response.logLevel) {
+                env.logger.request(request, response, durationNanos: Sys.monotonicNanos() &- start, remoteAddress: remoteAddress)
+            }
             return
         }
         let shape = AnswerShape(version: request.version, keepAlive: keepAlive, omitBody: omitBody,
@@ -617,7 +619,7 @@ final class ConnectionMachine {
             // as an HTTP answer is; the general path below cost a buffer, a hold and a copy.
             for message in reply.messages { WebSocketSession.encode(message, into: &outbound) }
             if pendingOutput > 0 { outputAdded(wasEmpty: true) }
-            if let log = reply.log { logMessage(log.entry, start: start) }
+            if let log = reply.log { logMessage(log, start: start) }
             return
         }
         if let promise = reply.deferred {
@@ -632,7 +634,7 @@ final class ConnectionMachine {
             then = .afterFlush
         }
         if bytes.isEmpty && then == .none {
-            if let log = reply.log { logMessage(log.entry, start: start) }
+            if let log = reply.log { logMessage(log, start: start) }
             return
         }
         // A delay holds this reply only; a close waits for the replies before it.
@@ -640,9 +642,8 @@ final class ConnectionMachine {
     }
 
     /// Writes a message's line, its duration from the message's arrival until now.
-    private func logMessage(_ entry: MessageLogEntry, start: UInt64) {
-        guard env.logger.isEnabled(entry.level) else { return }
-        env.logger.webSocketMessage(entry, durationNanos: Sys.monotonicNanos() &- start, remoteAddress: remoteAddress)
+    private func logMessage(_ log: MessageLog, start: UInt64) {
+        env.logger.webSocketMessage(log, durationNanos: Sys.monotonicNanos() &- start, remoteAddress: remoteAddress)
     }
 
     /// Holds the reply's place (later replies and pushes wait behind it) until its promise is
@@ -751,7 +752,7 @@ final class ConnectionMachine {
                 log.durationNanos = Sys.monotonicNanos() &- entry.startedAt
                 env.logger.request(log)
             }
-            if let messageLog = entry.messageLog { logMessage(messageLog.entry, start: entry.startedAt) }
+            if let messageLog = entry.messageLog { logMessage(messageLog, start: entry.startedAt) }
             if entry.then != .none { close = entry.then }
         }
         if close != .none && !held.isEmpty { dropHeld() }

@@ -68,31 +68,38 @@ enum LogLine {
     /// The per-request line: `12:00:00.123 POST /auth/login 200 0.4ms rows hint: …`, appended
     /// as bytes to `line` (no String built on the event loop; `clock` caches the second's digits).
     static func request(_ entry: RequestLogEntry, format: LogFormat, colour: Bool, tag: LogTag? = nil, clock: inout LogClock, to line: inout LogBytes) {
+        request(method: entry.method, path: entry.path, status: entry.status, cut: entry.cut, duration: entry.durationNanos, system: entry.system,
+                hint: entry.hint, remote: entry.remoteAddress, level: entry.level, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
+    }
+
+    /// The per-request line from its fields, where they are (the transport's call: no entry built).
+    static func request(method: String, path: String, status: Int, cut: RequestLogEntry.Cut?, duration: UInt64, system: String?, hint: String?,
+                        remote: String, level: LogLevel, format: LogFormat, colour: Bool, tag: LogTag?, clock: inout LogClock, to line: inout LogBytes) {
         let now = Timestamp.now()
         switch format {
         case .json:
             append(#"{"time":""#, to: &line)
             clock.appendISO(now, to: &line)
-            append(entry.level == .debug ? #"","level":"debug","kind":"request","method":"# : #"","level":"info","kind":"request","method":"#, to: &line)
-            appendEscaped(entry.method, json: true, to: &line)
+            append(level == .debug ? #"","level":"debug","kind":"request","method":"# : #"","level":"info","kind":"request","method":"#, to: &line)
+            appendEscaped(method, json: true, to: &line)
             append(#","path":"#, to: &line)
-            appendEscaped(entry.path, json: true, to: &line)
+            appendEscaped(path, json: true, to: &line)
             append(#","status":"#, to: &line)
-            if let cut = entry.cut {
+            if let cut {
                 // Nothing was sent: no status, and what happened instead.
                 append(cut == .closed ? #"null,"cut":"closed""# : #"null,"cut":"reset""#, to: &line)
             } else {
-                appendDecimal(entry.status, to: &line)
+                appendDecimal(status, to: &line)
             }
             append(#","durationMs":"#, to: &line)
-            appendMilliseconds(entry.durationNanos, to: &line)
+            appendMilliseconds(duration, to: &line)
             append(#","system":"#, to: &line)
-            if let system = entry.system { appendEscaped(system, json: true, to: &line) } else { append("null", to: &line) }
+            if let system { appendEscaped(system, json: true, to: &line) } else { append("null", to: &line) }
             append(#","hint":"#, to: &line)
-            if let hint = entry.hint { appendEscaped(hint, json: true, to: &line) } else { append("null", to: &line) }
-            if !entry.remoteAddress.isEmpty {
+            if let hint { appendEscaped(hint, json: true, to: &line) } else { append("null", to: &line) }
+            if !remote.isEmpty {
                 append(#","remote":"#, to: &line)
-                appendEscaped(entry.remoteAddress, json: true, to: &line)
+                appendEscaped(remote, json: true, to: &line)
             }
             if let tag { appendTag(tag, json: true, to: &line) }
             append("}\n", to: &line)
@@ -100,18 +107,18 @@ enum LogLine {
             clock.appendTime(now, to: &line)
             line.append(UInt8(ascii: " "))
             if let tag { appendTag(tag, json: false, to: &line) }
-            appendEscaped(entry.method, json: false, to: &line)
+            appendEscaped(method, json: false, to: &line)
             line.append(UInt8(ascii: " "))
-            appendEscaped(entry.path, json: false, to: &line)
+            appendEscaped(path, json: false, to: &line)
             line.append(UInt8(ascii: " "))
             if colour {
-                let c = entry.status >= 500 ? red : entry.status >= 400 ? yellow : entry.status >= 300 ? cyan : green
+                let c = status >= 500 ? red : status >= 400 ? yellow : status >= 300 ? cyan : green
                 line.append(c)
             }
-            if let cut = entry.cut {
+            if let cut {
                 append(cut == .closed ? "closed" : "reset", to: &line)
             } else {
-                appendDecimal(entry.status, to: &line)
+                appendDecimal(status, to: &line)
             }
             if colour {
                 line.append(reset)
@@ -120,13 +127,13 @@ enum LogLine {
             } else {
                 line.append(UInt8(ascii: " "))
             }
-            appendDuration(entry.durationNanos, to: &line)
-            if let system = entry.system {
+            appendDuration(duration, to: &line)
+            if let system {
                 line.append(UInt8(ascii: " "))
                 appendEscaped(system, json: false, to: &line)
             }
             if colour { line.append(reset) }
-            if let hint = entry.hint {
+            if let hint {
                 if colour {
                     line.append(UInt8(ascii: " "))
                     line.append(magenta)
@@ -160,21 +167,28 @@ enum LogLine {
     /// The per-message line of a WebSocket: `12:00:00.123 WS LOGIN_CUSTOMER #1 → CUSTOMER_API_TOKEN 52µs gateway`.
     static func webSocketMessage(_ entry: MessageLogEntry, duration: UInt64, remote: String, format: LogFormat, colour: Bool,
                                  tag: LogTag? = nil, clock: inout LogClock, to line: inout LogBytes) {
+        webSocketMessage(type: entry.type, id: entry.id, outcome: entry.outcome, system: entry.system, level: entry.level, duration: duration,
+                         remote: remote, format: format, colour: colour, tag: tag, clock: &clock, to: &line)
+    }
+
+    /// The per-message line from its fields, where they are (the transport's call: no entry copied).
+    static func webSocketMessage(type: String, id: String?, outcome: String, system: String?, level: LogLevel, duration: UInt64, remote: String,
+                                 format: LogFormat, colour: Bool, tag: LogTag?, clock: inout LogClock, to line: inout LogBytes) {
         let now = Timestamp.now()
         switch format {
         case .json:
             append(#"{"time":""#, to: &line)
             clock.appendISO(now, to: &line)
-            append(entry.level == .debug ? #"","level":"debug","kind":"webSocket","type":"# : #"","level":"info","kind":"webSocket","type":"#, to: &line)
-            appendEscaped(entry.type, json: true, to: &line)
+            append(level == .debug ? #"","level":"debug","kind":"webSocket","type":"# : #"","level":"info","kind":"webSocket","type":"#, to: &line)
+            appendEscaped(type, json: true, to: &line)
             append(#","id":"#, to: &line)
-            if let id = entry.id { appendEscaped(id, json: true, to: &line) } else { append("null", to: &line) }
+            if let id { appendEscaped(id, json: true, to: &line) } else { append("null", to: &line) }
             append(#","outcome":"#, to: &line)
-            appendEscaped(entry.outcome, json: true, to: &line)
+            appendEscaped(outcome, json: true, to: &line)
             append(#","durationMs":"#, to: &line)
             appendMilliseconds(duration, to: &line)
             append(#","system":"#, to: &line)
-            if let system = entry.system { appendEscaped(system, json: true, to: &line) } else { append("null", to: &line) }
+            if let system { appendEscaped(system, json: true, to: &line) } else { append("null", to: &line) }
             if !remote.isEmpty {
                 append(#","remote":"#, to: &line)
                 appendEscaped(remote, json: true, to: &line)
@@ -190,14 +204,14 @@ enum LogLine {
             } else {
                 append(" WS ", to: &line)
             }
-            appendEscaped(entry.type.isEmpty ? "-" : entry.type, json: false, to: &line)
-            if let id = entry.id {
+            appendEscaped(type.isEmpty ? "-" : type, json: false, to: &line)
+            if let id {
                 append(" #", to: &line)
                 appendEscaped(id, json: false, to: &line)
             }
             append(" → ", to: &line)
             if colour { line.append(cyan) }
-            appendEscaped(entry.outcome, json: false, to: &line)
+            appendEscaped(outcome, json: false, to: &line)
             if colour {
                 line.append(reset)
                 line.append(UInt8(ascii: " "))
@@ -206,7 +220,7 @@ enum LogLine {
                 line.append(UInt8(ascii: " "))
             }
             appendDuration(duration, to: &line)
-            if let system = entry.system {
+            if let system {
                 line.append(UInt8(ascii: " "))
                 appendEscaped(system, json: false, to: &line)
             }
@@ -367,12 +381,10 @@ enum LogLine {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         if count < 8 {
-            if json {
-                for b in bytes where b &- 0x20 >= 0x5F || b == 0x22 || b == 0x5C { return false }
-            } else {
-                for b in bytes where b &- 0x20 >= 0x5F { return false }
-            }
-            return true
+            // A short text as one word, padded with a byte that needs no escaping.
+            var word: UInt64 = 0x6161_6161_6161_6161
+            withUnsafeMutableBytes(of: &word) { $0.baseAddress?.copyMemory(from: base, byteCount: count) }
+            return isPlainASCII(word, json: json)
         }
         let raw = UnsafeRawPointer(base)
         var offset = 0

@@ -161,6 +161,24 @@ public struct Logger: Sendable {
         }
     }
 
+    /// The transport's call for an answer sent at once: the line is written from the request's
+    /// and the response's fields where they are, with no entry built (its copies of five strings
+    /// cost more than the line's own formatting of them).
+    func request(_ request: HTTPRequest, _ response: HTTPResponse, durationNanos: UInt64, remoteAddress: String) {
+        let level = response.logLevel
+        guard isEnabled(level) else { return }
+        if route.sink != nil {
+            self.request(RequestLogEntry(method: request.method.rawValue, path: request.path, status: response.status.code, durationNanos: durationNanos,
+                                         system: response.system, hint: response.hint, remoteAddress: remoteAddress, level: level))
+            return
+        }
+        (route.output ?? .standardError).enqueue(notice: { LogLine.dropNotice($0, format: format, colour: colour) }) { line, clock in
+            LogLine.request(method: request.method.rawValue, path: request.path, status: response.status.code, cut: nil, duration: durationNanos,
+                            system: response.system, hint: response.hint, remote: remoteAddress, level: level, format: format, colour: colour,
+                            tag: route.tag, clock: &clock, to: &line)
+        }
+    }
+
     /// One WebSocket message answered, the line a person reads beside the requests; `durationNanos`
     /// and `remoteAddress`, when given, stand for the entry's (the transport knows them, not the application).
     public func webSocketMessage(_ entry: MessageLogEntry, durationNanos: UInt64? = nil, remoteAddress: String? = nil) {
@@ -176,6 +194,19 @@ public struct Logger: Sendable {
         }
         (route.output ?? .standardError).enqueue(notice: { LogLine.dropNotice($0, format: format, colour: colour) }) { line, clock in
             LogLine.webSocketMessage(entry, duration: duration, remote: remote, format: format, colour: colour, tag: route.tag, clock: &clock, to: &line)
+        }
+    }
+
+    /// The transport's call for a reply that carried `log`: the entry is read where it is, not
+    /// copied out of the object first.
+    func webSocketMessage(_ log: MessageLog, durationNanos: UInt64, remoteAddress: String) {
+        guard log.isEnabled(in: self) else { return }
+        if route.sink != nil {
+            webSocketMessage(log.entry, durationNanos: durationNanos, remoteAddress: remoteAddress)
+            return
+        }
+        (route.output ?? .standardError).enqueue(notice: { LogLine.dropNotice($0, format: format, colour: colour) }) { line, clock in
+            log.format(duration: durationNanos, remote: remoteAddress, format: format, colour: colour, tag: route.tag, clock: &clock, to: &line)
         }
     }
 
@@ -259,22 +290,63 @@ public struct MessageLogEntry: Sendable {
 /// handler fills it in as it answers (and only when the line is logged: nil costs nothing), on the
 /// loop's thread, before the reply leaves; the transport reads it on that thread.
 public final class MessageLog: @unchecked Sendable {
-    /// One thread at a time (see above): the runtime's exclusivity checks would cost more than the line.
-    @exclusivity(unchecked) public var entry: MessageLogEntry
-    public init(_ entry: MessageLogEntry) { self.entry = entry }
+    // Its fields one by one (not one entry), so that neither filling nor writing the line copies
+    // an entry. One thread at a time (see above): no exclusivity checks.
+    @exclusivity(unchecked) private var type: String
+    @exclusivity(unchecked) private var id: String?
+    @exclusivity(unchecked) private var outcome: String
+    @exclusivity(unchecked) private var system: String?
+    @exclusivity(unchecked) private var level: LogLevel
 
-    /// A line of `system`'s, its facts still to be filled in (built in place, not copied in).
-    public init(system: String) {
-        entry = MessageLogEntry(type: "", id: nil, outcome: "", system: system)
+    /// The line's facts as an entry.
+    public var entry: MessageLogEntry {
+        MessageLogEntry(type: type, id: id, outcome: outcome, system: system, level: level)
     }
 
-    // Setters for the handler: written here, where the attribute above holds; another module
-    // writing `entry` directly pays the runtime's checks all the same.
+    public init(_ entry: MessageLogEntry) {
+        type = entry.type
+        id = entry.id
+        outcome = entry.outcome
+        system = entry.system
+        level = entry.level
+    }
+
+    /// A line of `system`'s, its facts still to be filled in.
+    public init(system: String) {
+        type = ""
+        id = nil
+        outcome = ""
+        self.system = system
+        level = .info
+    }
+
+    /// Empties it for another message (`WebSocketConnection.messageLog`).
+    func reset(system: String) {
+        type = ""
+        id = nil
+        outcome = ""
+        self.system = system
+        level = .info
+    }
+
+    // Setters for the handler: written here, where the attribute above holds (another module
+    // writing a field directly would pay the runtime's checks all the same).
 
     /// The message's type as its application names it.
-    public func setType(_ type: String) { entry.type = type }
+    public func setType(_ type: String) { self.type = type }
     /// The id a client matches the reply by.
-    public func setId(_ id: String?) { entry.id = id }
+    public func setId(_ id: String?) { self.id = id }
     /// What came of the message.
-    public func setOutcome(_ outcome: String) { entry.outcome = outcome }
+    public func setOutcome(_ outcome: String) { self.outcome = outcome }
+    /// What came of the message so far ("" before the handler said).
+    public var currentOutcome: String { outcome }
+
+    /// Whether `logger` writes this line.
+    func isEnabled(in logger: Logger) -> Bool { logger.isEnabled(level) }
+
+    /// The line, formatted from the fields in place.
+    func format(duration: UInt64, remote: String, format: LogFormat, colour: Bool, tag: LogTag?, clock: inout LogClock, to line: inout LogBytes) {
+        LogLine.webSocketMessage(type: type, id: id, outcome: outcome, system: system, level: level, duration: duration, remote: remote,
+                                 format: format, colour: colour, tag: tag, clock: &clock, to: &line)
+    }
 }

@@ -82,6 +82,8 @@ public final class WebSocketConnection: Sendable {
     let id: ConnectionID
     private let mailbox: LoopMailbox
     private let open = Locked(true)
+    /// The last message's line, kept for the next one (see `messageLog`); loop thread only.
+    nonisolated(unsafe) private var spareLog: MessageLog?
 
     init(id: ConnectionID, remoteAddress: String, path: String, mailbox: LoopMailbox) {
         self.id = id
@@ -112,6 +114,21 @@ public final class WebSocketConnection: Sendable {
     }
 
     func markClosed() { open.withLock { $0 = false } }
+
+    /// An empty log line of `system`'s for the message being answered, to be carried by its
+    /// reply. The object is reused: by the time the next message arrives, the reply that carried
+    /// the last one has been sent and let go of it (a reply still held, by a delay, keeps its own
+    /// and the next message gets a new one), which saves an allocation per message. Only from
+    /// `onMessage`, which runs on the connection's loop thread, as the line is read there.
+    public func messageLog(system: String) -> MessageLog {
+        if isKnownUniquelyReferenced(&spareLog), let log = spareLog {
+            log.reset(system: system)
+            return log
+        }
+        let log = MessageLog(system: system)
+        spareLog = log
+        return log
+    }
 }
 
 /// Identifies one connection of one loop: the descriptor plus a serial, so a stale handle never

@@ -168,8 +168,8 @@ extension ControlPlane {
                 if logger.isEnabled(.info) {
                     let id = systemType?.messageId(of: ControlPlane.bytes(message))
                     let log = reply.log ?? MessageLog(MessageLogEntry(type: messageType ?? "", id: id, outcome: "", system: system))
-                    let outcome = log.entry.outcome
-                    log.entry.outcome = outcome.isEmpty ? "fault \(fired.action.logText)" : "\(outcome) (fault \(fired.action.logText))"
+                    let outcome = log.currentOutcome
+                    log.setOutcome(outcome.isEmpty ? "fault \(fired.action.logText)" : "\(outcome) (fault \(fired.action.logText))")
                     reply.log = log
                 }
             }

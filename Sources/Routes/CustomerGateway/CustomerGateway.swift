@@ -59,7 +59,7 @@ public final class CustomerGateway: EmulatedSystem {
     public let routeGroup = RouteGroup(system: CustomerGateway.name, prefixes: ["/customer-gateway"])
 
     public func register(in router: inout Router) {
-        router.webSocket(CustomerGateway.path, WebSocketEndpoint(onMessage: { [self] message, _ in loggedReply(to: message) }))
+        router.webSocket(CustomerGateway.path, WebSocketEndpoint(onMessage: { [self] message, connection in loggedReply(to: message, on: connection) }))
     }
 
     public func reset() {
@@ -88,8 +88,8 @@ public final class CustomerGateway: EmulatedSystem {
 
     /// The reply with its log line's facts (type, `sequence_id`, outcome), which the transport
     /// writes once the reply is sent; none below the info level.
-    func loggedReply(to message: WebSocketMessage) -> WebSocketReply {
-        let log = environment.logger.isEnabled(.info) ? MessageLog(system: CustomerGateway.name) : nil
+    func loggedReply(to message: WebSocketMessage, on connection: WebSocketConnection) -> WebSocketReply {
+        let log = environment.logger.isEnabled(.info) ? connection.messageLog(system: CustomerGateway.name) : nil
         let text: String
         switch message {
         case .text(let json): text = reply(parsing: JSONValue.parse(json, words: CustomerGateway.words), log: log)
