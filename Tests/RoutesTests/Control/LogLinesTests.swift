@@ -35,6 +35,29 @@ final class LogLinesTests: XCTestCase {
         XCTAssertFalse(lines.withLock { $0 }.joined().contains("123123"), "no password in the log")
     }
 
+    /// A connection reuses its message line's object once the reply that carried it is gone: a
+    /// reply held by a delay keeps its own, so its line still names its message, not a later one.
+    func testADelayedReplysLineKeepsItsOwnMessageWhenLaterOnesAreAnswered() throws {
+        let (server, lines) = try start()
+        defer { server.stop() }
+        _ = try server.addFault(["system": "gateway", "path": "LOGIN_CUSTOMER", "times": 1, "action": ["delayMs": 200]])
+        let ws = try TestWebSocket(port: server.port, path: CustomerGateway.path)
+        for id in ["first", "second"] {
+            try ws.send(text: #"{"type":"LOGIN_CUSTOMER","sequence_id":"\#(id)","data":{"email":"fpi@bk.ru","password":"123123"}}"#)
+        }
+        let replies = try (0..<2).map { _ in try ws.receiveMessage() }
+        // The loop writes a reply's line on the thread that answers the next message: once the
+        // third is answered, the lines of the first two are in.
+        try ws.send(text: #"{"type":"LOGIN_CUSTOMER","sequence_id":"third","data":{"email":"nobody@example.com","password":"x"}}"#)
+        _ = try ws.receiveMessage()
+        XCTAssertEqual(replies.count, 2)
+        let messages = lines.withLock { $0 }.filter { $0.contains(" WS LOGIN_CUSTOMER ") }
+        XCTAssertEqual(messages.count, 3, "\(messages)")
+        XCTAssertEqual(messages.filter { $0.contains("#first → CUSTOMER_API_TOKEN (fault delayMs 200) ") }.count, 1, "\(messages)")
+        XCTAssertEqual(messages.filter { $0.contains("#second → CUSTOMER_API_TOKEN ") && !$0.contains("fault") }.count, 1, "\(messages)")
+        XCTAssertEqual(messages.last.map { $0.contains("#third → CUSTOMER_ERROR customer.notFound ") }, true, "\(messages)")
+    }
+
     func testInJSONTheMessageLineHasItsFields() throws {
         let (server, lines) = try start(.json)
         defer { server.stop() }
