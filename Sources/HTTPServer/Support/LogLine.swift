@@ -276,6 +276,17 @@ enum LogLine {
             line.append(UInt8(truncatingIfNeeded: 48 + n))
             return
         }
+        if n < 1000 {
+            // Statuses and most durations: two or three digits, no loops.
+            let hundreds = UInt8(truncatingIfNeeded: n / 100), tens = UInt8(truncatingIfNeeded: n / 10 % 10)
+            let ones = UInt8(truncatingIfNeeded: n % 10)
+            if hundreds == 0 {
+                line.append(count: 2) { p in p[0] = 48 + tens; p[1] = 48 + ones }
+            } else {
+                line.append(count: 3) { p in p[0] = 48 + hundreds; p[1] = 48 + tens; p[2] = 48 + ones }
+            }
+            return
+        }
         var width = 0, t = n
         repeat {
             width += 1
@@ -485,8 +496,8 @@ enum LogLine {
 struct LogClock {
     private var second = Int.min
     private var isoSecond = Int.min
-    /// `00:14:43` (the first 8 bytes).
-    private var time: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    /// `00:14:43` (8 bytes, in memory order).
+    private var time: UInt64 = 0
     /// `2026-11-22T00:14:43` (the first 19 bytes).
     private var iso: (UInt64, UInt64, UInt64) = (0, 0, 0)
 
@@ -494,14 +505,14 @@ struct LogClock {
     mutating func appendTime(_ now: Timestamp, to line: inout LogBytes) {
         if now.seconds != second {
             second = now.seconds
-            Self.keep(now.time, count: 8, in: &time)
+            var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            Self.keep(now.time, count: 8, in: &words)
+            time = words.0
         }
-        let millis = now.millis
-        withUnsafeBytes(of: time) { digits in
-            line.append(count: 12) { p in
-                if let source = digits.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: source, byteCount: 8) }
-                Self.putMillis(millis, at: p + 8)
-            }
+        let time = time, millis = now.millis
+        line.append(count: 12) { p in
+            UnsafeMutableRawPointer(p).storeBytes(of: time, as: UInt64.self)
+            Self.putMillis(millis, at: p + 8)
         }
     }
 
