@@ -15,7 +15,7 @@ extension MockAdmin {
 
 extension MockApp {
     /// Its admin table, for tests that walk it (the document's route answers 404 here).
-    var adminRoutes: [AdminRoute] { admin.routes(openAPI: { _ in .empty(.notFound) }) }
+    var adminRoutes: [AdminRoute] { admin.routes(openAPI: { _, _ in .empty(.notFound) }) }
 }
 
 extension OAS {
@@ -41,7 +41,7 @@ extension OAS {
         return [
             // Before the guard: health, and the console page (its token login comes first).
             AdminRoute(.get, MockApp.healthPath, door: .open, "Ready (open to every client)", ["200": response("Ready.", json(ref("Health")))],
-                       refusable: false, handler: { [health = admin.environment.health] _ in .json(.ok, health.json) }),
+                       refusable: false, handler: { [health = admin.environment.health] _, _ in .json(.ok, health.json) }),
             AdminRoute(.get, "/__mock", door: .open, "The web console (also at /__mock/)", [
                 "200": response("The console's HTML page.", ["text/html": ["schema": string]]),
                 "303": response("With --admin-token and the right token: signed in, on to /__mock/ (the token leaves the address bar).", text,
@@ -73,7 +73,7 @@ extension OAS {
             ], parameters: [query("system", "Only this system's accounts."),
                             query("offset", "Skip this many accounts of each listed system (default 0).", schema: ["type": "integer", "minimum": 0]),
                             query("limit", "At most this many accounts per system (1 to 500, the default).", schema: ["type": "integer", "minimum": 1, "maximum": 500])],
-            handler: { [systems = admin.systems] request in AccountListingAnswer.answer(request, systems: systems) }),
+            handler: { [systems = admin.systems] request, _ in AccountListingAnswer.answer(request, systems: systems) }),
             AdminRoute(.post, "/__mock/accounts", "Create an account directly, in the state the test needs", [
                 "201": response("The account as the listing shows it.", json(ref("AccountSummary"))),
                 "400": adminBadRequest("A bad field (named)."), "409": response("It exists.", json(ref("AdminError"))),
@@ -211,7 +211,7 @@ extension OAS {
                 "302": response("To the console.", text, headers: ["Location": ["schema": string]]),
                 "404": response("Not a browser.", json(ref("VaporError"))),
             ], description: "Accept preferring text/html (a browser navigating): 302 to /__mock/. Any other client: 404, as for any unknown path.",
-            handler: { request in Console.rootAnswer(request) }),
+            handler: { request, _ in Console.rootAnswer(request) }),
         ]
     }
 }

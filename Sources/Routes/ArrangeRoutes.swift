@@ -30,7 +30,7 @@ extension MockAdmin {
     /// `DELETE /__mock/sms`: the outbox's SMS part emptied.
     var clearSMSHandler: HTTPHandler {
         let outbox = environment.outbox
-        return { [control] _ in
+        return { [control] _, _ in
             outbox.clearSMS()
             control.publish(.outboxCleared) { ["part": "sms"] }
             return .empty(.noContent)
@@ -40,7 +40,7 @@ extension MockAdmin {
     /// `DELETE /__mock/emails`: the outbox's e-mail part emptied.
     var clearEmailsHandler: HTTPHandler {
         let outbox = environment.outbox
-        return { [control] _ in
+        return { [control] _, _ in
             outbox.clearEmails()
             control.publish(.outboxCleared) { ["part": "emails"] }
             return .empty(.noContent)
@@ -51,7 +51,7 @@ extension MockAdmin {
     var createAccountHandler: HTTPHandler {
         let administered = systems.compactMap { $0 as? any AccountAdministration }
         let names = administered.map(\.name)
-        return { [environment, control] request in
+        return { [environment, control] request, _ in
             guard case .object(let members)? = JSONValue.parse(request.body) else {
                 return ControlPlane.badRequest("the body must be a JSON object {\"system\": \"<name>\", …the account's fields}")
             }
@@ -80,8 +80,8 @@ extension MockAdmin {
     /// `DELETE /__mock/accounts/:system/:id`: the account removed, its sessions ended.
     var removeAccountHandler: HTTPHandler {
         let administered = systems.compactMap { $0 as? any AccountAdministration }
-        return { [environment, control] request in
-            let name = request.pathParameters["system"] ?? "", id = request.pathParameters["id"] ?? ""
+        return { [environment, control] request, context in
+            let name = context.pathParameters["system"] ?? "", id = context.pathParameters["id"] ?? ""
             guard let system = administered.first(where: { $0.name == name }), system.removeAccount(id: id) else {
                 return .json(.notFound, ["error": .string("no \(name) account with id \(id)")] as JSONValue)
             }
@@ -94,7 +94,7 @@ extension MockAdmin {
     /// `GET /__mock/state`: the whole state as one document (the `--state` file's format).
     var stateHandler: HTTPHandler {
         let state = StateDocument(systems: systems, outbox: environment.outbox, clock: control.clock)
-        return { _ in
+        return { _, _ in
             do { return .json(bytes: Array(try state.encode())) } catch {
                 return .json(.internalServerError, ["error": .string("cannot encode the state: \(error)")] as JSONValue)
             }
@@ -104,7 +104,7 @@ extension MockAdmin {
     /// `PUT /__mock/state`: the whole state replaced by such a document.
     var replaceStateHandler: HTTPHandler {
         let state = StateDocument(systems: systems, outbox: environment.outbox, clock: control.clock)
-        return { [switcher, control] request in
+        return { [switcher, control] request, _ in
             do {
                 // With a switcher, an app restored off to the side takes this one's place, so no
                 // connection sees some systems restored and others not; the 204 waits for that.

@@ -49,7 +49,7 @@ struct MockAdmin: Sendable {
     /// `GET /__mock/sms`; with `waitMs`, answered once a matching message exists, or at the deadline with `[]`.
     var smsHandler: HTTPHandler {
         let outbox = environment.outbox
-        return { [control] request in
+        return { [control] request, _ in
             let phone = request.queryParameters["phone"]
             return control.waitForOutbox(request) { outbox.sms(phone: phone) }
         }
@@ -58,7 +58,7 @@ struct MockAdmin: Sendable {
     /// `GET /__mock/emails`, as `smsHandler`.
     var emailsHandler: HTTPHandler {
         let outbox = environment.outbox
-        return { [control] request in
+        return { [control] request, _ in
             let address = request.queryParameters["to"]
             return control.waitForOutbox(request) { outbox.emails(to: address) }
         }
@@ -66,7 +66,7 @@ struct MockAdmin: Sendable {
 
     /// `POST /__mock/reset`: back to the start seed, or to the seed in the body.
     var resetHandler: HTTPHandler {
-        { [environment, resetAll, switcher, runsGivenSeed] request in
+        { [environment, resetAll, switcher, runsGivenSeed] request, context in
             var seed: Seed?
             switch MockAdmin.resetSeed(request.body) {
             case .failure(let problem): return ControlPlane.badRequest(problem.description, hint: problem.hint)
@@ -82,14 +82,14 @@ struct MockAdmin: Sendable {
                 return HTTPResponse.empty(.noContent).deferred(promise)
             }
             resetAll()
-            environment.logger.info("state reset to the seed by \(request.remoteAddress)")
+            environment.logger.info("state reset to the seed by \(context.remoteAddress)")
             return .empty(.noContent)
         }
     }
 
     /// `GET /__mock/echo` without a handshake (or with one the guard refused): told to upgrade.
     static var upgradeToEcho: HTTPHandler {
-        { _ in
+        { _, _ in
             var response = HTTPResponse.text(.upgradeRequired, "This endpoint speaks WebSocket only; send an Upgrade: websocket handshake.\n")
             response.headers.set("Upgrade", "websocket")
             return response

@@ -89,7 +89,7 @@ public final class MockApp: Sendable {
             let (routes, operations) = finished.withLock { $0 }
             return OpenAPIDocument.bytes(routes: routes, admin: operations, systems: catalog, maxWaitMs: maxWaitMs)
         }
-        let table = admin.routes(openAPI: { _ in .json(bytes: document.bytes) })
+        let table = admin.routes(openAPI: { _, _ in .json(bytes: document.bytes) })
         // The admin table: health and the console page before the guard, the guard once around
         // every other admin route; `/` belongs to no system (a browser is sent to the console).
         router.group(MockAdmin.routeGroup) { r in for route in table where route.door == .open { r.add(route) } }

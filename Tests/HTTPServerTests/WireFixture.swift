@@ -21,7 +21,7 @@ final class WireFixture {
             if case .success(let fields) = body { all.append(contentsOf: fields) }
             return .json(.ok, object: Dictionary(all.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a }))
         }
-        router.get("/items/:id") { request in .json(.ok, object: ["id": request.pathParameters["id"] ?? ""]) }
+        router.get("/items/:id") { _, c in .json(.ok, object: ["id": c.pathParameters["id"] ?? ""]) }
         router.delete("/items/:id") { _ in .empty(.noContent) }
         router.webSocket("/echo-ws") { [$0] }
         var config = ServerConfiguration()

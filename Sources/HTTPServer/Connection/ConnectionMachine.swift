@@ -365,10 +365,7 @@ final class ConnectionMachine {
             case .failure(let failure):
                 answerAndClose(failure.status, failure.reason, method: failure.method, path: failure.path)
                 return bytes.count
-            case .request(var request):
-                // The request context: who asked, on which port (routes read these fields).
-                request.remoteAddress = remoteAddress
-                request.localPort = localPort
+            case .request(let request):
                 handle(request)
                 // The next pipelined request began with this read.
                 requestStartedAt = env.now
@@ -388,7 +385,8 @@ final class ConnectionMachine {
             return
         }
         let start = requestStartedAt != 0 ? requestStartedAt : env.now
-        switch env.responder.outcome(for: request) {
+        // The request context: who asked, on which port; it travels beside the request.
+        switch env.responder.outcome(for: request, context: RequestContext(remoteAddress: remoteAddress, localPort: localPort)) {
         case .upgrade(let response, let endpoint):
             guard env.webSocketSlots.reserve() else {
                 refuseWebSocket(request, start: start)

@@ -10,30 +10,23 @@ public struct HTTPRequest: Sendable {
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
-    /// The peer's IP address as text (`127.0.0.1`, `::1`); empty when unknown.
-    public var remoteAddress: String
-    /// Values of `:name` segments of the matched route pattern, percent-decoded.
-    public var pathParameters: PathParameters
-    /// The server port the request arrived on; 0 when it did not come over a socket.
-    public var localPort = 0
 
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
-                headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], remoteAddress: String = "127.0.0.1") {
+                headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         // Split on the UTF-8 view: Character-wise search showed up in the request path's profile.
         if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             self.init(method: method, target: target, path: String(Substring(target.utf8[..<q])),
                       query: String(Substring(target.utf8[target.utf8.index(after: q)...])),
-                      version: version, headers: headers, body: body, remoteAddress: remoteAddress)
+                      version: version, headers: headers, body: body)
         } else {
             self.init(method: method, target: target, path: target, query: "",
-                      version: version, headers: headers, body: body, remoteAddress: remoteAddress)
+                      version: version, headers: headers, body: body)
         }
     }
 
     /// The parser's initialiser: target, path and query already split from the bytes.
     init(method: HTTPMethod, target: String, path: String, query: String, version: HTTPVersion,
-         headers: HTTPHeaders, body: [UInt8], remoteAddress: String, localPort: Int = 0) {
-        self.localPort = localPort
+         headers: HTTPHeaders, body: [UInt8]) {
         self.method = method
         self.target = target
         self.path = path
@@ -41,13 +34,6 @@ public struct HTTPRequest: Sendable {
         self.version = version
         self.headers = headers
         self.body = body
-        self.remoteAddress = remoteAddress
-        self.pathParameters = [:]
-    }
-
-    /// True when the peer is on the loopback interface (127.0.0.0/8 or ::1).
-    public var isFromLoopback: Bool {
-        remoteAddress.hasPrefix("127.") || remoteAddress == "::1" || remoteAddress.hasPrefix("::ffff:127.")
     }
 
     /// The token of an `Authorization: Bearer <token>` header (scheme in any case), or nil.

@@ -338,8 +338,7 @@ struct HTTPRequestParser {
             headers.set("Host", String(decoding: UnsafeRawBufferPointer(rebasing: head[authorityRange]), as: UTF8.self))
         }
         let request = HTTPRequest(method: HTTPRequestParser.method(methodBytes), target: target,
-                                  path: path, query: query, version: version, headers: headers, body: [],
-                                  remoteAddress: "")
+                                  path: path, query: query, version: version, headers: headers, body: [])
 
         // Body framing (RFC 9112 §6.3).
         if !transferEncodings.isEmpty {

@@ -10,7 +10,7 @@ import Glibc
 /// queue and the mailbox, which other threads fill under a lock and then `wake()` the loop.
 final class EventLoop: @unchecked Sendable {
     let id: Int
-    /// The port the server is bound to; requests carry it as `localPort`.
+    /// The port the server is bound to; request contexts carry it as `localPort`.
     let port: Int
     // Loop state is touched only on the loop's thread: no dynamic exclusivity checks (see ConnectionMachine).
     private let poller: any Poller

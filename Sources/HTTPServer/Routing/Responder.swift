@@ -30,30 +30,30 @@ public struct Responder: Sendable {
     }
 
     /// Answers any request: a response, or for a valid handshake on a WebSocket route an upgrade.
-    public func outcome(for request: HTTPRequest) -> RouteOutcome {
+    public func outcome(for request: HTTPRequest, context: RequestContext = RequestContext()) -> RouteOutcome {
         if WebSocketHandshake.isUpgradeRequest(request) {
-            var routed = request
-            if case .webSocket(let endpoint) = parts.router.match(&routed, isUpgrade: true) {
-                var (response, accepted) = WebSocketHandshake.response(for: routed)
+            var routed = context
+            if case .webSocket(let endpoint) = parts.router.match(request, context: &routed, isUpgrade: true) {
+                var (response, accepted) = WebSocketHandshake.response(for: request)
                 if accepted, let admission = endpoint.admission {
-                    switch admission(routed) {
-                    case .answerAsHTTP: return .response(respond(to: request))
+                    switch admission(request, routed) {
+                    case .answerAsHTTP: return .response(respond(to: request, context: context))
                     case .accept(let delayNanos): response.delivery.delayNanos = delayNanos
                     }
                 }
                 return accepted ? .upgrade(response, endpoint) : .response(response)
             }
         }
-        return .response(respond(to: request))
+        return .response(respond(to: request, context: context))
     }
 
     /// Answers a plain (non-upgrade) HTTP request.
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
-        guard let middleware = parts.middleware else { return respondDirectly(to: request) }
-        return middleware(request, respondDirectly)
+    public func respond(to request: HTTPRequest, context: RequestContext = RequestContext()) -> HTTPResponse {
+        guard let middleware = parts.middleware else { return respondDirectly(to: request, context: context) }
+        return middleware(request, context, respondDirectly)
     }
 
-    private func respondDirectly(to request: HTTPRequest) -> HTTPResponse {
+    private func respondDirectly(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
         var response: HTTPResponse
         // The raw value against a literal: comparing with `.options` copied the static on every
         // request.
@@ -61,15 +61,15 @@ public struct Responder: Sendable {
             response = options(request)
         } else {
             // Switched on as returned: bound to a constant first, the match was copied.
-            switch parts.router.route(request) {
+            switch parts.router.route(request, context) {
             case (.http(let handler), let parameters):
-                // A copy of the request only to carry parameters: most routes have none.
-                if let parameters, !(parameters.isEmpty && request.pathParameters.isEmpty) {
-                    var routed = request
+                // The parameters go into the context, not the request: most routes have none.
+                if let parameters, !(parameters.isEmpty && context.pathParameters.isEmpty) {
+                    var routed = context
                     routed.pathParameters = parameters
-                    response = handler(routed)
+                    response = handler(request, routed)
                 } else {
-                    response = handler(request)
+                    response = handler(request, context)
                 }
             case (.webSocket, _):
                 // Only reachable with isUpgrade; kept for exhaustiveness.

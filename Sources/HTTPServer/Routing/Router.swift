@@ -1,5 +1,5 @@
-/// Answers one complete request; runs on an event-loop thread, so it must not block.
-public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+/// Answers one complete request in its context; runs on an event-loop thread, so it must not block.
+public typealias HTTPHandler = @Sendable (HTTPRequest, RequestContext) -> HTTPResponse
 
 /// Answers one WebSocket message with zero or more messages, in order.
 public typealias WebSocketMessageHandler = @Sendable (WebSocketMessage) -> [WebSocketMessage]
@@ -20,6 +20,9 @@ public enum RouteMatch: Sendable {
 
 /// A handler that fails by throwing the one typed error; its route group words the answer.
 public typealias ThrowingHTTPHandler = @Sendable (HTTPRequest) throws(HTTPError) -> HTTPResponse
+
+/// A throwing handler that also reads the request's context (peer, port, path parameters).
+public typealias ContextualHTTPHandler = @Sendable (HTTPRequest, RequestContext) throws(HTTPError) -> HTTPResponse
 
 /// The routes of one emulated system: the path prefixes it owns, the shape of its error bodies
 /// (used for thrown `HTTPError`s and for the router's own 404 and 405 under its prefixes), whether
@@ -177,7 +180,7 @@ public struct Router: Sendable {
 
     private struct SocketRoute: Sendable {
         let compiled: RoutePattern
-        let admit: (@Sendable (HTTPRequest) -> Bool)?
+        let admit: (@Sendable (HTTPRequest, RequestContext) -> Bool)?
         var handler: WebSocketEndpoint
         var pattern = ""
     }
@@ -201,7 +204,7 @@ public struct Router: Sendable {
     /// What every HTTP handler added now is wrapped in (a group's guard), or nil.
     private var currentAround: (@Sendable (@escaping HTTPHandler) -> HTTPHandler)?
     /// The handshake check of every WebSocket endpoint added now without its own, or nil.
-    private var currentAdmit: (@Sendable (HTTPRequest) -> Bool)?
+    private var currentAdmit: (@Sendable (HTTPRequest, RequestContext) -> Bool)?
     private var hasCaseInsensitiveRoutes = false
 
     /// The error shape of paths no group owns (Vapor's, the rows app's framework).
@@ -235,7 +238,7 @@ public struct Router: Sendable {
     /// WebSocket handshake checked by `admit` (unless the endpoint brings its own): a guard applied
     /// once to the whole group, so no route added inside can be left out of it.
     public mutating func group(_ group: RouteGroup, around: @escaping @Sendable (@escaping HTTPHandler) -> HTTPHandler,
-                               admit: @escaping @Sendable (HTTPRequest) -> Bool, _ body: (inout Router) -> Void) {
+                               admit: @escaping @Sendable (HTTPRequest, RequestContext) -> Bool, _ body: (inout Router) -> Void) {
         let (outerAround, outerAdmit) = (currentAround, currentAdmit)
         currentAround = around
         currentAdmit = admit
@@ -245,11 +248,20 @@ public struct Router: Sendable {
     }
 
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ThrowingHTTPHandler) {
+        add(method, pattern, wrapped: Router.wrap(handler, group: currentGroup, defaultShape: defaultErrorShape))
+    }
+
+    /// A route whose handler reads the request's context.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ContextualHTTPHandler) {
+        add(method, pattern, wrapped: Router.wrap(handler, group: currentGroup, defaultShape: defaultErrorShape))
+    }
+
+    private mutating func add(_ method: HTTPMethod, _ pattern: String, wrapped handler: @escaping HTTPHandler) {
         let group = currentGroup
         let caseInsensitive = group?.caseInsensitive ?? false
         let compiled = RoutePattern(caseInsensitive ? pattern.lowercased() : pattern)
         let index = routes.count
-        var wrapped = Router.wrap(handler, group: group, defaultShape: defaultErrorShape)
+        var wrapped = handler
         if let around = currentAround { wrapped = around(wrapped) }
         routes.append(Route(method: method, compiled: compiled, caseInsensitive: caseInsensitive,
                             handler: wrapped, pattern: pattern))
@@ -266,19 +278,40 @@ public struct Router: Sendable {
 
     /// One error path: a thrown `HTTPError` becomes the group's body shape; the group's system
     /// is put on every answer.
-    private static func wrap(_ handler: @escaping ThrowingHTTPHandler, group: RouteGroup?,
+    private static func wrap(_ handler: @escaping ContextualHTTPHandler, group: RouteGroup?,
                              defaultShape: @escaping @Sendable (HTTPError) -> HTTPResponse) -> HTTPHandler {
         guard let group else {
-            return { request in
-                do throws(HTTPError) { return try handler(request) } catch {
-                    var response = defaultShape(error)
-                    if let hint = error.hint { response = response.hinted(hint) }
-                    return response
+            return { request, context in
+                do throws(HTTPError) { return try handler(request, context) } catch {
+                    return unowned(error, defaultShape)
                 }
             }
         }
         let system = group.system
-        return { request in
+        return { request, context in
+            do throws(HTTPError) {
+                var response = try handler(request, context)
+                stamp(&response, system)
+                return response
+            } catch {
+                return group.response(for: error)
+            }
+        }
+    }
+
+    /// `wrap` for a handler that does not read the context: called directly, not through an
+    /// adapter closure, so such a route costs no extra call.
+    private static func wrap(_ handler: @escaping ThrowingHTTPHandler, group: RouteGroup?,
+                             defaultShape: @escaping @Sendable (HTTPError) -> HTTPResponse) -> HTTPHandler {
+        guard let group else {
+            return { request, _ in
+                do throws(HTTPError) { return try handler(request) } catch {
+                    return unowned(error, defaultShape)
+                }
+            }
+        }
+        let system = group.system
+        return { request, _ in
             do throws(HTTPError) {
                 var response = try handler(request)
                 stamp(&response, system)
@@ -289,21 +322,32 @@ public struct Router: Sendable {
         }
     }
 
+    /// The answer for an error thrown on a path no group owns.
+    private static func unowned(_ error: HTTPError, _ defaultShape: @Sendable (HTTPError) -> HTTPResponse) -> HTTPResponse {
+        var response = defaultShape(error)
+        if let hint = error.hint { response = response.hinted(hint) }
+        return response
+    }
+
     public mutating func get(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.get, pattern, handler) }
     public mutating func post(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.post, pattern, handler) }
     public mutating func put(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.put, pattern, handler) }
     public mutating func delete(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.delete, pattern, handler) }
+    public mutating func get(_ pattern: String, _ handler: @escaping ContextualHTTPHandler) { add(.get, pattern, handler) }
+    public mutating func post(_ pattern: String, _ handler: @escaping ContextualHTTPHandler) { add(.post, pattern, handler) }
+    public mutating func put(_ pattern: String, _ handler: @escaping ContextualHTTPHandler) { add(.put, pattern, handler) }
+    public mutating func delete(_ pattern: String, _ handler: @escaping ContextualHTTPHandler) { add(.delete, pattern, handler) }
 
     /// A WebSocket endpoint: a GET with a valid upgrade handshake on this path is handed to `handler`.
     /// A handshake `admit` refuses is routed as a plain request (so an HTTP route on the same
     /// path can say why).
-    public mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest) -> Bool)? = nil,
+    public mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest, RequestContext) -> Bool)? = nil,
                                    _ handler: @escaping WebSocketMessageHandler) {
         webSocket(pattern, admit: admit, WebSocketEndpoint(handler))
     }
 
     /// A WebSocket endpoint with open/close callbacks and a connection handle (push, delayed replies, close codes).
-    public mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest) -> Bool)? = nil,
+    public mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest, RequestContext) -> Bool)? = nil,
                                    _ endpoint: WebSocketEndpoint) {
         socketRoutes.append(SocketRoute(compiled: RoutePattern(pattern), admit: admit ?? currentAdmit, handler: endpoint, pattern: pattern))
     }
@@ -319,23 +363,24 @@ public struct Router: Sendable {
         for i in socketRoutes.indices { socketRoutes[i].handler = wrap(socketRoutes[i].pattern, socketRoutes[i].handler) }
     }
 
-    /// Finds the handler for a request and fills in its path parameters.
+    /// Finds the handler for a request and fills in the context's path parameters.
     /// `HEAD` falls back to the `GET` route; WebSocket routes match only upgrade requests.
-    public func match(_ request: inout HTTPRequest, isUpgrade: Bool = false) -> RouteMatch {
-        let (found, parameters) = route(request, isUpgrade: isUpgrade)
-        if let parameters { request.pathParameters = parameters }
+    public func match(_ request: HTTPRequest, context: inout RequestContext, isUpgrade: Bool = false) -> RouteMatch {
+        let (found, parameters) = route(request, context, isUpgrade: isUpgrade)
+        if let parameters { context.pathParameters = parameters }
         return found
     }
 
-    /// `match` without writing to the request: the matched route's parameters come back beside
-    /// the answer (nil when no route answers), so the responder copies the request only to set
+    /// `match` without writing to the context: the matched route's parameters come back beside
+    /// the answer (nil when no route answers), so the responder copies the context only to set
     /// parameters a route has.
-    func route(_ request: HTTPRequest, isUpgrade: Bool = false) -> (RouteMatch, PathParameters?) {
+    func route(_ request: HTTPRequest, _ context: RequestContext, isUpgrade: Bool = false) -> (RouteMatch, PathParameters?) {
         var path = request.path
-        return path.withUTF8 { route(request, $0, isUpgrade: isUpgrade) }
+        return path.withUTF8 { route(request, context, $0, isUpgrade: isUpgrade) }
     }
 
-    private func route(_ request: HTTPRequest, _ path: UnsafeBufferPointer<UInt8>, isUpgrade: Bool) -> (RouteMatch, PathParameters?) {
+    private func route(_ request: HTTPRequest, _ context: RequestContext, _ path: UnsafeBufferPointer<UInt8>,
+                       isUpgrade: Bool) -> (RouteMatch, PathParameters?) {
         // One pass for what decides which routes may match: the segment count and the bytes in
         // the segments.
         var count = 0, length = 0
@@ -346,7 +391,7 @@ public struct Router: Sendable {
         }
         if isUpgrade && request.method == .get {
             for route in socketRoutes where route.compiled.pieces.count == count && route.compiled.matches(path, foldCase: false) {
-                if route.admit?(request) ?? true {
+                if route.admit?(request, context) ?? true {
                     return (.webSocket(route.handler), route.compiled.bind(path))
                 }
             }
@@ -404,8 +449,8 @@ public struct Router: Sendable {
     /// The methods a path accepts (for `OPTIONS` and CORS preflight); empty for unknown paths.
     /// It is the `Allow` list `match` builds for a 405, asked with a method no route registers.
     public func allowedMethods(forPath path: String) -> [HTTPMethod] {
-        var probe = HTTPRequest(method: .options, target: path)
-        if case .methodNotAllowed(let allowed) = match(&probe) { return allowed }
+        var context = RequestContext()
+        if case .methodNotAllowed(let allowed) = match(HTTPRequest(method: .options, target: path), context: &context) { return allowed }
         return []
     }
 }

@@ -6,7 +6,7 @@ public struct WebSocketEndpoint: Sendable {
     public var onClose: @Sendable (WebSocketConnection) -> Void
     /// Asked before a valid handshake is accepted (nil: accept at once): the 101 may be held, or
     /// the request answered as a plain HTTP request (through the middleware) instead.
-    public var admission: (@Sendable (HTTPRequest) -> WebSocketAdmission)?
+    public var admission: (@Sendable (HTTPRequest, RequestContext) -> WebSocketAdmission)?
 
     public init(onOpen: @escaping @Sendable (WebSocketConnection) -> Void = { _ in },
                 onMessage: @escaping @Sendable (WebSocketMessage, WebSocketConnection) -> WebSocketReply,

@@ -53,11 +53,11 @@ extension AdminGuard {
     /// on to `/__mock/` (so the secret leaves the address bar and the history); a wrong one is 403
     /// (and counts as a wrong token: logged, and throttled). Nil when the server has no token, so
     /// the console is guarded as usual.
-    public func consoleLogin(_ request: HTTPRequest, token offered: String, next location: String) -> HTTPResponse? {
+    public func consoleLogin(_ request: HTTPRequest, _ context: RequestContext, token offered: String, next location: String) -> HTTPResponse? {
         guard let adminToken else { return nil }
-        if let wait = failures.retryAfter(peer: request.remoteAddress) { return AdminGuard.tooManyFailures(retryAfter: wait) }
+        if let wait = failures.retryAfter(peer: context.remoteAddress) { return AdminGuard.tooManyFailures(retryAfter: wait) }
         guard HMACSHA256.constantTimeEquals(offered.utf8, adminToken.utf8) else {
-            failures.record(peer: request.remoteAddress, what: "wrong token in the console address")
+            failures.record(peer: context.remoteAddress, what: "wrong token in the console address")
             return AdminGuard.forbidden("wrong token in the console address (?token= must be the --admin-token value)")
         }
         guard let host = request.headers["Host"],

@@ -35,8 +35,8 @@ public struct AdminGuard: Sendable {
 
     /// Wraps an admin handler: refused requests never reach it; every answer is the admin system's.
     public func wrap(_ handler: @escaping HTTPHandler) -> HTTPHandler {
-        { [self] request in
-            var response = refusal(for: request) ?? handler(request)
+        { [self] request, context in
+            var response = refusal(for: request, context) ?? handler(request, context)
             response.system = "admin"
             return response
         }
@@ -44,16 +44,16 @@ public struct AdminGuard: Sendable {
 
     /// Whether a WebSocket handshake on an admin path may go on (a refused one is answered by
     /// the path's HTTP route, which gives the reason).
-    public func admits(_ request: HTTPRequest) -> Bool { refusal(for: request) == nil }
+    public func admits(_ request: HTTPRequest, _ context: RequestContext) -> Bool { refusal(for: request, context) == nil }
 
     /// The 403 (or 429) for a request the admin surface refuses, or nil when it may go on.
-    public func refusal(for request: HTTPRequest) -> HTTPResponse? {
+    public func refusal(for request: HTTPRequest, _ context: RequestContext) -> HTTPResponse? {
         let offered = request.headers[AdminGuard.tokenHeader]
         if let adminToken, let offered {
-            if let wait = failures.retryAfter(peer: request.remoteAddress) { return AdminGuard.tooManyFailures(retryAfter: wait) }
+            if let wait = failures.retryAfter(peer: context.remoteAddress) { return AdminGuard.tooManyFailures(retryAfter: wait) }
             // A caller that knows the secret is not a hijacked browser page.
             if HMACSHA256.constantTimeEquals(offered.utf8, adminToken.utf8) { return nil }
-            failures.record(peer: request.remoteAddress, what: "wrong \(AdminGuard.tokenHeader)")
+            failures.record(peer: context.remoteAddress, what: "wrong \(AdminGuard.tokenHeader)")
             return AdminGuard.forbidden("wrong \(AdminGuard.tokenHeader)")
         }
         // (The parser puts an absolute-form target's authority in `Host`, RFC 9112 §3.2.2.)
@@ -64,12 +64,12 @@ public struct AdminGuard: Sendable {
         // nothing left to stop; the page checks below still apply, since another port of the
         // same host is the same site.
         let cookie = hasTokenCookie(request, host: host)
-        guard cookie || request.isFromLoopback else {
+        guard cookie || context.isFromLoopback else {
             return AdminGuard.forbidden(adminToken == nil
                 ? "admin routes answer loopback clients only (start with --admin-token to open them)"
                 : "admin routes need the \(AdminGuard.tokenHeader) header (a browser: open /__mock/?token=<token> once)")
         }
-        if !cookie, let host, let problem = hostProblem(host, localPort: request.localPort) {
+        if !cookie, let host, let problem = hostProblem(host, localPort: context.localPort) {
             return AdminGuard.forbidden(problem)
         }
         // Every Origin header: a second one must not slip past the first one's check.

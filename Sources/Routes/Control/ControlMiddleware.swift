@@ -20,7 +20,10 @@ extension ControlPlane {
     /// The responder's middleware: fires faults and journals every answered request except the
     /// admin paths, which are neither faulted nor journaled.
     public var middleware: Middleware {
-        { [self] request, next in
+        { [self] request, context, nextInContext in
+            // The rest of the responder with this request's context (faults and stubs pass the
+            // request on; the context travels beside it unchanged).
+            func next(_ request: HTTPRequest) -> HTTPResponse { nextInContext(request, context) }
             let owner = owners.owner(of: request.path)
             if owner == adminOwner { return ControlPlane.adminAnswer(next(request), to: request) }
             let system = owner.map { owners.names[$0] }
@@ -132,7 +135,7 @@ extension ControlPlane {
         let onMessage = endpoint.onMessage
         // A rule on the endpoint's HTTP path acts on the handshake: a delay holds the 101, any
         // other action answers the request as a plain one, where the middleware fires it.
-        wrapped.admission = { [self] request in
+        wrapped.admission = { [self] request, _ in
             guard faults.hasRules, let rule = faults.peek(method: "GET", path: request.path, system: system) else {
                 return .accept(delayNanos: 0)
             }

@@ -13,7 +13,7 @@ extension ControlPlane {
     /// `GET /__mock/requests`: the journal; with `waitMs`, answered once a matching entry exists, or at
     /// the deadline with what there is.
     package var requestsHandler: HTTPHandler {
-        { [self] request in
+        { [self] request, _ in
             switch (filter(request.queryParameters), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
             case (.success(let filter), .success(let ms)):
@@ -39,7 +39,7 @@ extension ControlPlane {
 
     /// `GET /__mock/requests/count`; with `waitMs`, once `atLeast` entries match (default 1), or at the deadline.
     package var requestCountHandler: HTTPHandler {
-        { [self] request in
+        { [self] request, _ in
             switch (filter(request.queryParameters, counting: true), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
             case (.success(let filter), .success(let ms)):
@@ -54,7 +54,7 @@ extension ControlPlane {
 
     /// `DELETE /__mock/requests`.
     package var clearRequestsHandler: HTTPHandler {
-        { [self] _ in
+        { [self] _, _ in
             journal.clear()
             publish(.journalCleared)
             return .empty(.noContent)
@@ -63,12 +63,12 @@ extension ControlPlane {
 
     /// `GET /__mock/faults`.
     package var faultsHandler: HTTPHandler {
-        { [self] _ in .json(sorted: .array(faults.rules.map(\.json))) }
+        { [self] _, _ in .json(sorted: .array(faults.rules.map(\.json))) }
     }
 
     /// `POST /__mock/faults`.
     package var addFaultHandler: HTTPHandler {
-        { [self] request in
+        { [self] request, _ in
             do {
                 let draft = try FaultRuleDraft.parse(request.body, systems: catalog)
                 try draft.checkItCanFire(systems: catalog) { [owners] path in owners.name(ofPath: path) }
@@ -86,7 +86,7 @@ extension ControlPlane {
 
     /// `DELETE /__mock/faults`.
     package var removeFaultsHandler: HTTPHandler {
-        { [self] _ in
+        { [self] _, _ in
             let ids = faults.rules.map(\.id)
             faults.removeAll()
             if !ids.isEmpty { publish(.faultRemoved) { ["ids": .array(ids.map { JSONValue($0) })] } }
@@ -96,9 +96,9 @@ extension ControlPlane {
 
     /// `DELETE /__mock/faults/:id`.
     package var removeFaultHandler: HTTPHandler {
-        { [self] request in
-            guard let id = Int(request.pathParameters["id"] ?? ""), faults.remove(id: id) else {
-                return .json(.notFound, sorted: ["error": .string("no fault rule with id \(request.pathParameters["id"] ?? "")")])
+        { [self] request, context in
+            guard let id = Int(context.pathParameters["id"] ?? ""), faults.remove(id: id) else {
+                return .json(.notFound, sorted: ["error": .string("no fault rule with id \(context.pathParameters["id"] ?? "")")])
             }
             publish(.faultRemoved) { ["ids": [JSONValue(id)]] }
             return .empty(.noContent)
@@ -107,12 +107,12 @@ extension ControlPlane {
 
     /// `GET /__mock/clock`.
     package var clockHandler: HTTPHandler {
-        { [self] _ in .json(sorted: clockJSON) }
+        { [self] _, _ in .json(sorted: clockJSON) }
     }
 
     /// `POST /__mock/clock`.
     package var advanceClockHandler: HTTPHandler {
-        { [self] request in
+        { [self] request, _ in
             guard let body = JSONValue.parse(request.body)?.members, case .number(let seconds)? = body["advanceSeconds"],
                   seconds.isFinite, seconds > 0, seconds <= 3_153_600_000 else {
                 return ControlPlane.badRequest("the body must be {\"advanceSeconds\": n} with n a number of seconds above 0 (fractions allowed, at most 100 years)")
@@ -128,7 +128,7 @@ extension ControlPlane {
 
     /// `DELETE /__mock/clock`.
     package var resetClockHandler: HTTPHandler {
-        { [self] _ in
+        { [self] _, _ in
             resetClock()
             return .json(sorted: clockJSON)
         }
@@ -136,7 +136,7 @@ extension ControlPlane {
 
     /// `POST /__mock/tokens/expire` (`revoke` false) and `/__mock/tokens/revoke`.
     package func tokensHandler(revoke: Bool) -> HTTPHandler {
-        { [self] request in
+        { [self] request, _ in
             var system: String?, token: String?
             if !request.body.isEmpty {
                 guard let body = JSONValue.parse(request.body)?.members else {

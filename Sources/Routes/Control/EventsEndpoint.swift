@@ -26,7 +26,7 @@ extension ControlPlane {
 
     /// `GET /__mock/events` without a handshake (or with one the guard refused): told to upgrade.
     package static var upgradeToEvents: HTTPHandler {
-        { _ in
+        { _, _ in
             var response = HTTPResponse.text(.upgradeRequired, "This endpoint speaks WebSocket only: open it with an Upgrade: websocket handshake to receive one JSON message per event.\n")
             response.headers.set("Upgrade", "websocket")
             return response

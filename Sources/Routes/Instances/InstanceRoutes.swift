@@ -18,7 +18,7 @@ extension MockAdmin {
     var startInstanceHandler: HTTPHandler {
         let slot = instances
         let notHere = MockAdmin.noInstances
-        return { [control] request in
+        return { [control] request, _ in
             guard let instances = slot.instances else { return notHere }
             var seed: Seed?, settings: [String: SettingValue] = [:]
             // Any system's setting, by its seed key (`smsCode`): no system is named here.
@@ -72,7 +72,7 @@ extension MockAdmin {
     /// `GET /__mock/instances`: the running instances.
     var instancesHandler: HTTPHandler {
         let slot = instances
-        return { _ in
+        return { _, _ in
             .json(.ok, JSONValue.array((slot.instances?.instances ?? []).map(MockInstances.json)))
         }
     }
@@ -80,8 +80,8 @@ extension MockAdmin {
     /// `DELETE /__mock/instances/:id`: the instance stopped.
     var stopInstanceHandler: HTTPHandler {
         let slot = instances
-        return { [control] request in
-            let id = request.pathParameters["id"] ?? ""
+        return { [control] request, context in
+            let id = context.pathParameters["id"] ?? ""
             guard let instances = slot.instances, instances.stop(id: id) else {
                 return .json(.notFound, ["error": .string("no instance with id \(id)")] as JSONValue)
             }

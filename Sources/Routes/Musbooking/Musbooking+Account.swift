@@ -124,8 +124,8 @@ extension Musbooking {
     }
 
     /// `POST api/users/send-confirm`: "sends" the confirmation link to the user's address.
-    func sendConfirmation(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        let host = Musbooking.linkHost(request.headers["Host"], localPort: request.localPort)
+    func sendConfirmation(_ request: HTTPRequest, _ context: RequestContext) throws(HTTPError) -> HTTPResponse {
+        let host = Musbooking.linkHost(request.headers["Host"], localPort: context.localPort)
         let user = try inspect { (state) throws(HTTPError) in try authenticatedUser(request, in: state) }
         guard let email = user.email else { throw HTTPError(.badRequest, MusbookingText.noEmail) }
         let link = "http://\(host)/api/users/confirm?id=\(user.id)"
@@ -159,8 +159,8 @@ extension Musbooking {
     }
 
     /// `GET api/categories/:id`: the seed's category; auth required, as everywhere by default.
-    func category(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
-        let raw = request.pathParameters["id"] ?? ""
+    func category(_ request: HTTPRequest, _ context: RequestContext) throws(HTTPError) -> HTTPResponse {
+        let raw = context.pathParameters["id"] ?? ""
         return try inspect { (state) throws(HTTPError) -> HTTPResponse in
             _ = try authenticatedUser(request, in: state)
             guard let id = Int(raw) else { throw HTTPError(.badRequest, MusbookingText.badCategoryId(raw)) }

@@ -59,18 +59,18 @@ public final class Musbooking: EmulatedSystem {
     }
 
     public func register(in router: inout Router) {
-        router.post("/api/users/sms", handler { [self] (request) throws(HTTPError) in try sendCode(request) })
-        router.post("/api/users/register", handler { [self] (request) throws(HTTPError) in try registerUser(request) })
-        router.post("/api/auth/login", handler { [self] (request) throws(HTTPError) in try login(request) })
-        router.get("/api/auth/login", handler { [self] (request) throws(HTTPError) in try login(request) })
-        router.get("/api/users/user", handler { [self] (request) throws(HTTPError) in try profile(request) })
-        router.post("/api/users/change", handler { [self] (request) throws(HTTPError) in try change(request) })
-        router.post("/api/users/restore", handler { [self] (request) throws(HTTPError) in try restore(request) })
-        router.post("/api/users/send-confirm", handler { [self] (request) throws(HTTPError) in try sendConfirmation(request) })
+        router.post("/api/users/sms", handler { [self] (request, _) throws(HTTPError) in try sendCode(request) })
+        router.post("/api/users/register", handler { [self] (request, _) throws(HTTPError) in try registerUser(request) })
+        router.post("/api/auth/login", handler { [self] (request, _) throws(HTTPError) in try login(request) })
+        router.get("/api/auth/login", handler { [self] (request, _) throws(HTTPError) in try login(request) })
+        router.get("/api/users/user", handler { [self] (request, _) throws(HTTPError) in try profile(request) })
+        router.post("/api/users/change", handler { [self] (request, _) throws(HTTPError) in try change(request) })
+        router.post("/api/users/restore", handler { [self] (request, _) throws(HTTPError) in try restore(request) })
+        router.post("/api/users/send-confirm", handler { [self] (request, context) throws(HTTPError) in try sendConfirmation(request, context) })
         // Opened from an e-mail in a browser (GET); some clients POST it.
-        router.get("/api/users/confirm", handler { [self] (request) throws(HTTPError) in try confirm(request) })
-        router.post("/api/users/confirm", handler { [self] (request) throws(HTTPError) in try confirm(request) })
-        router.get("/api/categories/:id", handler { [self] (request) throws(HTTPError) in try category(request) })
+        router.get("/api/users/confirm", handler { [self] (request, _) throws(HTTPError) in try confirm(request) })
+        router.post("/api/users/confirm", handler { [self] (request, _) throws(HTTPError) in try confirm(request) })
+        router.get("/api/categories/:id", handler { [self] (request, context) throws(HTTPError) in try category(request, context) })
     }
 
     public func expireTokens(_ token: String?) -> Int {
@@ -84,10 +84,10 @@ public final class Musbooking: EmulatedSystem {
 
     /// Adds the JSON-body hint to any error of a request whose JSON body was not read, and the
     /// missing-Content-Type hint to one whose form body was not read for want of a type.
-    private func handler(_ body: @escaping ThrowingHTTPHandler) -> ThrowingHTTPHandler {
-        { request throws(HTTPError) in
+    private func handler(_ body: @escaping ContextualHTTPHandler) -> ContextualHTTPHandler {
+        { request, context throws(HTTPError) in
             do throws(HTTPError) {
-                return try body(request)
+                return try body(request, context)
             } catch {
                 guard !request.body.isEmpty, request.mediaType != "multipart/form-data" else { throw error }
                 if request.bodyLooksLikeJSON { throw error.hinted(ASPNetParameters.jsonBodyHint) }

@@ -19,9 +19,9 @@ public final class DurabilityGate: Sendable {
     /// `inner` (the control plane's middleware), with every changing request's answer held
     /// until its change is durable.
     public func middleware(around inner: Middleware?) -> Middleware {
-        { [store] request, next in
+        { [store] request, context, next in
             ThreadMark.clear()
-            let response = inner.map { $0(request, next) } ?? next(request)
+            let response = inner.map { $0(request, context, next) } ?? next(request, context)
             let seq = ThreadMark.value
             guard seq != 0 else { return response }   // nothing changed (a long poll changes nothing)
             let system = response.system

@@ -64,7 +64,7 @@ public final class RowsApp: EmulatedSystem {
 
     public func register(in router: inout Router) {
         router.post("/auth/login") { [self] request throws(HTTPError) in try login(request) }
-        router.get("/rows/:page") { [self] request throws(HTTPError) in try rows(request) }
+        router.get("/rows/:page") { [self] request, context throws(HTTPError) in try rows(request, context) }
     }
 
     public func reset() {
@@ -92,12 +92,12 @@ public final class RowsApp: EmulatedSystem {
         return .json(.ok, bytes: RowsLoginBody.bytes(high: high, low: low))
     }
 
-    private func rows(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+    private func rows(_ request: HTTPRequest, _ context: RequestContext) throws(HTTPError) -> HTTPResponse {
         // The original checks the token in middleware, before it looks at the page.
         guard let token = request.headers["authorization"], tokens.isValid(token) else {
             throw HTTPError(.forbidden, "Invalid token", hint: tokenHint(request.headers["authorization"]))
         }
-        switch RowsApp.pageNumber(request.pathParameters["page"] ?? "") {
+        switch RowsApp.pageNumber(context.pathParameters["page"] ?? "") {
         case .invalid(let text):
             throw HTTPError(.badRequest, "Page must be a positive integer (1, 2, …), got \"\(text)\"")
         case .beyondAnyPage:

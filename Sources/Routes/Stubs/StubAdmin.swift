@@ -26,19 +26,19 @@ public struct StubAdmin: Sendable {
     /// `GET /__admin/mappings`.
     package var listMappingsHandler: HTTPHandler {
         let admin = self
-        return { _ in admin.listMappings() }
+        return { _, _ in admin.listMappings() }
     }
 
     /// `POST /__admin/mappings`.
     package var createHandler: HTTPHandler {
         let admin = self
-        return { request in admin.create(request) }
+        return { request, _ in admin.create(request) }
     }
 
     /// `DELETE /__admin/mappings`.
     package var removeMappingsHandler: HTTPHandler {
         let admin = self
-        return { _ in
+        return { _, _ in
             admin.store.removeAll(keepFiles: false)
             return StubAdmin.emptyOK
         }
@@ -47,20 +47,20 @@ public struct StubAdmin: Sendable {
     /// `POST /__admin/mappings/reset`.
     package var resetMappingsHandler: HTTPHandler {
         let admin = self
-        return { _ in admin.resetMappings() }
+        return { _, _ in admin.resetMappings() }
     }
 
     /// `POST /__admin/mappings/import`.
     package var importHandler: HTTPHandler {
         let admin = self
-        return { request in admin.importMappings(request) }
+        return { request, _ in admin.importMappings(request) }
     }
 
     /// `GET /__admin/mappings/:id`.
     package var mappingHandler: HTTPHandler {
         let admin = self
-        return { request in
-            guard let mapping = admin.store.mapping(id: request.pathParameters["id"] ?? "") else { return StubAdmin.notFound }
+        return { request, context in
+            guard let mapping = admin.store.mapping(id: context.pathParameters["id"] ?? "") else { return StubAdmin.notFound }
             return StubAdmin.json(.ok, mapping.json)
         }
     }
@@ -68,27 +68,27 @@ public struct StubAdmin: Sendable {
     /// `PUT /__admin/mappings/:id`.
     package var editHandler: HTTPHandler {
         let admin = self
-        return { request in admin.edit(request) }
+        return { request, context in admin.edit(request, context) }
     }
 
     /// `DELETE /__admin/mappings/:id`.
     package var removeMappingHandler: HTTPHandler {
         let admin = self
-        return { request in
-            admin.store.remove(id: request.pathParameters["id"] ?? "") ? StubAdmin.emptyOK : StubAdmin.notFound
+        return { request, context in
+            admin.store.remove(id: context.pathParameters["id"] ?? "") ? StubAdmin.emptyOK : StubAdmin.notFound
         }
     }
 
     /// `GET /__admin/requests`.
     package var listRequestsHandler: HTTPHandler {
         let admin = self
-        return { _ in admin.listRequests() }
+        return { _, _ in admin.listRequests() }
     }
 
     /// `DELETE /__admin/requests`.
     package var clearRequestsHandler: HTTPHandler {
         let admin = self
-        return { _ in
+        return { _, _ in
             admin.journal.clearRequests()
             return StubAdmin.emptyOK
         }
@@ -97,7 +97,7 @@ public struct StubAdmin: Sendable {
     /// `POST /__admin/requests/reset`.
     package var resetRequestsHandler: HTTPHandler {
         let admin = self
-        return { _ in
+        return { _, _ in
             admin.journal.clearRequests()
             return StubAdmin.emptyOK
         }
@@ -106,7 +106,7 @@ public struct StubAdmin: Sendable {
     /// `POST /__admin/requests/count`.
     package var countRequestsHandler: HTTPHandler {
         let admin = self
-        return { request in
+        return { request, _ in
             admin.matching(request).map { StubAdmin.json(.ok, ["count": .number(Double($0.count)), "requestJournalDisabled": false]) }
         }
     }
@@ -114,7 +114,7 @@ public struct StubAdmin: Sendable {
     /// `POST /__admin/requests/find`.
     package var findRequestsHandler: HTTPHandler {
         let admin = self
-        return { request in
+        return { request, _ in
             admin.matching(request).map { found in
                 StubAdmin.json(.ok, ["requests": .array(found.map { $0.requestJSON(host: $0.request.headers["Host"]) }), "requestJournalDisabled": false])
             }
@@ -124,7 +124,7 @@ public struct StubAdmin: Sendable {
     /// `GET /__admin/requests/unmatched`.
     package var unmatchedHandler: HTTPHandler {
         let admin = self
-        return { _ in
+        return { _, _ in
             let found = admin.journal.loggedRequests().filter { !$0.wasMatched }
             return StubAdmin.json(.ok, ["requests": .array(found.map { $0.requestJSON(host: $0.request.headers["Host"]) }), "requestJournalDisabled": false])
         }
@@ -133,7 +133,7 @@ public struct StubAdmin: Sendable {
     /// `GET /__admin/scenarios`.
     package var scenariosHandler: HTTPHandler {
         let admin = self
-        return { _ in
+        return { _, _ in
             StubAdmin.json(.ok, ["scenarios": .array(admin.store.scenarios.map { s in
                 ["id": .string(s.name), "name": .string(s.name), "state": .string(s.state),
                  "possibleStates": .array(s.possibleStates.map(JSONValue.string)), "mappings": .array(s.mappings.map(\.json))]
@@ -144,7 +144,7 @@ public struct StubAdmin: Sendable {
     /// `POST /__admin/scenarios/reset`.
     package var resetScenariosHandler: HTTPHandler {
         let admin = self
-        return { _ in
+        return { _, _ in
             admin.store.resetScenarios()
             return StubAdmin.emptyOK
         }
@@ -153,7 +153,7 @@ public struct StubAdmin: Sendable {
     /// `POST /__admin/reset`.
     package var resetHandler: HTTPHandler {
         let admin = self
-        return { _ in
+        return { _, _ in
             admin.journal.clearRequests()
             return admin.resetMappings()
         }
@@ -162,7 +162,7 @@ public struct StubAdmin: Sendable {
     /// `GET /__mock/stubs`, the console's Stubs panel: each mapping with its hits and its scenario's state.
     package var summariesHandler: HTTPHandler {
         let admin = self
-        return { _ in StubAdmin.json(.ok, .array(admin.store.summaries)) }
+        return { _, _ in StubAdmin.json(.ok, .array(admin.store.summaries)) }
     }
 
     static var emptyOK: HTTPResponse { .json(.ok, bytes: Array("{}".utf8)) }
@@ -201,8 +201,8 @@ public struct StubAdmin: Sendable {
         }
     }
 
-    private func edit(_ request: HTTPRequest) -> HTTPResponse {
-        let id = (request.pathParameters["id"] ?? "").lowercased()
+    private func edit(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
+        let id = (context.pathParameters["id"] ?? "").lowercased()
         guard store.mapping(id: id) != nil else { return StubAdmin.notFound }
         do throws(StubProblem) {
             let value = try StubAdmin.parse(request.body).get()

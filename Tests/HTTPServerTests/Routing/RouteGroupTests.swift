@@ -8,7 +8,7 @@ final class RouteGroupTests: XCTestCase {
         let text = RouteGroup(system: "aspnet", prefixes: ["/api"], caseInsensitive: true) { .text($0.status, $0.message) }
         router.group(text) { r in
             r.get("/api/users/user") { _ in .text(.ok, "user") }
-            r.get("/api/items/:id") { request in .text(.ok, request.pathParameters["id"] ?? "") }
+            r.get("/api/items/:id") { request, context in .text(.ok, context.pathParameters["id"] ?? "") }
             r.post("/api/fail") { _ throws(HTTPError) in throw HTTPError(.badRequest, "bad", hint: "Fix it.") }
         }
         router.group(RouteGroup(system: "vapor", prefixes: ["/rows"])) { r in

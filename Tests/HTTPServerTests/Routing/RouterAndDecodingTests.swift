@@ -7,29 +7,31 @@ import TestSupport
 final class RouterAndDecodingTests: XCTestCase {
     func testPatternsTrailingSlashAndParameters() {
         var router = Router()
-        router.get("/api/categories/:id") { r in .text(.ok, r.pathParameters["id"] ?? "") }
-        var request = HTTPRequest(method: .get, target: "/api/categories/7/")
-        guard case .http(let handler) = router.match(&request) else { return XCTFail("no match") }
-        XCTAssertEqual(handler(request).body, Array("7".utf8))
-        var other = HTTPRequest(method: .get, target: "/api/categories/7/extra")
-        guard case .notFound = router.match(&other) else { return XCTFail("should not match") }
+        var context = RequestContext()
+        router.get("/api/categories/:id") { r, context in .text(.ok, context.pathParameters["id"] ?? "") }
+        let request = HTTPRequest(method: .get, target: "/api/categories/7/")
+        guard case .http(let handler) = router.match(request, context: &context) else { return XCTFail("no match") }
+        XCTAssertEqual(handler(request, context).body, Array("7".utf8))
+        let other = HTTPRequest(method: .get, target: "/api/categories/7/extra")
+        guard case .notFound = router.match(other, context: &context) else { return XCTFail("should not match") }
     }
 
     func testStaticRoutesIgnoreEmptySegmentsAndStaticWinsOverParameters() {
         var router = Router()
+        var context = RequestContext()
         router.post("/auth/login") { _ in .text(.ok, "static") }
         router.post("/auth/:action") { _ in .text(.ok, "param") }
-        router.get("/auth/:action") { r in .text(.ok, r.pathParameters["action"] ?? "") }
+        router.get("/auth/:action") { r, context in .text(.ok, context.pathParameters["action"] ?? "") }
         for path in ["/auth/login", "/auth/login/", "//auth//login"] {
-            var request = HTTPRequest(method: .post, target: path)
-            guard case .http(let handler) = router.match(&request) else { return XCTFail(path) }
-            XCTAssertEqual(handler(request).body, Array("static".utf8), path)
+            let request = HTTPRequest(method: .post, target: path)
+            guard case .http(let handler) = router.match(request, context: &context) else { return XCTFail(path) }
+            XCTAssertEqual(handler(request, context).body, Array("static".utf8), path)
         }
-        var head = HTTPRequest(method: .head, target: "/auth/x")
-        guard case .http(let handler) = router.match(&head) else { return XCTFail("HEAD falls back to GET") }
-        XCTAssertEqual(handler(head).body, Array("x".utf8))
-        var put = HTTPRequest(method: .put, target: "/auth/login")
-        guard case .methodNotAllowed(let allowed) = router.match(&put) else { return XCTFail("405 expected") }
+        let head = HTTPRequest(method: .head, target: "/auth/x")
+        guard case .http(let handler) = router.match(head, context: &context) else { return XCTFail("HEAD falls back to GET") }
+        XCTAssertEqual(handler(head, context).body, Array("x".utf8))
+        let put = HTTPRequest(method: .put, target: "/auth/login")
+        guard case .methodNotAllowed(let allowed) = router.match(put, context: &context) else { return XCTFail("405 expected") }
         XCTAssertEqual(Set(allowed), [.post, .get, .head, .options])
     }
 

@@ -4,20 +4,21 @@ import XCTest
 /// Matching on the path's bytes: letter case per group, empty segments, parameters.
 final class RouterMatchingTests: XCTestCase {
     private func answer(_ router: Router, _ method: HTTPMethod, _ target: String) -> String? {
-        var request = HTTPRequest(method: method, target: target)
-        guard case .http(let handler) = router.match(&request) else { return nil }
-        return String(decoding: handler(request).body, as: UTF8.self)
+        let request = HTTPRequest(method: method, target: target)
+        var context = RequestContext()
+        guard case .http(let handler) = router.match(request, context: &context) else { return nil }
+        return String(decoding: handler(request, context).body, as: UTF8.self)
     }
 
     private func router() -> Router {
         var router = Router()
         router.group(RouteGroup(system: "aspnet", prefixes: ["/api"], caseInsensitive: true)) { r in
             r.get("/api/Users/user") { _ in .text(.ok, "user") }
-            r.get("/api/categories/:id") { r in .text(.ok, "category " + (r.pathParameters["id"] ?? "-")) }
+            r.get("/api/categories/:id") { _, c in .text(.ok, "category " + (c.pathParameters["id"] ?? "-")) }
         }
         router.group(RouteGroup(system: "vapor", prefixes: ["/rows"])) { r in
-            r.get("/rows/:page") { r in .text(.ok, "page " + (r.pathParameters["page"] ?? "-")) }
-            r.get("/rows/a/:x/b/:y") { r in .text(.ok, (r.pathParameters["x"] ?? "-") + "," + (r.pathParameters["y"] ?? "-")) }
+            r.get("/rows/:page") { _, c in .text(.ok, "page " + (c.pathParameters["page"] ?? "-")) }
+            r.get("/rows/a/:x/b/:y") { _, c in .text(.ok, (c.pathParameters["x"] ?? "-") + "," + (c.pathParameters["y"] ?? "-")) }
         }
         router.get("/") { _ in .text(.ok, "root") }
         return router
@@ -48,8 +49,9 @@ final class RouterMatchingTests: XCTestCase {
         XCTAssertEqual(answer(router, .get, "//"), "root")
         XCTAssertNil(answer(router, .get, ""))
         // A static route wants the leading slash; a parameterised one matches segments only.
-        var request = HTTPRequest(method: .get, target: "api/users/user")
-        guard case .notFound = router.match(&request) else { return XCTFail("a static route matched without the slash") }
+        let request = HTTPRequest(method: .get, target: "api/users/user")
+        var context = RequestContext()
+        guard case .notFound = router.match(request, context: &context) else { return XCTFail("a static route matched without the slash") }
         XCTAssertEqual(answer(router, .get, "rows/3"), "page 3")
     }
 
@@ -57,8 +59,9 @@ final class RouterMatchingTests: XCTestCase {
         var router = router()
         router.post("/rows/:page") { _ in .text(.ok, "post") }
         router.webSocket("/rows/socket") { _ in [] }
-        var put = HTTPRequest(method: .put, target: "/rows/socket")
-        guard case .methodNotAllowed(let allowed) = router.match(&put) else { return XCTFail("405 expected") }
+        let put = HTTPRequest(method: .put, target: "/rows/socket")
+        var context = RequestContext()
+        guard case .methodNotAllowed(let allowed) = router.match(put, context: &context) else { return XCTFail("405 expected") }
         XCTAssertEqual(allowed, [.get, .post, .head, .options])
         XCTAssertEqual(router.allowedMethods(forPath: "/API/users/user"), [.get, .head, .options])
         XCTAssertEqual(router.allowedMethods(forPath: "/nowhere"), [])

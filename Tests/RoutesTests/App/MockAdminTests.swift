@@ -92,7 +92,7 @@ final class MockAdminTests: XCTestCase {
     /// A request as if from another machine; sockets in tests are always loopback, so in-process.
     private func remote(_ server: TestServer, _ method: HTTPMethod, _ target: String, headers: HTTPHeaders = HTTPHeaders(),
                         from address: String = "10.0.0.7") -> HTTPResponse {
-        server.responder.respond(to: HTTPRequest(method: method, target: target, headers: headers, remoteAddress: address))
+        server.responder.respond(to: HTTPRequest(method: method, target: target, headers: headers), context: RequestContext(remoteAddress: address))
     }
 
     func testAdminRoutesAnswerOnlyLoopbackClientsByDefault() throws {

@@ -96,7 +96,7 @@ final class AdminSurfaceSecurityTests: XCTestCase {
                           adminHosts: ["mock.lan"])
         let responder = Responder(router: app.makeRouter())
         func get(_ host: String) -> Int {
-            responder.respond(to: HTTPRequest(method: .get, target: "/__mock/sms", headers: ["Host": host], remoteAddress: "127.0.0.1")).status.code
+            responder.respond(to: HTTPRequest(method: .get, target: "/__mock/sms", headers: ["Host": host]), context: RequestContext(remoteAddress: "127.0.0.1")).status.code
         }
         XCTAssertEqual(get("mock.lan:8080"), 200)
         XCTAssertEqual(get("MOCK.LAN"), 200)
@@ -106,7 +106,7 @@ final class AdminSurfaceSecurityTests: XCTestCase {
     func testTheAdminTokenIsNotSubjectToTheBrowserChecks() throws {
         let server = try TestServer(adminToken: "s3cret-token-0123456789")
         let r = server.responder.respond(to: HTTPRequest(method: .post, target: "/__mock/reset",
-                                                         headers: ["Host": "mock.lan:8080", "X-Mock-Admin-Token": "s3cret-token-0123456789"], remoteAddress: "10.0.0.7"))
+                                                         headers: ["Host": "mock.lan:8080", "X-Mock-Admin-Token": "s3cret-token-0123456789"]), context: RequestContext(remoteAddress: "10.0.0.7"))
         XCTAssertEqual(r.status.code, 204)
     }
 
@@ -117,12 +117,13 @@ final class AdminSurfaceSecurityTests: XCTestCase {
             XCTAssertTrue(String(describing: error).contains("403"), "\(error)")
         }
         // A client on another machine: the handshake is not routed to the socket, and the answer is 403.
-        var upgrade = HTTPRequest(method: .get, target: "/__mock/echo", headers: [
+        let upgrade = HTTPRequest(method: .get, target: "/__mock/echo", headers: [
             "Host": "127.0.0.1", "Upgrade": "websocket", "Connection": "Upgrade",
             "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13",
-        ], remoteAddress: "10.0.0.7")
-        if case .webSocket = server.responder.router.match(&upgrade, isUpgrade: true) { XCTFail("a remote client reached the echo socket") }
-        let refused = server.responder.respond(to: upgrade)
+        ])
+        var remote = RequestContext(remoteAddress: "10.0.0.7")
+        if case .webSocket = server.responder.router.match(upgrade, context: &remote, isUpgrade: true) { XCTFail("a remote client reached the echo socket") }
+        let refused = server.responder.respond(to: upgrade, context: remote)
         XCTAssertEqual(refused.status.code, 403)
         // Loopback still echoes.
         // (The test client sends `Host: 127.0.0.1:<port>`, so that is its own origin.)

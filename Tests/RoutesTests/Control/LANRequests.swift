@@ -11,6 +11,6 @@ extension TestServer {
                         from address: String = "10.0.0.7") -> HTTPResponse {
         var all = headers
         if !all.contains("Host") { all.add("Host", TestServer.lanHost) }
-        return responder.respond(to: HTTPRequest(method: method, target: target, headers: all, remoteAddress: address))
+        return responder.respond(to: HTTPRequest(method: method, target: target, headers: all), context: RequestContext(remoteAddress: address))
     }
 }

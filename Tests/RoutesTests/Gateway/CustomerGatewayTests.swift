@@ -310,8 +310,8 @@ final class CustomerGatewayTests: MockServerTestCase {
 
     func testTheRouterHandsUpgradesToTheGateway() throws {
         let router = server.app.makeRouter()
-        var request = HTTPRequest(method: .get, target: "/customer-gateway/customer")
-        guard case .webSocket(let handler) = router.match(&request, isUpgrade: true) else {
+        var context = RequestContext()
+        guard case .webSocket(let handler) = router.match(HTTPRequest(method: .get, target: "/customer-gateway/customer"), context: &context, isUpgrade: true) else {
             return XCTFail("no WebSocket route at /customer-gateway/customer")
         }
         let replies = handler(.text(#"{"type":"LOGIN_CUSTOMER","sequence_id":"r-1","data":{"email":"fpi@bk.ru","password":"123123"}}"#))

@@ -13,26 +13,26 @@ package enum Console {
     package static func page(guard adminGuard: AdminGuard, systems: [any EmulatedSystem]) -> HTTPHandler {
         let administered = systems.compactMap { system in (system as? any AccountAdministration).map { (system.name, type(of: $0).accountFormFields) } }
         let page = Array(ConsolePage.html(systems: systems.map { ($0.name, type(of: $0).title) }, accountForms: administered).utf8)
-        let guardedPage = adminGuard.wrap { request in
+        let guardedPage = adminGuard.wrap { request, _ in
             asset(page, type: "text/html; charset=utf-8", policy: contentSecurityPolicy(host: request.headers["Host"]))
         }
-        return { request in
+        return { request, context in
             if let token = request.queryParameters["token"],
-               let login = adminGuard.consoleLogin(request, token: token, next: pagePath) { return login }
-            return guardedPage(request)
+               let login = adminGuard.consoleLogin(request, context, token: token, next: pagePath) { return login }
+            return guardedPage(request, context)
         }
     }
 
     /// The stylesheet (inside the admin group, whose guard covers it).
     package static var style: HTTPHandler {
         let style = Array(ConsoleStyle.css.utf8)
-        return { _ in asset(style, type: "text/css; charset=utf-8") }
+        return { _, _ in asset(style, type: "text/css; charset=utf-8") }
     }
 
     /// The script (inside the admin group, whose guard covers it).
     package static var script: HTTPHandler {
         let script = Array(ConsoleScript.js.utf8)
-        return { _ in asset(script, type: "text/javascript; charset=utf-8") }
+        return { _, _ in asset(script, type: "text/javascript; charset=utf-8") }
     }
 
     private static func asset(_ bytes: [UInt8], type: String, policy: String? = nil) -> HTTPResponse {
