@@ -120,19 +120,7 @@ enum LogLine {
             } else {
                 appendDecimal(status, to: &line)
             }
-            if colour {
-                line.append(reset)
-                line.append(UInt8(ascii: " "))
-                line.append(dim)
-            } else {
-                line.append(UInt8(ascii: " "))
-            }
-            appendDuration(duration, to: &line)
-            if let system {
-                line.append(UInt8(ascii: " "))
-                appendEscaped(system, json: false, to: &line)
-            }
-            if colour { line.append(reset) }
+            appendDurationAndSystem(duration, system, colour: colour, to: &line)
             if let hint {
                 if colour {
                     line.append(UInt8(ascii: " "))
@@ -212,21 +200,28 @@ enum LogLine {
             append(" → ", to: &line)
             if colour { line.append(cyan) }
             appendEscaped(outcome, json: false, to: &line)
-            if colour {
-                line.append(reset)
-                line.append(UInt8(ascii: " "))
-                line.append(dim)
-            } else {
-                line.append(UInt8(ascii: " "))
-            }
-            appendDuration(duration, to: &line)
-            if let system {
-                line.append(UInt8(ascii: " "))
-                appendEscaped(system, json: false, to: &line)
-            }
-            if colour { line.append(reset) }
+            appendDurationAndSystem(duration, system, colour: colour, to: &line)
             line.append(UInt8(ascii: "\n"))
         }
+    }
+
+    /// The text line's tail after its outcome: the duration and the owning system, dimmed when
+    /// coloured (the colour of the outcome ends first).
+    @inline(__always)
+    private static func appendDurationAndSystem(_ duration: UInt64, _ system: String?, colour: Bool, to line: inout LogBytes) {
+        if colour {
+            line.append(reset)
+            line.append(UInt8(ascii: " "))
+            line.append(dim)
+        } else {
+            line.append(UInt8(ascii: " "))
+        }
+        appendDuration(duration, to: &line)
+        if let system {
+            line.append(UInt8(ascii: " "))
+            appendEscaped(system, json: false, to: &line)
+        }
+        if colour { line.append(reset) }
     }
 
     /// A literal's bytes, copied from its static storage in one go.
