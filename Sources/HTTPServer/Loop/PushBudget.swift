@@ -62,6 +62,7 @@ final class PushBudget: Sendable {
         }
     }
 
-    /// Unwritten pushed bytes charged now, the most ever charged at once, and connections shed.
+    /// Unwritten pushed bytes charged now, the most ever charged at once, and sheds (a connection
+    /// charged again before its loop has closed it can be shed, and counted, twice).
     var figures: (held: Int, peak: Int, shed: Int) { state.withLock { ($0.total, $0.peak, $0.shed) } }
 }

@@ -26,7 +26,8 @@ final class PushBudgetTests: XCTestCase {
             XCTAssertEqual(shedLines.wait(timeout: .now() + 10), .success, "subscriber \(i + 1) of \(subscribers.count) closed by the budget")
         }
         let figures = server.server.pushedOutput
-        XCTAssertEqual(figures.shed, subscribers.count)
+        // At least one shed each: a subscriber charged again before its loop closed it is shed twice.
+        XCTAssertGreaterThanOrEqual(figures.shed, subscribers.count)
         XCTAssertGreaterThan(figures.peak, 0)
         XCTAssertLessThanOrEqual(figures.peak, budget, "the server never held more pushed output than the budget")
         for (i, ws) in subscribers.enumerated() {
