@@ -10,7 +10,7 @@ public struct MockSettings: Decodable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SeedKey.self)
         values = [:]
-        for setting in (decoder.userInfo[.systemCatalog] as? SystemCatalog ?? SystemRegistry.catalog).settings {
+        for setting in (decoder.systemCatalog ?? SystemRegistry.catalog).settings {
             let key = SeedKey(setting.key)
             switch setting.kind {
             case .digits: values[setting.key] = try container.decodeIfPresent(String.self, forKey: key).map(SettingValue.text)

@@ -22,7 +22,7 @@ public struct Seed: Decodable, Sendable {
         let container = try decoder.container(keyedBy: SeedKey.self)
         let defaults = (decoder as? SeedValueDecoder)?.ledger.defaults
         // In the registry's order, so a seed missing several sections names the first.
-        for type in (decoder.userInfo[.systemCatalog] as? SystemCatalog ?? SystemRegistry.catalog).types {
+        for type in (decoder.systemCatalog ?? SystemRegistry.catalog).types {
             if let defaults, !container.contains(SeedKey(type.seedKey)) {
                 sections[type.seedKey] = defaults.sections[type.seedKey]
             } else {

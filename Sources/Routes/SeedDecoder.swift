@@ -62,7 +62,7 @@ struct SeedValueDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
     let ledger: SeedDecoding
-    var userInfo: [CodingUserInfoKey: Any] { [.systemCatalog: ledger.systems] }
+    var userInfo: [CodingUserInfoKey: Any] { CodingUserInfoKey.systemCatalog.map { [$0: ledger.systems] } ?? [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else {

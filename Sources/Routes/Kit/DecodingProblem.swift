@@ -45,6 +45,14 @@ package enum DecodingProblem {
 }
 
 extension CodingUserInfoKey {
-    /// Where a decoder carries the `SystemCatalog` of the systems a seed has sections for.
-    package static let systemCatalog = CodingUserInfoKey(rawValue: "systemCatalog")!
+    /// Where a decoder carries the `SystemCatalog` of the systems a seed has sections for (nil
+    /// only if Foundation refused the name, which it does for none).
+    package static let systemCatalog: CodingUserInfoKey? = CodingUserInfoKey(rawValue: "systemCatalog")
+}
+
+extension Decoder {
+    /// The systems the decoder was given (`CodingUserInfoKey.systemCatalog`), if any.
+    package var systemCatalog: SystemCatalog? {
+        CodingUserInfoKey.systemCatalog.flatMap { userInfo[$0] as? SystemCatalog }
+    }
 }

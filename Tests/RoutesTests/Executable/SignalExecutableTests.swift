@@ -3,7 +3,9 @@ import XCTest
 import HTTPServer
 import MockTestSupport
 import TestSupport
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #endif
 
