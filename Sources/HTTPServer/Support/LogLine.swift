@@ -91,18 +91,10 @@ enum LogLine {
             } else {
                 appendDecimal(status, to: &line)
             }
-            append(#","durationMs":"#, to: &line)
-            appendMilliseconds(duration, to: &line)
-            append(#","system":"#, to: &line)
-            if let system { appendEscaped(system, json: true, to: &line) } else { append("null", to: &line) }
+            appendJSONDurationAndSystem(duration, system, to: &line)
             append(#","hint":"#, to: &line)
             if let hint { appendEscaped(hint, json: true, to: &line) } else { append("null", to: &line) }
-            if !remote.isEmpty {
-                append(#","remote":"#, to: &line)
-                appendEscaped(remote, json: true, to: &line)
-            }
-            if let tag { appendTag(tag, json: true, to: &line) }
-            append("}\n", to: &line)
+            appendJSONEnd(remote: remote, tag: tag, to: &line)
         case .text:
             clock.appendTime(now, to: &line)
             line.append(UInt8(ascii: " "))
@@ -173,16 +165,8 @@ enum LogLine {
             if let id { appendEscaped(id, json: true, to: &line) } else { append("null", to: &line) }
             append(#","outcome":"#, to: &line)
             appendEscaped(outcome, json: true, to: &line)
-            append(#","durationMs":"#, to: &line)
-            appendMilliseconds(duration, to: &line)
-            append(#","system":"#, to: &line)
-            if let system { appendEscaped(system, json: true, to: &line) } else { append("null", to: &line) }
-            if !remote.isEmpty {
-                append(#","remote":"#, to: &line)
-                appendEscaped(remote, json: true, to: &line)
-            }
-            if let tag { appendTag(tag, json: true, to: &line) }
-            append("}\n", to: &line)
+            appendJSONDurationAndSystem(duration, system, to: &line)
+            appendJSONEnd(remote: remote, tag: tag, to: &line)
         case .text:
             clock.appendTime(now, to: &line)
             if let tag {
@@ -203,6 +187,26 @@ enum LogLine {
             appendDurationAndSystem(duration, system, colour: colour, to: &line)
             line.append(UInt8(ascii: "\n"))
         }
+    }
+
+    /// The JSON line's `durationMs` and `system` members.
+    @inline(__always)
+    private static func appendJSONDurationAndSystem(_ duration: UInt64, _ system: String?, to line: inout LogBytes) {
+        append(#","durationMs":"#, to: &line)
+        appendMilliseconds(duration, to: &line)
+        append(#","system":"#, to: &line)
+        if let system { appendEscaped(system, json: true, to: &line) } else { append("null", to: &line) }
+    }
+
+    /// The JSON line's last members (the peer, when known, and the tag) and its end.
+    @inline(__always)
+    private static func appendJSONEnd(remote: String, tag: LogTag?, to line: inout LogBytes) {
+        if !remote.isEmpty {
+            append(#","remote":"#, to: &line)
+            appendEscaped(remote, json: true, to: &line)
+        }
+        if let tag { appendTag(tag, json: true, to: &line) }
+        append("}\n", to: &line)
     }
 
     /// The text line's tail after its outcome: the duration and the owning system, dimmed when
