@@ -177,13 +177,19 @@ public final class StubStore: Sendable {
                 s.nextSequence += 1
             }
             s.syncScenarios()
-            loaded.set(!s.entries.isEmpty)
-            filter.advance()
-            overrides.set(Self.overridesSystems(s, owns))
+            publishIndex(of: s, owns: owns)
             return .success(())
         }
         try result.get()
         if !mappings.isEmpty { report(.added(mappings.map { StubReference(id: $0.id, name: $0.name) })) }
+    }
+
+    /// After a change of the mappings, under the state's lock: what the request path reads
+    /// without it (any stub loaded, the path filter's generation, stubs on a system's path).
+    private func publishIndex(of s: State, owns: ((String) -> Bool)?) {
+        loaded.set(!s.entries.isEmpty)
+        filter.advance()
+        overrides.set(Self.overridesSystems(s, owns))
     }
 
     /// Replaces the mapping with `id` (keeping its place and origin); false when there is none.
@@ -193,8 +199,7 @@ public final class StubStore: Sendable {
             guard let i = s.entries.firstIndex(where: { $0.mapping.id == id }) else { return false }
             s.entries[i] = Entry(mapping: mapping, sequence: s.entries[i].sequence, fromFiles: s.entries[i].fromFiles)
             s.rebuildIndex()
-            filter.advance()
-            overrides.set(Self.overridesSystems(s, owns))
+            publishIndex(of: s, owns: owns)
             s.syncScenarios()
             return true
         }
@@ -212,9 +217,7 @@ public final class StubStore: Sendable {
             s.hits[entry.mapping.id] = nil
             s.rebuildIndex()
             s.syncScenarios()
-            loaded.set(!s.entries.isEmpty)
-            filter.advance()
-            overrides.set(Self.overridesSystems(s, owns))
+            publishIndex(of: s, owns: owns)
             return entry
         }
         if let removed { report(.removed([StubReference(id: removed.mapping.id, name: removed.mapping.name)])) }
@@ -232,9 +235,7 @@ public final class StubStore: Sendable {
             s.scenarios = [:]
             s.rebuildIndex()
             s.syncScenarios()
-            loaded.set(!s.entries.isEmpty)
-            filter.advance()
-            overrides.set(Self.overridesSystems(s, owns))
+            publishIndex(of: s, owns: owns)
             return gone
         }
         // A reset with no stub to remove says nothing (the reset event says the rest).
@@ -257,9 +258,7 @@ public final class StubStore: Sendable {
             }
             s.rebuildIndex()
             s.syncScenarios()
-            loaded.set(!s.entries.isEmpty)
-            filter.advance()
-            overrides.set(Self.overridesSystems(s, owns))
+            publishIndex(of: s, owns: owns)
             return .success(())
         }
         try result.get()
