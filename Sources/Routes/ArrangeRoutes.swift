@@ -10,11 +10,12 @@ import StatePersistence
 
 extension ControlPlane {
     /// An outbox read, answered at once, or with `?waitMs=` once it has a message (or at the deadline).
-    func waitForOutbox<T: Encodable & Sendable>(_ request: HTTPRequest, _ read: @escaping @Sendable () -> [T]) -> HTTPResponse {
+    func waitForOutbox<T: Encodable & Sendable>(_ request: HTTPRequest, in context: inout RequestContext,
+                                                _ read: @escaping @Sendable () -> [T]) -> HTTPResponse {
         switch waiters.waitMs(request.queryParameters) {
         case .failure(let problem): return ControlPlane.badRequest(problem.description)
         case .success(let ms):
-            return waiters.wait(ms: ms, ready: {
+            return waiters.wait(ms: ms, in: &context, ready: {
                 let found = read()
                 return found.isEmpty ? nil : .json(.ok, found)
             }, timeout: { .json(.ok, read()) })
@@ -104,7 +105,7 @@ extension MockAdmin {
     /// `PUT /__mock/state`: the whole state replaced by such a document.
     var replaceStateHandler: HTTPHandler {
         let state = StateDocument(systems: systems, outbox: environment.outbox, clock: control.clock)
-        return { [switcher, control] request, _ in
+        return { [switcher, control] request, context in
             do {
                 // With a switcher, an app restored off to the side takes this one's place, so no
                 // connection sees some systems restored and others not; the 204 waits for that.
@@ -114,7 +115,7 @@ extension MockAdmin {
                         control.publish(.stateReplaced)
                         _ = promise.complete()
                     }
-                    return HTTPResponse.empty(.noContent).deferred(promise)
+                    return context.deferring(.empty(.noContent), until: promise)
                 }
                 try state.replace(with: Data(request.body))
                 control.publish(.stateReplaced)

@@ -49,18 +49,18 @@ struct MockAdmin: Sendable {
     /// `GET /__mock/sms`; with `waitMs`, answered once a matching message exists, or at the deadline with `[]`.
     var smsHandler: HTTPHandler {
         let outbox = environment.outbox
-        return { [control] request, _ in
+        return { [control] request, context in
             let phone = request.queryParameters["phone"]
-            return control.waitForOutbox(request) { outbox.sms(phone: phone) }
+            return control.waitForOutbox(request, in: &context) { outbox.sms(phone: phone) }
         }
     }
 
     /// `GET /__mock/emails`, as `smsHandler`.
     var emailsHandler: HTTPHandler {
         let outbox = environment.outbox
-        return { [control] request, _ in
+        return { [control] request, context in
             let address = request.queryParameters["to"]
-            return control.waitForOutbox(request) { outbox.emails(to: address) }
+            return control.waitForOutbox(request, in: &context) { outbox.emails(to: address) }
         }
     }
 
@@ -79,7 +79,7 @@ struct MockAdmin: Sendable {
                 }
                 let promise = DeferredResponse(timeoutNanos: 30_000_000_000)
                 switchApp(seed) { _ = promise.complete() }
-                return HTTPResponse.empty(.noContent).deferred(promise)
+                return context.deferring(.empty(.noContent), until: promise)
             }
             resetAll()
             environment.logger.info("state reset to the seed by \(context.remoteAddress)")

@@ -55,6 +55,8 @@ final class ConnectionMachine {
         var token: UInt64
         var promise: DeferredResponse
         var response: HTTPResponse
+        /// The answer's context: its delivery, owner and log level apply to a replacement too.
+        var context: RequestContext
         var shape: AnswerShape
         /// A WebSocket reply held instead of an HTTP answer (`response` is then unused).
         var reply: WebSocketReply? = nil
@@ -385,8 +387,10 @@ final class ConnectionMachine {
             return
         }
         let start = requestStartedAt != 0 ? requestStartedAt : env.now
-        // The request context: who asked, on which port; it travels beside the request.
-        switch env.responder.outcome(for: request, context: RequestContext(remoteAddress: remoteAddress, localPort: localPort)) {
+        // The request context: who asked, on which port; it travels beside the request and comes
+        // back with what the answer's delivery, owner and log level are.
+        var context = RequestContext(remoteAddress: remoteAddress, localPort: localPort)
+        switch env.responder.outcome(for: request, in: &context) {
         case .upgrade(let response, let endpoint):
             guard env.webSocketSlots.reserve() else {
                 refuseWebSocket(request, start: start)
@@ -397,7 +401,7 @@ final class ConnectionMachine {
             HTTPResponseEncoder.encode(response, omitBody: false, keepAlive: true, requestVersion: request.version,
                                        date: env.date, into: &bytes)
             // An admission may hold the 101 (a fault's delay); frames sent behind it wait in order.
-            emit(bytes, delay: response.delivery.delayNanos, then: .none, log: logEntry(request, response), start: start)
+            emit(bytes, delay: context.delivery.delayNanos, then: .none, log: logEntry(request, response, context), start: start)
             phase = .webSocket
             session = WebSocketSession(maxMessageBytes: env.settings.maxWebSocketMessageBytes)
             self.endpoint = endpoint
@@ -405,7 +409,7 @@ final class ConnectionMachine {
             webSocket = handle
             endpoint.onOpen(handle)
         case .response(let response):
-            deliver(response, for: request, start: start)
+            deliver(response, context, for: request, start: start)
         }
     }
 
@@ -418,14 +422,14 @@ final class ConnectionMachine {
         var refusal = HTTPResponse.jsonError(.serviceUnavailable, "Too many open WebSocket connections")
             .hinted("The mock keeps at most \(limit) WebSockets open (--max-websockets, by default half of --max-connections) so HTTP clients always get in; close some or raise the limit.")
         refusal.headers.set("Retry-After", "1")
-        deliver(refusal, for: request, start: start)
+        deliver(refusal, RequestContext(remoteAddress: remoteAddress, localPort: localPort), for: request, start: start)
     }
 
     /// Queues an answer as its delivery directive says (at once, delayed, closed, reset, truncated).
-    private func deliver(_ response: HTTPResponse, for request: HTTPRequest, start: UInt64) {
+    private func deliver(_ response: HTTPResponse, _ context: RequestContext, for request: HTTPRequest, start: UInt64) {
         let keepAlive = request.wantsKeepAlive && !env.draining && onlyPaths == nil
         let omitBody = request.method == .head
-        let delivery = response.delivery
+        let delivery = context.delivery
         if delivery.delayNanos == 0 && delivery.action == .send && delivery.deferred == nil && held.isEmpty {
             // The hot path: encode straight into the output buffer.
             let wasEmpty = pendingOutput == 0
@@ -434,28 +438,29 @@ final class ConnectionMachine {
             outputAdded(wasEmpty: wasEmpty)
             if !keepAlive { close = .afterFlush }
             // Only when it is written, from the fields where they are (no entry built).
-            if env.logger.isEnabled(response.logLevel) {
-                env.logger.request(request, response, durationNanos: Sys.monotonicNanos() &- start, remoteAddress: remoteAddress)
+            if env.logger.isEnabled(context.logLevel) {
+                env.logger.request(request, response, system: context.system, level: context.logLevel,
+                                   durationNanos: Sys.monotonicNanos() &- start, remoteAddress: remoteAddress)
             }
             return
         }
         let shape = AnswerShape(version: request.version, keepAlive: keepAlive, omitBody: omitBody,
                                 method: request.method.rawValue, path: request.path)
         if let promise = delivery.deferred {
-            deferAnswer(response, promise, shape, start: start)
+            deferAnswer(response, context, promise, shape, start: start)
             return
         }
-        let (bytes, then, entry) = encoded(response, shape)
+        let (bytes, then, entry) = encoded(response, context, shape)
         emit(bytes, delay: delivery.delayNanos, then: then, log: entry, start: start)
     }
 
     /// The bytes of an answer (cut, or none, as its delivery says), what follows it, its log entry.
-    private func encoded(_ response: HTTPResponse, _ shape: AnswerShape) -> ([UInt8], CloseRequest, RequestLogEntry) {
+    private func encoded(_ response: HTTPResponse, _ context: RequestContext, _ shape: AnswerShape) -> ([UInt8], CloseRequest, RequestLogEntry) {
         var bytes: [UInt8] = []
         var then = shape.keepAlive ? CloseRequest.none : .afterFlush
         var entry = RequestLogEntry(method: shape.method, path: shape.path, status: response.status.code, durationNanos: 0,
-                                    system: response.system, hint: response.hint, remoteAddress: remoteAddress, level: response.logLevel)
-        switch response.delivery.action {
+                                    system: context.system, hint: response.hint, remoteAddress: remoteAddress, level: context.logLevel)
+        switch context.delivery.action {
         case .send:
             HTTPResponseEncoder.encode(response, omitBody: shape.omitBody, keepAlive: shape.keepAlive, requestVersion: shape.version,
                                        date: env.date, into: &bytes)
@@ -478,17 +483,17 @@ final class ConnectionMachine {
         return (bytes, then, entry)
     }
 
-    private func logEntry(_ request: HTTPRequest, _ response: HTTPResponse, durationNanos: UInt64 = 0) -> RequestLogEntry {
+    private func logEntry(_ request: HTTPRequest, _ response: HTTPResponse, _ context: RequestContext, durationNanos: UInt64 = 0) -> RequestLogEntry {
         RequestLogEntry(method: request.method.rawValue, path: request.path, status: response.status.code,
-                        durationNanos: durationNanos, system: response.system, hint: response.hint, remoteAddress: remoteAddress,
-                        level: response.logLevel)
+                        durationNanos: durationNanos, system: context.system, hint: response.hint, remoteAddress: remoteAddress,
+                        level: context.logLevel)
     }
 
     // MARK: - Deferred answers
 
     /// Holds the answer's place in the pipeline until its promise is completed or times out.
-    private func deferAnswer(_ response: HTTPResponse, _ promise: DeferredResponse, _ shape: AnswerShape, start: UInt64) {
-        holdSlot(promise, start: start) { DeferredSlot(token: $0, promise: promise, response: response, shape: shape) }
+    private func deferAnswer(_ response: HTTPResponse, _ context: RequestContext, _ promise: DeferredResponse, _ shape: AnswerShape, start: UInt64) {
+        holdSlot(promise, start: start) { DeferredSlot(token: $0, promise: promise, response: response, context: context, shape: shape) }
     }
 
     /// Appends a slot for `promise` (made with its token) and binds the promise to it.
@@ -517,28 +522,26 @@ final class ConnectionMachine {
     private func resolve(_ index: Int, _ outcome: DeferredResponse.Outcome) {
         guard let slot = held[index].slot else { return }
         if let reply = slot.reply { return resolve(index, reply, outcome, slot.promise) }
-        var response: HTTPResponse
+        let response: HTTPResponse
         switch outcome {
         case .pending:
             return
         case .completed(let replacement?):
-            response = replacement
             // A fault's directive on the handler's answer (a delay, a cut) applies to its replacement
-            // too, and the router's naming of it (its system, its log level).
-            if response.delivery == Delivery() { response.delivery = slot.response.delivery }
-            if response.system == nil { response.system = slot.response.system }
-            response.logLevel = slot.response.logLevel
+            // too, and the router's naming of it (its system, its log level): the slot's context.
+            response = replacement
         case .completed(nil):
             response = slot.response
         case .timedOut:
             response = slot.promise.timeoutResponse() ?? slot.response
         }
-        response.delivery.deferred = nil
-        let (bytes, then, entry) = encoded(response, slot.shape)
+        var context = slot.context
+        context.delivery.deferred = nil
+        let (bytes, then, entry) = encoded(response, context, slot.shape)
         held[index].bytes = bytes
         held[index].then = then
         held[index].log = entry
-        held[index].releaseAt = env.now + response.delivery.delayNanos
+        held[index].releaseAt = env.now + context.delivery.delayNanos
         held[index].slot = nil
     }
 
@@ -649,7 +652,8 @@ final class ConnectionMachine {
     /// that may show the change.
     private func holdReply(_ reply: WebSocketReply, _ promise: DeferredResponse, start: UInt64) {
         let shape = AnswerShape(version: .http1_1, keepAlive: true, omitBody: false, method: "WS", path: "")
-        holdSlot(promise, start: start) { DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), shape: shape, reply: reply) }
+        let context = RequestContext(remoteAddress: remoteAddress, localPort: localPort)
+        holdSlot(promise, start: start) { DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), context: context, shape: shape, reply: reply) }
     }
 
     private func afterWebSocketInput() {

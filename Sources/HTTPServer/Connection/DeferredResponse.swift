@@ -1,4 +1,4 @@
-/// A response completed later, from any thread: a handler returns `response.deferred(promise)`
+/// A response completed later, from any thread: a handler returns `context.deferring(response, until: promise)`
 /// and the connection holds that answer's place in the pipeline (later pipelined answers wait
 /// behind it) until `complete` is called, the timeout passes, or the client goes away. No loop
 /// thread waits: completion posts to the connection's loop and wakes it.
@@ -146,14 +146,5 @@ public final class DeferredResponse: Sendable {
             }
         }
         if wasWaiting { onCancel?() }
-    }
-}
-
-extension HTTPResponse {
-    /// This response, held until `promise` is completed (see `DeferredResponse`).
-    public func deferred(_ promise: DeferredResponse) -> HTTPResponse {
-        var copy = self
-        copy.delivery.deferred = promise
-        return copy
     }
 }

@@ -4,24 +4,15 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A response to encode: status, extra headers and the full body.
+/// A response to encode: status, extra headers and the full body, nothing else. What the
+/// transport, the log and the journal need besides (the owning system, the delivery, the log
+/// level) travels beside it in the `RequestContext`.
 ///
 /// `Date`, `Server`, `Content-Length` and `Connection` are added by the encoder.
 public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: [UInt8]
-    /// The emulated system that answered (`rows`, `gateway`, `skyzone`, `musbooking`, `rsschool`,
-    /// `admin`); for the log and the journal, never sent.
-    public var system: String?
-    /// The likely client mistake and its fix (README, "Hints"): sent as `X-Mock-Hint`, logged, journaled.
-    /// Set it with `hinted(_:)` so the header and the field agree.
-    public private(set) var hint: String?
-    /// How the transport delivers this answer; faults change it, handlers leave it alone.
-    public var delivery = Delivery()
-    /// The level of this answer's log line: info, or debug for the chatter a person does not
-    /// read (an admin client polling the outbox).
-    public var logLevel: LogLevel = .info
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -57,13 +48,18 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: textHeaders, body: Array(text.utf8))
     }
 
+    /// The header that carries a hint: the likely client mistake and its fix (README, "Hints").
+    public static let hintHeader = "X-Mock-Hint"
+
     /// This response with a hint (README, "Hints"): the body is unchanged, `X-Mock-Hint` is added.
     public func hinted(_ hint: String) -> HTTPResponse {
         var copy = self
-        copy.hint = hint
-        copy.headers.set("X-Mock-Hint", hint)
+        copy.headers.set(HTTPResponse.hintHeader, hint)
         return copy
     }
+
+    /// The hint this response sends (its `X-Mock-Hint` header), read back for the log and the journal.
+    public var hint: String? { headers[HTTPResponse.hintHeader] }
 
     /// No body at all.
     public static func empty(_ status: HTTPStatus = .noContent) -> HTTPResponse {
@@ -71,7 +67,8 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// Transport directives a fault puts on a response (docs/control-plane.md); the default sends it at once.
+/// Transport directives a fault puts on an answer (docs/control-plane.md), carried in its
+/// `RequestContext`; the default sends it at once.
 public struct Delivery: Sendable, Equatable {
     /// What happens on the wire instead of, or with, the normal answer.
     public enum Action: Sendable, Equatable {
@@ -91,7 +88,7 @@ public struct Delivery: Sendable, Equatable {
     /// answers on the same connection wait behind it, in order).
     public var delayNanos: UInt64 = 0
     public var action: Action = .send
-    /// Hold the answer until this promise is completed (`HTTPResponse.deferred(_:)`).
+    /// Hold the answer until this promise is completed (`RequestContext.deferring(_:until:)`).
     public var deferred: DeferredResponse?
 
     public init(delayNanos: UInt64 = 0, action: Action = .send) {

@@ -31,78 +31,95 @@ public struct Responder: Sendable {
 
     /// Answers any request: a response, or for a valid handshake on a WebSocket route an upgrade.
     public func outcome(for request: HTTPRequest, context: RequestContext = RequestContext()) -> RouteOutcome {
+        var context = context
+        return outcome(for: request, in: &context)
+    }
+
+    /// `outcome(for:context:)` in the caller's context, which comes back with what the responder,
+    /// the middleware and the handler put in it (the owner, the delivery, the log level).
+    public func outcome(for request: HTTPRequest, in context: inout RequestContext) -> RouteOutcome {
         if WebSocketHandshake.isUpgradeRequest(request) {
             var routed = context
             if case .webSocket(let endpoint) = parts.router.match(request, context: &routed, isUpgrade: true) {
-                var (response, accepted) = WebSocketHandshake.response(for: request)
+                let (response, accepted) = WebSocketHandshake.response(for: request)
                 if accepted, let admission = endpoint.admission {
                     switch admission(request, routed) {
-                    case .answerAsHTTP: return .response(respond(to: request, context: context))
-                    case .accept(let delayNanos): response.delivery.delayNanos = delayNanos
+                    case .answerAsHTTP: return .response(respond(to: request, in: &context))
+                    case .accept(let delayNanos): context.delivery.delayNanos = delayNanos
                     }
                 }
                 return accepted ? .upgrade(response, endpoint) : .response(response)
             }
         }
-        return .response(respond(to: request, context: context))
+        return .response(respond(to: request, in: &context))
     }
 
     /// Answers a plain (non-upgrade) HTTP request.
     public func respond(to request: HTTPRequest, context: RequestContext = RequestContext()) -> HTTPResponse {
-        guard let middleware = parts.middleware else { return respondDirectly(to: request, context: context) }
-        return middleware(request, context, respondDirectly)
+        var context = context
+        return respond(to: request, in: &context)
     }
 
-    private func respondDirectly(to request: HTTPRequest, context: RequestContext) -> HTTPResponse {
+    /// Answers a plain (non-upgrade) HTTP request in the caller's context. The route is found
+    /// first and its group named in the context, so the middleware, the handler, the log and the
+    /// journal read the path's owner as the router decided it, once.
+    public func respond(to request: HTTPRequest, in context: inout RequestContext) -> HTTPResponse {
+        let (found, parameters, owner) = parts.router.route(request, &context)
+        // The parameters go into the context, not the request: most routes have none.
+        if let parameters, !(parameters.isEmpty && context.pathParameters.isEmpty) { context.pathParameters = parameters }
+        if let owner { context.system = parts.router.system(ofGroup: owner) }
+        guard let middleware = parts.middleware else { return answer(request, &context, found, owner) }
+        return middleware(request, &context) { request, context in answer(request, &context, found, owner) }
+    }
+
+    /// The matched route's answer (or the router's own: 404, 405, OPTIONS), with CORS headers.
+    private func answer(_ request: HTTPRequest, _ context: inout RequestContext, _ found: RouteMatch, _ owner: Int?) -> HTTPResponse {
         var response: HTTPResponse
         // The raw value against a literal: comparing with `.options` copied the static on every
         // request.
         if request.method.rawValue == "OPTIONS" {
-            response = options(request)
+            response = options(request, found, owner)
         } else {
-            // Switched on as returned: bound to a constant first, the match was copied.
-            switch parts.router.route(request, context) {
-            case (.http(let handler), let parameters):
-                // The parameters go into the context, not the request: most routes have none.
-                if let parameters, !(parameters.isEmpty && context.pathParameters.isEmpty) {
-                    var routed = context
-                    routed.pathParameters = parameters
-                    response = handler(request, routed)
-                } else {
-                    response = handler(request, context)
-                }
-            case (.webSocket, _):
+            switch found {
+            case .http(let handler):
+                response = handler(request, &context)
+            case .webSocket:
                 // Only reachable with isUpgrade; kept for exhaustiveness.
                 response = .text(.upgradeRequired, "This endpoint speaks WebSocket only.\n")
-            case (.methodNotAllowed(let allowed), _):
+            case .methodNotAllowed(let allowed):
                 if allowed.contains(.get) && request.method == .get {
                     // A WebSocket-only path asked with a plain GET.
                     response = .text(.upgradeRequired, "This endpoint speaks WebSocket only; send an Upgrade: websocket handshake.\n")
                     response.headers.set("Upgrade", "websocket")
                 } else {
-                    response = parts.router.errorResponse(.methodNotAllowed, "Method \(request.method) not allowed on \(request.path)", request)
+                    response = parts.router.errorResponse(.methodNotAllowed, "Method \(request.method) not allowed on \(request.path)", owner: owner)
                 }
                 response.headers.set("Allow", Responder.allowHeader(allowed))
-            case (.notFound, _):
-                response = parts.router.notFound(request)
+            case .notFound:
+                response = parts.router.errorResponse(.notFound, "Not Found: \(request.path)", owner: owner)
             }
         }
-        Responder.addCORS(to: &response, for: request)
+        if request.headers.contains("Origin") {
+            Responder.addCORS(to: &response, for: request, crossOrigin: parts.router.allowsCrossOrigin(owner: owner, path: request.path))
+        }
         return response
     }
 
-    private func options(_ request: HTTPRequest) -> HTTPResponse {
+    /// The answer to `OPTIONS`: no route registers it, so what the router found for the path is
+    /// its `Allow` list (a 405's), and for a CORS preflight what was asked for, so browsers may go
+    /// on with the real request.
+    private func options(_ request: HTTPRequest, _ found: RouteMatch, _ owner: Int?) -> HTTPResponse {
         if request.target == "*" {
             var r = HTTPResponse.empty(.noContent)
             r.headers.set("Allow", "GET, HEAD, POST, PUT, DELETE, OPTIONS")
             return r
         }
-        let allowed = parts.router.allowedMethods(forPath: request.path)
-        guard !allowed.isEmpty else { return parts.router.notFound(request) }
+        guard case .methodNotAllowed(let allowed) = found else {
+            return parts.router.errorResponse(.notFound, "Not Found: \(request.path)", owner: owner)
+        }
         var r = HTTPResponse.empty(.noContent)
         r.headers.set("Allow", Responder.allowHeader(allowed))
         if request.headers.contains("Access-Control-Request-Method") {
-            // Preflight: allow what was asked for, so browsers may go on with the real request.
             let asked = request.headers["Access-Control-Request-Method"] ?? ""
             r.headers.set("Access-Control-Allow-Methods", asked.isEmpty ? Responder.allowHeader(allowed) : asked)
             if let askedHeaders = request.headers["Access-Control-Request-Headers"], !askedHeaders.isEmpty {
@@ -113,15 +130,13 @@ public struct Responder: Sendable {
         return r
     }
 
-    static func addCORS(to response: inout HTTPResponse, for request: HTTPRequest) {
+    /// CORS headers for a request with an `Origin`. A group that refuses cross-origin reads (the
+    /// admin paths, read by their own same-origin console) gets none, and its preflights lose what
+    /// they would pass: a page from elsewhere in the developer's browser must not read SMS codes
+    /// or pass a preflight to reset the server.
+    static func addCORS(to response: inout HTTPResponse, for request: HTTPRequest, crossOrigin: Bool) {
         guard let origin = request.headers["Origin"] else { return }
-        // The admin paths (`/__mock/…`, any case, however many slashes) are read by their own
-        // console only, which is same-origin and needs no CORS: a page from elsewhere in the
-        // developer's browser must not read SMS codes or pass a preflight to reset the server.
-        var segment = Substring(request.path)
-        while segment.hasPrefix("/") { segment = segment.dropFirst() }
-        if response.system == "admin" || segment.prefix(6).lowercased() == "__mock"
-            && (segment.count == 6 || segment.dropFirst(6).hasPrefix("/")) {
+        if !crossOrigin {
             for name in ["Access-Control-Allow-Methods", "Access-Control-Allow-Headers", "Access-Control-Max-Age"] {
                 response.headers.remove(name)
             }

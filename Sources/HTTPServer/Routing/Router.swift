@@ -1,5 +1,6 @@
 /// Answers one complete request in its context; runs on an event-loop thread, so it must not block.
-public typealias HTTPHandler = @Sendable (HTTPRequest, RequestContext) -> HTTPResponse
+/// The context is passed `inout`: a handler that defers its answer says so there.
+public typealias HTTPHandler = @Sendable (HTTPRequest, inout RequestContext) -> HTTPResponse
 
 /// Answers one WebSocket message with zero or more messages, in order.
 public typealias WebSocketMessageHandler = @Sendable (WebSocketMessage) -> [WebSocketMessage]
@@ -21,25 +22,31 @@ public enum RouteMatch: Sendable {
 /// A handler that fails by throwing the one typed error; its route group words the answer.
 public typealias ThrowingHTTPHandler = @Sendable (HTTPRequest) throws(HTTPError) -> HTTPResponse
 
-/// A throwing handler that also reads the request's context (peer, port, path parameters).
-public typealias ContextualHTTPHandler = @Sendable (HTTPRequest, RequestContext) throws(HTTPError) -> HTTPResponse
+/// A throwing handler that also reads the request's context (peer, port, path parameters) and
+/// may write to it (a deferred answer).
+public typealias ContextualHTTPHandler = @Sendable (HTTPRequest, inout RequestContext) throws(HTTPError) -> HTTPResponse
 
 /// The routes of one emulated system: the path prefixes it owns, the shape of its error bodies
 /// (used for thrown `HTTPError`s and for the router's own 404 and 405 under its prefixes), whether
-/// its paths match in any letter case (ASP.NET routing does, Vapor's does not), and its name,
-/// put on every response it gives (`HTTPResponse.system`).
+/// its paths match in any letter case (ASP.NET routing does, Vapor's does not), whether pages of
+/// other origins may read its answers (CORS), and its name, the owner the responder puts in the
+/// context of every request on its routes or under its prefixes (`RequestContext.system`).
 public struct RouteGroup: Sendable {
     public var system: String
     /// Path prefixes by whole segments: `/api` owns `/api` and `/api/…`, not `/apix`.
     public var prefixes: [String]
     public var caseInsensitive: Bool
     public var errorShape: @Sendable (HTTPError) -> HTTPResponse
+    /// Whether answers carry CORS headers for a request with an `Origin`; a group read only by
+    /// its own same-origin pages (an admin console) says no, and its preflights pass nothing.
+    public var allowsCrossOrigin: Bool
 
-    public init(system: String, prefixes: [String], caseInsensitive: Bool = false,
+    public init(system: String, prefixes: [String], caseInsensitive: Bool = false, allowsCrossOrigin: Bool = true,
                 errorShape: @escaping @Sendable (HTTPError) -> HTTPResponse = RouteGroup.vaporShape) {
         self.system = system
         self.prefixes = prefixes
         self.caseInsensitive = caseInsensitive
+        self.allowsCrossOrigin = allowsCrossOrigin
         self.errorShape = errorShape
     }
 
@@ -58,12 +65,11 @@ public struct RouteGroup: Sendable {
         }
     }
 
-    /// The response for an error of this group: its shape, its hint, its system.
+    /// The response for an error of this group: its shape and its hint.
     public func response(for error: HTTPError) -> HTTPResponse {
-        var response = errorShape(error)
-        if let hint = error.hint { response = response.hinted(hint) }
-        response.system = system
-        return response
+        let response = errorShape(error)
+        guard let hint = error.hint else { return response }
+        return response.hinted(hint)
     }
 }
 
@@ -175,6 +181,8 @@ public struct Router: Sendable {
         let compiled: RoutePattern
         let caseInsensitive: Bool
         let handler: HTTPHandler
+        /// The index of the route's group in `groups`, or nil outside any group.
+        let group: Int?
         var pattern = ""
     }
 
@@ -199,8 +207,12 @@ public struct Router: Sendable {
     /// Routes with `:name` segments by segment count, tried in order after the static ones.
     private var parameterisedBySegments: [[Int]] = []
     private var groups: [RouteGroup] = []
+    /// The groups' prefixes as a table: the owner of a path no route matches.
+    private var owners = PathOwners(groups: [])
     /// The group routes are added to now (`group(_:_:)`), or nil.
     private var currentGroup: RouteGroup?
+    /// `currentGroup`'s index in `groups`.
+    private var currentGroupIndex: Int?
     /// What every HTTP handler added now is wrapped in (a group's guard), or nil.
     private var currentAround: (@Sendable (@escaping HTTPHandler) -> HTTPHandler)?
     /// The handshake check of every WebSocket endpoint added now without its own, or nil.
@@ -213,8 +225,13 @@ public struct Router: Sendable {
     /// The body of the router's own answers (404, 405) in the shape of the group owning the path;
     /// the status and the `Allow` header are set by the responder.
     public func errorResponse(_ status: HTTPStatus, _ message: String, _ request: HTTPRequest) -> HTTPResponse {
+        errorResponse(status, message, owner: owner(ofPath: request.path))
+    }
+
+    /// `errorResponse` for a path whose owning group (its index, `group(at:)`) is already known.
+    func errorResponse(_ status: HTTPStatus, _ message: String, owner: Int?) -> HTTPResponse {
         let error = HTTPError(status, message)
-        if let group = groups.first(where: { $0.owns(request.path) }) { return group.response(for: error) }
+        if let owner { return groups[owner].response(for: error) }
         return defaultErrorShape(error)
     }
 
@@ -223,15 +240,41 @@ public struct Router: Sendable {
         errorResponse(.notFound, "Not Found: \(request.path)", request)
     }
 
+    /// The index of the group owning a path no route need match (the first whose prefixes hold
+    /// it), or nil.
+    func owner(ofPath path: String) -> Int? { owners.owner(of: path) }
+
+    /// The name of the group at an index a match gave.
+    func system(ofGroup index: Int) -> String { groups[index].system }
+
+    /// Whether answers on `path` may carry CORS headers: its owner's choice. A path no group owns
+    /// is refused when a group that refuses cross-origin reads would own it in another letter
+    /// case or behind more leading slashes (`/__MOCK/reset`), so a near miss passes no preflight.
+    func allowsCrossOrigin(owner: Int?, path: String) -> Bool {
+        if let owner { return groups[owner].allowsCrossOrigin }
+        var trimmed = Substring(path)
+        while trimmed.hasPrefix("//") { trimmed = trimmed.dropFirst() }
+        let lenient = String(trimmed)
+        return !groups.contains { group in
+            guard !group.allowsCrossOrigin else { return false }
+            var anyCase = group
+            anyCase.caseInsensitive = true
+            return anyCase.owns(lenient)
+        }
+    }
+
     public init() {}
 
     /// Adds routes through `body` as members of `group`.
     public mutating func group(_ group: RouteGroup, _ body: (inout Router) -> Void) {
         groups.append(group)
-        let outer = currentGroup
+        owners = PathOwners(groups: groups)
+        let (outer, outerIndex) = (currentGroup, currentGroupIndex)
         currentGroup = group
+        currentGroupIndex = groups.count - 1
         body(&self)
         currentGroup = outer
+        currentGroupIndex = outerIndex
     }
 
     /// Adds routes through `body` as members of `group`, each HTTP handler inside `around` and each
@@ -264,7 +307,7 @@ public struct Router: Sendable {
         var wrapped = handler
         if let around = currentAround { wrapped = around(wrapped) }
         routes.append(Route(method: method, compiled: compiled, caseInsensitive: caseInsensitive,
-                            handler: wrapped, pattern: pattern))
+                            handler: wrapped, group: currentGroupIndex, pattern: pattern))
         hasCaseInsensitiveRoutes = hasCaseInsensitiveRoutes || caseInsensitive
         let count = compiled.pieces.count
         if compiled.names.isEmpty {
@@ -276,24 +319,19 @@ public struct Router: Sendable {
         }
     }
 
-    /// One error path: a thrown `HTTPError` becomes the group's body shape; the group's system
-    /// is put on every answer.
+    /// One error path: a thrown `HTTPError` becomes the group's body shape (the default shape
+    /// outside any group).
     private static func wrap(_ handler: @escaping ContextualHTTPHandler, group: RouteGroup?,
                              defaultShape: @escaping @Sendable (HTTPError) -> HTTPResponse) -> HTTPHandler {
         guard let group else {
             return { request, context in
-                do throws(HTTPError) { return try handler(request, context) } catch {
+                do throws(HTTPError) { return try handler(request, &context) } catch {
                     return unowned(error, defaultShape)
                 }
             }
         }
-        let system = group.system
         return { request, context in
-            do throws(HTTPError) {
-                var response = try handler(request, context)
-                stamp(&response, system)
-                return response
-            } catch {
+            do throws(HTTPError) { return try handler(request, &context) } catch {
                 return group.response(for: error)
             }
         }
@@ -310,13 +348,8 @@ public struct Router: Sendable {
                 }
             }
         }
-        let system = group.system
         return { request, _ in
-            do throws(HTTPError) {
-                var response = try handler(request)
-                stamp(&response, system)
-                return response
-            } catch {
+            do throws(HTTPError) { return try handler(request) } catch {
                 return group.response(for: error)
             }
         }
@@ -363,24 +396,29 @@ public struct Router: Sendable {
         for i in socketRoutes.indices { socketRoutes[i].handler = wrap(socketRoutes[i].pattern, socketRoutes[i].handler) }
     }
 
-    /// Finds the handler for a request and fills in the context's path parameters.
+    /// Finds the handler for a request and fills in the context's path parameters and owner.
     /// `HEAD` falls back to the `GET` route; WebSocket routes match only upgrade requests.
     public func match(_ request: HTTPRequest, context: inout RequestContext, isUpgrade: Bool = false) -> RouteMatch {
-        let (found, parameters) = route(request, context, isUpgrade: isUpgrade)
+        let (found, parameters, owner) = route(request, &context, isUpgrade: isUpgrade)
         if let parameters { context.pathParameters = parameters }
+        context.system = owner.map { groups[$0].system }
         return found
     }
 
-    /// `match` without writing to the context: the matched route's parameters come back beside
-    /// the answer (nil when no route answers), so the responder copies the context only to set
-    /// parameters a route has.
-    func route(_ request: HTTPRequest, _ context: RequestContext, isUpgrade: Bool = false) -> (RouteMatch, PathParameters?) {
+    /// `match` without writing to the context: the matched route's parameters (nil when no route
+    /// answers) and the index of the group owning the path come back beside the answer, so the
+    /// responder sets only what a route has. The owner is the matched route's group, else the
+    /// first group whose prefixes hold the path: decided here, once per request.
+    func route(_ request: HTTPRequest, _ context: inout RequestContext, isUpgrade: Bool = false) -> (RouteMatch, PathParameters?, Int?) {
         var path = request.path
-        return path.withUTF8 { route(request, context, $0, isUpgrade: isUpgrade) }
+        return path.withUTF8 { path in
+            let (found, parameters, group) = route(request, &context, path, isUpgrade: isUpgrade)
+            return (found, parameters, group ?? owners.owner(path))
+        }
     }
 
-    private func route(_ request: HTTPRequest, _ context: RequestContext, _ path: UnsafeBufferPointer<UInt8>,
-                       isUpgrade: Bool) -> (RouteMatch, PathParameters?) {
+    private func route(_ request: HTTPRequest, _ context: inout RequestContext, _ path: UnsafeBufferPointer<UInt8>,
+                       isUpgrade: Bool) -> (RouteMatch, PathParameters?, Int?) {
         // One pass for what decides which routes may match: the segment count and the bytes in
         // the segments.
         var count = 0, length = 0
@@ -392,16 +430,19 @@ public struct Router: Sendable {
         if isUpgrade && request.method == .get {
             for route in socketRoutes where route.compiled.pieces.count == count && route.compiled.matches(path, foldCase: false) {
                 if route.admit?(request, context) ?? true {
-                    return (.webSocket(route.handler), route.compiled.bind(path))
+                    return (.webSocket(route.handler), route.compiled.bind(path), nil)
                 }
             }
         }
         var allowed: [HTTPMethod] = []
         var headFallback: Int?
         var exact: Int?
+        // The first route whose path matched: its group owns the path when the method does not.
+        var pathRoute: Int?
         // One rule for static and parameterised routes: the method decides, HEAD may use GET,
         // and every other method on the path is remembered for 405's Allow.
         func consider(_ index: Int) {
+            if pathRoute == nil { pathRoute = index }
             let method = routes[index].method
             if method == request.method { exact = index; return }
             if request.method == .head && method == .get && headFallback == nil { headFallback = index }
@@ -435,15 +476,15 @@ public struct Router: Sendable {
             }
         }
         if let index = exact ?? headFallback {
-            return (.http(routes[index].handler), routes[index].compiled.bind(path))
+            return (.http(routes[index].handler), routes[index].compiled.bind(path), routes[index].group)
         }
         for route in socketRoutes where route.compiled.pieces.count == count && route.compiled.matches(path, foldCase: false) {
             if !allowed.contains(.get) { allowed.append(.get) }
         }
-        if allowed.isEmpty { return (.notFound, nil) }
+        if allowed.isEmpty { return (.notFound, nil, nil) }
         if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
         allowed.append(.options)
-        return (.methodNotAllowed(allowed: allowed), nil)
+        return (.methodNotAllowed(allowed: allowed), nil, pathRoute.flatMap { routes[$0].group })
     }
 
     /// The methods a path accepts (for `OPTIONS` and CORS preflight); empty for unknown paths.
@@ -453,12 +494,4 @@ public struct Router: Sendable {
         if case .methodNotAllowed(let allowed) = match(HTTPRequest(method: .options, target: path), context: &context) { return allowed }
         return []
     }
-}
-
-/// Puts the group's system on a handler's response. Not inlined on purpose: assigned inline, on
-/// the handler's result, the field made the compiler copy the whole response once more (init with
-/// copy and destroy; BENCHMARKS.md has the figure).
-@inline(never)
-private func stamp(_ response: inout HTTPResponse, _ system: String) {
-    response.system = system
 }

@@ -161,20 +161,21 @@ public struct Logger: Sendable {
         }
     }
 
-    /// The transport's call for an answer sent at once: the line is written from the request's
-    /// and the response's fields where they are, with no entry built (its copies of five strings
+    /// The transport's call for an answer sent at once: the line is written from the request's,
+    /// the response's and the context's fields where they are, with no entry built (its copies of five strings
     /// cost more than the line's own formatting of them).
-    func request(_ request: HTTPRequest, _ response: HTTPResponse, durationNanos: UInt64, remoteAddress: String) {
-        let level = response.logLevel
+    func request(_ request: HTTPRequest, _ response: HTTPResponse, system: String?, level: LogLevel, durationNanos: UInt64, remoteAddress: String) {
         guard isEnabled(level) else { return }
+        // The hint is the response's `X-Mock-Hint` header, read back only for a line written.
+        let hint = response.hint
         if route.sink != nil {
             self.request(RequestLogEntry(method: request.method.rawValue, path: request.path, status: response.status.code, durationNanos: durationNanos,
-                                         system: response.system, hint: response.hint, remoteAddress: remoteAddress, level: level))
+                                         system: system, hint: hint, remoteAddress: remoteAddress, level: level))
             return
         }
         (route.output ?? .standardError).enqueue(notice: { LogLine.dropNotice($0, format: format, colour: colour) }) { line, clock in
             LogLine.request(method: request.method.rawValue, path: request.path, status: response.status.code, cut: nil, duration: durationNanos,
-                            system: response.system, hint: response.hint, remote: remoteAddress, level: level, format: format, colour: colour,
+                            system: system, hint: hint, remote: remoteAddress, level: level, format: format, colour: colour,
                             tag: route.tag, clock: &clock, to: &line)
         }
     }

@@ -69,7 +69,6 @@ extension AdminGuard {
         response.headers.set("Set-Cookie", "\(AdminGuard.cookieName)=\(cookie); Path=/__mock; Max-Age=\(AdminGuard.cookieLifetime); HttpOnly; SameSite=Strict")
         response.headers.set("Cache-Control", "no-store")
         response.headers.set("Referrer-Policy", "no-referrer")
-        response.system = "admin"
         return response
     }
 }

@@ -15,8 +15,9 @@ public struct AdminGuard: Sendable {
     /// `X-Mock-Admin: 1` marks a state-changing admin request as not coming from a cross-site form.
     public static let markerHeader = "X-Mock-Admin"
     /// `/__mock/*` and `/__admin/*` (WireMock's admin API over the stubs) answer as `admin`,
-    /// errors in Vapor's shape like the transport's own.
-    package static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock", StubAdmin.prefix])
+    /// errors in Vapor's shape like the transport's own. No CORS: they are read by their own
+    /// console only, which is same-origin.
+    package static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock", StubAdmin.prefix], allowsCrossOrigin: false)
 
     package let adminToken: String?
     /// Host names (lowercased, no port) accepted besides the loopback names: the configured one.
@@ -33,12 +34,10 @@ public struct AdminGuard: Sendable {
         failures = AdminFailures(logger: logger)
     }
 
-    /// Wraps an admin handler: refused requests never reach it; every answer is the admin system's.
+    /// Wraps an admin handler: refused requests never reach it.
     public func wrap(_ handler: @escaping HTTPHandler) -> HTTPHandler {
         { [self] request, context in
-            var response = refusal(for: request, context) ?? handler(request, context)
-            response.system = "admin"
-            return response
+            refusal(for: request, context) ?? handler(request, &context)
         }
     }
 
@@ -88,7 +87,6 @@ public struct AdminGuard: Sendable {
                                          ["error": .string("too many wrong admin tokens from this address; try again in \(seconds) s")])
             .hinted("More than \(AdminFailures.limit) wrong admin tokens in \(AdminFailures.windowSeconds) s from this address: token attempts are refused until Retry-After has passed.")
         response.headers.set("Retry-After", "\(seconds)")
-        response.system = "admin"
         return response
     }
 
@@ -96,9 +94,7 @@ public struct AdminGuard: Sendable {
         // The reason is the §0 hint too (ASCII, one sentence), so it reaches the log and journal.
         // Host and Origin come from the client: the hint keeps printable ASCII only.
         let hint = String(String.UnicodeScalarView(reason.unicodeScalars.map { (0x20...0x7E).contains($0.value) ? $0 : "?" }))
-        var response = HTTPResponse.json(.forbidden, ["error": .string(reason)]).hinted(hint)
-        response.system = "admin"
-        return response
+        return HTTPResponse.json(.forbidden, ["error": .string(reason)]).hinted(hint)
     }
 
     package static func isSafe(_ method: HTTPMethod) -> Bool {

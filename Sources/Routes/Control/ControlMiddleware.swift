@@ -10,38 +10,37 @@ extension ControlPlane {
     /// An admin answer's log level: a test polling the outbox (or the console probing with
     /// OPTIONS) would fill the info log, so reads that worked are debug; changes and refusals stay
     /// at info.
-    package static func adminAnswer(_ response: HTTPResponse, to request: HTTPRequest) -> HTTPResponse {
-        guard AdminGuard.isSafe(request.method) && response.status.code < 400 else { return response }
-        var quiet = response
-        quiet.logLevel = .debug
-        return quiet
+    package static func quietAdminRead(_ response: HTTPResponse, to request: HTTPRequest, in context: inout RequestContext) {
+        guard AdminGuard.isSafe(request.method) && response.status.code < 400 else { return }
+        context.logLevel = .debug
     }
 
     /// The responder's middleware: fires faults and journals every answered request except the
-    /// admin paths, which are neither faulted nor journaled.
+    /// admin paths, which are neither faulted nor journaled. The path's owner is the router's
+    /// (`RequestContext.system`, the matched route's group).
     public var middleware: Middleware {
-        { [self] request, context, nextInContext in
-            // The rest of the responder with this request's context (faults and stubs pass the
-            // request on; the context travels beside it unchanged).
-            func next(_ request: HTTPRequest) -> HTTPResponse { nextInContext(request, context) }
-            let owner = owners.owner(of: request.path)
-            if owner == adminOwner { return ControlPlane.adminAnswer(next(request), to: request) }
-            let system = owner.map { owners.names[$0] }
+        { [self] request, context, next in
+            let system = context.system
+            if system == AdminGuard.routeGroup.system {
+                let response = next(request, &context)
+                ControlPlane.quietAdminRead(response, to: request, in: &context)
+                return response
+            }
             // No rule (the usual case): no lock, no method string; no journal: no clock read.
             let fired = faults.hasRules ? faults.fire(method: request.method.rawValue, path: request.path, system: system) : nil
             guard journal.isEnabled else {
-                guard fired != nil || !stubs.isEmpty else { return next(request) }
-                return answer(request, fired: fired, system: system, next)
+                guard fired != nil || !stubs.isEmpty else { return next(request, &context) }
+                return answer(request, &context, fired: fired, next)
             }
             let started = SystemTime.monotonicNanos()
             let at = clock.now()
-            let response = answer(request, fired: fired, system: system, next)
+            let response = answer(request, &context, fired: fired, next)
             let durationNanos = SystemTime.monotonicNanos() &- started
             // The entry keeps references to the request's and response's storage, field by field:
             // handing it the whole structs made the optimiser copy both.
-            let sent = JournalEntry.sent(response.delivery.action, status: response.status.code, body: response.body)
-            let stub = stubs.isEmpty ? nil : StubStore.reference(of: response)
-            let entry = JournalEntry(at: at, durationNanos: durationNanos, system: stub == nil ? response.system : StubStore.systemName,
+            let sent = JournalEntry.sent(context.delivery.action, status: response.status.code, body: response.body)
+            let stub = stubs.isEmpty ? nil : StubStore.reference(of: response, system: context.system)
+            let entry = JournalEntry(at: at, durationNanos: durationNanos, system: stub == nil ? system : StubStore.systemName,
                                      method: request.method.rawValue, path: request.path, query: request.query,
                                      status: sent.status, requestHeaders: request.headers, requestBody: request.body,
                                      responseBody: sent.body, hint: response.hint, fault: fired, stub: stub)
@@ -50,39 +49,34 @@ extension ControlPlane {
         }
     }
 
-    /// The response, through the fault that fired if any, with its system set. Not inlined: the
-    /// optimiser copied the whole response when this mutation was merged into the middleware.
-    @inline(never)
-    private func answer(_ request: HTTPRequest, fired: FaultRule?, system: String?, _ next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+    /// The response, through the fault that fired if any, or a stub's.
+    private func answer(_ request: HTTPRequest, _ context: inout RequestContext, fired: FaultRule?,
+                        _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
         guard let fired else {
-            // Returned untouched when the router named its system (the usual case): writing the
-            // field on every path made the optimiser copy the whole response.
             // A system's path skips the stubs while none of them could answer it (one atomic load).
-            let response = stubs.isEmpty || (system != nil && !stubs.mayAnswerSystemPaths) ? next(request) : stubbed(request, next)
-            if response.system != nil { return response }
-            var named = response
-            named.system = system
-            return named
+            return stubs.isEmpty || (context.system != nil && !stubs.mayAnswerSystemPaths) ? next(request, &context) : stubbed(request, &context, next)
         }
-        let response = stubs.isEmpty ? apply(fired.action, to: request, system: system, next)
-            : apply(fired.action, to: request, system: system) { stubbed($0, next) }
-        reportFired(fired, method: request.method.rawValue, path: request.path, system: system)
+        let response = stubs.isEmpty ? apply(fired.action, to: request, in: &context, next)
+            : apply(fired.action, to: request, in: &context) { stubbed($0, &$1, next) }
+        reportFired(fired, method: request.method.rawValue, path: request.path, system: context.system)
         return response
     }
 
     /// A stub's answer when a mapping matches, else the systems'.
     @inline(never)
-    private func stubbed(_ request: HTTPRequest, _ next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
-        stubs.answer(request)?.response ?? next(request)
+    private func stubbed(_ request: HTTPRequest, _ context: inout RequestContext,
+                         _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
+        stubs.answer(request, in: &context)?.response ?? next(request, &context)
     }
 
     /// An HTTP fault: a substitute answer (the handler does not run), or the real one re-delivered.
-    package func apply(_ action: FaultAction, to request: HTTPRequest, system: String?, _ next: (HTTPRequest) -> HTTPResponse) -> HTTPResponse {
+    package func apply(_ action: FaultAction, to request: HTTPRequest, in context: inout RequestContext,
+                       _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
         var response: HTTPResponse
         switch action {
         case .delay(let ms):
-            response = next(request)
-            response.delivery.delayNanos = UInt64(ms) * 1_000_000
+            response = next(request, &context)
+            context.delivery.delayNanos = UInt64(ms) * 1_000_000
         case .respond(let status, let body, let headers):
             response = HTTPResponse(status: HTTPStatus(code: status), body: Array((body ?? "").utf8))
             if let body, !headers.contains(where: { $0.name.equalsIgnoringASCIICase("Content-Type") }) {
@@ -91,22 +85,21 @@ extension ControlPlane {
             for field in headers { response.headers.add(field.name, field.value) }
         case .close:
             response = .empty(.internalServerError)
-            response.delivery.action = .close
+            context.delivery.action = .close
         case .reset:
             response = .empty(.internalServerError)
-            response.delivery.action = .reset
+            context.delivery.action = .reset
         case .truncate:
-            response = next(request)
-            response.delivery.action = .truncate
+            response = next(request, &context)
+            context.delivery.action = .truncate
         case .malformedJSON:
-            response = next(request)
+            response = next(request, &context)
             // Half the real body and a tail no JSON parser accepts, whatever the half ends in.
             response.body = Array(response.body.prefix(response.body.count / 2)) + Array("<<mock fault: malformed JSON".utf8)
         case .reply, .noReply, .closeCode:
             // Refused when the rule is posted; answer normally if one slipped through.
-            response = next(request)
+            response = next(request, &context)
         }
-        if response.system == nil { response.system = system }
         return response
     }
 

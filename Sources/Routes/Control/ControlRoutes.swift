@@ -13,7 +13,7 @@ extension ControlPlane {
     /// `GET /__mock/requests`: the journal; with `waitMs`, answered once a matching entry exists, or at
     /// the deadline with what there is.
     package var requestsHandler: HTTPHandler {
-        { [self] request, _ in
+        { [self] request, context in
             switch (filter(request.queryParameters), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
             case (.success(let filter), .success(let ms)):
@@ -27,9 +27,9 @@ extension ControlPlane {
                         if let hold { hold.reached.signal(); hold.release.wait() }
                         promise.complete(.json(sorted: .array(journal.entries(filter).map { journal.shown($0) })))
                     }
-                    return HTTPResponse.empty(.ok).deferred(promise)
+                    return context.deferring(.empty(.ok), until: promise)
                 }
-                return waiters.wait(ms: ms, ready: {
+                return waiters.wait(ms: ms, in: &context, ready: {
                     let entries = journal.entries(filter)
                     return entries.isEmpty ? nil : .json(sorted: .array(entries.map { journal.shown($0) }))
                 }, timeout: { .json(sorted: .array(journal.entries(filter).map { journal.shown($0) })) })
@@ -39,12 +39,12 @@ extension ControlPlane {
 
     /// `GET /__mock/requests/count`; with `waitMs`, once `atLeast` entries match (default 1), or at the deadline.
     package var requestCountHandler: HTTPHandler {
-        { [self] request, _ in
+        { [self] request, context in
             switch (filter(request.queryParameters, counting: true), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
             case (.success(let filter), .success(let ms)):
                 let journal = journal, atLeast = filter.atLeast ?? 1
-                return waiters.wait(ms: ms, ready: {
+                return waiters.wait(ms: ms, in: &context, ready: {
                     let count = journal.count(filter)
                     return count >= atLeast ? .json(sorted: ["count": JSONValue(count)]) : nil
                 }, timeout: { .json(sorted: ["count": JSONValue(journal.count(filter))]) })

@@ -29,8 +29,10 @@ public final class Waiters: Sendable {
     }
 
     /// Answers at once when `ready` has an answer or `waitMs` is 0; else holds the answer until
-    /// `ready` has one (checked after each change) or the deadline, when `ready`'s or `timeout`'s is sent.
-    package func wait(ms waitMs: Int, ready: @escaping @Sendable () -> HTTPResponse?, timeout: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+    /// `ready` has one (checked after each change) or the deadline, when `ready`'s or `timeout`'s is
+    /// sent; the hold is put in `context`.
+    package func wait(ms waitMs: Int, in context: inout RequestContext, ready: @escaping @Sendable () -> HTTPResponse?,
+                      timeout: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
         if let now = ready() { return now }
         guard waitMs > 0 else { return timeout() }
         let id = state.withLock { s -> Int in
@@ -54,7 +56,7 @@ public final class Waiters: Sendable {
         }
         // A change between the first check and the registration would have found no waiter.
         poke()
-        return timeout().deferred(promise)
+        return context.deferring(timeout(), until: promise)
     }
 
     /// Something was recorded: completes every waiter whose answer is now ready.

@@ -87,7 +87,7 @@ public final class Musbooking: EmulatedSystem {
     private func handler(_ body: @escaping ContextualHTTPHandler) -> ContextualHTTPHandler {
         { request, context throws(HTTPError) in
             do throws(HTTPError) {
-                return try body(request, context)
+                return try body(request, &context)
             } catch {
                 guard !request.body.isEmpty, request.mediaType != "multipart/form-data" else { throw error }
                 if request.bodyLooksLikeJSON { throw error.hinted(ASPNetParameters.jsonBodyHint) }

@@ -21,15 +21,14 @@ public final class DurabilityGate: Sendable {
     public func middleware(around inner: Middleware?) -> Middleware {
         { [store] request, context, next in
             ThreadMark.clear()
-            let response = inner.map { $0(request, context, next) } ?? next(request, context)
+            let response = inner.map { $0(request, &context, next) } ?? next(request, &context)
             let seq = ThreadMark.value
             guard seq != 0 else { return response }   // nothing changed (a long poll changes nothing)
-            let system = response.system
             let refusal: @Sendable () -> HTTPResponse = {
-                DurabilityGate.refusal(store.failure ?? "the state file was not written within \(DurabilityGate.timeoutNanos / 1_000_000_000) s", system: system)
+                DurabilityGate.refusal(store.failure ?? "the state file was not written within \(DurabilityGate.timeoutNanos / 1_000_000_000) s")
             }
-            let promise = DurabilityGate.promise(store, seq, after: response.delivery.deferred, refusal: refusal)
-            return response.deferred(promise)
+            let promise = DurabilityGate.promise(store, seq, after: context.delivery.deferred, refusal: refusal)
+            return context.deferring(response, until: promise)
         }
     }
 
@@ -73,11 +72,10 @@ public final class DurabilityGate: Sendable {
         return wrapped
     }
 
-    /// 503 for a change the state file did not take.
-    package static func refusal(_ reason: String, system: String?) -> HTTPResponse {
+    /// 503 for a change the state file did not take (its system is the held answer's, in its context).
+    package static func refusal(_ reason: String) -> HTTPResponse {
         var response = HTTPResponse.jsonError(.serviceUnavailable, "the change could not be saved to the state file")
             .hinted("--state: \(reason). The change is kept in memory and written once the file can be; free disk space or fix the file's directory (GET /__mock/health says degraded meanwhile).")
-        response.system = system
         response.headers.set("Retry-After", "1")
         return response
     }

@@ -157,8 +157,9 @@ struct StubResponse: Sendable {
         return UInt64(min(Double(StubResponse.maxDelayMs), max(0, ms)) * 1_000_000)
     }
 
-    /// The answer to `request`; `filesRoot` holds `bodyFileName` files.
-    func response(to request: StubRequest, now: Date, filesRoot: String?) -> HTTPResponse {
+    /// The answer to `request`; `filesRoot` holds `bodyFileName` files. Its delay and fault go
+    /// into `delivery`.
+    func response(to request: StubRequest, now: Date, filesRoot: String?, delivery: inout Delivery) -> HTTPResponse {
         var response = HTTPResponse(status: HTTPStatus(code: status, reasonPhrase: statusMessage))
         for (name, value) in headers { response.headers.add(name, value.render(request, now: now)) }
         switch body {
@@ -173,23 +174,23 @@ struct StubResponse: Sendable {
             }
             response.body = bytes
         }
-        if let fault { apply(fault, to: &response) }
+        if let fault { apply(fault, to: &response, &delivery) }
         let delay = delayNanos()
-        if delay > 0 { response.delivery.delayNanos = delay }
+        if delay > 0 { delivery.delayNanos = delay }
         return response
     }
 
-    private func apply(_ fault: Fault, to response: inout HTTPResponse) {
+    private func apply(_ fault: Fault, to response: inout HTTPResponse, _ delivery: inout Delivery) {
         switch fault {
-        case .EMPTY_RESPONSE: response.delivery.action = .close
-        case .CONNECTION_RESET_BY_PEER: response.delivery.action = .reset
+        case .EMPTY_RESPONSE: delivery.action = .close
+        case .CONNECTION_RESET_BY_PEER: delivery.action = .reset
         case .RANDOM_DATA_THEN_CLOSE:
             response.body = (0..<1024).map { _ in UInt8.random(in: 0...255) }
-            response.delivery.action = .raw
+            delivery.action = .raw
         case .MALFORMED_RESPONSE_CHUNK:
             // A 200 with a chunked body whose chunk size line is garbage, then close (as WireMock sends).
             response.body = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nlskdu018973t09sylgasjkfg1][]'./.sdlv".utf8)
-            response.delivery.action = .raw
+            delivery.action = .raw
         }
     }
 }

@@ -20,15 +20,17 @@ public final class StubStore: Sendable {
     /// Mappings kept at most.
     public static let maxStubs = 10_000
     public static let startedState = "Started"
-    /// A stub answer's `system` starts with this, then the stub's name (or id), for the log line.
+    /// A stub answer's `system` (in its request context) starts with this, then the stub's name
+    /// (or id), for the log line.
     public static let systemPrefix = "stubs/"
     /// The journal's system for every stub answer.
     public static let systemName = "stubs"
 
-    /// The stub a response came from (its `Matched-Stub-Id`/`-Name` headers), nil for any other.
-    public static func reference(of response: HTTPResponse) -> StubReference? {
+    /// The stub a response came from (its `Matched-Stub-Id`/`-Name` headers), nil for any other;
+    /// `system` is its context's.
+    public static func reference(of response: HTTPResponse, system: String?) -> StubReference? {
         // Most answers are a system's: a name no longer than the prefix ends it at once.
-        guard let system = response.system, system.utf8.count > systemPrefix.utf8.count, system.hasPrefix(systemPrefix),
+        guard let system, system.utf8.count > systemPrefix.utf8.count, system.hasPrefix(systemPrefix),
               let id = response.headers["Matched-Stub-Id"] else { return nil }
         return StubReference(id: id, name: response.headers["Matched-Stub-Name"])
     }
@@ -334,8 +336,9 @@ public final class StubStore: Sendable {
     // MARK: - Serving
 
     /// The stub's answer to `request`, or nil when no mapping matches (the systems answer then).
-    /// A matching mapping counts a hit and moves its scenario on.
-    public func answer(_ request: HTTPRequest) -> (response: HTTPResponse, stub: StubReference)? {
+    /// A matching mapping counts a hit and moves its scenario on, and its answer's delivery (a
+    /// delay, a fault) and the stub's name (as the system, for the log line) go into `context`.
+    public func answer(_ request: HTTPRequest, in context: inout RequestContext) -> (response: HTTPResponse, stub: StubReference)? {
         guard loaded.isSet else { return nil }
         // A request whose path has no mapping (and no pattern exists) is turned away before
         // anything is built: the systems' requests pay only this.
@@ -348,11 +351,11 @@ public final class StubStore: Sendable {
             return entry.mapping
         }
         guard let found else { return nil }
-        var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot)
+        var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, delivery: &context.delivery)
         response.headers.add("Matched-Stub-Id", found.id)
         if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
         // The log line names the stub; the journal shows `stubs` and the stub's id and name.
-        response.system = StubStore.systemPrefix + (found.name ?? found.id)
+        context.system = StubStore.systemPrefix + (found.name ?? found.id)
         return (response, StubReference(id: found.id, name: found.name))
     }
 

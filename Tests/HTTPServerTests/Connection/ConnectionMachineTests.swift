@@ -11,14 +11,13 @@ final class ConnectionMachineTests: XCTestCase {
         var router = Router()
         route(&router)  // first: the first matching route wins
         router.get("/hello") { _ in .text(.ok, "hello\n") }
-        router.get("/slow") { _ in
-            var r = HTTPResponse.text(.ok, "slow\n")
-            r.delivery = Delivery(delayNanos: 2_000_000_000)
-            return r
+        router.get("/slow") { _, context in
+            context.delivery = Delivery(delayNanos: 2_000_000_000)
+            return .text(.ok, "slow\n")
         }
-        router.get("/close") { _ in var r = HTTPResponse.text(.ok, "x"); r.delivery.action = .close; return r }
-        router.get("/reset") { _ in var r = HTTPResponse.text(.ok, "x"); r.delivery.action = .reset; return r }
-        router.get("/truncate") { _ in var r = HTTPResponse.text(.ok, "0123456789"); r.delivery.action = .truncate; return r }
+        router.get("/close") { _, context in context.delivery.action = .close; return .text(.ok, "x") }
+        router.get("/reset") { _, context in context.delivery.action = .reset; return .text(.ok, "x") }
+        router.get("/truncate") { _, context in context.delivery.action = .truncate; return .text(.ok, "0123456789") }
         router.get("/big") { _ in .text(.ok, String(repeating: "b", count: 100_000)) }
         router.webSocket("/ws") { [$0] }
         var config = ServerConfiguration()

@@ -11,13 +11,13 @@ final class DeferredResponseMachineTests: XCTestCase {
     private func makeMachine(maxDeferredSeconds: Double = 600) -> ConnectionMachine {
         var router = Router()
         router.get("/hello") { _ in .text(.ok, "hello\n") }
-        router.get("/wait") { [promises, cancelled] request in
+        router.get("/wait") { [promises, cancelled] request, context in
             let promise = DeferredResponse(timeoutNanos: 5_000_000_000,
                                            onTimeout: { .text(.ok, "timed out\n") },
                                            onCancel: { cancelled.withLock { $0 += 1 } })
             promises.withLock { $0.append(promise) }
             if request.query == "now" { promise.complete(.text(.ok, "at once\n")) }
-            return HTTPResponse.text(.ok, "provisional\n").deferred(promise)
+            return context.deferring(.text(.ok, "provisional\n"), until: promise)
         }
         var config = ServerConfiguration()
         config.maxDeferredSeconds = maxDeferredSeconds

@@ -18,13 +18,13 @@ final class DeferredResponseWireTests: XCTestCase {
     private func server(_ waiters: Waiters, loops: Int = 2) throws -> Server {
         var router = Router()
         router.get("/hello") { _ in .text(.ok, "hello\n") }
-        router.get("/wait") { request in
+        router.get("/wait") { request, context in
             let ms = UInt64(request.query.split(separator: "=").last.flatMap { UInt64($0) } ?? 60_000)
             let promise = DeferredResponse(timeoutNanos: ms * 1_000_000, onTimeout: { .text(.ok, "nothing new\n") },
                                            onCancel: { waiters.cancelled.signal() })
             waiters.promises.withLock { $0.append(promise) }
             waiters.registered.signal()
-            return HTTPResponse.text(.ok, "provisional\n").deferred(promise)
+            return context.deferring(.text(.ok, "provisional\n"), until: promise)
         }
         router.post("/release") { request in
             // Completed from another connection's handler (possibly another loop's thread).

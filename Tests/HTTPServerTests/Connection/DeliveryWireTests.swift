@@ -13,14 +13,13 @@ final class DeliveryWireTests: XCTestCase {
     private func server(loops: Int = 1, configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> Server {
         var router = Router()
         router.get("/hello") { _ in .text(.ok, "hello\n") }
-        router.get("/slow") { _ in
-            var r = HTTPResponse.text(.ok, "slow\n")
-            r.delivery.delayNanos = 1_500_000_000
-            return r
+        router.get("/slow") { _, context in
+            context.delivery.delayNanos = 1_500_000_000
+            return .text(.ok, "slow\n")
         }
-        router.get("/close") { _ in var r = HTTPResponse.text(.ok, "x"); r.delivery.action = .close; return r }
-        router.get("/reset") { _ in var r = HTTPResponse.text(.ok, "x"); r.delivery.action = .reset; return r }
-        router.get("/truncate") { _ in var r = HTTPResponse.text(.ok, "0123456789"); r.delivery.action = .truncate; return r }
+        router.get("/close") { _, context in context.delivery.action = .close; return .text(.ok, "x") }
+        router.get("/reset") { _, context in context.delivery.action = .reset; return .text(.ok, "x") }
+        router.get("/truncate") { _, context in context.delivery.action = .truncate; return .text(.ok, "0123456789") }
         var config = ServerConfiguration()
         config.port = 0
         config.eventLoops = loops
@@ -105,10 +104,8 @@ final class DeliveryWireTests: XCTestCase {
     func testEachAnsweredRequestAndEachTransportRefusalIsLogged() throws {
         let lines = Locked<[String]>([])
         var router = Router()
-        router.get("/rows/:id") { _ in
-            var r = HTTPResponse.text(.ok, "row\n").hinted("try /rows/1")
-            r.system = "rows"
-            return r
+        router.group(RouteGroup(system: "rows", prefixes: ["/rows"])) { router in
+            router.get("/rows/:id") { _ in .text(.ok, "row\n").hinted("try /rows/1") }
         }
         var config = ServerConfiguration()
         config.port = 0

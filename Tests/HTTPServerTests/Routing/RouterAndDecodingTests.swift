@@ -11,7 +11,7 @@ final class RouterAndDecodingTests: XCTestCase {
         router.get("/api/categories/:id") { r, context in .text(.ok, context.pathParameters["id"] ?? "") }
         let request = HTTPRequest(method: .get, target: "/api/categories/7/")
         guard case .http(let handler) = router.match(request, context: &context) else { return XCTFail("no match") }
-        XCTAssertEqual(handler(request, context).body, Array("7".utf8))
+        XCTAssertEqual(handler(request, &context).body, Array("7".utf8))
         let other = HTTPRequest(method: .get, target: "/api/categories/7/extra")
         guard case .notFound = router.match(other, context: &context) else { return XCTFail("should not match") }
     }
@@ -25,11 +25,11 @@ final class RouterAndDecodingTests: XCTestCase {
         for path in ["/auth/login", "/auth/login/", "//auth//login"] {
             let request = HTTPRequest(method: .post, target: path)
             guard case .http(let handler) = router.match(request, context: &context) else { return XCTFail(path) }
-            XCTAssertEqual(handler(request, context).body, Array("static".utf8), path)
+            XCTAssertEqual(handler(request, &context).body, Array("static".utf8), path)
         }
         let head = HTTPRequest(method: .head, target: "/auth/x")
         guard case .http(let handler) = router.match(head, context: &context) else { return XCTFail("HEAD falls back to GET") }
-        XCTAssertEqual(handler(head, context).body, Array("x".utf8))
+        XCTAssertEqual(handler(head, &context).body, Array("x".utf8))
         let put = HTTPRequest(method: .put, target: "/auth/login")
         guard case .methodNotAllowed(let allowed) = router.match(put, context: &context) else { return XCTFail("405 expected") }
         XCTAssertEqual(Set(allowed), [.post, .get, .head, .options])

@@ -7,7 +7,7 @@ final class RouterMatchingTests: XCTestCase {
         let request = HTTPRequest(method: method, target: target)
         var context = RequestContext()
         guard case .http(let handler) = router.match(request, context: &context) else { return nil }
-        return String(decoding: handler(request, context).body, as: UTF8.self)
+        return String(decoding: handler(request, &context).body, as: UTF8.self)
     }
 
     private func router() -> Router {

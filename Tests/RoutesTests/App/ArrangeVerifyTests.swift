@@ -210,10 +210,11 @@ final class WaiterBoundTests: XCTestCase {
     func testWaitersAreBoundedAndFreeTheirPlace() {
         let waiters = Waiters(capacity: 1)
         let ready = Locked<HTTPResponse?>(nil)
-        let held = waiters.wait(ms: 30_000, ready: { ready.withLock { $0 } }, timeout: { .json(.ok, [] as JSONValue) })
+        var held = RequestContext(), context = RequestContext()
+        _ = waiters.wait(ms: 30_000, in: &held, ready: { ready.withLock { $0 } }, timeout: { .json(.ok, [] as JSONValue) })
         XCTAssertNotNil(held.delivery.deferred, "held, not answered")
         XCTAssertEqual(waiters.count, 1)
-        let refused = waiters.wait(ms: 30_000, ready: { nil }, timeout: { .json(.ok, [] as JSONValue) })
+        let refused = waiters.wait(ms: 30_000, in: &context, ready: { nil }, timeout: { .json(.ok, [] as JSONValue) })
         XCTAssertEqual(refused.status, .serviceUnavailable)
         XCTAssertNotNil(refused.hint)
         // The match arrives: the held answer is completed and its place freed.
@@ -221,6 +222,6 @@ final class WaiterBoundTests: XCTestCase {
         waiters.poke()
         XCTAssertEqual(waiters.count, 0)
         XCTAssertEqual(held.delivery.deferred?.isPending, false)
-        XCTAssertNil(waiters.wait(ms: 30_000, ready: { nil }, timeout: { .json(.ok, [] as JSONValue) }).hint)
+        XCTAssertNil(waiters.wait(ms: 30_000, in: &context, ready: { nil }, timeout: { .json(.ok, [] as JSONValue) }).hint)
     }
 }

@@ -19,7 +19,7 @@ package enum Console {
         return { request, context in
             if let token = request.queryParameters["token"],
                let login = adminGuard.consoleLogin(request, context, token: token, next: pagePath) { return login }
-            return guardedPage(request, context)
+            return guardedPage(request, &context)
         }
     }
 

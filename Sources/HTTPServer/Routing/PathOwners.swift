@@ -8,12 +8,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import HTTPServer
 
 /// Which route group owns a path: the rule the router words its own 404 and 405 by (the first
 /// group, in registration order, whose `RouteGroup.owns` holds), built once at start into a table
-/// keyed by the byte after the leading slash, so the middleware decides on every request without
-/// comparing or retaining a String. The journal, fault rules, token controls and logs all read it.
+/// keyed by the byte after the leading slash, so the router decides for a path no route matches
+/// without comparing or retaining a String. The control plane reads it for WebSocket endpoints,
+/// fault rules and stubs.
 package struct PathOwners: Sendable {
     /// One prefix of one group: its bytes in `bytes`, and whether letters match in any case.
     private struct Candidate: Sendable {
@@ -64,7 +64,7 @@ package struct PathOwners: Sendable {
     /// The owning group's system name, or nil.
     package func name(ofPath path: String) -> String? { owner(of: path).map { names[$0] } }
 
-    private func owner(_ path: UnsafeBufferPointer<UInt8>) -> Int? {
+    func owner(_ path: UnsafeBufferPointer<UInt8>) -> Int? {
         guard path.count >= 2, let start = path.baseAddress, start[0] == UInt8(ascii: "/") else { return nil }
         return bucket.withUnsafeBufferPointer { bucket in
             let key = Int(PathOwners.fold(start[1]))
