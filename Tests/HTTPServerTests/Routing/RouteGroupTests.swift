@@ -57,4 +57,45 @@ final class RouteGroupTests: XCTestCase {
         let elsewhere = respond(.get, "/apix")
         XCTAssertEqual(elsewhere.headers["Content-Type"], "application/json; charset=utf-8", "a prefix owns whole segments only")
     }
+
+    func testTheOwnerIsDecidedOnceFromTheMatchedRoutesGroupBeforeTheMiddleware() {
+        var router = Router()
+        router.group(RouteGroup(system: "rows", prefixes: ["/rows"])) { r in
+            r.get("/rows/:page") { _ in .text(.ok, "rows") }
+            r.get("/health") { _ in .text(.ok, "up") }
+        }
+        router.group(RouteGroup(system: "admin", prefixes: ["/__mock"], allowsCrossOrigin: false)) { r in
+            r.post("/__mock/reset") { _ in .empty() }
+        }
+        router.get("/") { _ in .text(.ok, "root") }
+        let seen = Locked<[String?]>([])
+        let responder = Responder(router: router) { request, context, next in
+            seen.withLock { $0.append(context.system) }
+            return next(request, &context)
+        }
+        func answer(_ method: HTTPMethod, _ target: String, _ headers: HTTPHeaders = HTTPHeaders()) -> (system: String?, response: HTTPResponse) {
+            var context = RequestContext()
+            let response = responder.respond(to: HTTPRequest(method: method, target: target, headers: headers), in: &context)
+            XCTAssertEqual(seen.withLock { $0.removeLast() }, context.system, "the middleware saw the owner first")
+            return (context.system, response)
+        }
+        XCTAssertEqual(answer(.get, "/rows/1").system, "rows")
+        XCTAssertEqual(answer(.get, "/health").system, "rows", "the matched route's group, though its prefixes do not hold the path")
+        XCTAssertEqual(answer(.delete, "/health").system, "rows", "405: the group of the routes on the path")
+        XCTAssertEqual(answer(.options, "/health").system, "rows")
+        XCTAssertEqual(answer(.get, "/rows/1/x").system, "rows", "no route: the first group whose prefixes hold the path")
+        XCTAssertNil(answer(.get, "/").system, "a route in no group, on a path no group owns")
+        XCTAssertNil(answer(.get, "/nothing").system)
+
+        // CORS follows the owner: the admin group refuses it, near misses of its paths included.
+        let origin: HTTPHeaders = ["Origin": "http://elsewhere.example", "Access-Control-Request-Method": "POST"]
+        XCTAssertEqual(answer(.get, "/rows/1", origin).response.headers["Access-Control-Allow-Origin"], "http://elsewhere.example")
+        XCTAssertEqual(answer(.options, "/health", origin).response.headers["Access-Control-Allow-Methods"], "POST")
+        for path in ["/__mock/reset", "//__mock/reset", "/__MOCK/reset", "/__mock/none"] {
+            let preflight = answer(.options, path, origin).response
+            XCTAssertNil(preflight.headers["Access-Control-Allow-Origin"], path)
+            XCTAssertNil(preflight.headers["Access-Control-Allow-Methods"], path)
+        }
+        XCTAssertEqual(answer(.post, "//__mock/reset", origin).system, "admin", "the route matched with its empty segments dropped")
+    }
 }
