@@ -442,9 +442,9 @@ public struct Router: Sendable {
         // One rule for static and parameterised routes: the method decides, HEAD may use GET,
         // and every other method on the path is remembered for 405's Allow.
         func consider(_ index: Int) {
-            if pathRoute == nil { pathRoute = index }
             let method = routes[index].method
             if method == request.method { exact = index; return }
+            if pathRoute == nil { pathRoute = index }
             if request.method == .head && method == .get && headFallback == nil { headFallback = index }
             if !allowed.contains(method) { allowed.append(method) }
         }
