@@ -22,9 +22,11 @@ public final class ControlPlane: Sendable {
     package let catalog: SystemCatalog
     /// The stub mappings, tried after the faults and before the systems.
     public let stubs: StubStore
-    /// Which system owns a path: the systems' route groups, then the admin group.
+    /// Which system owns a path (the systems' route groups, then the admin group), for what is
+    /// settled before any request: WebSocket endpoints, fault rules, the stubs' system paths. A
+    /// request's owner is the router's, in its context (`RequestContext.system`).
     package let owners: PathOwners
-    /// The admin group's index in `owners`: its paths are neither faulted nor journaled.
+    /// The admin group's index in `owners`: its endpoints are neither faulted nor journaled.
     package let adminOwner: Int
     package let logger: Logger
     /// For a scripted gateway reply's fresh `sequence_id`.
