@@ -36,7 +36,8 @@ public struct Responder: Sendable {
     }
 
     /// `outcome(for:context:)` in the caller's context, which comes back with what the responder,
-    /// the middleware and the handler put in it (the owner, the delivery, the log level).
+    /// the middleware and the handler put in it (the owner, the delivery, the log level; for an
+    /// upgrade, the delay an admission puts on the 101).
     public func outcome(for request: HTTPRequest, in context: inout RequestContext) -> RouteOutcome {
         if WebSocketHandshake.isUpgradeRequest(request) {
             var routed = context
