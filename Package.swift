@@ -28,7 +28,7 @@ let package = Package(
         // the systems from a value; Routes alone imports the systems and names the registry.
         // The system contract and what every system shares: environment, settings, clock, tokens,
         // account overlays, outbox, body readers, OpenAPI building blocks, persistence cells.
-        .target(name: "EmulationKit", dependencies: ["HTTPServer", "Stubs"], path: "Sources/Routes/Kit"),
+        .target(name: "EmulationKit", dependencies: ["HTTPServer", "Stubs", "MockAdminWire"], path: "Sources/Routes/Kit"),
         // One target per emulated system.
         .target(name: "RowsSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Rows"),
         .target(name: "GatewaySystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/CustomerGateway"),
@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "RSSchoolSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/RSSchool"),
         // The control plane: admin guard, journal, faults, clock and token controls, events, path
         // owners, redaction, the OpenAPI document, the web console.
-        .target(name: "MockControl", dependencies: ["EmulationKit", "HTTPServer", "Stubs"], path: "Sources/Routes/Control"),
+        .target(name: "MockControl", dependencies: ["EmulationKit", "HTTPServer", "Stubs", "MockAdminWire"], path: "Sources/Routes/Control"),
         // --state and --watch: the store, the state file, its writer and change log, the watcher,
         // the durability gate, the state document.
         .target(name: "StatePersistence", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Persistence"),
@@ -49,8 +49,13 @@ let package = Package(
         .target(name: "Stubs", dependencies: ["HTTPServer"], path: "Sources/Routes/Stubs"),
         // The mock as a library: app construction, bundled seed, in-process start and stop.
         .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockControl", "StatePersistence", "MockServerAdminClient"]),
-        // The admin API client (Foundation/URLSession only).
-        .target(name: "MockServerAdminClient"),
+        // The admin API client (Foundation/URLSession only); re-exports the wire types.
+        .target(name: "MockServerAdminClient", dependencies: ["MockAdminWire"]),
+        // The JSON shapes of /__mock/ (faults, journal, clock, accounts, instances, outbox) and their
+        // one date form, shared by the server (EmulationKit, MockControl) and the admin client.
+        // Foundation only: it links neither the systems nor the transport. Public: part of the
+        // MockServerAdminClient library's API.
+        .target(name: "MockAdminWire"),
         // The executable: command line, banner, signals, state file; the app and server come from Routes and HTTPServer.
         // Not MockServerKit: its admin client would link FoundationNetworking (libcurl, TLS) into the server.
         .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockControl", "StatePersistence"]),

@@ -1,4 +1,7 @@
 import Foundation
+// The wire types (MockSMS, MockFaultAction, MockAccount, …) are the server's own; users of the
+// client name them without a second import.
+@_exported import MockAdminWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -80,15 +83,9 @@ public struct MockAdminClient: Sendable {
         return data
     }
 
-    /// Every date under `/__mock/` is ISO 8601 without a fraction (`2026-11-27T04:05:28Z`).
-    static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }
-
+    /// The wire types read their dates themselves (the one ISO 8601 form of `/__mock/`).
     func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
-        do { return try MockAdminClient.decoder.decode(type, from: data) } catch {
+        do { return try JSONDecoder().decode(type, from: data) } catch {
             throw Failure(description: "unexpected admin answer: \(String(decoding: data.prefix(300), as: UTF8.self))")
         }
     }

@@ -146,21 +146,12 @@ public final class EmbeddedMockServer: Sendable {
 
     /// Every SMS sent so far, oldest first; with `phone`, only those to it (written in any form).
     public func sms(phone: String? = nil) -> [MockSMS] {
-        switcher.app.environment.outbox.sms(phone: phone).map {
-            MockSMS(phone: $0.phone, text: $0.text, code: $0.code, sentAt: EmbeddedMockServer.date($0.sentAt))
-        }
+        switcher.app.environment.outbox.sms(phone: phone)
     }
 
     /// Every e-mail sent so far, oldest first; with `to`, only those to that address.
     public func emails(to address: String? = nil) -> [MockEmail] {
-        switcher.app.environment.outbox.emails(to: address).map {
-            MockEmail(to: $0.to, subject: $0.subject, body: $0.body, link: $0.link, sentAt: EmbeddedMockServer.date($0.sentAt))
-        }
-    }
-
-    /// An outbox date (always the mock's own ISO 8601 text) as a `Date`.
-    private static func date(_ text: String) -> Date {
-        (try? Date(text, strategy: .iso8601)) ?? Date(timeIntervalSince1970: 0)
+        switcher.app.environment.outbox.emails(to: address)
     }
 
     /// Stops accepting, lets requests in flight finish, and waits for the loops (idempotent).

@@ -79,10 +79,10 @@ extension ControlPlane {
             context.delivery.delayNanos = UInt64(ms) * 1_000_000
         case .respond(let status, let body, let headers):
             response = HTTPResponse(status: HTTPStatus(code: status), body: Array((body ?? "").utf8))
-            if let body, !headers.contains(where: { $0.name.equalsIgnoringASCIICase("Content-Type") }) {
+            if let body, !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
                 response.headers.set("Content-Type", JSONValue.parse(body) == nil ? HTTPResponse.textContentType : HTTPResponse.jsonContentType)
             }
-            for field in headers { response.headers.add(field.name, field.value) }
+            for field in action.sortedHeaders(headers) { response.headers.add(field.name, field.value) }
         case .close:
             response = .empty(.internalServerError)
             context.delivery.action = .close

@@ -88,11 +88,11 @@ public final class ControlPlane: Sendable {
             switch message {
             case .sms(let sms):
                 events.publish(kind: "sms", at: environment.clock.now()) {
-                    ["phone": .string(sms.phone), "text": .string(sms.text), "code": JSONValue(sms.code), "sentAt": .string(sms.sentAt)]
+                    ["phone": .string(sms.phone), "text": .string(sms.text), "code": JSONValue(sms.code), "sentAt": .string(ISO8601.string(sms.sentAt))]
                 }
             case .email(let mail):
                 events.publish(kind: "email", at: environment.clock.now()) {
-                    ["to": .string(mail.to), "subject": .string(mail.subject), "body": .string(mail.body), "link": JSONValue(mail.link), "sentAt": .string(mail.sentAt)]
+                    ["to": .string(mail.to), "subject": .string(mail.subject), "body": .string(mail.body), "link": JSONValue(mail.link), "sentAt": .string(ISO8601.string(mail.sentAt))]
                 }
             }
         }

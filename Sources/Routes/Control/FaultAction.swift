@@ -1,34 +1,13 @@
 import HTTPServer
+import MockAdminWire
 
-/// What a fault rule does (docs/control-plane.md); the JSON names are the API's.
-public enum FaultAction: Sendable, Equatable {
-    /// Hold the answer (or the gateway reply) this many milliseconds, then answer normally.
-    case delay(milliseconds: Int)
-    /// Answer this instead; the handler does not run.
-    case respond(status: Int, body: String?, headers: [HeaderField])
-    /// Close the connection without an answer; the handler does not run.
-    case close
-    /// Close with a TCP reset; the handler does not run.
-    case reset
-    /// The real status line and headers, half the body, then close.
-    case truncate
-    /// The real status with a body that is not valid JSON.
-    case malformedJSON
-    /// Gateway: this text frame instead of the reply; the handler does not run.
-    case reply(String)
-    /// Gateway: no reply at all; the handler does not run.
-    case noReply
-    /// Gateway: close the WebSocket with this code instead of replying.
-    case closeCode(Int)
+/// What a fault rule does (docs/control-plane.md): the wire type the admin client posts, checked
+/// by `FaultRuleDraft.parse`.
+public typealias FaultAction = MockFaultAction
 
-    /// One header of a substituted answer.
-    public struct HeaderField: Sendable, Equatable {
-        public var name: String
-        public var value: String
-    }
-
+extension MockFaultAction {
     /// The action's name in the API (`delayMs`, `status`, `close`, …).
-    public var name: String {
+    package var name: String {
         switch self {
         case .delay: return "delayMs"
         case .respond: return "status"
@@ -43,7 +22,7 @@ public enum FaultAction: Sendable, Equatable {
     }
 
     /// The name with its value, for a log line: `status 503`, `delayMs 300`, `reply "…"`.
-    public var logText: String {
+    package var logText: String {
         switch self {
         case .delay(let ms): return "delayMs \(ms)"
         case .respond(let status, let body, _): return "status \(status)\(body == nil ? "" : " with a body")"
@@ -54,7 +33,7 @@ public enum FaultAction: Sendable, Equatable {
     }
 
     /// Actions a WebSocket message rule (the gateway's) may take.
-    public var isMessageAction: Bool {
+    package var isMessageAction: Bool {
         switch self {
         case .delay, .reply, .noReply, .closeCode: return true
         default: return false
@@ -62,7 +41,7 @@ public enum FaultAction: Sendable, Equatable {
     }
 
     /// Actions an HTTP rule may take.
-    public var isHTTPAction: Bool {
+    package var isHTTPAction: Bool {
         switch self {
         case .reply, .noReply, .closeCode: return false
         default: return true
@@ -70,7 +49,7 @@ public enum FaultAction: Sendable, Equatable {
     }
 
     /// The action object as posted.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .delay(let ms): return ["delayMs": JSONValue(ms)]
         case .respond(let status, let body, let headers):
@@ -78,7 +57,7 @@ public enum FaultAction: Sendable, Equatable {
             if let body { object.set("body", .string(body)) }
             if !headers.isEmpty {
                 var h: JSONValue = [:]
-                for field in headers { h.set(field.name, .string(field.value)) }
+                for field in sortedHeaders(headers) { h.set(field.name, .string(field.value)) }
                 object.set("headers", h)
             }
             return object
@@ -90,5 +69,10 @@ public enum FaultAction: Sendable, Equatable {
         case .noReply: return ["noReply": true]
         case .closeCode(let code): return ["closeCode": JSONValue(code)]
         }
+    }
+
+    /// A substituted answer's headers in the order they are sent and listed: by name.
+    package func sortedHeaders(_ headers: [String: String]) -> [(name: String, value: String)] {
+        headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
     }
 }

@@ -152,7 +152,7 @@ public struct FaultRuleDraft: Sendable {
                 guard let text = value.string else { throw Invalid("\"body\" must be a string (the exact body to send)") }
                 body = text
             }
-            var headers: [FaultAction.HeaderField] = []
+            var headers: [String: String] = [:]
             if let value = object["headers"], value != .null {
                 guard let fields = value.members else { throw Invalid("\"headers\" must be an object of strings") }
                 for (name, v) in fields.sorted(by: { $0.key < $1.key }) {
@@ -162,7 +162,7 @@ public struct FaultRuleDraft: Sendable {
                     if ["content-length", "transfer-encoding", "connection"].contains(name.lowercased()) {
                         throw Invalid("header \"\(name)\" is set by the server")
                     }
-                    headers.append(.init(name: name, value: text))
+                    headers[name] = text
                 }
             }
             return .respond(status: status, body: body, headers: headers)

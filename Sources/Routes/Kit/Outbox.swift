@@ -5,42 +5,6 @@ import Foundation
 #endif
 import HTTPServer
 
-/// An SMS the mock "sent": what a real backend would have delivered to a phone.
-public struct SentSMS: Codable, Sendable, Equatable {
-    public var phone: String
-    public var text: String
-    public var code: String?
-    public var sentAt: String
-
-    /// Every documented key is always written (`"code": null` when none), so clients see one shape.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(phone, forKey: .phone)
-        try c.encode(text, forKey: .text)
-        try c.encode(code, forKey: .code)
-        try c.encode(sentAt, forKey: .sentAt)
-    }
-}
-
-/// An e-mail the mock "sent": what a real backend would have delivered to a mailbox.
-public struct SentEmail: Codable, Sendable, Equatable {
-    public var to: String
-    public var subject: String
-    public var body: String
-    public var link: String?
-    public var sentAt: String
-
-    /// Every documented key is always written (`"link": null` when none), so clients see one shape.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(to, forKey: .to)
-        try c.encode(subject, forKey: .subject)
-        try c.encode(body, forKey: .body)
-        try c.encode(link, forKey: .link)
-        try c.encode(sentAt, forKey: .sentAt)
-    }
-}
-
 /// One message the outbox sent, as its observers see it.
 public enum OutboxMessage: Sendable {
     case sms(SentSMS)
@@ -93,26 +57,32 @@ public final class Outbox: Sendable {
 
     /// Records an SMS to a phone (as its system writes it); `code` is the code or password it carries.
     public func sendSMS(to phone: String, text: String, code: String? = nil) {
-        let sms = SentSMS(phone: written(phone), text: text, code: code, sentAt: ISO8601.string(clock.now()))
+        let sms = SentSMS(phone: written(phone), text: text, code: code, sentAt: Outbox.wholeSecond(clock.now()))
         messages.withLock { m in
             Outbox.append(sms, to: &m.sms, capacity: capacity)
             m.smsEnd &+= 1
         }
         logger.outbox(.sms, "SMS to \(sms.phone): \(text)",
-                      fields: [("phone", .text(sms.phone)), ("code", .text(code)), ("text", .text(text)), ("sentAt", .text(sms.sentAt))])
+                      fields: [("phone", .text(sms.phone)), ("code", .text(code)), ("text", .text(text)), ("sentAt", .text(ISO8601.string(sms.sentAt)))])
         notify(.sms(sms))
     }
 
     /// Records an e-mail; `link` is the confirmation link it carries, if any.
     public func sendEmail(to address: String, subject: String, body: String, link: String? = nil) {
-        let mail = SentEmail(to: address, subject: subject, body: body, link: link, sentAt: ISO8601.string(clock.now()))
+        let mail = SentEmail(to: address, subject: subject, body: body, link: link, sentAt: Outbox.wholeSecond(clock.now()))
         messages.withLock { m in
             Outbox.append(mail, to: &m.emails, capacity: capacity)
             m.emailsEnd &+= 1
         }
         logger.outbox(.email, "E-mail to \(address): \(subject)\(link.map { " — \($0)" } ?? "")",
-                      fields: [("to", .text(address)), ("subject", .text(subject)), ("link", .text(link)), ("sentAt", .text(mail.sentAt))])
+                      fields: [("to", .text(address)), ("subject", .text(subject)), ("link", .text(link)), ("sentAt", .text(ISO8601.string(mail.sentAt)))])
         notify(.email(mail))
+    }
+
+    /// A message's time as the API writes it, to the second: one read back from the state file
+    /// equals the one sent.
+    private static func wholeSecond(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     }
 
     /// Calls `observer` after every message sent (the control plane's events stream).
@@ -154,61 +124,4 @@ public final class Outbox: Sendable {
 
     /// Forgets every e-mail; the SMS stay.
     public func clearEmails() { messages.withLock { $0.emails = [] } }
-}
-
-/// ISO 8601 UTC timestamps without fraction (`2026-11-22T11:14:30Z`), as clients parse them
-/// strictly: every date under `/__mock/` (journal `at`, `sentAt`, the clock's `now`, sessions'
-/// `expiresAt`, events) is written this way, so one standard decoder (`JSONDecoder`'s `.iso8601`,
-/// swift-openapi-generator's default transcoder) reads them all.
-public enum ISO8601 {
-    public static func string(_ date: Date) -> String {
-        String(unsafeUninitializedCapacity: 20) { write(date, to: $0) }
-    }
-
-    /// The same text appended to bytes (a reply being built), without a String in between.
-    package static func append(_ date: Date, to out: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buf in
-            let n = write(date, to: buf)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[0..<n]))
-        }
-    }
-
-    /// Writes the 20 bytes of the text into `buf` (20 bytes at least); their number.
-    private static func write(_ date: Date, to buf: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        let parts = civil(Int(date.timeIntervalSince1970.rounded(.down)))
-        // Digits by hand: String(format:) goes through CFString and showed up in the gateway's profile.
-        var i = 0
-        func put(_ value: Int32, _ width: Int) {
-            var v = Int(value), k = i + width
-            while k > i {
-                k -= 1
-                buf[k] = UInt8(48 + v % 10)
-                v /= 10
-            }
-            i += width
-        }
-        func sep(_ c: UInt8) { buf[i] = c; i += 1 }
-        put(parts.tm_year + 1900, 4); sep(45); put(parts.tm_mon + 1, 2); sep(45); put(parts.tm_mday, 2)
-        sep(84); put(parts.tm_hour, 2); sep(58); put(parts.tm_min, 2); sep(58); put(parts.tm_sec, 2); sep(90)
-        return i
-    }
-
-    /// UTC calendar fields of a Unix time, in `tm`'s conventions (years since 1900, months from 0).
-    /// Integer arithmetic (H. Hinnant's days-to-civil, proleptic Gregorian) instead of gmtime_r,
-    /// which takes glibc's time-zone lock on every gateway login.
-    package static func civil(_ t: Int) -> (tm_year: Int32, tm_mon: Int32, tm_mday: Int32, tm_hour: Int32, tm_min: Int32, tm_sec: Int32) {
-        let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
-        let secs = t - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int32(truncatingIfNeeded: year - 1900), Int32(month - 1), Int32(day),
-                Int32(secs / 3_600), Int32(secs % 3_600 / 60), Int32(secs % 60))
-    }
 }

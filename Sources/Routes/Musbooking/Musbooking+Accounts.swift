@@ -12,7 +12,7 @@ extension Musbooking {
             var sessions: [String: [AccountSummary.Session]] = [:]
             for (token, session) in state.sessions {
                 sessions[session.userId.lowercased(), default: []]
-                    .append(AccountSummary.Session(token: token, expiresAt: ISO8601.string(session.expiresAt)))
+                    .append(AccountSummary.Session(token: token, expiresAt: session.expiresAt))
             }
             return AccountListing.page("musbooking", state.users.values.sorted { $0.id < $1.id }, page) { user in
                 Musbooking.summary(of: user, sessions: sessions[user.id.lowercased()] ?? [])

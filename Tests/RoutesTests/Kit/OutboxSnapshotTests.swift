@@ -25,7 +25,7 @@ final class OutboxSnapshotTests: XCTestCase {
 
     func testRestoreKeepsTheNewestUpToTheCapacity() throws {
         let outbox = Outbox(clock: ManualClock(), logger: .silent, capacity: 2)
-        let sms = (1...3).map { SentSMS(phone: "903000000\($0)", text: "t", code: nil, sentAt: "2026-11-22T00:00:00Z") }
+        let sms = (1...3).map { SentSMS(phone: "903000000\($0)", text: "t", code: nil, sentAt: Date(timeIntervalSince1970: 1_795_305_600)) }
         try outbox.restore(OutboxSnapshot(sms: sms, emails: []))
         XCTAssertEqual(outbox.sms().map(\.phone), ["9030000002", "9030000003"])
     }

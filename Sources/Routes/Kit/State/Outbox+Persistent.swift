@@ -27,11 +27,11 @@ extension Outbox: PersistentSystem {
         let m = messages.value
         var out: [UInt8] = Array("{\"emails\":".utf8)
         out.append(contentsOf: snapshotCache.emails.json(for: m.emails) { mail in
-            Outbox.object([("body", mail.body), ("link", mail.link), ("sentAt", mail.sentAt), ("subject", mail.subject), ("to", mail.to)])
+            Outbox.object([("body", mail.body), ("link", mail.link), ("sentAt", ISO8601.string(mail.sentAt)), ("subject", mail.subject), ("to", mail.to)])
         })
         out.append(contentsOf: Array(",\"sms\":".utf8))
         out.append(contentsOf: snapshotCache.sms.json(for: m.sms) { sms in
-            Outbox.object([("code", sms.code), ("phone", sms.phone), ("sentAt", sms.sentAt), ("text", sms.text)])
+            Outbox.object([("code", sms.code), ("phone", sms.phone), ("sentAt", ISO8601.string(sms.sentAt)), ("text", sms.text)])
         })
         out.append(UInt8(ascii: "}"))
         return Data(out)
@@ -69,10 +69,10 @@ extension Outbox: RecordedSystem {
         // Under the lock, with no copy kept (see SkyZone's).
         messages.drain { m in
             sink.list("emails", m.emails, end: m.emailsEnd) { mail in
-                Outbox.object([("body", mail.body), ("link", mail.link), ("sentAt", mail.sentAt), ("subject", mail.subject), ("to", mail.to)])
+                Outbox.object([("body", mail.body), ("link", mail.link), ("sentAt", ISO8601.string(mail.sentAt)), ("subject", mail.subject), ("to", mail.to)])
             }
             sink.list("sms", m.sms, end: m.smsEnd) { sms in
-                Outbox.object([("code", sms.code), ("phone", sms.phone), ("sentAt", sms.sentAt), ("text", sms.text)])
+                Outbox.object([("code", sms.code), ("phone", sms.phone), ("sentAt", ISO8601.string(sms.sentAt)), ("text", sms.text)])
             }
         }
     }

@@ -1,16 +1,22 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a fault rule does (`POST /__mock/faults` `action`): HTTP actions, and for gateway rules
 /// (`system: "gateway"`, `path`: a message type) `delay`, `reply`, `noReply` and `closeCode`.
 ///
-/// Give one to ``MockAdminClient/addFault(method:path:system:times:action:)``:
+/// Give one to `MockAdminClient.addFault(method:path:system:times:action:)`:
 ///
 ///     try await admin.addFault(path: "/api/auth/login", times: 1, action: .respond(status: 503))
 ///     try await admin.addFault(path: "/rows/*", action: .delay(milliseconds: 2_000))
 ///     try await admin.addFault(path: "LOGIN_CUSTOMER", system: "gateway", action: .noReply)
 ///
 /// A rule fires on the requests it matches (`times` of them, or until removed), and the journal
-/// entry of each request it fired on names it (``MockJournalEntry/fault``).
+/// entry of each request it fired on names it (``MockJournalEntry/fault``). The server checks a
+/// posted action and lists its rules in this shape; a substituted answer's headers are sent in
+/// the order of their names.
 public enum MockFaultAction: Codable, Sendable, Equatable {
     /// Answer normally after this many milliseconds (other connections are served meanwhile).
     case delay(milliseconds: Int)
@@ -80,7 +86,7 @@ public enum MockFaultAction: Codable, Sendable, Equatable {
 
 /// A fault rule as `GET /__mock/faults` lists it.
 public struct MockFaultRule: Codable, Sendable, Equatable {
-    /// What ``MockAdminClient/removeFault(_:)`` takes.
+    /// What `MockAdminClient.removeFault(_:)` takes.
     public var id: Int
     /// Only requests with this method; nil: any.
     public var method: String?
@@ -96,51 +102,3 @@ public struct MockFaultRule: Codable, Sendable, Equatable {
     public var action: MockFaultAction
 }
 
-/// One entry of the request journal (`GET /__mock/requests`), secrets already redacted.
-public struct MockJournalEntry: Codable, Sendable, Equatable {
-    /// The fault that fired on the request.
-    public struct Fault: Codable, Sendable, Equatable {
-        /// The rule's id.
-        public var id: Int
-        /// What it did instead of (or before) the normal answer.
-        public var action: MockFaultAction
-    }
-
-    /// Increasing; ``MockRequestFilter/since`` takes it to read only newer entries.
-    public var id: Int
-    /// When the request arrived, by the mock's clock (to the second; entries of one second are
-    /// ordered by ``id``).
-    public var at: Date
-    /// The system that owns the path; nil for a path no system owns.
-    public var system: String?
-    /// `GET`, `POST`, …, or `WS` for a gateway message.
-    public var method: String
-    /// The request path; for a gateway message its type.
-    public var path: String
-    /// The query string, without `?` (empty when there is none).
-    public var query: String
-    /// The status sent; nil when the connection was closed or reset instead.
-    public var status: Int?
-    /// From the request's arrival to its answer's hand-over, in milliseconds.
-    public var durationMs: Double
-    /// The request's headers, secrets shortened.
-    public var requestHeaders: [String: String]
-    /// The request body as text (secrets redacted, cut at 4,096 bytes).
-    public var requestBody: String
-    /// The answer's body as text (secrets redacted, cut at 4,096 bytes).
-    public var responseBody: String
-    /// The `X-Mock-Hint` the mock answered with, saying why it refused the request; nil when none.
-    public var hint: String?
-    /// True when a body was cut at 4,096 bytes.
-    public var truncated: Bool?
-    /// The fault rule that fired on this request, if one did.
-    public var fault: Fault?
-}
-
-/// The mock's clock (`/__mock/clock`).
-public struct MockClock: Codable, Sendable, Equatable {
-    /// The mock's time now.
-    public var now: Date
-    /// How far the clock is ahead of real time.
-    public var offsetSeconds: Double
-}

@@ -1,0 +1,112 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One entry of the request journal (`GET /__mock/requests`), secrets already redacted.
+public struct MockJournalEntry: Codable, Sendable, Equatable {
+    /// The fault that fired on the request.
+    public struct Fault: Codable, Sendable, Equatable {
+        /// The rule's id.
+        public var id: Int
+        /// What it did instead of (or before) the normal answer.
+        public var action: MockFaultAction
+    }
+
+    /// Increasing; a filter's `since` takes it to read only newer entries.
+    public var id: Int
+    /// When the request arrived, by the mock's clock (to the second; entries of one second are
+    /// ordered by ``id``).
+    public var at: Date
+    /// The system that owns the path; nil for a path no system owns.
+    public var system: String?
+    /// `GET`, `POST`, …, or `WS` for a gateway message.
+    public var method: String
+    /// The request path; for a gateway message its type.
+    public var path: String
+    /// The query string, without `?` (empty when there is none).
+    public var query: String
+    /// The status sent; nil when the connection was closed or reset instead.
+    public var status: Int?
+    /// From the request's arrival to its answer's hand-over, in milliseconds.
+    public var durationMs: Double
+    /// The request's headers, secrets shortened.
+    public var requestHeaders: [String: String]
+    /// The request body as text (secrets redacted, cut at 4,096 bytes).
+    public var requestBody: String
+    /// The answer's body as text (secrets redacted, cut at 4,096 bytes).
+    public var responseBody: String
+    /// The `X-Mock-Hint` the mock answered with, saying why it refused the request; nil when none.
+    public var hint: String?
+    /// True when a body was cut at 4,096 bytes.
+    public var truncated: Bool?
+    /// The fault rule that fired on this request, if one did.
+    public var fault: Fault?
+
+    private enum CodingKeys: String, CodingKey {
+        case id, at, system, method, path, query, status, durationMs, requestHeaders, requestBody, responseBody, hint, truncated, fault
+    }
+
+    /// Reads an entry as the server writes it (`at` in the one date form of `/__mock/`).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(Int.self, forKey: .id)
+        at = try c.decodeWireDate(forKey: .at)
+        system = try c.decodeIfPresent(String.self, forKey: .system)
+        method = try c.decode(String.self, forKey: .method)
+        path = try c.decode(String.self, forKey: .path)
+        query = try c.decode(String.self, forKey: .query)
+        status = try c.decodeIfPresent(Int.self, forKey: .status)
+        durationMs = try c.decode(Double.self, forKey: .durationMs)
+        requestHeaders = try c.decode([String: String].self, forKey: .requestHeaders)
+        requestBody = try c.decode(String.self, forKey: .requestBody)
+        responseBody = try c.decode(String.self, forKey: .responseBody)
+        hint = try c.decodeIfPresent(String.self, forKey: .hint)
+        truncated = try c.decodeIfPresent(Bool.self, forKey: .truncated)
+        fault = try c.decodeIfPresent(Fault.self, forKey: .fault)
+    }
+
+    /// Writes the entry in the server's shape (`at` as `2026-11-22T11:14:30Z`).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encodeWireDate(at, forKey: .at)
+        try c.encodeIfPresent(system, forKey: .system)
+        try c.encode(method, forKey: .method)
+        try c.encode(path, forKey: .path)
+        try c.encode(query, forKey: .query)
+        try c.encodeIfPresent(status, forKey: .status)
+        try c.encode(durationMs, forKey: .durationMs)
+        try c.encode(requestHeaders, forKey: .requestHeaders)
+        try c.encode(requestBody, forKey: .requestBody)
+        try c.encode(responseBody, forKey: .responseBody)
+        try c.encodeIfPresent(hint, forKey: .hint)
+        try c.encodeIfPresent(truncated, forKey: .truncated)
+        try c.encodeIfPresent(fault, forKey: .fault)
+    }
+}
+
+/// The mock's clock (`/__mock/clock`).
+public struct MockClock: Codable, Sendable, Equatable {
+    /// The mock's time now.
+    public var now: Date
+    /// How far the clock is ahead of real time.
+    public var offsetSeconds: Double
+
+    private enum CodingKeys: String, CodingKey { case now, offsetSeconds }
+
+    /// Reads the clock as the server writes it (`now` in the one date form of `/__mock/`).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        now = try c.decodeWireDate(forKey: .now)
+        offsetSeconds = try c.decode(Double.self, forKey: .offsetSeconds)
+    }
+
+    /// Writes the clock in the server's shape.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeWireDate(now, forKey: .now)
+        try c.encode(offsetSeconds, forKey: .offsetSeconds)
+    }
+}
