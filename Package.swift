@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "RoutesTests", dependencies: mockTargets + ["HTTPServer", "TestSupport", "MockTestSupport", "MockServerKit", "MockServer"],
                     // Files older servers wrote, read by the tests from the source tree.
                     exclude: ["Persistence/Fixtures"]),
-        .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient", "TestSupport", "MockTestSupport", "EmulationKit"]),
+        .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient", "MockAdminWire", "TestSupport", "MockTestSupport", "EmulationKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

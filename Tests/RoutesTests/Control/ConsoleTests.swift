@@ -141,6 +141,9 @@ final class ConsoleTests: XCTestCase {
         XCTAssertEqual(before["phone"] as? String, "9123456789")
         let sessions = try XCTUnwrap(before["sessions"] as? [[String: Any]])
         XCTAssertEqual(sessions.map { $0["token"] as? String }, [String(token.prefix(4)) + "…"])
+        // The session's end in the one date form of /__mock/ (the wire type writes it, whatever the encoder).
+        let expiresAt = try XCTUnwrap(sessions.first?["expiresAt"] as? String)
+        XCTAssertNotNil(expiresAt.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"#, options: .regularExpression), expiresAt)
 
         let link = try XCTUnwrap(server.outbox.emails().last?.link)
         let path = try XCTUnwrap(URL(string: link)).path + "?" + (URL(string: link)?.query ?? "")
