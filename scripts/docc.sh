@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC catalogs of the two libraries (Sources/<Target>/<Target>.docc) with the
+# Builds the DocC catalogs of the two libraries and of MockAdminWire, the wire types the admin
+# client re-exports (Sources/<Target>/<Target>.docc), with the
 # toolchain's docc, from symbol graphs the compiler emits. Fails on any docc warning (a symbol
 # link that resolves to nothing, a topic that names a missing symbol) and on a public symbol
 # without a doc comment. The archives land in .build-docc/<Target>.doccarchive (open one in Xcode).
@@ -20,11 +21,11 @@ scratch="$ROOT/.build-docc"
 find "$scratch" -type d -name symbolgraph -prune -exec rm -rf {} + 2> /dev/null || true
 # It builds the package, then extracts a graph per module; on Linux it also tries the generated
 # test-runner modules, fails on those and exits non-zero, so what counts is that the graphs of
-# the two libraries are there (its output is shown when they are not).
+# the three modules are there (its output is shown when they are not).
 dump_log="$(mktemp)"
 swift package --scratch-path "$scratch" dump-symbol-graph --minimum-access-level public > "$dump_log" 2>&1 || true
 graphs="$(find "$scratch" -type d -name symbolgraph | head -1)"
-if [[ -z "$graphs" || ! -f "$graphs/MockServerKit.symbols.json" || ! -f "$graphs/MockServerAdminClient.symbols.json" ]]; then
+if [[ -z "$graphs" || ! -f "$graphs/MockServerKit.symbols.json" || ! -f "$graphs/MockServerAdminClient.symbols.json" || ! -f "$graphs/MockAdminWire.symbols.json" ]]; then
     cat "$dump_log" >&2
     echo "docc.sh: swift package dump-symbol-graph wrote no graph for the libraries" >&2
     exit 1
@@ -32,7 +33,7 @@ fi
 rm -f "$dump_log"
 
 status=0
-for module in MockServerKit MockServerAdminClient; do
+for module in MockServerKit MockServerAdminClient MockAdminWire; do
     own="$scratch/graphs-$module"
     rm -rf "$own" && mkdir -p "$own"
     cp "$graphs/$module.symbols.json" "$own/"
@@ -45,4 +46,4 @@ for module in MockServerKit MockServerAdminClient; do
         --output-path "$scratch/$module.doccarchive" --analyze --warnings-as-errors || status=1
 done
 [[ "$status" -eq 0 ]] || { echo "docc.sh: the documentation has the problems above" >&2; exit 1; }
-echo "docc.sh: both catalogs build without warnings; every public symbol is documented"
+echo "docc.sh: the three catalogs build without warnings; every public symbol is documented"
