@@ -42,7 +42,7 @@ let package = Package(
         // the durability gate, the state document.
         .target(name: "StatePersistence", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Persistence"),
         // The composition root: the registry, the seed, the app, the admin routes that span the plane.
-        .target(name: "Routes", dependencies: ["HTTPServer", "EmulationKit", "MockControl", "StatePersistence", "Stubs"] + systemTargets,
+        .target(name: "Routes", dependencies: ["HTTPServer", "EmulationKit", "MockControl", "StatePersistence", "Stubs", "MockAdminWire"] + systemTargets,
                 exclude: ["Kit", "Rows", "CustomerGateway", "SkyZone", "Musbooking", "RSSchool", "Control", "Persistence", "Stubs"]),
         // WireMock-format stub mappings for every other endpoint: matching, answers, /__admin
         // (imports only HTTPServer; the kit's environment holds the store).
@@ -52,7 +52,7 @@ let package = Package(
         // The admin API client (Foundation/URLSession only); re-exports the wire types.
         .target(name: "MockServerAdminClient", dependencies: ["MockAdminWire"]),
         // The JSON shapes of /__mock/ (faults, journal, clock, accounts, instances, outbox) and their
-        // one date form, shared by the server (EmulationKit, MockControl) and the admin client.
+        // one date form, shared by the server (EmulationKit, MockControl, Routes) and the admin client.
         // Foundation only: it links neither the systems nor the transport. Public: part of the
         // MockServerAdminClient library's API.
         .target(name: "MockAdminWire"),
@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         // MockServer: the executable tests run the built binary, and Xcode builds it first only for a
         // test target that depends on it (SwiftPM's swift test builds every product anyway).
-        .testTarget(name: "RoutesTests", dependencies: mockTargets + ["HTTPServer", "TestSupport", "MockTestSupport", "MockServerKit", "MockServer"],
+        .testTarget(name: "RoutesTests", dependencies: mockTargets + ["MockAdminWire", "HTTPServer", "TestSupport", "MockTestSupport", "MockServerKit", "MockServer"],
                     // Files older servers wrote, read by the tests from the source tree.
                     exclude: ["Persistence/Fixtures"]),
         .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient", "MockAdminWire", "TestSupport", "MockTestSupport", "EmulationKit"]),

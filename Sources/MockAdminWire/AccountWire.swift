@@ -85,4 +85,11 @@ public struct MockInstance: Codable, Sendable, Equatable {
     public var baseURL: String
     /// The port it listens on.
     public var port: Int
+
+    /// An instance with these parts (the server lists its instances this way).
+    public init(id: String, baseURL: String, port: Int) {
+        self.id = id
+        self.baseURL = baseURL
+        self.port = port
+    }
 }

@@ -38,7 +38,7 @@ public enum MockFaultAction: Codable, Sendable, Equatable {
     case closeCode(Int)
 
     private struct Fields: Codable {
-        var delayMs: Int?, status: Int?, body: String?, headers: [String: String]?
+        var delayMs: Int?, status: Int?, body: String?, headers: Headers?
         var close: Bool?, reset: Bool?, truncate: Bool?, malformedJSON: Bool?
         var reply: String?, noReply: Bool?, closeCode: Int?
     }
@@ -50,7 +50,7 @@ public enum MockFaultAction: Codable, Sendable, Equatable {
         case .respond(let status, let body, let headers):
             f.status = status
             f.body = body
-            f.headers = headers.isEmpty ? nil : headers
+            f.headers = headers.isEmpty ? nil : Headers(fields: headers)
         case .close: f.close = true
         case .reset: f.reset = true
         case .truncate: f.truncate = true
@@ -62,6 +62,28 @@ public enum MockFaultAction: Codable, Sendable, Equatable {
         return f
     }
 
+    /// A substituted answer's headers, written in the order of their names (the order the server
+    /// sends and lists them in, whatever the encoder).
+    private struct Headers: Codable {
+        var fields: [String: String]
+
+        init(fields: [String: String]) { self.fields = fields }
+
+        struct Name: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws { fields = try [String: String](from: decoder) }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Name.self)
+            for (name, value) in fields.sorted(by: { $0.key < $1.key }) { try c.encode(value, forKey: Name(stringValue: name)) }
+        }
+    }
+
     /// Writes the action as the server takes it: one object with the action's field
     /// (`{"delayMs": 2000}`, `{"status": 503, "body": "…"}`, `{"close": true}`, …).
     public func encode(to encoder: any Encoder) throws { try fields.encode(to: encoder) }
@@ -70,7 +92,7 @@ public enum MockFaultAction: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let f = try Fields(from: decoder)
         if let ms = f.delayMs { self = .delay(milliseconds: ms) }
-        else if let status = f.status { self = .respond(status: status, body: f.body, headers: f.headers ?? [:]) }
+        else if let status = f.status { self = .respond(status: status, body: f.body, headers: f.headers?.fields ?? [:]) }
         else if f.close == true { self = .close }
         else if f.reset == true { self = .reset }
         else if f.truncate == true { self = .truncate }
@@ -100,5 +122,43 @@ public struct MockFaultRule: Codable, Sendable, Equatable {
     public var remaining: Int?
     /// What it does to the requests it matches.
     public var action: MockFaultAction
+
+    /// A rule with these parts (the server lists its rules this way; a test may build its own
+    /// expectation).
+    public init(id: Int, method: String?, path: String, system: String?, times: Int?, remaining: Int?, action: MockFaultAction) {
+        self.id = id
+        self.method = method
+        self.path = path
+        self.system = system
+        self.times = times
+        self.remaining = remaining
+        self.action = action
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, method, path, system, times, remaining, action }
+
+    /// Reads a rule as `GET /__mock/faults` lists it.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(Int.self, forKey: .id)
+        method = try c.decodeIfPresent(String.self, forKey: .method)
+        path = try c.decode(String.self, forKey: .path)
+        system = try c.decodeIfPresent(String.self, forKey: .system)
+        times = try c.decodeIfPresent(Int.self, forKey: .times)
+        remaining = try c.decodeIfPresent(Int.self, forKey: .remaining)
+        action = try c.decode(MockFaultAction.self, forKey: .action)
+    }
+
+    /// Writes the rule as the server lists it: every member, `null` for the ones it lacks.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(method, forKey: .method)
+        try c.encode(path, forKey: .path)
+        try c.encode(system, forKey: .system)
+        try c.encode(times, forKey: .times)
+        try c.encode(remaining, forKey: .remaining)
+        try c.encode(action, forKey: .action)
+    }
 }
 

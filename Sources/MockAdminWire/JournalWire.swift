@@ -94,6 +94,12 @@ public struct MockClock: Codable, Sendable, Equatable {
     /// How far the clock is ahead of real time.
     public var offsetSeconds: Double
 
+    /// The clock at `now`, `offsetSeconds` ahead of real time.
+    public init(now: Date, offsetSeconds: Double) {
+        self.now = now
+        self.offsetSeconds = offsetSeconds
+    }
+
     private enum CodingKeys: String, CodingKey { case now, offsetSeconds }
 
     /// Reads the clock as the server writes it (`now` in the one date form of `/__mock/`).

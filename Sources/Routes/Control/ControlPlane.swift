@@ -7,6 +7,7 @@ import Dispatch
 import HTTPServer
 import EmulationKit
 import Stubs
+import MockAdminWire
 
 /// The control plane for tests (docs/control-plane.md): the request journal, faults, the adjustable clock,
 /// token controls and the event hub, over the systems of one `MockApp`.
@@ -87,13 +88,9 @@ public final class ControlPlane: Sendable {
             waiters.poke()
             switch message {
             case .sms(let sms):
-                events.publish(kind: "sms", at: environment.clock.now()) {
-                    ["phone": .string(sms.phone), "text": .string(sms.text), "code": JSONValue(sms.code), "sentAt": .string(ISO8601.string(sms.sentAt))]
-                }
+                events.publish(kind: "sms", at: environment.clock.now()) { (try? JSONValue(encoding: sms)) ?? .null }
             case .email(let mail):
-                events.publish(kind: "email", at: environment.clock.now()) {
-                    ["to": .string(mail.to), "subject": .string(mail.subject), "body": .string(mail.body), "link": JSONValue(mail.link), "sentAt": .string(ISO8601.string(mail.sentAt))]
-                }
+                events.publish(kind: "email", at: environment.clock.now()) { (try? JSONValue(encoding: mail)) ?? .null }
             }
         }
     }
@@ -110,7 +107,7 @@ public final class ControlPlane: Sendable {
 
     /// `{"now", "offsetSeconds"}` of the mock's clock.
     public var clockJSON: JSONValue {
-        ["now": .string(ISO8601.string(clock.now())), "offsetSeconds": .number(clock.offsetSeconds)]
+        (try? JSONValue(encoding: MockClock(now: clock.now(), offsetSeconds: clock.offsetSeconds))) ?? .null
     }
 
     /// Moves the clock forward and says so on the events stream; false (unchanged) past the bound

@@ -1,5 +1,6 @@
 import HTTPServer
 import MockAdminWire
+import EmulationKit
 
 /// What a fault rule does (docs/control-plane.md): the wire type the admin client posts, checked
 /// by `FaultRuleDraft.parse`.
@@ -48,28 +49,8 @@ extension MockFaultAction {
         }
     }
 
-    /// The action object as posted.
-    package var json: JSONValue {
-        switch self {
-        case .delay(let ms): return ["delayMs": JSONValue(ms)]
-        case .respond(let status, let body, let headers):
-            var object: JSONValue = ["status": JSONValue(status)]
-            if let body { object.set("body", .string(body)) }
-            if !headers.isEmpty {
-                var h: JSONValue = [:]
-                for field in sortedHeaders(headers) { h.set(field.name, .string(field.value)) }
-                object.set("headers", h)
-            }
-            return object
-        case .close: return ["close": true]
-        case .reset: return ["reset": true]
-        case .truncate: return ["truncate": true]
-        case .malformedJSON: return ["malformedJSON": true]
-        case .reply(let text): return ["reply": .string(text)]
-        case .noReply: return ["noReply": true]
-        case .closeCode(let code): return ["closeCode": JSONValue(code)]
-        }
-    }
+    /// The action object as posted, in the wire type's member order.
+    package var json: JSONValue { (try? JSONValue(encoding: self)) ?? .null }
 
     /// A substituted answer's headers in the order they are sent and listed: by name.
     package func sortedHeaders(_ headers: [String: String]) -> [(name: String, value: String)] {

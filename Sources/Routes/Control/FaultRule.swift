@@ -5,6 +5,7 @@ import Foundation
 #endif
 import HTTPServer
 import EmulationKit
+import MockAdminWire
 
 /// One fault rule (docs/control-plane.md): which requests or WebSocket messages (the gateway's) it matches, what it does,
 /// and how many more times it fires (nil: until removed).
@@ -36,15 +37,8 @@ public struct FaultRule: Sendable {
 
     /// The rule as `GET /__mock/faults` lists it.
     public var json: JSONValue {
-        [
-            "id": JSONValue(id),
-            "method": JSONValue(method),
-            "path": .string(path.text),
-            "system": JSONValue(system),
-            "times": times.map { JSONValue($0) } ?? .null,
-            "remaining": remaining.map { JSONValue($0) } ?? .null,
-            "action": action.json,
-        ]
+        let rule = MockFaultRule(id: id, method: method, path: path.text, system: system, times: times, remaining: remaining, action: action)
+        return (try? JSONValue(encoding: rule)) ?? .null
     }
 }
 

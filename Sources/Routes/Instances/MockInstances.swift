@@ -5,6 +5,7 @@ import Foundation
 #endif
 import HTTPServer
 import EmulationKit
+import MockAdminWire
 
 /// `POST /__mock/instances` (docs/control-plane.md, "Arrange, isolate, verify"): complete, isolated mocks (the five systems, outbox,
 /// journal, faults, clock, console, their own `/__mock/`) on new ports of the same host, each
@@ -134,7 +135,7 @@ public final class MockInstances: Sendable {
 
     /// An instance as the API shows it.
     static func json(_ instance: Instance) -> JSONValue {
-        ["id": .string(instance.id), "baseURL": .string(instance.baseURL), "port": .number(Double(instance.port))]
+        (try? JSONValue(encoding: MockInstance(id: instance.id, baseURL: instance.baseURL, port: instance.port))) ?? .null
     }
 }
 
