@@ -65,7 +65,7 @@ extension MockAdmin {
             do throws(AccountProblem) {
                 let account = try system.createAccount(AccountFields(members))
                 environment.logger.info("\(name): account \(account.login ?? account.id ?? "") created through /__mock/accounts")
-                control.publish(.accountCreated) { ["system": .string(name), "account": (try? JSONEncoder().encode(account)).flatMap { JSONValue.parse(Array($0)) } ?? .null] }
+                control.publish(.accountCreated) { ["system": .string(name), "account": (try? JSONValue(encoding: account)) ?? .null] }
                 return .json(.created, account)
             } catch {
                 switch error {
