@@ -12,6 +12,8 @@
 # total divided by N is the cost of one request in steady state, every thread counted (the log
 # writer included). Requests go one at a time from a Python client (not under valgrind), byte for
 # byte what wrk and benchmarks/wsload send. KEEP=DIR keeps the dumps (for callgrind_annotate).
+# FAULT='{"system":"gateway","path":"LOGIN_CUSTOMER","action":{…}}' posts that fault rule before
+# the workloads (the message-rule path; a rule answering a message must not say "error").
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BIN="${1:-$ROOT/.build/release/mock-server}"; shift || true
@@ -108,6 +110,16 @@ for _ in $(seq 1 1200); do
     sleep 0.1
 done
 [[ -n "$PORT" ]] || { echo "callgrind: server did not start" >&2; cat "$WORK/server.log" >&2; exit 1; }
+if [[ -n "${FAULT:-}" ]]; then
+    python3 - "$PORT" "$FAULT" <<'PY'
+import http.client, sys
+c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=60)
+c.request("POST", "/__mock/faults", body=sys.argv[2].encode(), headers={"Content-Type": "application/json", "X-Mock-Admin": "1"})
+r = c.getresponse()
+body = r.read()
+if r.status != 201 and r.status != 200: raise SystemExit(f"callgrind: the fault was refused: {r.status} {body!r}")
+PY
+fi
 dump=0
 for w in $WORKLOADS; do
     python3 "$WORK/client.py" "$PORT" "$w" "$BASE" "$N" "$SERVER_PID"
