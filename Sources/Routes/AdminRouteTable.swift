@@ -153,7 +153,8 @@ extension OAS {
                        webSocket: control.eventsEndpoint(), handler: ControlPlane.upgradeToEvents),
             // Conformance runs and diagnostics: every message comes back unchanged.
             AdminRoute(.get, "/__mock/echo", echoSummary, echoResponses, description: echoDescription,
-                       webSocket: WebSocketEndpoint { message in [message] }, handler: MockAdmin.upgradeToEcho),
+                       webSocket: WebSocketEndpoint(onMessage: { message, _ in WebSocketReply(messages: [message]) }),
+                       handler: MockAdmin.upgradeToEcho),
 
             // WireMock's admin API over the stubs (docs/stubs.md), behind the same guard.
             AdminRoute(.get, "/__admin/mappings", tag: "stubs", "Every stub mapping, newest first",

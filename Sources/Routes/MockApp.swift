@@ -97,7 +97,11 @@ public final class MockApp: Sendable {
             for route in table where route.door == .guarded { r.add(route) }
         }
         for route in table where route.door == .root { router.add(route) }
-        router.wrapWebSocketEndpoints { [control] pattern, endpoint in control.webSocketEndpoint(endpoint, at: pattern) }
+        // A system's endpoint whose messages the plane reads gets that reading through its handler.
+        router.wrapWebSocketEndpoints { [control, systems] pattern, endpoint in
+            let owner = systems.first { $0.routeGroup.owns(pattern) }
+            return control.webSocketEndpoint(endpoint, at: pattern, handler: owner?.messageHandler(at: pattern))
+        }
         finished.withLock { [routes = router.routeTable] in $0 = (routes, table.operations) }
         return router
     }

@@ -551,12 +551,12 @@ final class ConnectionMachine {
         switch outcome {
         case .pending: return
         case .completed(nil): break
-        case .completed(let replacement?): messages = [.text(String(decoding: replacement.body, as: UTF8.self))]
+        case .completed(let replacement?): messages = [ConnectionMachine.textMessage(replacement.body)]
         case .timedOut:
-            if let timeout = promise.timeoutResponse() { messages = [.text(String(decoding: timeout.body, as: UTF8.self))] }
+            if let timeout = promise.timeoutResponse() { messages = [ConnectionMachine.textMessage(timeout.body)] }
         }
         var bytes: [UInt8] = []
-        for message in messages { WebSocketSession.encode(message, into: &bytes) }
+        for message in messages { message.appendFrame(to: &bytes) }
         var then = CloseRequest.none
         if let request = reply.close {
             bytes.append(contentsOf: session.initiateClose(code: request.code, reason: request.reason))
@@ -567,6 +567,11 @@ final class ConnectionMachine {
         held[index].releaseAt = env.now + reply.delayNanos
         held[index].messageLog = reply.log
         held[index].slot = nil
+    }
+
+    /// An HTTP body sent as a text message: as it is when it is UTF-8, else repaired (U+FFFD).
+    private static func textMessage(_ body: [UInt8]) -> WebSocketPayload {
+        body.withUnsafeBufferPointer(UTF8Validator.isValid) ? WebSocketPayload(utf8Text: body) : .text(String(decoding: body, as: UTF8.self))
     }
 
     /// Forgets held output; the promises of deferred answers still waiting are cancelled.
@@ -618,7 +623,7 @@ final class ConnectionMachine {
         if reply.delayNanos == 0 && reply.close == nil && reply.deferred == nil && held.isEmpty && pendingOutput == 0 && close == .none {
             // The hot path: frames straight into the empty output buffer (no hard cap to check),
             // as an HTTP answer is; the general path below cost a buffer, a hold and a copy.
-            for message in reply.messages { WebSocketSession.encode(message, into: &outbound) }
+            for message in reply.messages { message.appendFrame(to: &outbound) }
             if pendingOutput > 0 { outputAdded(wasEmpty: true) }
             if let log = reply.log { logMessage(log, start: start) }
             return
@@ -628,7 +633,7 @@ final class ConnectionMachine {
             return
         }
         var bytes: [UInt8] = []
-        for message in reply.messages { WebSocketSession.encode(message, into: &bytes) }
+        for message in reply.messages { message.appendFrame(to: &bytes) }
         var then = CloseRequest.none
         if let request = reply.close {
             bytes.append(contentsOf: session.initiateClose(code: request.code, reason: request.reason))

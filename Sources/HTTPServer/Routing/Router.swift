@@ -5,7 +5,9 @@ public typealias HTTPHandler = @Sendable (HTTPRequest, inout RequestContext) -> 
 /// Answers one WebSocket message with zero or more messages, in order.
 public typealias WebSocketMessageHandler = @Sendable (WebSocketMessage) -> [WebSocketMessage]
 
-/// One application-level WebSocket message (the codec has already joined its fragments).
+/// One application-level WebSocket message (the codec has already joined its fragments), decoded:
+/// text as a `String`. The simple handler form and test clients use it; the transport carries
+/// messages as `WebSocketPayload` (bytes) and decodes this only for a handler that asks for it.
 public enum WebSocketMessage: Sendable, Equatable {
     case text(String)
     case binary([UInt8])

@@ -1,24 +1,25 @@
 /// A WebSocket route's application side: called on the connection's event-loop thread, so it must
-/// not block. `onOpen` gets a handle that can push and close from any thread.
+/// not block. `onOpen` gets a handle that can push and close from any thread. Messages arrive and
+/// replies leave as payload bytes (a text message's UTF-8 as received).
 public struct WebSocketEndpoint: Sendable {
     public var onOpen: @Sendable (WebSocketConnection) -> Void
-    public var onMessage: @Sendable (WebSocketMessage, WebSocketConnection) -> WebSocketReply
+    public var onMessage: @Sendable (WebSocketPayload, WebSocketConnection) -> WebSocketReply
     public var onClose: @Sendable (WebSocketConnection) -> Void
     /// Asked before a valid handshake is accepted (nil: accept at once): the 101 may be held, or
     /// the request answered as a plain HTTP request (through the middleware) instead.
     public var admission: (@Sendable (HTTPRequest, RequestContext) -> WebSocketAdmission)?
 
     public init(onOpen: @escaping @Sendable (WebSocketConnection) -> Void = { _ in },
-                onMessage: @escaping @Sendable (WebSocketMessage, WebSocketConnection) -> WebSocketReply,
+                onMessage: @escaping @Sendable (WebSocketPayload, WebSocketConnection) -> WebSocketReply,
                 onClose: @escaping @Sendable (WebSocketConnection) -> Void = { _ in }) {
         self.onOpen = onOpen
         self.onMessage = onMessage
         self.onClose = onClose
     }
 
-    /// The simple form: each message is answered with zero or more messages, at once.
+    /// The simple form: each message, decoded, is answered with zero or more messages, at once.
     public init(_ handler: @escaping WebSocketMessageHandler) {
-        self.init(onMessage: { message, _ in WebSocketReply(messages: handler(message)) })
+        self.init(onMessage: { message, _ in WebSocketReply(messages: handler(message.message).map(WebSocketPayload.init)) })
     }
 }
 
@@ -33,7 +34,7 @@ public enum WebSocketAdmission: Sendable, Equatable {
 /// What a WebSocket endpoint answers to one message.
 public struct WebSocketReply: Sendable, Equatable {
     /// Sent in order (nothing when empty: "no reply").
-    public var messages: [WebSocketMessage]
+    public var messages: [WebSocketPayload]
     /// Hold the reply (and the close) this long on a loop timer; later replies do not wait for it.
     public var delayNanos: UInt64
     /// Close the connection with this code and reason after the messages.
@@ -45,7 +46,7 @@ public struct WebSocketReply: Sendable, Equatable {
     /// The message's log line (written, with its duration, once the reply goes out); nil: none.
     public var log: MessageLog?
 
-    public init(messages: [WebSocketMessage] = [], delayNanos: UInt64 = 0, close: WebSocketCloseRequest? = nil,
+    public init(messages: [WebSocketPayload] = [], delayNanos: UInt64 = 0, close: WebSocketCloseRequest? = nil,
                 deferred: DeferredResponse? = nil) {
         self.messages = messages
         self.delayNanos = delayNanos
@@ -217,10 +218,10 @@ final class LoopMailbox: Sendable {
 }
 
 extension WebSocketEndpoint {
-    /// Runs `onMessage` outside any connection (unit tests of an endpoint): the replies only.
+    /// Runs `onMessage` outside any connection (unit tests of an endpoint): the replies only, decoded.
     public func callAsFunction(_ message: WebSocketMessage) -> [WebSocketMessage] {
         let detached = WebSocketConnection(id: ConnectionID(fd: -1, serial: 0), remoteAddress: "", path: "",
                                            mailbox: LoopMailbox(wake: {}))
-        return onMessage(message, detached).messages
+        return onMessage(WebSocketPayload(message), detached).messages.map(\.message)
     }
 }

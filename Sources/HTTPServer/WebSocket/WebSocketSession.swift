@@ -1,7 +1,7 @@
 /// What the connection must do after feeding bytes to a session, in order.
 public enum WebSocketSessionEvent: Equatable, Sendable {
-    /// A complete data message for the application handler.
-    case message(WebSocketMessage)
+    /// A complete data message for the application handler, its payload as received.
+    case message(WebSocketPayload)
     /// Bytes to write as-is (pong, close frames).
     case send([UInt8])
     /// Write everything queued before this, then close the TCP connection; feed nothing more.
@@ -23,9 +23,6 @@ public struct WebSocketSession: Sendable {
         case closed
     }
 
-    /// Text message buffers up to this size are kept for the next message; bigger ones are freed
-    /// so thousands of idle connections do not each pin a large allocation.
-    private static let retainedCapacity = 64 * 1024
     /// The largest up-front reservation for a declared frame length (the rest grows as bytes arrive),
     /// so a peer cannot make us allocate much by merely announcing a large frame.
     private static let maxReservation = 1024 * 1024
@@ -273,19 +270,15 @@ public struct WebSocketSession: Sendable {
         default:
             guard header.fin, let opcode = messageOpcode else { return }
             messageOpcode = nil
+            // The buffer is handed over without copying (a text message as its checked UTF-8, not
+            // decoded into a String); the next message starts a new one, sized by its first frame.
             if opcode == WebSocketOpcode.text {
                 guard utf8.isComplete else { return fail(WebSocketCloseCode.invalidPayload, "invalid UTF-8", into: &events) }
-                events.append(.message(.text(String(decoding: message, as: UTF8.self))))
-                if message.capacity <= WebSocketSession.retainedCapacity {
-                    message.removeAll(keepingCapacity: true)
-                } else {
-                    message = []
-                }
+                events.append(.message(WebSocketPayload(utf8Text: message)))
             } else {
-                // Hand the buffer over without copying; the next message starts a new one.
                 events.append(.message(.binary(message)))
-                message = []
             }
+            message = []
         }
     }
 

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import HTTPServer
 import Stubs
+import EmulationKit
 
 extension ControlPlane {
     /// An admin answer's log level: a test polling the outbox (or the console probing with
@@ -117,9 +118,12 @@ extension ControlPlane {
 
     /// Wraps a system's WebSocket endpoint at `pattern`: journal entries (`method: "WS"`) and,
     /// for a system whose faults match message types, those faults (`reply`, `noReply`,
-    /// `delayMs`, `closeCode`), delivered through the transport's reply. Admin endpoints and
-    /// endpoints no system owns are returned as they are.
-    public func webSocketEndpoint(_ endpoint: WebSocketEndpoint, at pattern: String) -> WebSocketEndpoint {
+    /// `delayMs`, `closeCode`), delivered through the transport's reply. While message rules are
+    /// set, each message is read once by the system's vocabulary (`readMessage`) for the rules, the
+    /// log line, a scripted reply and the journal, and that reading goes to `handler` (the system's
+    /// `messageHandler`), so nothing parses it again. Admin endpoints and endpoints no system owns
+    /// are returned as they are.
+    public func webSocketEndpoint(_ endpoint: WebSocketEndpoint, at pattern: String, handler: MessageHandler? = nil) -> WebSocketEndpoint {
         guard let owner = owners.owner(of: pattern), owner != adminOwner else { return endpoint }
         let system = owners.names[owner]
         let typedFaults = catalog.messageTypedNames.contains(system)
@@ -141,29 +145,33 @@ extension ControlPlane {
             let journaling = journal.isEnabled
             let started = journaling ? SystemTime.monotonicNanos() : 0
             var fired: FaultRule?
-            var messageType: String?
+            var reading: MessageReading?
             if typedFaults && faults.hasMessageRules {
-                messageType = systemType?.messageType(of: ControlPlane.bytes(message))
-                fired = faults.fire(messageType: messageType ?? "", system: system)
+                reading = systemType?.readMessage(message.bytes)
+                fired = faults.fire(messageType: reading?.type ?? "", system: system)
+            }
+            // The system's handler, given the reading when there is one.
+            func answer() -> WebSocketReply {
+                if let reading, let handler { return handler(reading, connection) }
+                return onMessage(message, connection)
             }
             var reply: WebSocketReply
             switch fired?.action {
             case .reply(let text)?:
-                let scripted = systemType?.scriptedReply(text, to: ControlPlane.bytes(message), random: random) ?? text
+                let scripted = reading.map { systemType?.scriptedReply(text, to: $0, random: random) ?? text } ?? text
                 reply = WebSocketReply(messages: [.text(scripted)])
             case .noReply?: reply = .none
             case .closeCode(let code)?: reply = WebSocketReply(close: WebSocketCloseRequest(code: UInt16(clamping: code), reason: "fault"))
             case .delay(let ms)?:
-                reply = onMessage(message, connection)
+                reply = answer()
                 reply.delayNanos += UInt64(max(0, ms)) * 1_000_000
-            default: reply = onMessage(message, connection)
+            default: reply = answer()
             }
             if let fired {
                 reportFired(fired, method: "WS", path: pattern, system: system)
                 // The handler did not run (or its reply is held): the line says what the fault did.
                 if logger.isEnabled(.info) {
-                    let id = systemType?.messageId(of: ControlPlane.bytes(message))
-                    let log = reply.log ?? MessageLog(MessageLogEntry(type: messageType ?? "", id: id, outcome: "", system: system))
+                    let log = reply.log ?? MessageLog(MessageLogEntry(type: reading?.type ?? "", id: reading?.idText, outcome: "", system: system))
                     let outcome = log.currentOutcome
                     log.setOutcome(outcome.isEmpty ? "fault \(fired.action.logText)" : "\(outcome) (fault \(fired.action.logText))")
                     reply.log = log
@@ -172,17 +180,11 @@ extension ControlPlane {
             guard journaling else { return reply }
             let at = clock.now()
             let durationNanos = SystemTime.monotonicNanos() &- started
-            // The message's text and the reply's list are kept as they are (copy-on-write): no bytes copied.
-            journal.record(JournalEntry(webSocketMessage: message, replies: reply.messages, system: system, at: at, durationNanos: durationNanos, fault: fired))
+            // The message's bytes and the reply's list are kept as they are (copy-on-write): no bytes copied.
+            journal.record(JournalEntry(webSocketMessage: message, type: reading?.type, replies: reply.messages, system: system,
+                                        at: at, durationNanos: durationNanos, fault: fired))
             return reply
         }
         return wrapped
-    }
-
-    package static func bytes(_ message: WebSocketMessage) -> [UInt8] {
-        switch message {
-        case .text(let text): return Array(text.utf8)
-        case .binary(let bytes): return bytes
-        }
     }
 }

@@ -20,6 +20,6 @@ package struct EntryReading: Sendable {
     /// The type `system` gives a WebSocket message (`LOGIN_CUSTOMER`), if any.
     package func messageType(of message: [UInt8], system: String?) -> String? {
         guard let system, let type = systems[system] else { return nil }
-        return type.messageType(of: message)
+        return type.readMessage(message)?.type
     }
 }

@@ -62,41 +62,30 @@ public struct JournalEntry: Sendable {
         }
     }
 
-    /// A body as received or sent, turned into bytes only when read.
+    /// A body as received or sent, joined only when read.
     private enum Body: Sendable {
         case bytes([UInt8])
-        /// A gateway message.
-        case message(WebSocketMessage)
         /// A gateway reply's messages, shown joined by line feeds.
-        case messages([WebSocketMessage])
+        case messages([WebSocketPayload])
 
         var count: Int {
             switch self {
             case .bytes(let b): return b.count
-            case .message(let m): return Body.count(of: m)
-            case .messages(let ms): return ms.reduce(max(0, ms.count - 1)) { $0 + Body.count(of: $1) }
+            case .messages(let ms): return ms.reduce(max(0, ms.count - 1)) { $0 + $1.bytes.count }
             }
         }
 
         var bytes: [UInt8] {
             switch self {
             case .bytes(let b): return b
-            case .message(let m): return ControlPlane.bytes(m)
             case .messages(let ms):
-                return ms.count == 1 ? ControlPlane.bytes(ms[0]) : Array(ms.map(ControlPlane.bytes).joined(separator: [10]))
+                return ms.count == 1 ? ms[0].bytes : Array(ms.map(\.bytes).joined(separator: [10]))
             }
         }
 
         /// The part kept of a body over `keepWhole`: what is shown, and one byte more so the
         /// cut still sees whether it splits a character and the entry reads as truncated.
         var start: Body { .bytes(Array(bytes.prefix(JournalEntry.bodyLimit + 1))) }
-
-        private static func count(of message: WebSocketMessage) -> Int {
-            switch message {
-            case .text(let text): return text.utf8.count
-            case .binary(let bytes): return bytes.count
-            }
-        }
     }
 
     /// A fault rule's id and action, as the entry shows them.
@@ -136,10 +125,12 @@ public struct JournalEntry: Sendable {
     }
 
     /// A system's WebSocket message and the reply's messages (`method: "WS"`, status 101); its
-    /// `path` is the message's `type`, parsed when read.
-    package init(webSocketMessage message: WebSocketMessage, replies: [WebSocketMessage], system: String, at: Date, durationNanos: UInt64, fault: FaultRule?) {
-        record = Record(at: at, durationNanos: durationNanos, system: system, method: "WS", path: "", query: "", status: 101,
-                        requestHeaders: HTTPHeaders(), requestBody: .message(message), responseBody: .messages(replies),
+    /// `path` is the message's `type`: `type` when the control plane read it already, else
+    /// parsed when the entry is read.
+    package init(webSocketMessage message: WebSocketPayload, type: String? = nil, replies: [WebSocketPayload], system: String, at: Date,
+                 durationNanos: UInt64, fault: FaultRule?) {
+        record = Record(at: at, durationNanos: durationNanos, system: system, method: "WS", path: type ?? "", query: "", status: 101,
+                        requestHeaders: HTTPHeaders(), requestBody: .bytes(message.bytes), responseBody: .messages(replies),
                         hint: nil, fault: fault.map(FiredFault.init))
     }
 

@@ -25,19 +25,15 @@ extension CustomerGateway: PersistentSystem {
 extension CustomerGateway {
     /// The reply to a message whose change the state file did not take (`--state`, a full
     /// disk): a `CUSTOMER_ERROR` like any other, its description saying why (the gateway has no hint header).
-    public func stateRefusal(to message: WebSocketMessage, reason: String) -> String? {
-        let parsed: JSONValue?
-        switch message {
-        case .text(let text): parsed = JSONValue.parse(text)
-        case .binary(let bytes): parsed = JSONValue.parse(bytes)
-        }
+    public func stateRefusal(to message: WebSocketPayload, reason: String) -> String? {
+        let parsed = JSONValue.parse(message.bytes)
         var event = GatewayReply.Event.empty
         event.type = parsed?["type"]?.string ?? ""
         event.email = parsed?["data"]?["email"]?.string ?? ""
         environment.logger.warning("customer gateway: a \(event.type) change was not saved to the state file; answered CUSTOMER_ERROR server.stateNotSaved")
-        return GatewayReply.error(sequenceId: .init(parsed?["sequence_id"], random: environment.random), code: "server.stateNotSaved",
+        return String(decoding: GatewayReply.error(sequenceId: .init(parsed?["sequence_id"], random: environment.random), code: "server.stateNotSaved",
                                   description: "The change could not be saved to the state file (--state): \(reason). It is kept in memory and written once the file can be; GET /__mock/health says degraded meanwhile.",
-                                  event: event, random: environment.random)
+                                  event: event, random: environment.random), as: UTF8.self)
     }
 }
 

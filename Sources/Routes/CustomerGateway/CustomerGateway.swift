@@ -59,7 +59,9 @@ public final class CustomerGateway: EmulatedSystem {
     public let routeGroup = RouteGroup(system: CustomerGateway.name, prefixes: ["/customer-gateway"])
 
     public func register(in router: inout Router) {
-        router.webSocket(CustomerGateway.path, WebSocketEndpoint(onMessage: { [self] message, connection in loggedReply(to: message, on: connection) }))
+        router.webSocket(CustomerGateway.path, WebSocketEndpoint(onMessage: { [self] message, connection in
+            answer(CustomerGateway.read(message.bytes), on: connection)
+        }))
     }
 
     public func reset() {
@@ -80,22 +82,15 @@ public final class CustomerGateway: EmulatedSystem {
 
     /// Answers one message: JSON in a text or a binary frame; the reply is always text.
     public func reply(to message: WebSocketMessage) -> WebSocketMessage {
-        switch message {
-        case .text(let text): return .text(replyText(to: text))
-        case .binary(let bytes): return .text(replyText(to: bytes))
-        }
+        WebSocketPayload(utf8Text: reply(to: CustomerGateway.read(WebSocketPayload(message).bytes), log: nil)).message
     }
 
-    /// The reply with its log line's facts (type, `sequence_id`, outcome), which the transport
+    /// The reply to a message read once (here or by the control plane), as the bytes of one text
+    /// message, with its log line's facts (type, `sequence_id`, outcome), which the transport
     /// writes once the reply is sent; none below the info level.
-    func loggedReply(to message: WebSocketMessage, on connection: WebSocketConnection) -> WebSocketReply {
+    func answer(_ message: MessageReading, on connection: WebSocketConnection) -> WebSocketReply {
         let log = environment.logger.isEnabled(.info) ? connection.messageLog(system: CustomerGateway.name) : nil
-        let text: String
-        switch message {
-        case .text(let json): text = reply(parsing: JSONValue.parse(json, words: CustomerGateway.words), log: log)
-        case .binary(let bytes): text = reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words), log: log)
-        }
-        var reply = WebSocketReply(messages: [.text(text)])
+        var reply = WebSocketReply(messages: [WebSocketPayload(utf8Text: reply(to: message, log: log))])
         reply.log = log
         return reply
     }
@@ -117,19 +112,19 @@ public final class CustomerGateway: EmulatedSystem {
 
     /// Answers one message given as JSON text.
     public func replyText(to text: String) -> String {
-        reply(parsing: JSONValue.parse(text, words: CustomerGateway.words), log: nil)
+        replyText(to: Array(text.utf8))
     }
 
     /// Answers one message given as JSON bytes (UTF-8, pretty-printed or not); the reply's JSON text.
     public func replyText(to bytes: [UInt8]) -> String {
-        reply(parsing: JSONValue.parse(bytes, words: CustomerGateway.words), log: nil)
+        String(decoding: reply(to: CustomerGateway.read(bytes), log: nil), as: UTF8.self)
     }
 
-    /// `environment.random` is read only where a reply needs it: copying the existential on
-    /// every message cost measurably.
+    /// The reply's JSON (UTF-8). `environment.random` is read only where a reply needs it:
+    /// copying the existential on every message cost measurably.
     /// `log` (when the line is logged) gets the message's type, id and outcome.
-    private func reply(parsing parsed: JSONValue?, log: MessageLog?) -> String {
-        guard let message = parsed else {
+    private func reply(to reading: MessageReading, log: MessageLog?) -> [UInt8] {
+        guard let message = reading.json else {
             log?.setOutcome("CUSTOMER_ERROR message.invalid")
             return GatewayReply.error(sequenceId: .init(JSONValue?.none, random: environment.random), code: "message.invalid",
                                       description: "Message is not valid JSON", event: .empty, random: environment.random)
@@ -141,9 +136,9 @@ public final class CustomerGateway: EmulatedSystem {
                                       event: .empty, random: environment.random)
         }
         // A client matches replies by sequence_id: keep it verbatim, whatever its type; without one, still answer.
-        let sequenceId = GatewayReply.SequenceId(message["sequence_id"], random: environment.random)
+        let sequenceId = GatewayReply.SequenceId(reading.id, random: environment.random)
         log?.setId(sequenceId.text)
-        guard let type = message["type"]?.string, !type.isEmpty else {
+        guard let type = reading.type, !type.isEmpty else {
             log?.setOutcome("CUSTOMER_ERROR message.typeMissing")
             return GatewayReply.error(sequenceId: sequenceId, code: "message.typeMissing",
                                       description: "Message has no \"type\" string", event: .empty, random: environment.random)
@@ -166,7 +161,7 @@ public final class CustomerGateway: EmulatedSystem {
 
     // MARK: - LOGIN_CUSTOMER
 
-    private func loginCustomer(_ data: JSONValue?, sequenceId: GatewayReply.SequenceId, log: MessageLog?) -> String {
+    private func loginCustomer(_ data: JSONValue?, sequenceId: GatewayReply.SequenceId, log: MessageLog?) -> [UInt8] {
         var event = GatewayReply.Event.empty
         event.type = "LOGIN_CUSTOMER"
         let fields: JSONValue

@@ -6,8 +6,8 @@ import Foundation
 import HTTPServer
 import EmulationKit
 
-/// Builds gateway replies as JSON text directly: this is a benchmark path, and the key order
-/// (`type`, `sequence_id`, `data`) stays the document's.
+/// Builds gateway replies as JSON bytes directly (the payload of the reply's text frame, never a
+/// String): this is a benchmark path, and the key order (`type`, `sequence_id`, `data`) stays the document's.
 enum GatewayReply {
     /// A request's `sequence_id` as sent, whatever its JSON type: echoed verbatim at the top of
     /// a reply; inside `in_event`, where every value is a string, as text (a number's decimal text).
@@ -49,25 +49,25 @@ enum GatewayReply {
 
     /// The token (its two words) and the expiration date are written straight into the reply:
     /// neither text needs an escape.
-    static func apiToken(sequenceId: SequenceId, token: (high: UInt64, low: UInt64), expiration: Date) -> String {
+    static func apiToken(sequenceId: SequenceId, token: (high: UInt64, low: UInt64), expiration: Date) -> [UInt8] {
         var out = header("{\"type\":\"CUSTOMER_API_TOKEN\",\"sequence_id\":", sequenceId: sequenceId)
         append(",\"data\":{\"api_token\":\"", to: &out)
         UUIDText.append(high: token.high, low: token.low, to: &out)
         append("\",\"api_token_expiration_date\":\"", to: &out)
         ISO8601.append(expiration, to: &out)
         append("\"}}", to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
-    static func error(sequenceId: SequenceId, code: String, description: String, event: Event, random: any RandomSource) -> String {
+    static func error(sequenceId: SequenceId, code: String, description: String, event: Event, random: any RandomSource) -> [UInt8] {
         var out = header("{\"type\":\"CUSTOMER_ERROR\",\"sequence_id\":", sequenceId: sequenceId)
         append(",\"data\":", to: &out)
         appendErrorBody(code: code, description: description, sequenceId: sequenceId, event: event, random: random, to: &out)
         append("}}", to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
-    static func validationError(sequenceId: SequenceId, errors: [FieldError], event: Event, random: any RandomSource) -> String {
+    static func validationError(sequenceId: SequenceId, errors: [FieldError], event: Event, random: any RandomSource) -> [UInt8] {
         var out = header("{\"type\":\"CUSTOMER_VALIDATION_ERROR\",\"sequence_id\":", sequenceId: sequenceId)
         append(",\"data\":", to: &out)
         appendErrorBody(code: "customer.validation", description: "Validation failed", sequenceId: sequenceId, event: event,
@@ -82,7 +82,7 @@ enum GatewayReply {
             out.append(UInt8(ascii: "}"))
         }
         append("]}}", to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     // MARK: - Pieces

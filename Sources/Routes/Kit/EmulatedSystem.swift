@@ -51,15 +51,18 @@ public protocol EmulatedSystem: Sendable {
     /// Whether its WebSocket messages are JSON with a `type` that fault rules match (docs/control-plane.md,
     /// `"path": "LOGIN_CUSTOMER"`); default: no.
     static var faultsMatchMessageTypes: Bool { get }
-    /// The type of one of its WebSocket messages (`LOGIN_CUSTOMER`): what fault rules match and
-    /// the journal shows as the path; default: nil (its messages have none).
-    static func messageType(of message: [UInt8]) -> String?
-    /// The id that ties one of its WebSocket messages to its reply (the gateway's `sequence_id`),
-    /// for log lines; default: nil.
-    static func messageId(of message: [UInt8]) -> String?
+    /// Reads one of its WebSocket messages (its payload bytes, text or binary) once: its JSON, its
+    /// type (`LOGIN_CUSTOMER`, what fault rules match and the journal shows as the path) and the
+    /// id that ties it to its reply (the gateway's `sequence_id`, for log lines); default: nil (its
+    /// messages have no vocabulary).
+    static func readMessage(_ message: [UInt8]) -> MessageReading?
+    /// Its handler for the WebSocket endpoint registered at `pattern`, answering a message the
+    /// control plane has read already with `readMessage` (so it is parsed once); default: nil
+    /// (the endpoint's own `onMessage` runs).
+    func messageHandler(at pattern: String) -> MessageHandler?
     /// A scripted fault reply (`"reply"`) to `message`, its placeholders filled in from the message
     /// (the gateway's `{{sequence_id}}`); default: the text as it is.
-    static func scriptedReply(_ text: String, to message: [UInt8], random: any RandomSource) -> String
+    static func scriptedReply(_ text: String, to message: MessageReading, random: any RandomSource) -> String
     /// How it writes a phone number it sends an SMS to (`+7 (912) 345-67-89` → `9123456789`): the
     /// outbox keeps an SMS under that form and finds it by any form a test writes; default: nil
     /// (it sends none).
@@ -74,19 +77,19 @@ public protocol EmulatedSystem: Sendable {
     static var tokenFields: Set<String> { get }
     /// Its WebSocket reply to a message whose state change the state file did not take
     /// (`--state`, a full disk), in its own error shape; default: nil (a generic JSON error).
-    func stateRefusal(to message: WebSocketMessage, reason: String) -> String?
+    func stateRefusal(to message: WebSocketPayload, reason: String) -> String?
 }
 
 extension EmulatedSystem {
     /// The type's name, on the instance.
     public var name: String { Self.name }
     public static var faultsMatchMessageTypes: Bool { false }
-    public static func messageType(of message: [UInt8]) -> String? { nil }
-    public static func messageId(of message: [UInt8]) -> String? { nil }
-    public static func scriptedReply(_ text: String, to message: [UInt8], random: any RandomSource) -> String { text }
+    public static func readMessage(_ message: [UInt8]) -> MessageReading? { nil }
+    public func messageHandler(at pattern: String) -> MessageHandler? { nil }
+    public static func scriptedReply(_ text: String, to message: MessageReading, random: any RandomSource) -> String { text }
     public static var settings: [SystemSetting] { [] }
     public static var secretFields: Set<String> { [] }
     public static func phoneNumber(_ raw: String) -> String? { nil }
     public static var tokenFields: Set<String> { [] }
-    public func stateRefusal(to message: WebSocketMessage, reason: String) -> String? { nil }
+    public func stateRefusal(to message: WebSocketPayload, reason: String) -> String? { nil }
 }

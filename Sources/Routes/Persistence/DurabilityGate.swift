@@ -55,7 +55,7 @@ public final class DurabilityGate: Sendable {
     /// wait behind it) until its change is durable. A change the file did not take is answered
     /// `refusal(message, reason)` instead, as one text message.
     public func webSocketEndpoint(_ endpoint: WebSocketEndpoint,
-                                  refusal: @escaping @Sendable (WebSocketMessage, String) -> String) -> WebSocketEndpoint {
+                                  refusal: @escaping @Sendable (WebSocketPayload, String) -> String) -> WebSocketEndpoint {
         var wrapped = endpoint
         let onMessage = endpoint.onMessage
         wrapped.onMessage = { [store] message, connection in

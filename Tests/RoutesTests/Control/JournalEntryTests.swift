@@ -10,7 +10,7 @@ final class JournalEntryTests: XCTestCase {
     private let at = Date(timeIntervalSince1970: 1_800_000_000.25)
 
     func testAGatewayEntryShowsTheMessageItsTypeAndTheRepliesJoinedByLineFeeds() {
-        let message = WebSocketMessage.text(#"{"type":"LOGIN_CUSTOMER","data":{"password":"123123"}}"#)
+        let message = WebSocketPayload.text(#"{"type":"LOGIN_CUSTOMER","data":{"password":"123123"}}"#)
         let entry = JournalEntry(webSocketMessage: message, replies: [.text(#"{"a":1}"#), .binary(Array("two".utf8))], system: "gateway",
                                  at: at, durationNanos: 1_500_000, fault: nil)
         let json = entry.json
@@ -35,7 +35,7 @@ final class JournalEntryTests: XCTestCase {
         XCTAssertEqual(shown.utf8.count, 4095)
         XCTAssertFalse(shown.contains("\u{FFFD}"))
         XCTAssertEqual(entry.json["truncated"], true)
-        let message = WebSocketMessage.text(String(repeating: "y", count: 20_000))
+        let message = WebSocketPayload.text(String(repeating: "y", count: 20_000))
         let ws = JournalEntry(webSocketMessage: message, replies: [message], system: "gateway", at: at, durationNanos: 0, fault: nil)
         XCTAssertEqual(ws.requestBody.count, JournalEntry.bodyLimit + 1)
         XCTAssertEqual(ws.responseBody.count, JournalEntry.bodyLimit + 1)
