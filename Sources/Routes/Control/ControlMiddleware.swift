@@ -158,8 +158,9 @@ extension ControlPlane {
             var reply: WebSocketReply
             switch fired?.action {
             case .reply(let text)?:
-                let scripted = reading.map { systemType?.scriptedReply(text, to: $0, random: random) ?? text } ?? text
-                reply = WebSocketReply(messages: [.text(scripted)])
+                let utf8 = Array(text.utf8)
+                let scripted = reading.map { systemType?.scriptedReply(utf8, to: $0, random: random) ?? utf8 } ?? utf8
+                reply = WebSocketReply(messages: [WebSocketPayload(utf8Text: scripted)])
             case .noReply?: reply = .none
             case .closeCode(let code)?: reply = WebSocketReply(close: WebSocketCloseRequest(code: UInt16(clamping: code), reason: "fault"))
             case .delay(let ms)?:

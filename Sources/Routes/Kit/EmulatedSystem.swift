@@ -60,9 +60,9 @@ public protocol EmulatedSystem: Sendable {
     /// control plane has read already with `readMessage` (so it is parsed once); default: nil
     /// (the endpoint's own `onMessage` runs).
     func messageHandler(at pattern: String) -> MessageHandler?
-    /// A scripted fault reply (`"reply"`) to `message`, its placeholders filled in from the message
-    /// (the gateway's `{{sequence_id}}`); default: the text as it is.
-    static func scriptedReply(_ text: String, to message: MessageReading, random: any RandomSource) -> String
+    /// A scripted fault reply (`"reply"`, its UTF-8) to `message`, its placeholders filled in from
+    /// the message (the gateway's `{{sequence_id}}`); default: the text as it is.
+    static func scriptedReply(_ text: [UInt8], to message: MessageReading, random: any RandomSource) -> [UInt8]
     /// How it writes a phone number it sends an SMS to (`+7 (912) 345-67-89` → `9123456789`): the
     /// outbox keeps an SMS under that form and finds it by any form a test writes; default: nil
     /// (it sends none).
@@ -86,7 +86,7 @@ extension EmulatedSystem {
     public static var faultsMatchMessageTypes: Bool { false }
     public static func readMessage(_ message: [UInt8]) -> MessageReading? { nil }
     public func messageHandler(at pattern: String) -> MessageHandler? { nil }
-    public static func scriptedReply(_ text: String, to message: MessageReading, random: any RandomSource) -> String { text }
+    public static func scriptedReply(_ text: [UInt8], to message: MessageReading, random: any RandomSource) -> [UInt8] { text }
     public static var settings: [SystemSetting] { [] }
     public static var secretFields: Set<String> { [] }
     public static func phoneNumber(_ raw: String) -> String? { nil }

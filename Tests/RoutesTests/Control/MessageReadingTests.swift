@@ -51,4 +51,18 @@ final class MessageReadingTests: MockServerTestCase {
         XCTAssertNotNil(gateway.messageHandler(at: CustomerGateway.path))
         XCTAssertNil(gateway.messageHandler(at: "/customer-gateway/other"))
     }
+
+    /// The placeholder is replaced on the reply's bytes: every occurrence by the same value.
+    func testAScriptedReplyFillsEveryPlaceholderWithOneValue() throws {
+        func scripted(_ text: String, _ message: String) throws -> String {
+            let reading = try XCTUnwrap(CustomerGateway.readMessage(Array(message.utf8)))
+            return String(decoding: CustomerGateway.scriptedReply(Array(text.utf8), to: reading, random: SeededRandomSource(seed: 1)), as: UTF8.self)
+        }
+        XCTAssertEqual(try scripted(#"[{{sequence_id}},"é{{sequence_id}}"]"#, #"{"sequence_id":7}"#), #"[7,"é7"]"#)
+        XCTAssertEqual(try scripted(#"{"a":"{{sequence_id}"}"#, #"{"sequence_id":7}"#), #"{"a":"{{sequence_id}"}"#, "no whole placeholder")
+        let fresh = try scripted("{{sequence_id}}|{{sequence_id}}", "{}").split(separator: "|")
+        XCTAssertEqual(fresh.count, 2)
+        XCTAssertEqual(fresh[0], fresh[1], "one fresh id for both")
+        XCTAssertEqual(fresh[0].count, 38, "a quoted UUID")
+    }
 }
