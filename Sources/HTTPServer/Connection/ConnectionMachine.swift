@@ -291,7 +291,7 @@ final class ConnectionMachine {
         switch command {
         case .send(let message):
             var frame: [UInt8] = []
-            WebSocketSession.encode(message, into: &frame)
+            message.appendFrame(to: &frame)
             guard env.pushBudget.charge(frame.count, to: id, mailbox: env.mailbox) else {
                 shed()
                 return

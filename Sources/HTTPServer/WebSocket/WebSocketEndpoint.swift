@@ -99,11 +99,12 @@ public final class WebSocketConnection: Sendable {
     /// Queues a message for the peer.
     public func send(_ message: WebSocketMessage) {
         guard isOpen else { return }
-        mailbox.post(id, .send(message))
+        mailbox.post(id, .send(WebSocketPayload(message)))
     }
 
     /// Queues several messages at once, in order: one hand-off to the loop and one write for all.
-    public func send(contentsOf messages: [WebSocketMessage]) {
+    /// In payload form: text this server wrote as UTF-8 (an event's JSON) is sent as it is.
+    public func send(contentsOf messages: [WebSocketPayload]) {
         guard isOpen, !messages.isEmpty else { return }
         mailbox.post(id, messages.map { .send($0) })
     }
@@ -141,7 +142,7 @@ struct ConnectionID: Sendable, Hashable {
 
 /// A command for a connection, posted from any thread.
 enum ConnectionCommand: Sendable {
-    case send(WebSocketMessage)
+    case send(WebSocketPayload)
     case close(WebSocketCloseRequest)
     /// A deferred answer of this connection was completed (its slot's token).
     case deferredReady(UInt64)

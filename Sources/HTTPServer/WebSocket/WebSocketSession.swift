@@ -83,19 +83,10 @@ public struct WebSocketSession: Sendable {
         return WebSocketSession.closeFrame(code: code, reason: reason)
     }
 
-    /// Appends an unmasked, final frame carrying the message (text → opcode 1, binary → opcode 2).
+    /// Appends an unmasked, final frame carrying the message (text → opcode 1, binary → opcode 2);
+    /// the transport itself sends payloads (`WebSocketPayload.appendFrame`).
     public static func encode(_ message: WebSocketMessage, into buffer: inout [UInt8]) {
-        switch message {
-        case .text(let text):
-            var text = text
-            text.withUTF8 { utf8 in
-                WebSocketFrameHeader.encode(fin: true, opcode: WebSocketOpcode.text, payloadLength: utf8.count, into: &buffer)
-                buffer.append(contentsOf: utf8)
-            }
-        case .binary(let bytes):
-            WebSocketFrameHeader.encode(fin: true, opcode: WebSocketOpcode.binary, payloadLength: bytes.count, into: &buffer)
-            buffer.append(contentsOf: bytes)
-        }
+        WebSocketPayload(message).appendFrame(to: &buffer)
     }
 
     /// A close frame with a status code and a reason cut to fit the 125-byte control payload.

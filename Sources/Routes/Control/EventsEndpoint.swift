@@ -15,7 +15,7 @@ extension ControlPlane {
         let hub = events
         let pumps = Locked<[ObjectIdentifier: EventPump]>([:])
         return WebSocketEndpoint(onOpen: { connection in
-            let pump = EventPump(hub: hub, send: { events in connection.send(contentsOf: events.map { .text($0.text) }) }, onDropped: {
+            let pump = EventPump(hub: hub, send: { events in connection.send(contentsOf: events.map { WebSocketPayload(utf8Text: $0.json) }) }, onDropped: {
                 connection.close(code: WebSocketCloseCode.policyViolation, reason: "event subscriber fell behind")
             })
             pumps.withLock { $0[ObjectIdentifier(connection)] = pump }

@@ -272,7 +272,7 @@ final class ConnectionMachineTests: XCTestCase {
     func testPushedMessagesPastTheHardCapAbortTheConnection() {
         let m = openWebSocket { $0.maxPendingOutputBytes = 10_000; $0.outputHighWaterBytes = 5_000 }
         let chunk = WebSocketMessage.text(String(repeating: "e", count: 1_000))
-        for _ in 0..<20 { m.command(.send(chunk)) }
+        for _ in 0..<20 { m.command(.send(WebSocketPayload(chunk))) }
         XCTAssertEqual(m.close, .abort)
         XCTAssertLessThanOrEqual(env.peakPendingOutput, 10_000)
     }
