@@ -13,6 +13,7 @@ public struct MessageReading: Sendable {
     /// The value that ties it to its reply (the gateway's `sequence_id`), as sent; nil when it has none.
     public let id: JSONValue?
 
+    /// A reading of a message parsed as `json`, with the vocabulary fields the system found in it.
     public init(json: JSONValue?, type: String?, id: JSONValue?) {
         self.json = json
         self.type = type
