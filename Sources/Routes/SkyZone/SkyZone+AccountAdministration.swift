@@ -52,25 +52,15 @@ extension SkyZone: AccountAdministration {
             guard state.accounts.count < accountCap.limit else {
                 throw .full("the mock holds its maximum of \(accountCap.limit) SkyZone accounts (--max-skyzone-accounts)")
             }
-            profile.id = state.nextId
             switch credentials {
-            case .password(let username, let password):
+            case .password(let username, _):
                 guard state.idByUsername[username.lowercased()] == nil else { throw .exists("a SkyZone account with e-mail \(username) exists") }
-                profile.email = username
-                state.accounts[profile.id] = Account(profile: profile, password: password)
-                state.touchedAccounts.touch("\(profile.id)")
-                state.idByUsername[username.lowercased()] = profile.id
             case .social(let type, let token):
-                let key = SkyZone.socialKey(type.rawValue, token)
-                guard state.idBySocial[key] == nil else { throw .exists("a SkyZone account with this \(type.rawValue) token exists") }
-                profile.externalToken = token
-                profile.externalType = type.rawValue
-                state.accounts[profile.id] = Account(profile: profile, password: nil)
-                state.touchedAccounts.touch("\(profile.id)")
-                state.idBySocial[key] = profile.id
+                guard state.idBySocial[SkyZone.socialKey(type.rawValue, token)] == nil else {
+                    throw .exists("a SkyZone account with this \(type.rawValue) token exists")
+                }
             }
-            state.nextId += 1
-            return profile
+            return state.add(profile, signingInWith: credentials)
         }
         return accountListing()?.accounts.first { $0.id == String(created.id) } ?? AccountSummary(id: String(created.id))
     }

@@ -52,6 +52,28 @@ public final class SkyZone: EmulatedSystem {
         /// Tokens voided by `/__mock/tokens/expire`, only to say so in the refusal's hint; never
         /// more than the tokens once live (the admin API is the only writer).
         var expired: Set<String> = []
+
+        /// Stores `profile` as a new account under the next id, signing in with `credentials`
+        /// (its e-mail and password, or its social token), and indexes it by them: the one way
+        /// the API and `/__mock/accounts` both create an account.
+        mutating func add(_ profile: SkyZoneProfile, signingInWith credentials: SkyZoneCredentials) -> SkyZoneProfile {
+            var profile = profile
+            profile.id = nextId
+            switch credentials {
+            case .password(let username, let password):
+                profile.email = username
+                accounts[profile.id] = Account(profile: profile, password: password)
+                idByUsername[username.lowercased()] = profile.id
+            case .social(let type, let token):
+                profile.externalToken = token
+                profile.externalType = type.rawValue
+                accounts[profile.id] = Account(profile: profile, password: nil)
+                idBySocial[SkyZone.socialKey(type.rawValue, token)] = profile.id
+            }
+            touchedAccounts.touch("\(profile.id)")
+            nextId += 1
+            return profile
+        }
     }
 
     private let seedState: State
@@ -148,27 +170,12 @@ public final class SkyZone: EmulatedSystem {
                     guard account.password == password else { throw HTTPError(.conflict, "Username is already taken") }
                     return (account.profile, false)
                 }
-                try checkCapacity(state)
-                var profile = SkyZoneProfile(id: state.nextId)
-                profile.email = username
-                state.accounts[profile.id] = Account(profile: profile, password: password)
-                state.touchedAccounts.touch("\(profile.id)")
-                state.idByUsername[key] = profile.id
-                state.nextId += 1
-                return (profile, true)
             case .social(let type, let token):
                 let key = SkyZone.socialKey(type.rawValue, token)
                 if let id = state.idBySocial[key], let account = state.accounts[id] { return (account.profile, false) }
-                try checkCapacity(state)
-                var profile = SkyZoneProfile(id: state.nextId)
-                profile.externalToken = token
-                profile.externalType = type.rawValue
-                state.accounts[profile.id] = Account(profile: profile, password: nil)
-                state.touchedAccounts.touch("\(profile.id)")
-                state.idBySocial[key] = profile.id
-                state.nextId += 1
-                return (profile, true)
             }
+            try checkCapacity(state)
+            return (state.add(SkyZoneProfile(id: state.nextId), signingInWith: credentials), true)
         }
         if created { environment.logger.info("SkyZone: customer \(profile.id) created") }
         return .json(.ok, profile)
