@@ -207,21 +207,7 @@ public struct RecordSink {
         image.members[name] = keyedImage
         var seen = 0, added: [String] = []
         for (key, element) in elements {
-            if let old = keyedImage.entries[key] {
-                seen += 1
-                if old.element == element { continue }
-                let json = encode(key, element)
-                let order = updateMovesToEnd ? keyedImage.nextOrder : old.order
-                if updateMovesToEnd { keyedImage.nextOrder += 1 }
-                keyedImage.entries[key] = (element, json, order)
-                ops.append(.upsert(name, key: key, json: json, moveToEnd: updateMovesToEnd))
-            } else {
-                let json = encode(key, element)
-                keyedImage.entries[key] = (element, json, keyedImage.nextOrder)
-                keyedImage.nextOrder += 1
-                added.append(key)
-                ops.append(.upsert(name, key: key, json: json, moveToEnd: false))
-            }
+            if upsert(name, keyedImage, key, element, updateMovesToEnd: updateMovesToEnd, encode: encode) { added.append(key) } else { seen += 1 }
         }
         // Gone: only looked for when fewer old keys were seen than the image holds (rare).
         if seen + added.count < keyedImage.entries.count {
@@ -250,21 +236,31 @@ public struct RecordSink {
                 if keyedImage.entries.removeValue(forKey: key) != nil { ops.append(.delete(name, key: key)) }
                 continue
             }
-            if let old = keyedImage.entries[key] {
-                if old.element == element { continue }
-                let order = updateMovesToEnd ? keyedImage.nextOrder : old.order
-                if updateMovesToEnd { keyedImage.nextOrder += 1 }
-                let json = encode(key, element)
-                keyedImage.entries[key] = (element, json, order)
-                ops.append(.upsert(name, key: key, json: json, moveToEnd: updateMovesToEnd))
-            } else {
-                let json = encode(key, element)
-                keyedImage.entries[key] = (element, json, keyedImage.nextOrder)
-                keyedImage.nextOrder += 1
-                ops.append(.upsert(name, key: key, json: json, moveToEnd: false))
-            }
+            upsert(name, keyedImage, key, element, updateMovesToEnd: updateMovesToEnd, encode: encode)
         }
         if keyedImage.entries.count != count { keyed(name, all(), updateMovesToEnd: updateMovesToEnd, asObject: asObject, encode: encode) }
+    }
+
+    /// Puts `element` under `key` in the image and the ops, unless the image holds it already:
+    /// an updated element keeps its place (or, `updateMovesToEnd`, becomes the newest), a new
+    /// one goes last. Whether `key` was new.
+    @discardableResult
+    private mutating func upsert<E: Equatable>(_ name: String, _ keyedImage: KeyedMember<E>, _ key: String, _ element: E,
+                                               updateMovesToEnd: Bool, encode: (String, E) -> [UInt8]) -> Bool {
+        if let old = keyedImage.entries[key] {
+            if old.element == element { return false }
+            let order = updateMovesToEnd ? keyedImage.nextOrder : old.order
+            if updateMovesToEnd { keyedImage.nextOrder += 1 }
+            let json = encode(key, element)
+            keyedImage.entries[key] = (element, json, order)
+            ops.append(.upsert(name, key: key, json: json, moveToEnd: updateMovesToEnd))
+            return false
+        }
+        let json = encode(key, element)
+        keyedImage.entries[key] = (element, json, keyedImage.nextOrder)
+        keyedImage.nextOrder += 1
+        ops.append(.upsert(name, key: key, json: json, moveToEnd: false))
+        return true
     }
 
     /// A list that drops from the front and grows at the back, its elements numbered by the part
