@@ -7,30 +7,7 @@ import MockServerAdminClient
 import MockServerKit
 
 /// The admin client's arrange, isolate and verify calls against a real server over HTTP.
-final class AdminClientArrangeTests: XCTestCase {
-    private var server: EmbeddedMockServer?
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-        super.tearDown()
-    }
-
-    private func start() throws -> (EmbeddedMockServer, MockAdminClient) {
-        let server = try EmbeddedMockServer()
-        self.server = server
-        return (server, server.admin)
-    }
-
-    private func post(_ base: String, _ path: String, form: String) async throws -> Int {
-        var request = URLRequest(url: try XCTUnwrap(URL(string: base + path)))
-        request.httpMethod = "POST"
-        request.httpBody = Data(form.utf8)
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as? HTTPURLResponse)?.statusCode ?? 0
-    }
-
+final class AdminClientArrangeTests: AdminClientTestCase {
     func testAccountsOutboxStateAndResetWithASeed() async throws {
         let (server, admin) = try start()
         let user = try await admin.createAccount(system: "musbooking", fields: ["phone": "+7 912 345-67-89", "password": "pass123",
@@ -42,13 +19,13 @@ final class AdminClientArrangeTests: XCTestCase {
         XCTAssertEqual(listed["skyzone"]?.contains { $0.id == sky.id }, true)
         let snapshot = try await admin.state()
         try await admin.removeAccount(system: "musbooking", id: try XCTUnwrap(user.id))
-        let value1 = try await post(server.baseURL.absoluteString, "/api/auth/login", form: "login=9123456789&password=pass123")
+        let value1 = try await call(server, "POST", "/api/auth/login", form: "login=9123456789&password=pass123").status
         XCTAssertEqual(value1, 400)
         try await admin.restoreState(snapshot)
-        let value2 = try await post(server.baseURL.absoluteString, "/api/auth/login", form: "login=9123456789&password=pass123")
+        let value2 = try await call(server, "POST", "/api/auth/login", form: "login=9123456789&password=pass123").status
         XCTAssertEqual(value2, 200)
 
-        let value3 = try await post(server.baseURL.absoluteString, "/api/users/sms", form: "phone=9120000000")
+        let value3 = try await call(server, "POST", "/api/users/sms", form: "phone=9120000000").status
         XCTAssertEqual(value3, 200)
         try await admin.clearSMS()
         let value4 = try await admin.sms()
@@ -57,7 +34,7 @@ final class AdminClientArrangeTests: XCTestCase {
 
         let seed = Data(EmbeddedMockServer.bundledSeedJSON.utf8)
         try await admin.reset(seed: seed)
-        let value5 = try await post(server.baseURL.absoluteString, "/api/auth/login", form: "login=9123456789&password=pass123")
+        let value5 = try await call(server, "POST", "/api/auth/login", form: "login=9123456789&password=pass123").status
         XCTAssertEqual(value5, 400)
         do {
             try await admin.reset(seed: Data("[]".utf8))
@@ -75,7 +52,7 @@ final class AdminClientArrangeTests: XCTestCase {
         // The wait is registered first, the SMS sent after: the answer comes when it arrives.
         // Any SMS (new: false): whether the wait or the SMS reaches the server first, the answer is the same.
         async let waited = clone.waitForSMS(to: "9123456789", new: false, timeout: 10)
-        let value7 = try await post(instance.baseURL, "/api/users/sms", form: "phone=%2B79123456789")
+        let value7 = try await call(instance.baseURL, "POST", "/api/users/sms", form: "phone=%2B79123456789").status
         XCTAssertEqual(value7, 200)
         let sms = try await waited
         XCTAssertEqual(sms.code, "2468")

@@ -8,35 +8,7 @@ import MockServerKit
 
 /// The admin client's test controls against a real server over HTTP. The admin guard refuses
 /// state-changing requests without a JSON Content-Type, so every write that succeeds here sent one.
-final class AdminClientControlTests: XCTestCase {
-    private var server: EmbeddedMockServer?
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-        super.tearDown()
-    }
-
-    private func start() throws -> (EmbeddedMockServer, MockAdminClient) {
-        let server = try EmbeddedMockServer()
-        self.server = server
-        return (server, server.admin)
-    }
-
-    private func call(_ server: EmbeddedMockServer, _ method: String, _ path: String, form: String? = nil,
-                      bearer token: String? = nil) async throws -> (status: Int, body: String) {
-        let url = try XCTUnwrap(URL(string: server.baseURL.absoluteString + path))
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        if let form {
-            request.httpBody = Data(form.utf8)
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        }
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
-    }
-
+final class AdminClientControlTests: AdminClientTestCase {
     private func musbookingToken(_ server: EmbeddedMockServer) async throws -> String {
         let login = try await call(server, "POST", "/api/auth/login", form: "login=Test005&password=123456")
         XCTAssertEqual(login.status, 200, login.body)
