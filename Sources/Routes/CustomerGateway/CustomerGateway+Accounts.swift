@@ -3,7 +3,7 @@ import EmulationKit
 extension CustomerGateway {
     /// The seeded customers; tokens are signed, not stored, so only their count is known.
     public func accountListing(_ page: AccountPage) -> AccountListing? {
-        let issued = issued.withLock { $0 }
+        let issued = tokens.issuedSinceRotation
         return AccountListing.page("gateway", accounts.all.values.sorted { $0.email < $1.email }, page) {
             AccountSummary(id: $0.customerId, login: $0.email, email: $0.email,
                            note: "tokens are signed, not stored; \(issued) issued to all customers since the last reset")

@@ -33,7 +33,6 @@ public final class CustomerGateway: EmulatedSystem {
     /// No endpoint ever reads an API token back, so none is stored: signed tokens can still be
     /// checked (tests, diagnostics) and a load test of logins costs no memory.
     let tokens: SignedTokens
-    let issued = Locked(0)
     let environment: MockEnvironment
     public let seedAccount: String?
 
@@ -67,7 +66,6 @@ public final class CustomerGateway: EmulatedSystem {
     public func reset() {
         accounts.reset()
         tokens.rotate()
-        issued.withLock { $0 = 0 }
     }
 
     /// No message presents a token back, so this only changes what `isIssued` says.
@@ -75,7 +73,7 @@ public final class CustomerGateway: EmulatedSystem {
     public func revokeTokens(_ token: String?) -> Int { tokens.revoke(token) }
 
     /// The number of API tokens issued since the last reset (diagnostics and tests).
-    public var issuedTokenCount: Int { issued.withLock { $0 } }
+    public var issuedTokenCount: Int { tokens.issuedSinceRotation }
 
     /// Whether the token was issued by this gateway since the last reset.
     public func isIssued(_ token: String) -> Bool { tokens.isValid(token) }
@@ -211,7 +209,6 @@ public final class CustomerGateway: EmulatedSystem {
         }
         let token = tokens.issueWords(account: key)
         let expiry = environment.clock.now().addingTimeInterval(tokenLifetime)
-        issued.withLock { $0 += 1 }
         environment.logger.debug("customer gateway: \(account.customerId) logged in")
         log?.setOutcome("CUSTOMER_API_TOKEN")
         return GatewayReply.apiToken(sequenceId: sequenceId, token: token, expiration: expiry)

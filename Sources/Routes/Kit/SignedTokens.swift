@@ -22,6 +22,9 @@ package final class SignedTokens: Sendable {
         /// How many times an account was deleted under this key, by account: a re-created
         /// account gets another tag, so the old account's tokens stay void and its own work.
         var generations: [String: UInt64] = [:]
+        /// Issued since the last `rotate` (a system's reset): a revocation of every token and a
+        /// restore keep it. Counted here, under the lock issuing already takes.
+        var issuedSinceRotation = 0
     }
 
     /// The top bits of a token's random half that name its account (the rest stay random).
@@ -50,6 +53,7 @@ package final class SignedTokens: Sendable {
         var (high, _) = UUIDText.stamp(high: random.next(), low: 0)
         let (key, generation) = state.withLock { s in
             s.issued += 1
+            s.issuedSinceRotation += 1
             return (s.key, account.flatMap { s.generations.isEmpty ? nil : s.generations[$0] } ?? 0)
         }
         if let account { high = (high & ~SignedTokens.accountMask) | accountTag(account, generation) }
@@ -107,7 +111,7 @@ package final class SignedTokens: Sendable {
             let fresh = (random.next(), random.next())
             let count = state.withLock { s in
                 let count = max(0, s.issued - s.revoked.count)
-                s = KeyState(key: fresh)
+                s = KeyState(key: fresh, issuedSinceRotation: s.issuedSinceRotation)
                 return count
             }
             keyChanges.changed()
@@ -146,7 +150,11 @@ package final class SignedTokens: Sendable {
     /// A new key: every token issued so far stops being valid.
     package func rotate() {
         _ = revoke(nil)
+        state.withLock { $0.issuedSinceRotation = 0 }
     }
+
+    /// How many tokens were issued since the last `rotate`.
+    package var issuedSinceRotation: Int { state.withLock { $0.issuedSinceRotation } }
 
     /// The current signing key (for the state file).
     package var key: (UInt64, UInt64) { state.withLock { $0.key } }
@@ -160,7 +168,9 @@ package final class SignedTokens: Sendable {
     /// Puts back a saved key (and the tokens revoked under it, the accounts deleted): every other
     /// token issued under it is valid again.
     package func restore(key: (UInt64, UInt64), revoked: [UInt64] = [], ended: [UInt64] = [], generations: [String: UInt64] = [:]) {
-        state.withLock { $0 = KeyState(key: key, revoked: Set(revoked), ended: Set(ended), generations: generations) }
+        state.withLock {
+            $0 = KeyState(key: key, revoked: Set(revoked), ended: Set(ended), generations: generations, issuedSinceRotation: $0.issuedSinceRotation)
+        }
         keyChanges.changed()
     }
 

@@ -126,6 +126,19 @@ final class CustomerGatewayTests: MockServerTestCase {
         XCTAssertEqual(try login("fpi@bk.ru", "123123")["type"] as? String, "CUSTOMER_API_TOKEN")
     }
 
+    func testTheIssuedCountOutlivesExpiringEveryTokenButNotAReset() throws {
+        let token = try XCTUnwrap(data(try login("fpi@bk.ru", "123123"))["api_token"] as? String)
+        _ = try login("fpi@bk.ru", "123123")
+        XCTAssertEqual(gateway.expireTokens(nil), 2)
+        XCTAssertFalse(gateway.isIssued(token))
+        _ = try login("fpi@bk.ru", "123123")
+        XCTAssertEqual(gateway.issuedTokenCount, 3, "issued since the last reset, expired or not")
+        let listed = try server.request("GET", "/__mock/accounts").text
+        XCTAssertTrue(listed.contains("; 3 issued to all customers since the last reset"), listed)
+        server.app.reset()
+        XCTAssertEqual(gateway.issuedTokenCount, 0)
+    }
+
     // MARK: - Sequence ids and framing
 
     func testMissingSequenceIdGetsAFreshUUID() throws {
