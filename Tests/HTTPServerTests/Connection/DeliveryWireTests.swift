@@ -10,12 +10,22 @@ import Darwin
 
 /// The delivery directives faults put on responses, over real sockets.
 final class DeliveryWireTests: XCTestCase {
+    /// The answers `/held` holds until the test completes them, and a signal for each one held.
+    private let held = Locked<[DeferredResponse]>([])
+    private let holding = DispatchSemaphore(value: 0)
+
     private func server(loops: Int = 1, configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> Server {
         var router = Router()
         router.get("/hello") { _ in .text(.ok, "hello\n") }
         router.get("/slow") { _, context in
-            context.delivery.delayNanos = 1_500_000_000
+            context.delivery.delayNanos = 300_000_000
             return .text(.ok, "slow\n")
+        }
+        router.get("/held") { [held, holding] _, context in
+            let promise = DeferredResponse(timeoutNanos: 600_000_000_000)
+            held.withLock { $0.append(promise) }
+            holding.signal()
+            return context.deferring(.text(.ok, "held\n"), until: promise)
         }
         router.get("/close") { _, context in context.delivery.action = .close; return .text(.ok, "x") }
         router.get("/reset") { _, context in context.delivery.action = .reset; return .text(.ok, "x") }
@@ -46,16 +56,30 @@ final class DeliveryWireTests: XCTestCase {
         return poll(&p, 1, 0) == 1
     }
 
-    func testADelayedAnswerDoesNotBlockTheLoopAndKeepsPipelinedOrder() throws {
+    /// Held by the test, not by a clock: "nothing yet" holds however slow the machine.
+    func testAHeldAnswerDoesNotBlockTheLoopAndKeepsPipelinedOrder() throws {
         let s = try server()
         defer { s.shutdown(); s.waitUntilStopped() }
         let a = try TestHTTPClient(port: s.port)
-        try a.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        try a.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(holding.wait(timeout: .now() + 30), .success, "the handler ran")
         let b = try TestHTTPClient(port: s.port)
         try b.sendRequest("GET", "/hello")
         XCTAssertEqual(try b.readResponse().text, "hello\n", "another connection is served while one waits")
-        XCTAssertFalse(hasData(a.fd), "the delayed answer, and the one behind it, are still held")
+        XCTAssertFalse(hasData(a.fd), "the held answer, and the one behind it, are still held")
+        XCTAssertEqual(held.withLock { $0 }.first?.complete(), true)
+        XCTAssertEqual(try a.readResponse().text, "held\n")
+        XCTAssertEqual(try a.readResponse().text, "hello\n")
+    }
+
+    func testADelayedAnswerComesNoSoonerThanItsDelayAndKeepsPipelinedOrder() throws {
+        let s = try server()
+        defer { s.shutdown(); s.waitUntilStopped() }
+        let a = try TestHTTPClient(port: s.port)
+        let sent = Sys.monotonicNanos()
+        try a.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(try a.readResponse().text, "slow\n")
+        XCTAssertGreaterThanOrEqual(Sys.monotonicNanos() - sent, 300_000_000, "a lower bound only: the delay holds it at least that long")
         XCTAssertEqual(try a.readResponse().text, "hello\n")
     }
 
