@@ -44,7 +44,8 @@ extension ControlPlane {
             let entry = JournalEntry(at: at, durationNanos: durationNanos, system: stub == nil ? system : StubStore.systemName,
                                      method: request.method.rawValue, path: request.path, query: request.query,
                                      status: sent.status, requestHeaders: request.headers, requestBody: request.body,
-                                     responseBody: sent.body, hint: response.hint, fault: fired, stub: stub)
+                                     responseBody: sent.body, hint: response.hint, fault: fired, stub: stub,
+                                     remoteAddress: context.remoteAddress)
             journal.record(entry)
             return response
         }
@@ -183,7 +184,7 @@ extension ControlPlane {
             let durationNanos = SystemTime.monotonicNanos() &- started
             // The message's bytes and the reply's list are kept as they are (copy-on-write): no bytes copied.
             journal.record(JournalEntry(webSocketMessage: message, type: reading?.type, replies: reply.messages, system: system,
-                                        at: at, durationNanos: durationNanos, fault: fired))
+                                        at: at, durationNanos: durationNanos, fault: fired, remoteAddress: connection.remoteAddress))
             return reply
         }
         return wrapped

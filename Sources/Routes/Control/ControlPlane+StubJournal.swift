@@ -11,7 +11,7 @@ extension ControlPlane: StubJournal {
             let url = entry.query.isEmpty ? entry.path : entry.path + "?" + entry.query
             return StubLoggedRequest(id: entry.id, at: entry.at,
                                      request: StubRequest(method: entry.method, url: url, headers: entry.requestHeaders, body: entry.requestBody),
-                                     clientIP: "", status: entry.status, responseBody: entry.responseBody, stub: entry.stub,
+                                     clientIP: entry.remoteAddress, status: entry.status, responseBody: entry.responseBody, stub: entry.stub,
                                      // Unmatched: no stub answered and no system owns the path (the plain 404).
                                      wasMatched: entry.stub != nil || entry.system != nil)
         }

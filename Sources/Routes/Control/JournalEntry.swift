@@ -26,6 +26,9 @@ public struct JournalEntry: Sendable {
         let at: Date
         let durationNanos: UInt64
         let system: String?
+        /// The peer's IP address as text (`RequestContext.remoteAddress`): a short string, kept
+        /// as the connection has it (no copy).
+        let remoteAddress: String
         let method: String
         let path: String
         let query: String
@@ -40,11 +43,12 @@ public struct JournalEntry: Sendable {
         /// A body was over `keepWhole` and only its start is kept.
         let cut: Bool
 
-        init(at: Date, durationNanos: UInt64, system: String?, method: String, path: String, query: String, status: Int?,
+        init(at: Date, durationNanos: UInt64, system: String?, remoteAddress: String, method: String, path: String, query: String, status: Int?,
              requestHeaders: HTTPHeaders, requestBody: Body, responseBody: Body, hint: String?, fault: FiredFault?, stub: StubReference? = nil) {
             self.at = at
             self.durationNanos = durationNanos
             self.system = system
+            self.remoteAddress = remoteAddress
             self.method = method
             self.path = path
             self.query = query
@@ -105,10 +109,11 @@ public struct JournalEntry: Sendable {
                   requestHeaders: requestHeaders, requestBody: requestBody, responseBody: responseBody, hint: hint, fault: nil)
     }
 
-    /// An HTTP request and the response as delivered (see `sent`).
+    /// An HTTP request and the response as delivered (see `sent`); `remoteAddress` is the peer's.
     package init(at: Date, durationNanos: UInt64, system: String?, method: String, path: String, query: String, status: Int?,
-         requestHeaders: HTTPHeaders, requestBody: [UInt8], responseBody: [UInt8], hint: String?, fault: FaultRule?, stub: StubReference? = nil) {
-        record = Record(at: at, durationNanos: durationNanos, system: system, method: method, path: path, query: query,
+         requestHeaders: HTTPHeaders, requestBody: [UInt8], responseBody: [UInt8], hint: String?, fault: FaultRule?, stub: StubReference? = nil,
+         remoteAddress: String = "") {
+        record = Record(at: at, durationNanos: durationNanos, system: system, remoteAddress: remoteAddress, method: method, path: path, query: query,
                         status: status, requestHeaders: requestHeaders, requestBody: .bytes(requestBody),
                         responseBody: .bytes(responseBody), hint: hint, fault: fault.map(FiredFault.init), stub: stub)
     }
@@ -126,16 +131,18 @@ public struct JournalEntry: Sendable {
 
     /// A system's WebSocket message and the reply's messages (`method: "WS"`, status 101); its
     /// `path` is the message's `type`: `type` when the control plane read it already, else
-    /// parsed when the entry is read.
+    /// parsed when the entry is read. `remoteAddress` is the connection's peer.
     package init(webSocketMessage message: WebSocketPayload, type: String? = nil, replies: [WebSocketPayload], system: String, at: Date,
-                 durationNanos: UInt64, fault: FaultRule?) {
-        record = Record(at: at, durationNanos: durationNanos, system: system, method: "WS", path: type ?? "", query: "", status: 101,
+                 durationNanos: UInt64, fault: FaultRule?, remoteAddress: String = "") {
+        record = Record(at: at, durationNanos: durationNanos, system: system, remoteAddress: remoteAddress, method: "WS", path: type ?? "", query: "", status: 101,
                         requestHeaders: HTTPHeaders(), requestBody: .bytes(message.bytes), responseBody: .messages(replies),
                         hint: nil, fault: fault.map(FiredFault.init))
     }
 
     public var at: Date { record.at }
     public var system: String? { record.system }
+    /// The peer's IP address (`127.0.0.1`, `::1`); empty when unknown (an entry made in process).
+    public var remoteAddress: String { record.remoteAddress }
     /// `GET`…, or `WS` for a gateway message.
     public var method: String { record.method }
     /// The request path; for a gateway message its `type` (read when the entry is read).
@@ -187,6 +194,7 @@ public struct JournalEntry: Sendable {
             "id": JSONValue(id),
             "at": .string(ISO8601.string(at)),
             "system": JSONValue(system),
+            "clientIp": .string(remoteAddress),
             "method": .string(method),
             "path": .string(shownPath(reading)),
             "query": .string(redaction.form(query)),

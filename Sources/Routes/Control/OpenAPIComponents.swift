@@ -24,9 +24,10 @@ extension OAS {
             "Email": object(["to": string, "subject": string, "body": string, "link": nullableString, "sentAt": ["type": "string", "format": "date-time"]]),
             "JournalEntry": [
                 "type": "object",
-                "required": ["id", "at", "system", "method", "path", "query", "status", "durationMs", "requestHeaders", "requestBody", "responseBody", "hint"],
+                "required": ["id", "at", "system", "clientIp", "method", "path", "query", "status", "durationMs", "requestHeaders", "requestBody", "responseBody", "hint"],
                 "properties": [
                     "id": integer, "at": ["type": "string", "format": "date-time"], "system": nullableString,
+                    "clientIp": ["type": "string", "description": "The peer's IP address (127.0.0.1, ::1)."],
                     "method": ["type": "string", "description": "The HTTP method, or WS for a WebSocket message."],
                     "path": ["type": "string", "description": "The request path; for a WebSocket message its type."],
                     "query": string, "status": ["type": ["integer", "null"], "description": "Sent status; null when closed or reset; 101 for WebSocket messages."],
