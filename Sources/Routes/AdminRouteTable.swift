@@ -26,6 +26,8 @@ extension OAS {
         let administered = systems.types.compactMap { $0 as? any AccountAdministration.Type }
         let clock = response("The mock's clock.", json(ref("Clock")))
         let filters = journalFilters(systems)
+        let stubReadOnly = stubNotSaved("The mapping is in a file of several mappings, which is read-only.")
+        let stubNotWritten = stubNotSaved("The --mappings folder did not take the file (the disk's reason).")
         let events = "Pushes one JSON text message {\"kind\", \"at\", \"data\"} per event (request, sms, email, fault, reset, clock, and each admin change: fault.added/removed/usedUp, account.created/deleted, instance.started/stopped, state.replaced, outbox.cleared, journal.cleared), in order."
         let echo = "Returns every message unchanged."
         func webSocket(_ what: String) -> (summary: String, responses: Object, description: String) {
@@ -160,19 +162,25 @@ extension OAS {
             AdminRoute(.get, "/__admin/mappings", tag: "stubs", "Every stub mapping, newest first",
                        ["200": response("The mappings.", json(object(["mappings": array(stubMapping), "meta": object(["total": ["type": "integer"]])])))],
                        handler: stubs.listMappingsHandler),
-            AdminRoute(.post, "/__admin/mappings", tag: "stubs", "Add a stub mapping", ["201": response("Added, with its id.", json(stubMapping)), "422": stubRefused],
-                       body: body(stubMapping, [jsonType]), handler: stubs.createHandler),
+            AdminRoute(.post, "/__admin/mappings", tag: "stubs", "Add a stub mapping (persistent: true writes it to the --mappings folder first)", [
+                "201": response("Added, with its id.", json(stubMapping)), "422": stubRefused, "409": stubReadOnly, "503": stubNotWritten,
+            ], body: body(stubMapping, [jsonType]), handler: stubs.createHandler),
             AdminRoute(.delete, "/__admin/mappings", tag: "stubs", "Remove every stub mapping", ["200": stubDone], handler: stubs.removeMappingsHandler),
             AdminRoute(.get, "/__admin/mappings/:id", tag: "stubs", "One stub mapping", ["200": response("The mapping.", json(stubMapping)), "404": stubNotFound],
                        parameters: [stubId], handler: stubs.mappingHandler),
             AdminRoute(.put, "/__admin/mappings/:id", tag: "stubs", "Replace a stub mapping",
-                       ["200": response("Replaced.", json(stubMapping)), "404": stubNotFound, "422": stubRefused],
+                       ["200": response("Replaced.", json(stubMapping)), "404": stubNotFound, "422": stubRefused, "409": stubReadOnly, "503": stubNotWritten],
                        body: body(stubMapping, [jsonType]), parameters: [stubId], handler: stubs.editHandler),
-            AdminRoute(.delete, "/__admin/mappings/:id", tag: "stubs", "Remove a stub mapping", ["200": stubDone, "404": stubNotFound],
+            AdminRoute(.delete, "/__admin/mappings/:id", tag: "stubs", "Remove a stub mapping (and a persistent one's file)",
+                       ["200": stubDone, "404": stubNotFound, "409": stubReadOnly, "503": stubNotWritten],
                        parameters: [stubId], handler: stubs.removeMappingHandler),
             AdminRoute(.post, "/__admin/mappings/reset", tag: "stubs", "Stubs back to the --mappings folder", ["200": stubDone, "422": stubRefused],
                        handler: stubs.resetMappingsHandler),
-            AdminRoute(.post, "/__admin/mappings/import", tag: "stubs", "Add many mappings, all or none", ["200": stubDone, "422": stubRefused],
+            AdminRoute(.post, "/__admin/mappings/save", tag: "stubs", "Write every mapping added or changed over HTTP to the --mappings folder",
+                       ["200": stubDone, "409": stubNotSaved("No --mappings folder, or a mapping in a file of several mappings (read-only)."), "503": stubNotWritten],
+                       handler: stubs.saveMappingsHandler),
+            AdminRoute(.post, "/__admin/mappings/import", tag: "stubs", "Add many mappings, all or none",
+                       ["200": stubDone, "422": stubRefused, "409": stubReadOnly, "503": stubNotWritten],
                        body: body(object([
                            "mappings": array(stubMapping),
                            "importOptions": object(["duplicatePolicy": ["type": "string", "enum": ["OVERWRITE", "IGNORE"]], "deleteAllNotInImport": ["type": "boolean"]]),

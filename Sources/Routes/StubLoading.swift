@@ -8,7 +8,7 @@ public enum StubLoading {
     public static func store(root: String, clock: any Clock) throws -> StubStore {
         let files = StubFiles(root: root)
         let store = StubStore(files: files, now: { clock.now() })
-        try store.reloadFiles(try files.load())
+        try store.reloadFiles(try files.loadFolder())
         return store
     }
 }

@@ -22,29 +22,7 @@ public enum DurableFile {
     }
 
     public static func replace(_ path: String, with data: Data) throws(Failure) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent()
-        // Same directory, so the rename never crosses a file system; the pid keeps two servers
-        // pointed at one file from writing into each other's temporary file.
-        let temporary = directory.appendingPathComponent("\(temporaryPrefix(of: path))\(Sys.processID()).tmp").path
-
-        let fd = Sys.openForWriting(temporary)
-        guard fd >= 0 else { throw failure("cannot create \(temporary)") }
-        let written = data.withUnsafeBytes { Sys.writeFully(fd, $0) }
-        let flushed = written && Sys.flushToStorage(fd) == 0
-        let error = Sys.lastError
-        Sys.close(fd)
-        guard written, flushed else {
-            Sys.unlink(temporary)
-            throw Failure(description: "\(written ? "cannot flush \(temporary) to disk" : "cannot write \(temporary)"): \(Sys.errorText(error))")
-        }
-        guard Sys.rename(temporary, path) == 0 else {
-            let failed = failure("cannot rename \(temporary) over \(path)")
-            Sys.unlink(temporary)
-            throw failed
-        }
-        // Without this the rename may still be only in memory when the machine goes down.
-        flushDirectory(of: path)
+        try commit([stage(path, with: data)])
     }
 
     /// Flushes the directory holding `path`, so a new name or a rename in it is durable.
@@ -56,7 +34,8 @@ public enum DurableFile {
         }
     }
 
-    private static func failure(_ what: String) -> Failure {
+    /// `what`, with the system's reason for the last call's failure.
+    static func failure(_ what: String) -> Failure {
         Failure(description: "\(what): \(Sys.errorText(Sys.lastError))")
     }
 }

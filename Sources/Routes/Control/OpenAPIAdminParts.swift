@@ -88,6 +88,13 @@ extension OAS {
         ]))
     }
 
+    /// A change the `--mappings` folder did not take (`persistent: true`, a save): nothing changed.
+    package static func stubNotSaved(_ why: String) -> Object {
+        response(why + " Nothing changed; X-Mock-Hint says why.", json([
+            "type": "object", "properties": ["errors": array(object(["code": ["type": "integer"], "title": string, "detail": string]))],
+        ]))
+    }
+
     /// WireMock's `{}` answer.
     package static var stubDone: Object { response("Done.", json(["type": "object"])) }
     package static var stubNotFound: Object { response("No mapping has that id.", json(["type": "object"])) }

@@ -75,7 +75,24 @@ public struct StubAdmin: Sendable {
     package var removeMappingHandler: HTTPHandler {
         let admin = self
         return { request, context in
-            admin.store.remove(id: context.pathParameters["id"] ?? "") ? StubAdmin.emptyOK : StubAdmin.notFound
+            do throws(StubChangeError) {
+                return try admin.store.removeSaving(id: context.pathParameters["id"] ?? "") ? StubAdmin.emptyOK : StubAdmin.notFound
+            } catch {
+                return error.response
+            }
+        }
+    }
+
+    /// `POST /__admin/mappings/save`.
+    package var saveMappingsHandler: HTTPHandler {
+        let admin = self
+        return { _, _ in
+            do throws(StubChangeError) {
+                _ = try admin.store.saveAll()
+                return StubAdmin.emptyOK
+            } catch {
+                return error.response
+            }
         }
     }
 
@@ -189,58 +206,75 @@ public struct StubAdmin: Sendable {
     }
 
     private func create(_ request: HTTPRequest) -> HTTPResponse {
-        do throws(StubProblem) {
-            let value = try StubAdmin.parse(request.body).get()
-            guard value.isObject, value["mappings"] == nil else {
-                throw StubProblem("/", "POST /__admin/mappings takes one mapping object; POST /__admin/mappings/import takes {\"mappings\": [...]}")
+        do throws(StubChangeError) {
+            let mapping = try StubAdmin.checked { () throws(StubProblem) -> StubMapping in
+                let value = try StubAdmin.parse(request.body).get()
+                guard value.isObject, value["mappings"] == nil else {
+                    throw StubProblem("/", "POST /__admin/mappings takes one mapping object; POST /__admin/mappings/import takes {\"mappings\": [...]}")
+                }
+                var generator = SystemRandomNumberGenerator()
+                return try StubMapping.decode(value, filesRoot: store.filesRoot, newId: UUIDString.random(using: &generator))
             }
-            let added = try store.add(document: value)
-            return StubAdmin.json(.created, added.first?.json ?? .null)
+            let hint = try store.addSaving([mapping])
+            let created = StubAdmin.json(.created, mapping.json)
+            return hint.map(created.hinted) ?? created
         } catch {
             return error.response
         }
     }
 
+    /// Reading a change's mappings: a problem with them refuses the change.
+    private static func checked<R>(_ body: () throws(StubProblem) -> R) throws(StubChangeError) -> R {
+        do { return try body() } catch { throw .refused(error) }
+    }
+
     private func edit(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
         let id = (context.pathParameters["id"] ?? "").lowercased()
         guard store.mapping(id: id) != nil else { return StubAdmin.notFound }
-        do throws(StubProblem) {
-            let value = try StubAdmin.parse(request.body).get()
-            let mapping = try StubMapping.decode(value.stubSetting("id", .string(id)).stubSetting("uuid", .string(id)),
-                                                 filesRoot: store.filesRoot, newId: id)
-            guard store.replace(id: id, with: mapping) else { return StubAdmin.notFound }
-            return StubAdmin.json(.ok, mapping.json)
+        do throws(StubChangeError) {
+            let mapping = try StubAdmin.checked { () throws(StubProblem) -> StubMapping in
+                let value = try StubAdmin.parse(request.body).get()
+                return try StubMapping.decode(value.stubSetting("id", .string(id)).stubSetting("uuid", .string(id)),
+                                              filesRoot: store.filesRoot, newId: id)
+            }
+            let (found, hint) = try store.replaceSaving(id: id, with: mapping)
+            guard found else { return StubAdmin.notFound }
+            let edited = StubAdmin.json(.ok, mapping.json)
+            return hint.map(edited.hinted) ?? edited
         } catch {
             return error.response
         }
     }
 
     private func importMappings(_ request: HTTPRequest) -> HTTPResponse {
-        do throws(StubProblem) {
-            let value = try StubAdmin.parse(request.body).get()
-            var replace = true
-            if let options = value["importOptions"] {
-                let o = try StrictObject(options, at: "/importOptions", what: "\"importOptions\"")
-                try o.allow(["duplicatePolicy", "deleteAllNotInImport"])
-                switch try o.string("duplicatePolicy") {
-                case nil, "OVERWRITE"?: replace = true
-                case "IGNORE"?: replace = false
-                default: throw StubProblem("/importOptions/duplicatePolicy", "duplicatePolicy must be OVERWRITE or IGNORE")
+        do throws(StubChangeError) {
+            let mappings = try StubAdmin.checked { () throws(StubProblem) -> [StubMapping] in
+                let value = try StubAdmin.parse(request.body).get()
+                var replace = true
+                if let options = value["importOptions"] {
+                    let o = try StrictObject(options, at: "/importOptions", what: "\"importOptions\"")
+                    try o.allow(["duplicatePolicy", "deleteAllNotInImport"])
+                    switch try o.string("duplicatePolicy") {
+                    case nil, "OVERWRITE"?: replace = true
+                    case "IGNORE"?: replace = false
+                    default: throw StubProblem("/importOptions/duplicatePolicy", "duplicatePolicy must be OVERWRITE or IGNORE")
+                    }
+                    if try o.bool("deleteAllNotInImport") == true { store.removeAll(keepFiles: false) }
                 }
-                if try o.bool("deleteAllNotInImport") == true { store.removeAll(keepFiles: false) }
+                var items = try StubDocument.mappings(in: value)
+                if !replace {
+                    let existing = Set(store.mappings.map(\.id))
+                    items = items.filter { item, _ in !existing.contains((item["id"]?.string ?? item["uuid"]?.string ?? "").lowercased()) }
+                }
+                var generator = SystemRandomNumberGenerator()
+                var mappings: [StubMapping] = []
+                for (item, pointer) in items {
+                    mappings.append(try StubMapping.decode(item, at: pointer, filesRoot: store.filesRoot, newId: UUIDString.random(using: &generator)))
+                }
+                return mappings
             }
-            var items = try StubDocument.mappings(in: value)
-            if !replace {
-                let existing = Set(store.mappings.map(\.id))
-                items = items.filter { item, _ in !existing.contains((item["id"]?.string ?? item["uuid"]?.string ?? "").lowercased()) }
-            }
-            var generator = SystemRandomNumberGenerator()
-            var mappings: [StubMapping] = []
-            for (item, pointer) in items {
-                mappings.append(try StubMapping.decode(item, at: pointer, filesRoot: store.filesRoot, newId: UUIDString.random(using: &generator)))
-            }
-            try store.add(mappings, replaceExisting: true)
-            return StubAdmin.emptyOK
+            let hint = try store.addSaving(mappings, replaceExisting: true)
+            return hint.map(StubAdmin.emptyOK.hinted) ?? StubAdmin.emptyOK
         } catch {
             return error.response
         }
@@ -249,8 +283,8 @@ public struct StubAdmin: Sendable {
     private func resetMappings() -> HTTPResponse {
         do throws(StubProblem) {
             // The folder is read first: a folder that no longer loads leaves the stubs as they were.
-            let fromFiles: [StubMapping]
-            do { fromFiles = try store.files?.load() ?? [] } catch { throw StubProblem("/", error.description) }
+            let fromFiles: StubFiles.Folder
+            do { fromFiles = try store.files?.loadFolder() ?? StubFiles.Folder() } catch { throw StubProblem("/", error.description) }
             store.removeAll(keepFiles: false)
             try store.reloadFiles(fromFiles)
             return StubAdmin.emptyOK

@@ -42,8 +42,19 @@ public struct StubFiles: Sendable {
     }
 
     /// Every mapping of the folder, checked; the first bad file stops it with its file, line and column.
-    public func load() throws(LoadError) -> [StubMapping] {
-        var mappings: [StubMapping] = []
+    public func load() throws(LoadError) -> [StubMapping] { try loadFolder().mappings }
+
+    /// The folder's mappings and the file each came from.
+    public struct Folder: Sendable {
+        public var mappings: [StubMapping] = []
+        /// By mapping id.
+        public var origins: [String: StubFileOrigin] = [:]
+    }
+
+    /// Every mapping of the folder, checked, with its file; the first bad file stops it with its
+    /// file, line and column.
+    public func loadFolder() throws(LoadError) -> Folder {
+        var folder = Folder()
         var generator = SystemRandomNumberGenerator()
         for path in try files() {
             guard let bytes = FileBytes.read(path) else { throw LoadError(description: "\(path): cannot be read") }
@@ -52,21 +63,26 @@ public struct StubFiles: Sendable {
                 throw LoadError(description: "\(path):\(line):\(column): JSON syntax error")
             }
             do throws(StubProblem) {
-                for (item, pointer) in try StubDocument.mappings(in: value) {
-                    mappings.append(try StubMapping.decode(item, at: pointer, filesRoot: filesRoot, newId: UUIDString.random(using: &generator)))
+                let items = try StubDocument.mappings(in: value)
+                // A file of one mapping object may be rewritten or removed by the server; a file of several is read-only.
+                let origin = StubFileOrigin(path: path, holdsSeveral: items.count != 1 || items.first?.1 != "")
+                for (item, pointer) in items {
+                    let mapping = try StubMapping.decode(item, at: pointer, filesRoot: filesRoot, newId: UUIDString.random(using: &generator))
+                    folder.mappings.append(mapping)
+                    folder.origins[mapping.id] = origin
                 }
             } catch {
                 throw LoadError(description: "\(path): \(error.pointer): \(error.detail)")
             }
         }
-        if mappings.count > StubStore.maxStubs {
-            throw LoadError(description: "\(mappingsFolder): \(mappings.count) mappings, at most \(StubStore.maxStubs) may be loaded")
+        if folder.mappings.count > StubStore.maxStubs {
+            throw LoadError(description: "\(mappingsFolder): \(folder.mappings.count) mappings, at most \(StubStore.maxStubs) may be loaded")
         }
         var seen = Set<String>()
-        for m in mappings where !seen.insert(m.id).inserted {
+        for m in folder.mappings where !seen.insert(m.id).inserted {
             throw LoadError(description: "\(mappingsFolder): the id \(m.id) is used by two mappings")
         }
-        return mappings
+        return folder
     }
 
     /// 1-based line and column of a byte offset.

@@ -39,8 +39,12 @@ public final class StubStore: Sendable {
         let mapping: StubMapping
         /// Insertion order: on equal priority the newest wins.
         let sequence: Int
-        /// Loaded from `--mappings` (kept by `POST /__mock/reset`).
+        /// In the `--mappings` folder: loaded from it, or written to it (kept by `POST /__mock/reset`).
         let fromFiles: Bool
+        /// The file it came from or was written to; nil: memory only.
+        var file: StubFileOrigin? = nil
+        /// The mapping is what its file holds (`POST /__admin/mappings/save` skips it).
+        var saved = false
 
         /// Sorts before `other` when it should be tried first.
         func precedes(_ other: Entry) -> Bool {
@@ -81,7 +85,11 @@ public final class StubStore: Sendable {
         }
     }
 
-    private let state = Locked(State())
+    let state = Locked(State())
+    /// Held by every change of the mappings, around the files it writes too: what is checked
+    /// before a file is written still holds when the change is made, while the request path
+    /// (which takes only `state`) never waits for a disk.
+    let writes = Locked(())
     /// Whether any mapping is loaded: the pipeline's only cost while none is.
     @usableFromInline let loaded = StubFlag()
     /// The lock-free first look at a request's path.
@@ -90,7 +98,7 @@ public final class StubStore: Sendable {
     /// theirs): while none may, the systems' requests skip the stubs after one atomic load.
     @usableFromInline let overrides = StubFlag()
     /// Which paths the emulated systems own (set by the composition root); nil: every path.
-    private let systemOwns = Locked<(@Sendable (String) -> Bool)?>(nil)
+    let systemOwns = Locked<(@Sendable (String) -> Bool)?>(nil)
     /// The `--mappings` folder, if any: `bodyFileName` reads its `__files`, resets reload it.
     public let files: StubFiles?
     /// `DIR/__files` of `--mappings DIR`.
@@ -110,7 +118,7 @@ public final class StubStore: Sendable {
     /// Sets who hears about changes.
     public func observe(_ body: @escaping @Sendable (StubChange) -> Void) { observer.withLock { $0 = body } }
 
-    private func report(_ change: StubChange) { observer.withLock { $0 }?(change) }
+    func report(_ change: StubChange) { observer.withLock { $0 }?(change) }
 
     /// True while no mapping is loaded (inlined into the pipeline: one atomic load on Linux).
     @inlinable public var isEmpty: Bool { !loaded.isSet }
@@ -157,38 +165,50 @@ public final class StubStore: Sendable {
 
     /// Adds checked mappings, all or none.
     public func add(_ mappings: [StubMapping], fromFiles: Bool = false, replaceExisting: Bool = false) throws(StubProblem) {
+        try writes.withLock { _ throws(StubProblem) in
+            if let problem = insert(mappings, fromFiles: fromFiles, replaceExisting: replaceExisting) { throw problem }
+        }
+        if !mappings.isEmpty { report(.added(mappings.map { StubReference(id: $0.id, name: $0.name) })) }
+    }
+
+    /// Adds mappings under `writes`, all or none (`dryRun`: only checks they could be), and says
+    /// why not. A mapping in `written` is in the folder now (that file); a replaced mapping's file
+    /// stays its file.
+    func insert(_ mappings: [StubMapping], fromFiles: Bool, replaceExisting: Bool,
+                written: [String: StubFileOrigin] = [:], dryRun: Bool = false) -> StubProblem? {
         let owns = systemOwns.withLock { $0 }
-        let result: Result<Void, StubProblem> = state.withLock { s in
+        return state.withLock { s -> StubProblem? in
             var ids = Set<String>()
             for m in mappings {
-                if !ids.insert(m.id).inserted { return .failure(StubProblem("/id", "id \(m.id) appears twice")) }
+                if !ids.insert(m.id).inserted { return StubProblem("/id", "id \(m.id) appears twice") }
             }
             let replaced = s.entries.filter { ids.contains($0.mapping.id) }
             if !replaceExisting, let clash = replaced.first {
-                return .failure(StubProblem("/id", "a mapping with id \(clash.mapping.id) exists: PUT /__admin/mappings/\(clash.mapping.id) replaces it"))
+                return StubProblem("/id", "a mapping with id \(clash.mapping.id) exists: PUT /__admin/mappings/\(clash.mapping.id) replaces it")
             }
             if s.entries.count - replaced.count + mappings.count > StubStore.maxStubs {
-                return .failure(StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded (\(s.entries.count) are): remove some (DELETE /__admin/mappings/{id}) or match many paths with one urlPathPattern"))
+                return StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded (\(s.entries.count) are): remove some (DELETE /__admin/mappings/{id}) or match many paths with one urlPathPattern")
             }
+            if dryRun { return nil }
             if !replaced.isEmpty {
                 s.entries.removeAll { ids.contains($0.mapping.id) }
                 s.rebuildIndex()
             }
             for m in mappings {
-                s.insert(Entry(mapping: m, sequence: s.nextSequence, fromFiles: fromFiles))
+                let file = written[m.id] ?? replaced.first { $0.mapping.id == m.id }?.file
+                s.insert(Entry(mapping: m, sequence: s.nextSequence, fromFiles: fromFiles || written[m.id] != nil,
+                               file: file, saved: fromFiles || written[m.id] != nil))
                 s.nextSequence += 1
             }
             s.syncScenarios()
             publishIndex(of: s, owns: owns)
-            return .success(())
+            return nil
         }
-        try result.get()
-        if !mappings.isEmpty { report(.added(mappings.map { StubReference(id: $0.id, name: $0.name) })) }
     }
 
     /// After a change of the mappings, under the state's lock: what the request path reads
     /// without it (any stub loaded, the path filter's generation, stubs on a system's path).
-    private func publishIndex(of s: State, owns: ((String) -> Bool)?) {
+    func publishIndex(of s: State, owns: ((String) -> Bool)?) {
         loaded.set(!s.entries.isEmpty)
         filter.advance()
         overrides.set(Self.overridesSystems(s, owns))
@@ -196,24 +216,38 @@ public final class StubStore: Sendable {
 
     /// Replaces the mapping with `id` (keeping its place and origin); false when there is none.
     public func replace(id: String, with mapping: StubMapping) -> Bool {
+        let done = writes.withLock { _ in swap(id: id, with: mapping) }
+        if done { report(.changed(StubReference(id: mapping.id, name: mapping.name))) }
+        return done
+    }
+
+    /// Replaces the mapping under `writes`; `written`: it is in the folder now, in that file.
+    func swap(id: String, with mapping: StubMapping, written: StubFileOrigin? = nil) -> Bool {
         let owns = systemOwns.withLock { $0 }
-        let done = state.withLock { s -> Bool in
+        return state.withLock { s -> Bool in
             guard let i = s.entries.firstIndex(where: { $0.mapping.id == id }) else { return false }
-            s.entries[i] = Entry(mapping: mapping, sequence: s.entries[i].sequence, fromFiles: s.entries[i].fromFiles)
+            let old = s.entries[i]
+            s.entries[i] = Entry(mapping: mapping, sequence: old.sequence, fromFiles: old.fromFiles || written != nil,
+                                 file: written ?? old.file, saved: written != nil)
             s.rebuildIndex()
             publishIndex(of: s, owns: owns)
             s.syncScenarios()
             return true
         }
-        if done { report(.changed(StubReference(id: mapping.id, name: mapping.name))) }
-        return done
     }
 
     /// Removes one mapping; false when there is none with that id.
     @discardableResult
     public func remove(id: String) -> Bool {
+        let removed = writes.withLock { _ in take(id: id) }
+        if let removed { report(.removed([StubReference(id: removed.mapping.id, name: removed.mapping.name)])) }
+        return removed != nil
+    }
+
+    /// Removes one mapping under `writes`: the entry removed, nil when there is none.
+    func take(id: String) -> Entry? {
         let owns = systemOwns.withLock { $0 }
-        let removed = state.withLock { s -> Entry? in
+        return state.withLock { s -> Entry? in
             guard let i = s.entries.firstIndex(where: { $0.mapping.id == id.lowercased() }) else { return nil }
             let entry = s.entries.remove(at: i)
             s.hits[entry.mapping.id] = nil
@@ -222,15 +256,13 @@ public final class StubStore: Sendable {
             publishIndex(of: s, owns: owns)
             return entry
         }
-        if let removed { report(.removed([StubReference(id: removed.mapping.id, name: removed.mapping.name)])) }
-        return removed != nil
     }
 
     /// Removes every mapping (`keepFiles`: those from `--mappings` stay), puts every scenario back
     /// to `Started` and forgets the hit counts.
     public func removeAll(keepFiles: Bool) {
         let owns = systemOwns.withLock { $0 }
-        let removed = state.withLock { s -> [Entry] in
+        let removed = writes.withLock { _ in state.withLock { s -> [Entry] in
             let gone = s.entries.filter { !(keepFiles && $0.fromFiles) }
             s.entries.removeAll { !(keepFiles && $0.fromFiles) }
             s.hits = [:]
@@ -239,32 +271,51 @@ public final class StubStore: Sendable {
             s.syncScenarios()
             publishIndex(of: s, owns: owns)
             return gone
-        }
+        } }
         // A reset with no stub to remove says nothing (the reset event says the rest).
         if !removed.isEmpty { report(.removed(removed.map { StubReference(id: $0.mapping.id, name: $0.mapping.name) })) }
     }
 
     /// Replaces the mappings from files with `mappings` (a `--watch` reload), all or none.
     public func reloadFiles(_ mappings: [StubMapping]) throws(StubProblem) {
+        try reloadFiles(StubFiles.Folder(mappings: mappings))
+    }
+
+    /// Replaces the mappings from files with the folder's (a `--watch` reload, a reset), all or
+    /// none. A mapping its file holds unchanged keeps its place (its order among equal
+    /// priorities): a folder that changed only by the server's own writes (`persistent: true`)
+    /// reloads to the same stubs, and says nothing.
+    public func reloadFiles(_ folder: StubFiles.Folder) throws(StubProblem) {
         let owns = systemOwns.withLock { $0 }
-        let result: Result<Void, StubProblem> = state.withLock { s in
-            let kept = s.entries.filter { !$0.fromFiles }
-            if kept.count + mappings.count > StubStore.maxStubs {
-                return .failure(StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded"))
+        let changed: Bool = try writes.withLock { _ throws(StubProblem) in
+            let result: Result<Bool, StubProblem> = state.withLock { s in
+                let loaded = Set(folder.mappings.map(\.id))
+                let kept = s.entries.filter { !$0.fromFiles && !loaded.contains($0.mapping.id) }
+                if kept.count + folder.mappings.count > StubStore.maxStubs {
+                    return .failure(StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded"))
+                }
+                var before: [String: Entry] = [:]
+                for entry in s.entries where entry.fromFiles { before[entry.mapping.id] = entry }
+                var changed = s.entries.count != kept.count + folder.mappings.count
+                s.entries = kept
+                for m in folder.mappings {
+                    if let old = before[m.id], old.mapping.json == m.json {
+                        s.entries.append(Entry(mapping: old.mapping, sequence: old.sequence, fromFiles: true, file: folder.origins[m.id], saved: true))
+                    } else {
+                        changed = true
+                        s.entries.append(Entry(mapping: m, sequence: s.nextSequence, fromFiles: true, file: folder.origins[m.id], saved: true))
+                        s.nextSequence += 1
+                    }
+                }
+                guard changed else { return .success(false) }
+                s.rebuildIndex()
+                s.syncScenarios()
+                publishIndex(of: s, owns: owns)
+                return .success(true)
             }
-            s.entries = kept
-            for m in mappings {
-                s.entries.removeAll { $0.mapping.id == m.id }
-                s.entries.append(Entry(mapping: m, sequence: s.nextSequence, fromFiles: true))
-                s.nextSequence += 1
-            }
-            s.rebuildIndex()
-            s.syncScenarios()
-            publishIndex(of: s, owns: owns)
-            return .success(())
+            return try result.get()
         }
-        try result.get()
-        report(.reloaded(mappings.count))
+        if changed { report(.reloaded(folder.mappings.count)) }
     }
 
     /// Every scenario back to `Started`.
@@ -384,6 +435,8 @@ public enum StubChange: Sendable {
     case changed(StubReference)
     case removed([StubReference])
     case reloaded(Int)
+    /// `POST /__admin/mappings/save` wrote this many mappings to the folder.
+    case saved(Int)
     case scenariosReset
 
     /// One line for the log.
@@ -393,6 +446,7 @@ public enum StubChange: Sendable {
         case .changed(let ref): return "stub changed: \(ref.name ?? ref.id)"
         case .removed(let refs): return "\(refs.count) stub(s) removed"
         case .reloaded(let n): return "mappings folder reloaded: \(n) stub(s)"
+        case .saved(let n): return "\(n) stub(s) saved to the mappings folder"
         case .scenariosReset: return "stub scenarios back to Started"
         }
     }

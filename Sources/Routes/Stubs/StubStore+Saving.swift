@@ -1,0 +1,141 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPServer
+
+/// Why a change of the stubs was not made (and nothing of it was): a refused mapping, or a file
+/// the `--mappings` folder would not take.
+public enum StubChangeError: Error, Sendable {
+    case refused(StubProblem)
+    case notSaved(StubNotSaved)
+
+    /// The answer: WireMock's error shape with `X-Mock-Hint`.
+    public var response: HTTPResponse {
+        switch self {
+        case .refused(let problem): return problem.response
+        case .notSaved(let failure): return failure.response
+        }
+    }
+}
+
+/// A mapping the folder did not take: its file could not be written or removed (503), or it
+/// lives in a file of several mappings, which the server never rewrites (409, as WireMock refuses it).
+public struct StubNotSaved: Error, Sendable, CustomStringConvertible {
+    public let status: HTTPStatus
+    public let description: String
+
+    public var response: HTTPResponse {
+        let body: JSONValue = ["errors": [["code": 10, "title": "Mapping not saved", "detail": .string(description)]]]
+        return HTTPResponse.json(status, bytes: Array(body.jsonText.utf8)).hinted(StubProblem.ascii(description))
+    }
+}
+
+/// `persistent: true` and `POST /__admin/mappings/save` under `--mappings DIR`: a mapping is in
+/// its file (`StubMappingFile`) before its change is made and answered, so a restart finds it.
+/// Every file of a change is written and flushed first, then renamed into place, so a folder that
+/// refuses one leaves the files and the stubs as they were. Without a folder a persistent mapping
+/// is kept in memory, and the answer says so (`notSavedHint`).
+extension StubStore {
+    /// The hint of an answer whose `persistent` mapping is kept in memory only.
+    public static let notSavedHint = "not saved: this server has no mappings folder; start it with --mappings DIR to keep stubs with \"persistent\": true"
+
+    /// Adds mappings (`POST /__admin/mappings`, an import), all or none, each persistent one
+    /// written to the folder first. Returns `notSavedHint` when a persistent one is kept in memory only.
+    public func addSaving(_ mappings: [StubMapping], replaceExisting: Bool = false) throws(StubChangeError) -> String? {
+        let persistent = mappings.filter(\.isPersistent)
+        guard !persistent.isEmpty, let files else {
+            do { try add(mappings, replaceExisting: replaceExisting) } catch { throw .refused(error) }
+            return persistent.isEmpty ? nil : StubStore.notSavedHint
+        }
+        try writes.withLock { _ throws(StubChangeError) in
+            if let problem = insert(mappings, fromFiles: false, replaceExisting: replaceExisting, dryRun: true) { throw .refused(problem) }
+            let written = try write(persistent, in: files)
+            // Checked above, under the same lock: nothing can have changed since.
+            if let problem = insert(mappings, fromFiles: false, replaceExisting: replaceExisting, written: written) { throw .refused(problem) }
+        }
+        if !mappings.isEmpty { report(.added(mappings.map { StubReference(id: $0.id, name: $0.name) })) }
+        return nil
+    }
+
+    /// Replaces the mapping with `id` (`PUT /__admin/mappings/{id}`), writing it to its file
+    /// first when it is persistent; false when there is none. An edit without `persistent: true`
+    /// changes memory only and leaves any file as it is (as WireMock).
+    public func replaceSaving(id: String, with mapping: StubMapping) throws(StubChangeError) -> (found: Bool, hint: String?) {
+        guard mapping.isPersistent, let files else {
+            let found = replace(id: id, with: mapping)
+            return (found, found && mapping.isPersistent ? StubStore.notSavedHint : nil)
+        }
+        let found = try writes.withLock { _ throws(StubChangeError) -> Bool in
+            guard state.withLock({ s in s.entries.contains { $0.mapping.id == id } }) else { return false }
+            let written = try write([mapping], in: files)
+            return swap(id: id, with: mapping, written: written[mapping.id])
+        }
+        if found { report(.changed(StubReference(id: mapping.id, name: mapping.name))) }
+        return (found, nil)
+    }
+
+    /// Removes one mapping (`DELETE /__admin/mappings/{id}`); a persistent one's file is removed
+    /// first (as WireMock). False when there is none.
+    public func removeSaving(id: String) throws(StubChangeError) -> Bool {
+        let removed = try writes.withLock { _ throws(StubChangeError) -> Entry? in
+            guard let entry = state.withLock({ s in s.entries.first { $0.mapping.id == id.lowercased() } }) else { return nil }
+            if entry.mapping.isPersistent, let file = entry.file {
+                if file.holdsSeveral { throw .notSaved(StubStore.readOnly(entry.mapping.id, file)) }
+                do { try DurableFile.remove(file.path) } catch {
+                    throw .notSaved(StubNotSaved(status: .serviceUnavailable, description: "the mapping stays: \(error)"))
+                }
+            }
+            return take(id: id)
+        }
+        if let removed { report(.removed([StubReference(id: removed.mapping.id, name: removed.mapping.name)])) }
+        return removed != nil
+    }
+
+    /// `POST /__admin/mappings/save`: every mapping its file does not hold (added or changed over
+    /// HTTP) is written to the folder, marked `persistent: true` (as WireMock marks them), all or
+    /// none. Returns how many were written.
+    public func saveAll() throws(StubChangeError) -> Int {
+        guard let files else {
+            throw .notSaved(StubNotSaved(status: .conflict, description: "nothing saved: this server has no mappings folder; start it with --mappings DIR"))
+        }
+        let saved = try writes.withLock { _ throws(StubChangeError) -> Int in
+            let pending = state.withLock { s in s.entries.filter { !$0.saved }.sorted { $0.sequence < $1.sequence } }
+            let marked = pending.map(\.mapping.markedPersistent)
+            let written = try write(marked, in: files)
+            for mapping in marked { _ = swap(id: mapping.id, with: mapping, written: written[mapping.id]) }
+            return marked.count
+        }
+        if saved > 0 { report(.saved(saved)) }
+        return saved
+    }
+
+    /// Writes each mapping to its file (the one it came from, else a new one named as WireMock
+    /// names them), all or none; under `writes`. Returns each mapping's file by id.
+    private func write(_ mappings: [StubMapping], in files: StubFiles) throws(StubChangeError) -> [String: StubFileOrigin] {
+        let known = state.withLock { s in Dictionary(s.entries.compactMap { e in e.file.map { (e.mapping.id, $0) } }, uniquingKeysWith: { a, _ in a }) }
+        var origins: [String: StubFileOrigin] = [:]
+        for mapping in mappings {
+            let origin = known[mapping.id] ?? StubFileOrigin(path: files.mappingsFolder + "/" + StubMappingFile.name(for: mapping), holdsSeveral: false)
+            if origin.holdsSeveral { throw .notSaved(StubStore.readOnly(mapping.id, origin)) }
+            origins[mapping.id] = origin
+        }
+        var staged: [DurableFile.Staged] = []
+        do {
+            for mapping in mappings {
+                guard let origin = origins[mapping.id] else { continue }
+                staged.append(try DurableFile.stage(origin.path, with: StubMappingFile.contents(of: mapping)))
+            }
+            try DurableFile.commit(staged)
+        } catch {
+            DurableFile.discard(staged)
+            throw .notSaved(StubNotSaved(status: .serviceUnavailable, description: "nothing changed: \(error)"))
+        }
+        return origins
+    }
+
+    private static func readOnly(_ id: String, _ file: StubFileOrigin) -> StubNotSaved {
+        StubNotSaved(status: .conflict, description: "mapping \(id) is in \(file.path), a file of several mappings, which is read-only (as in WireMock): move it to a file of its own to change it over HTTP")
+    }
+}
