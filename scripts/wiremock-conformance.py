@@ -129,7 +129,32 @@ def run_corpus(corpus, mock, wire):
     return compared, failures, deliberate
 
 
-def run_client(mock, wire):
+def run_persistence(base, folder):
+    """persistent: true, DELETE of a persistent mapping and POST /__admin/mappings/save: the
+    answers and the files in the shared mappings folder (each server in turn, so the folder is
+    empty again after each)."""
+    out, json_type = [], {"Content-Type": "application/json"}
+    pid = "0b7e6b4a-3c2d-4f4e-9a51-8d2f7c1e0a11"
+    r = requests.post(base + "/__admin/mappings", headers=json_type, data=json.dumps({
+        "id": pid, "name": "Persistent Flags", "persistent": True,
+        "request": {"method": "GET", "urlPath": "/client/persistent"}, "response": {"status": 200, "body": "kept"}}))
+    body = r.json()
+    out.append(("persistent create", r.status_code, body.get("id"), body.get("persistent"), body.get("request")))
+    out.append(("persistent file", sorted(os.listdir(folder))))
+    r = requests.delete(base + "/__admin/mappings/" + pid, headers=json_type)
+    out.append(("persistent delete", r.status_code, sorted(os.listdir(folder))))
+    sid = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+    requests.post(base + "/__admin/mappings", headers=json_type, data=json.dumps({
+        "id": sid, "request": {"method": "GET", "urlPath": "/client/to/save"}, "response": {"status": 200}})).raise_for_status()
+    r = requests.post(base + "/__admin/mappings/save", headers=json_type)
+    out.append(("save", r.status_code, sorted(os.listdir(folder))))
+    out.append(("saved is persistent", requests.get(base + "/__admin/mappings/" + sid).json().get("persistent")))
+    r = requests.delete(base + "/__admin/mappings/" + sid, headers=json_type)
+    out.append(("saved delete", r.status_code, sorted(os.listdir(folder))))
+    return out
+
+
+def run_client(mock, wire, folder):
     """PyPI wiremock's admin client against both servers: the same calls, the same answers."""
     failures, calls = [], 0
     for base in (mock, wire):
@@ -154,6 +179,7 @@ def run_client(mock, wire):
         out.append(("count", count.count))
         found = Requests.get_matching_requests(NearMissMatchPatternRequest(url="/client/hello", method="GET"))
         out.append(("find", [r.url for r in found.requests]))
+        out.append(("clientIp", [r.client_ip for r in found.requests]))
         all_requests = Requests.get_all_received_requests()
         out.append(("requests", all_requests.meta.total))
         Mappings.delete_mapping(created)
@@ -163,6 +189,7 @@ def run_client(mock, wire):
         out.append(("after delete all", Mappings.retrieve_all_mappings().meta.total))
         Requests.reset_request_journal()
         out.append(("journal after reset", Requests.get_all_received_requests().meta.total))
+        out += run_persistence(base["url"], folder)
         results[which] = out
     for a, b in zip(results["mock"], results["wiremock"]):
         calls += 1
@@ -204,8 +231,8 @@ def main():
         print(f"wiremock-conformance: compared {compared} pairs with WireMock 2.35.1")
         for d in deliberate:
             print(f"  deliberate: {d}")
-        calls, client_failures = run_client(mock, wire)
-        print(f"wiremock-conformance: PyPI wiremock admin client: {calls} calls compared")
+        calls, client_failures = run_client(mock, wire, os.path.join(work, "mappings"))
+        print(f"wiremock-conformance: PyPI wiremock admin client and persistence: {calls} calls compared")
         failures += client_failures
         for f in failures:
             print(f"  DIFFERENT: {f}")

@@ -2,7 +2,8 @@
 # Conformance of the stubs against the real WireMock 2.35.1: every mapping/request pair of
 # Tests/WireMockConformance/corpus.json goes to both servers (status, body, the headers the
 # mappings set), then PyPI's `wiremock` admin client drives both (create, list, count, find,
-# reset). Installs what it needs: Debian's openjdk-17-jre-headless, and PyPI's wiremock 2.7.0
+# clientIp, reset), then `persistent: true`, its DELETE and `POST /__admin/mappings/save` on each
+# (answers and the files written to the shared mappings folder). Installs what it needs: Debian's openjdk-17-jre-headless, and PyPI's wiremock 2.7.0
 # into .venv-wiremock (its wheel ships wiremock-standalone-2.35.1.jar). Both servers listen on
 # loopback only. Usage: scripts/wiremock-conformance.sh [path/to/mock-server]
 set -euo pipefail

@@ -93,4 +93,29 @@ final class AdminClientStubTests: XCTestCase {
         let answer = try await get(server, "/hello")
         XCTAssertEqual(answer.body, "from the folder")
     }
+
+    func testSavedStubsAreInTheFolderAndLoadAtTheNextStart() async throws {
+        let folder = try makeFolder()
+        let first = try EmbeddedMockServer(mappings: folder)
+        self.server = first
+        try await first.admin.addStub(MockStubDefinition(name: "saved", request: MockRequestPattern(urlPath: "/saved"), response: MockStubResponse(body: "kept")))
+        try await first.admin.saveStubs()
+        first.stop()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("mappings").path).filter { $0.hasPrefix("saved-") }.count, 1)
+        let second = try EmbeddedMockServer(mappings: folder)
+        self.server = second
+        let answer = try await get(second, "/saved")
+        XCTAssertEqual(answer.body, "kept")
+    }
+
+    func testSaveWithoutAFolderFails() async throws {
+        let server = try EmbeddedMockServer()
+        self.server = server
+        do {
+            try await server.admin.saveStubs()
+            XCTFail("saved without a folder")
+        } catch {
+            XCTAssertTrue("\(error)".contains("409"), "\(error)")
+        }
+    }
 }
