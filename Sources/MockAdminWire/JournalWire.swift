@@ -21,6 +21,9 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
     public var at: Date
     /// The system that owns the path; nil for a path no system owns.
     public var system: String?
+    /// The peer's IP address (`127.0.0.1`, `::1`); for a gateway message, its connection's. Nil
+    /// from a server older than this field.
+    public var clientIp: String?
     /// `GET`, `POST`, …, or `WS` for a gateway message.
     public var method: String
     /// The request path; for a gateway message its type.
@@ -45,7 +48,7 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
     public var fault: Fault?
 
     private enum CodingKeys: String, CodingKey {
-        case id, at, system, method, path, query, status, durationMs, requestHeaders, requestBody, responseBody, hint, truncated, fault
+        case id, at, system, clientIp, method, path, query, status, durationMs, requestHeaders, requestBody, responseBody, hint, truncated, fault
     }
 
     /// Reads an entry as the server writes it (`at` in the one date form of `/__mock/`).
@@ -54,6 +57,7 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
         id = try c.decode(Int.self, forKey: .id)
         at = try c.decodeWireDate(forKey: .at)
         system = try c.decodeIfPresent(String.self, forKey: .system)
+        clientIp = try c.decodeIfPresent(String.self, forKey: .clientIp)
         method = try c.decode(String.self, forKey: .method)
         path = try c.decode(String.self, forKey: .path)
         query = try c.decode(String.self, forKey: .query)
@@ -73,6 +77,7 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
         try c.encode(id, forKey: .id)
         try c.encodeWireDate(at, forKey: .at)
         try c.encodeIfPresent(system, forKey: .system)
+        try c.encodeIfPresent(clientIp, forKey: .clientIp)
         try c.encode(method, forKey: .method)
         try c.encode(path, forKey: .path)
         try c.encode(query, forKey: .query)

@@ -24,6 +24,7 @@ final class AdminClientControlTests: AdminClientTestCase {
         let all = try await admin.requests()
         XCTAssertEqual(all.map(\.path), ["/rows/1", "/api/users/sms", "/rows/2"])
         XCTAssertEqual(all.first?.status, 403)
+        XCTAssertEqual(all.first?.clientIp, "127.0.0.1", "the peer, over the socket")
         let musbooking = try await admin.requests(system: "musbooking")
         XCTAssertEqual(musbooking.map(\.method), ["POST"])
         let rows = try await admin.requests(path: "/rows/*", limit: 1)
