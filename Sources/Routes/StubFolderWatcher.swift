@@ -21,7 +21,7 @@ public final class StubFolderWatcher: Sendable {
         poller = PollingWatcher(name: "mock-server mappings watcher", interval: interval,
                                 fingerprint: { StubFolderWatcher.fingerprint(files) }) {
             do {
-                try store.reloadFiles(try files.loadFolder())
+                try store.reloadFolder()
             } catch {
                 logger.warning("mappings not reloaded, the stubs stay as they were: \(error)")
             }

@@ -286,36 +286,51 @@ public final class StubStore: Sendable {
     /// priorities): a folder that changed only by the server's own writes (`persistent: true`)
     /// reloads to the same stubs, and says nothing.
     public func reloadFiles(_ folder: StubFiles.Folder) throws(StubProblem) {
-        let owns = systemOwns.withLock { $0 }
-        let changed: Bool = try writes.withLock { _ throws(StubProblem) in
-            let result: Result<Bool, StubProblem> = state.withLock { s in
-                let loaded = Set(folder.mappings.map(\.id))
-                let kept = s.entries.filter { !$0.fromFiles && !loaded.contains($0.mapping.id) }
-                if kept.count + folder.mappings.count > StubStore.maxStubs {
-                    return .failure(StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded"))
-                }
-                var before: [String: Entry] = [:]
-                for entry in s.entries where entry.fromFiles { before[entry.mapping.id] = entry }
-                var changed = s.entries.count != kept.count + folder.mappings.count
-                s.entries = kept
-                for m in folder.mappings {
-                    if let old = before[m.id], old.mapping.json == m.json {
-                        s.entries.append(Entry(mapping: old.mapping, sequence: old.sequence, fromFiles: true, file: folder.origins[m.id], saved: true))
-                    } else {
-                        changed = true
-                        s.entries.append(Entry(mapping: m, sequence: s.nextSequence, fromFiles: true, file: folder.origins[m.id], saved: true))
-                        s.nextSequence += 1
-                    }
-                }
-                guard changed else { return .success(false) }
-                s.rebuildIndex()
-                s.syncScenarios()
-                publishIndex(of: s, owns: owns)
-                return .success(true)
-            }
-            return try result.get()
-        }
+        let changed = try writes.withLock { _ throws(StubProblem) in try apply(folder) }
         if changed { report(.reloaded(folder.mappings.count)) }
+    }
+
+    /// Reads the `--mappings` folder and reloads its mappings (`--watch`), all or none. The folder
+    /// is read under `writes`: read while the server writes a mapping to it, it would lack that
+    /// mapping, and the reload would drop a stub that was answered.
+    public func reloadFolder() throws(StubFiles.LoadError) {
+        guard let files else { return }
+        let (changed, count) = try writes.withLock { _ throws(StubFiles.LoadError) -> (Bool, Int) in
+            let folder = try files.loadFolder()
+            do throws(StubProblem) { return (try apply(folder), folder.mappings.count) } catch { throw StubFiles.LoadError(description: error.description) }
+        }
+        if changed { report(.reloaded(count)) }
+    }
+
+    /// Under `writes`: the folder's mappings in place of the ones from files; whether anything changed.
+    private func apply(_ folder: StubFiles.Folder) throws(StubProblem) -> Bool {
+        let owns = systemOwns.withLock { $0 }
+        let result: Result<Bool, StubProblem> = state.withLock { s in
+            let loaded = Set(folder.mappings.map(\.id))
+            let kept = s.entries.filter { !$0.fromFiles && !loaded.contains($0.mapping.id) }
+            if kept.count + folder.mappings.count > StubStore.maxStubs {
+                return .failure(StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded"))
+            }
+            var before: [String: Entry] = [:]
+            for entry in s.entries where entry.fromFiles { before[entry.mapping.id] = entry }
+            var changed = s.entries.count != kept.count + folder.mappings.count
+            s.entries = kept
+            for m in folder.mappings {
+                if let old = before[m.id], old.mapping.json == m.json {
+                    s.entries.append(Entry(mapping: old.mapping, sequence: old.sequence, fromFiles: true, file: folder.origins[m.id], saved: true))
+                } else {
+                    changed = true
+                    s.entries.append(Entry(mapping: m, sequence: s.nextSequence, fromFiles: true, file: folder.origins[m.id], saved: true))
+                    s.nextSequence += 1
+                }
+            }
+            guard changed else { return .success(false) }
+            s.rebuildIndex()
+            s.syncScenarios()
+            publishIndex(of: s, owns: owns)
+            return .success(true)
+        }
+        return try result.get()
     }
 
     /// Every scenario back to `Started`.
