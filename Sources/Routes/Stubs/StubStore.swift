@@ -150,19 +150,6 @@ public final class StubStore: Sendable {
 
     // MARK: - Changes
 
-    /// Reads mappings (a document as `StubDocument` accepts) and adds them all, or none.
-    /// `replaceExisting`: a mapping whose id exists replaces it (import); otherwise that is refused.
-    @discardableResult
-    public func add(document value: JSONValue, fromFiles: Bool = false, replaceExisting: Bool = false) throws(StubProblem) -> [StubMapping] {
-        var mappings: [StubMapping] = []
-        var generator = SystemRandomNumberGenerator()
-        for (item, pointer) in try StubDocument.mappings(in: value) {
-            mappings.append(try StubMapping.decode(item, at: pointer, filesRoot: filesRoot, newId: UUIDString.random(using: &generator)))
-        }
-        try add(mappings, fromFiles: fromFiles, replaceExisting: replaceExisting)
-        return mappings
-    }
-
     /// Adds checked mappings, all or none.
     public func add(_ mappings: [StubMapping], fromFiles: Bool = false, replaceExisting: Bool = false) throws(StubProblem) {
         try writes.withLock { _ throws(StubProblem) in
