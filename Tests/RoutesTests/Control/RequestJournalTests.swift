@@ -21,8 +21,9 @@ final class RequestJournalTests: MockServerTestCase {
         XCTAssertEqual(ids, ids.sorted())
         XCTAssertEqual(Set(ids).count, 4)
         let first = entries[0]
-        XCTAssertEqual(Set(first.keys), ["id", "at", "system", "method", "path", "query", "status", "durationMs",
+        XCTAssertEqual(Set(first.keys), ["id", "at", "system", "clientIp", "method", "path", "query", "status", "durationMs",
                                          "requestHeaders", "requestBody", "responseBody", "hint"])
+        XCTAssertEqual(first["clientIp"] as? String, "127.0.0.1")
         XCTAssertEqual(first["method"] as? String, "POST")
         XCTAssertTrue(first["hint"] is NSNull)
         XCTAssertNotNil(first["durationMs"] as? Double)
