@@ -66,9 +66,9 @@ extension EmbeddedMockServer {
 
     /// Starts the mock with these settings and returns once it accepts connections.
     ///
-    /// - Throws: ``InvalidSetting`` for a value the command line would refuse; a `SeedError` for
-    ///   a seed that does not load; a `StateFileError` for a state file that does not load; the
-    ///   socket's error when the port cannot be bound.
+    /// - Throws: ``InvalidSetting`` for a value the command line would refuse; ``ShortAdminToken``;
+    ///   for a seed or a state file that does not load, an error whose description names the file
+    ///   and what is wrong in it; the socket's error when the port cannot be bound.
     public convenience init(_ settings: Settings) throws {
         var configuration = ServerConfiguration()
         configuration.host = settings.host

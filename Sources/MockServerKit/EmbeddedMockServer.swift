@@ -63,8 +63,9 @@ public final class EmbeddedMockServer: Sendable {
         public var description: String { "the admin token must be at least \(AdminGuard.minimumTokenLength) characters" }
     }
 
-    /// Starts the mock with every server setting and the logger given.
-    public convenience init(seed: Seed, configuration: ServerConfiguration, logger: Logger, adminToken: String? = nil) throws {
+    /// Starts the mock with every server setting and the logger given (the package's own tests;
+    /// users start it with ``Settings``).
+    package convenience init(seed: Seed, configuration: ServerConfiguration, logger: Logger, adminToken: String? = nil) throws {
         if let adminToken, !adminToken.isEmpty, adminToken.count < AdminGuard.minimumTokenLength { throw ShortAdminToken() }
         let app = MockApp(seed: seed, environment: MockEnvironment(logger: logger), adminToken: adminToken,
                           adminHosts: [configuration.host])
@@ -72,7 +73,7 @@ public final class EmbeddedMockServer: Sendable {
     }
 
     /// Serves an app built by the caller (e.g. with a state file already loaded into it).
-    public convenience init(app: MockApp, configuration: ServerConfiguration, logger: Logger) throws {
+    package convenience init(app: MockApp, configuration: ServerConfiguration, logger: Logger) throws {
         try self.init(app: app, configuration: configuration, logger: logger, statePath: nil)
     }
 
@@ -111,7 +112,7 @@ public final class EmbeddedMockServer: Sendable {
     }
 
     /// Decodes a seed source; errors name the file or say "bundled seed".
-    public static func load(_ source: SeedSource) throws -> Seed {
+    package static func load(_ source: SeedSource) throws -> Seed {
         switch source {
         case .bundled: return try Seed.bundled()
         case .file(let path): return try Seed.load(path: path)
