@@ -9,14 +9,14 @@ import MockControl
 import StatePersistence
 
 /// Every registered emulated system plus the `/__mock` admin routes, over one seed and environment.
-public final class MockApp: Sendable {
+package final class MockApp: Sendable {
     /// The environment with every setting resolved (flags, then the seed's `settings`, then defaults).
-    public let environment: MockEnvironment
+    package let environment: MockEnvironment
     /// The emulated systems, in the order the banner and the README list them.
-    public let systems: [any EmulatedSystem]
+    package let systems: [any EmulatedSystem]
     let admin: MockAdmin
     /// Journal, faults, clock, token controls and events (docs/control-plane.md).
-    public let control: ControlPlane
+    package let control: ControlPlane
     /// What `rebuilt(seed:)` builds the next app from: the environment before the seed's settings.
     private let base: MockEnvironment
     private let adminToken: String?
@@ -34,7 +34,7 @@ public final class MockApp: Sendable {
     /// Builds every system from the seed. `adminToken`, when set, lets non-loopback clients
     /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`; `adminHosts` are `Host` names
     /// the admin paths accept besides the loopback ones (the configured listen host).
-    public convenience init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, adminHosts: [String] = [],
+    package convenience init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, adminHosts: [String] = [],
                 journalSize: Int = 1000) {
         self.init(seed: seed, environment: environment, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize, givenSeed: false,
                   carrying: nil)
@@ -68,15 +68,15 @@ public final class MockApp: Sendable {
 
     /// The health check, answered even when the connection table is full (the server keeps a
     /// slot for it: `ServerConfiguration.reservedPaths`).
-    public static let healthPath = "/__mock/health"
+    package static let healthPath = "/__mock/health"
 
     /// The system of that name (`SystemRegistry.names`), or nil.
-    public func system(named name: String) -> (any EmulatedSystem)? {
+    package func system(named name: String) -> (any EmulatedSystem)? {
         systems.first { $0.name == name }
     }
 
     /// A router with every route of every system, each in its system's route group.
-    public func makeRouter() -> Router {
+    package func makeRouter() -> Router {
         var router = Router()
         for system in systems {
             router.group(system.routeGroup) { system.register(in: &$0) }
@@ -107,7 +107,7 @@ public final class MockApp: Sendable {
     }
 
     /// The responder to serve: every route, with the control plane's journal and faults around it.
-    public func makeResponder(durability: DurabilityGate? = nil) -> Responder {
+    package func makeResponder(durability: DurabilityGate? = nil) -> Responder {
         var router = makeRouter()
         guard let durability else { return Responder(router: router, middleware: control.middleware) }
         // WebSocket replies wait for their changes too; a refusal takes the owning system's error shape.
@@ -124,7 +124,7 @@ public final class MockApp: Sendable {
     /// Lets `POST /__mock/instances` start up to `limit` isolated copies of this mock, each a
     /// server with `configuration`'s bounds on a new port of its host. Returns them (to stop on shutdown).
     @discardableResult
-    public func enableInstances(configuration: ServerConfiguration, limit: Int = MockInstances.defaultLimit) -> MockInstances {
+    package func enableInstances(configuration: ServerConfiguration, limit: Int = MockInstances.defaultLimit) -> MockInstances {
         let made = MockInstances(limit: limit, configuration: configuration, seed: seed, environment: base,
                                  adminToken: adminToken, journalSize: journalSize)
         instances.set(made)
@@ -132,15 +132,15 @@ public final class MockApp: Sendable {
     }
 
     /// Puts every system back to the seed and empties the outbox.
-    public func reset() { admin.resetAll() }
+    package func reset() { admin.resetAll() }
 
     /// A new app on `seed`, sharing this one's clock, randomness, outbox, log, flags and event
     /// stream (the outbox keeps its messages: `--watch` empties it as a reset does).
-    public func rebuilt(seed: Seed) -> MockApp { rebuilt(seed: seed, givenSeed: false) }
+    package func rebuilt(seed: Seed) -> MockApp { rebuilt(seed: seed, givenSeed: false) }
 
     /// A new app on a seed posted to `/__mock/reset` (a bare reset goes back to this one's seed):
     /// what a start runs when the state file was reset to one.
-    public func rebuilt(givenSeed seed: Seed) -> MockApp { rebuilt(seed: seed, givenSeed: true) }
+    package func rebuilt(givenSeed seed: Seed) -> MockApp { rebuilt(seed: seed, givenSeed: true) }
 
     /// `keepRecords`: the journal and the faults stay too (only the state is replaced).
     func rebuilt(seed: Seed, givenSeed: Bool, keepRecords: Bool = false) -> MockApp {

@@ -18,9 +18,9 @@ import StatePersistence
 /// systems (a sixth needs nothing), can never leave a system half on the old seed, and costs
 /// the request path nothing (each loop keeps its own responder copy, swapped via its wake-up).
 /// What must outlive a reload lives in the shared environment (clock, outbox, randomness).
-public final class MockPersistence: Sendable {
+package final class MockPersistence: Sendable {
     /// The state file's store; `nil` without `--state`.
-    public let store: StateStore?
+    package let store: StateStore?
     private let gate: DurabilityGate?
     private let watcher: FileWatcher?
     private let current: Locked<MockApp>
@@ -40,17 +40,17 @@ public final class MockPersistence: Sendable {
     }
 
     /// The seed file `--watch` follows, if any.
-    public var watchedSeed: String? { watcher?.path }
+    package var watchedSeed: String? { watcher?.path }
 
     /// The app answering requests now (another one after each good seed edit).
-    public var app: MockApp { current.withLock { $0 } }
+    package var app: MockApp { current.withLock { $0 } }
 
     /// Opens the state file (throws `StateFileError`: do not start) and, with `watchSeed`, starts
     /// watching that seed file: a good edit puts `server` on a new app built from it (every
     /// system reset to the new seed, logged), a bad one is logged with its place and the running
     /// state kept. `app` must be the app `server` answers with; `app` (the property) is the one
     /// answering after the start (another when the file was reset to a posted seed).
-    public static func start(app: MockApp, server: Server, statePath: String?, watchSeed: String?, logger: Logger,
+    package static func start(app: MockApp, server: Server, statePath: String?, watchSeed: String?, logger: Logger,
                              writeInterval: TimeInterval = StateStore.defaultWriteInterval,
                              pollInterval: TimeInterval = FileWatcher.defaultInterval) throws -> MockPersistence {
         var app = app
@@ -109,17 +109,17 @@ public final class MockPersistence: Sendable {
 
     /// Reloads the watched seed now, as a saved edit would (SIGHUP under `--watch`); false, doing
     /// nothing, when no seed is watched.
-    public func reloadWatchedSeed(server: Server, logger: Logger) -> Bool {
+    package func reloadWatchedSeed(server: Server, logger: Logger) -> Bool {
         guard let path = watcher?.path else { return false }
         seedChanged(path: path, server: server, logger: logger)
         return true
     }
 
     /// What `app` answers with here: under `--state`, behind the durability gate.
-    public func responder(for app: MockApp) -> Responder { app.makeResponder(durability: gate) }
+    package func responder(for app: MockApp) -> Responder { app.makeResponder(durability: gate) }
 
     /// Stops watching and writes the last changes.
-    public func close() {
+    package func close() {
         watcher?.stop()
         watcherTarget.withLock { $0 = nil }
         if store != nil { app.environment.changeGroup.connect(nil) }

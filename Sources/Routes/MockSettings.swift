@@ -1,13 +1,13 @@
 import EmulationKit
 
 /// The `settings` section of `seed.json`: the same knobs as the systems' flags, which win.
-public struct MockSettings: Decodable, Sendable, Equatable {
+package struct MockSettings: Decodable, Sendable, Equatable {
     /// By `SystemSetting.key`.
-    public var values: [String: SettingValue]
+    package var values: [String: SettingValue]
 
-    public init(_ values: [String: SettingValue] = [:]) { self.values = values }
+    package init(_ values: [String: SettingValue] = [:]) { self.values = values }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SeedKey.self)
         values = [:]
         for setting in (decoder.systemCatalog ?? SystemRegistry.catalog).settings {

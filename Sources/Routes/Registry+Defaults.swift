@@ -6,7 +6,7 @@ import MockControl
 /// the composition root is the one place that may name the registry.
 extension FaultRuleDraft {
     /// Reads and checks a posted rule body against the registered systems.
-    public static func parse(_ body: [UInt8]) throws -> FaultRuleDraft {
+    package static func parse(_ body: [UInt8]) throws -> FaultRuleDraft {
         try parse(body, systems: SystemRegistry.catalog)
     }
 }
@@ -21,16 +21,16 @@ extension Redaction {
     static let registered = Redaction(systems: SystemRegistry.catalog)
 
     /// A header value, masked when the header carries credentials.
-    public static func header(_ name: String, _ value: String) -> String { registered.header(name, value) }
+    package static func header(_ name: String, _ value: String) -> String { registered.header(name, value) }
     /// A query string or form body, secret values replaced.
-    public static func form(_ text: String) -> String { registered.form(text) }
+    package static func form(_ text: String) -> String { registered.form(text) }
     /// A body as text, redacted for every encoding it may be in.
-    public static func body(_ bytes: [UInt8], contentType: String?) -> String { registered.body(bytes, contentType: contentType) }
+    package static func body(_ bytes: [UInt8], contentType: String?) -> String { registered.body(bytes, contentType: contentType) }
     /// JSON text (complete or cut), secret values replaced.
-    public static func json(_ text: String) -> String { registered.json(text) }
+    package static func json(_ text: String) -> String { registered.json(text) }
 }
 
 extension JournalEntry {
     /// The entry as a reader sees it, with every registered system's secret fields redacted.
-    public var json: JSONValue { json(EntryReading(systems: SystemRegistry.catalog)) }
+    package var json: JSONValue { json(EntryReading(systems: SystemRegistry.catalog)) }
 }

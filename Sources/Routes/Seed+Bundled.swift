@@ -6,7 +6,7 @@ import Foundation
 
 extension Seed {
     /// The seed compiled into the binary (`BundledSeed`, generated from the repository's `seed.json`).
-    public static func bundled() throws -> Seed {
+    package static func bundled() throws -> Seed {
         try decode(Data(BundledSeed.json.utf8), source: "bundled seed")
     }
 }

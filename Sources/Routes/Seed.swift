@@ -9,16 +9,16 @@ import EmulationKit
 /// The initial data of every emulated system: the contents of `seed.json`, one section per
 /// registered system (under its `seedKey`) and the operator's settings. A seed may leave sections
 /// out: those come from the bundled seed.
-public struct Seed: Decodable, Sendable {
+package struct Seed: Decodable, Sendable {
     /// Each system's decoded section, by seed key.
     private var sections: [String: any Sendable] = [:]
     /// Operator settings (`smsCode`, the state caps); command-line flags override them.
-    public var settings: MockSettings?
+    package var settings: MockSettings?
     /// The JSON it was decoded from (`decode`): what the state file keeps of a seed posted to
     /// `/__mock/reset`, so a restart runs it again.
-    public internal(set) var text: String?
+    package internal(set) var text: String?
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SeedKey.self)
         let defaults = (decoder as? SeedValueDecoder)?.ledger.defaults
         // In the registry's order, so a seed missing several sections names the first.
@@ -33,7 +33,7 @@ public struct Seed: Decodable, Sendable {
     }
 
     /// The section of a registered system (decoding read every one).
-    public func section<System: EmulatedSystem>(_ system: System.Type) -> System.SeedSection {
+    package func section<System: EmulatedSystem>(_ system: System.Type) -> System.SeedSection {
         guard let section = sections[System.seedKey] as? System.SeedSection else {
             preconditionFailure("\(System.self) is not in SystemRegistry.types")
         }
@@ -51,23 +51,23 @@ struct SeedKey: CodingKey {
 }
 
 /// Why `seed.json` could not be used: names the file, the place and what is wrong.
-public struct SeedError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct SeedError: Error, CustomStringConvertible, Sendable {
+    package let description: String
     /// What to do about it, when there is more to say than the description (`X-Mock-Hint` over HTTP).
-    public let hint: String?
+    package let hint: String?
 
-    public init(description: String, hint: String? = nil) {
+    package init(description: String, hint: String? = nil) {
         self.description = description
         self.hint = hint
     }
 
     /// The description and the hint, as one message for a terminal.
-    public var withHint: String { hint.map { "\(description)\n(\($0))" } ?? description }
+    package var withHint: String { hint.map { "\(description)\n(\($0))" } ?? description }
 }
 
 extension Seed {
     /// Reads and decodes a seed file; every failure becomes one readable `SeedError`.
-    public static func load(path: String) throws -> Seed {
+    package static func load(path: String) throws -> Seed {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -82,7 +82,7 @@ extension Seed {
 
     /// Decodes seed JSON; `source` names it in error messages. Sections left out come from the
     /// bundled seed; a key no section reads is refused with its path.
-    public static func decode(_ data: Data, source: String) throws -> Seed {
+    package static func decode(_ data: Data, source: String) throws -> Seed {
         try decode(data, source: source, defaults: bundledDefaults)
     }
 

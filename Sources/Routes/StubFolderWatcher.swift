@@ -10,12 +10,12 @@ import StatePersistence
 /// `--watch` with `--mappings DIR`: polls the mapping files (names, sizes, modification times) and
 /// reloads the folder's stubs after a change. A folder that no longer loads is logged with its
 /// file and place, and the stubs stay as they were.
-public final class StubFolderWatcher: Sendable {
+package final class StubFolderWatcher: Sendable {
     private let files: StubFiles
     private let poller: PollingWatcher<[String]>
 
     /// Nil when the store has no folder.
-    public init?(store: StubStore, logger: Logger, interval: TimeInterval = FileWatcher.defaultInterval) {
+    package init?(store: StubStore, logger: Logger, interval: TimeInterval = FileWatcher.defaultInterval) {
         guard let files = store.files else { return nil }
         self.files = files
         poller = PollingWatcher(name: "mock-server mappings watcher", interval: interval,
@@ -28,11 +28,11 @@ public final class StubFolderWatcher: Sendable {
         }
     }
 
-    public var path: String { files.mappingsFolder }
+    package var path: String { files.mappingsFolder }
 
-    public func start() { poller.start() }
+    package func start() { poller.start() }
 
-    public func stop() { poller.stop() }
+    package func stop() { poller.stop() }
 
     private static func fingerprint(_ files: StubFiles) -> [String] {
         let paths = (try? files.files()) ?? []

@@ -4,8 +4,8 @@ import EmulationKit
 
 /// `--mappings DIR` (and `EmbeddedMockServer`'s mappings folder): a stub store with the folder's
 /// mappings loaded, or the first problem with its file, line and column.
-public enum StubLoading {
-    public static func store(root: String, clock: any Clock) throws -> StubStore {
+package enum StubLoading {
+    package static func store(root: String, clock: any Clock) throws -> StubStore {
         let files = StubFiles(root: root)
         let store = StubStore(files: files, now: { clock.now() })
         try store.reloadFiles(try files.loadFolder())

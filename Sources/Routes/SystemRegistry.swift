@@ -8,9 +8,9 @@ import SkyZoneSystem
 /// Every emulated system, in the order the banner, the console and the documents list them: the
 /// one place that names them. Only this composition root reads it; everything else is handed
 /// `catalog` (or the running systems) as a value.
-public enum SystemRegistry {
+package enum SystemRegistry {
     /// The systems' types; a sixth system is one more entry here.
-    public static let types: [any EmulatedSystem.Type] = [
+    package static let types: [any EmulatedSystem.Type] = [
         RowsApp.self, CustomerGateway.self, SkyZone.self, Musbooking.self, RSSchool.self,
     ]
 
@@ -18,10 +18,10 @@ public enum SystemRegistry {
     package static let catalog = SystemCatalog(types)
 
     /// Every system's name (docs/control-plane.md), in order.
-    public static var names: [String] { catalog.names }
+    package static var names: [String] { catalog.names }
 
     /// Every system's operator settings (flags and seed `settings` keys), in order.
-    public static var settings: [SystemSetting] { catalog.settings }
+    package static var settings: [SystemSetting] { catalog.settings }
 
     /// One instance of each system over `seed`.
     static func makeSystems(seed: Seed, environment: MockEnvironment) -> [any EmulatedSystem] {

@@ -3,7 +3,7 @@ import XCTest
 
 /// A test case with a fresh mock (repository seed, manual clock) on an ephemeral port per test.
 open class MockServerTestCase: XCTestCase {
-    public var server: TestServer!
+    package var server: TestServer!
 
     open override func setUpWithError() throws {
         try super.setUpWithError()

@@ -6,7 +6,7 @@ extension XCTestCase {
     /// `PrivateNetwork.address`), in a child process of the test binary that runs this test alone:
     /// threads started inside a namespace stay there, so this process never enters one. Skips where
     /// no namespace can be made (not root, not Linux). `module` is the test target's name.
-    public func inPrivateNetwork(module: String, function: String = #function, _ body: () throws -> Void) throws {
+    package func inPrivateNetwork(module: String, function: String = #function, _ body: () throws -> Void) throws {
         #if os(Linux)
         if PrivateNetwork.isChild {
             do {

@@ -7,15 +7,15 @@ import Glibc
 #endif
 
 /// The built `mock-server` executable run as a child process: its flags, banner, exit codes and signals.
-public final class TestExecutable {
-    public let process: Process
+package final class TestExecutable {
+    package let process: Process
     /// Standard output (the banner) and standard error (the log).
-    public let output = Pipe(), errors = Pipe()
+    package let output = Pipe(), errors = Pipe()
     private let exited = DispatchSemaphore(value: 0)
 
     /// The built executable, in SwiftPM's bin path (the build folder of this very test run: debug,
     /// release or `--scratch-path`), never a fixed `.build/debug` that may hold a stale binary.
-    public static var binary: URL {
+    package static var binary: URL {
         get throws {
             let directory = try productsDirectory
             let candidate = directory.appendingPathComponent("mock-server")
@@ -30,7 +30,7 @@ public final class TestExecutable {
     /// `xctest` tool, so `CommandLine.arguments[0]` is that tool: the `.xctest` bundle's folder is
     /// the place (SwiftPM's own executable-test template does the same). On Linux the test bundle
     /// is itself the executable. Failing both, `swift build --show-bin-path` in the checkout.
-    public static var productsDirectory: URL {
+    package static var productsDirectory: URL {
         get throws {
             #if canImport(Darwin)
             for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
@@ -60,12 +60,12 @@ public final class TestExecutable {
     }
 
     /// The checkout (where `seed.json` is): the default working directory.
-    public static var repository: URL { URL(fileURLWithPath: TestServer.repositorySeedPath).deletingLastPathComponent() }
+    package static var repository: URL { URL(fileURLWithPath: TestServer.repositorySeedPath).deletingLastPathComponent() }
 
     /// Starts `mock-server arguments` in `directory` (the checkout by default), with `environment`
     /// added to the test's own. `shell`, when given, runs first in `/bin/sh`, which then execs the
     /// server (e.g. `ulimit -n 200`).
-    public init(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], shell: String? = nil) throws {
+    package init(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], shell: String? = nil) throws {
         process = Process()
         if let shell {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -92,7 +92,7 @@ public final class TestExecutable {
 
     /// Standard output up to the banner's last line ("… Ctrl-C stops it."); throws if the output
     /// ends first or `timeout` seconds pass (the server is then killed), so a broken start fails, never hangs.
-    public func banner(timeout: TimeInterval = 20) throws -> String {
+    package func banner(timeout: TimeInterval = 20) throws -> String {
         let fd = output.fileHandleForReading.fileDescriptor
         let deadline = Date(timeIntervalSinceNow: timeout)
         var bytes: [UInt8] = []
@@ -115,12 +115,12 @@ public final class TestExecutable {
     }
 
     /// The port of the banner's `http://127.0.0.1:PORT` URL, read from standard output.
-    public func bannerPort(timeout: TimeInterval = 20) throws -> Int {
+    package func bannerPort(timeout: TimeInterval = 20) throws -> Int {
         try Self.port(inBanner: banner(timeout: timeout))
     }
 
     /// The port of the first `http://127.0.0.1:PORT` URL in a banner.
-    public static func port(inBanner text: String) throws -> Int {
+    package static func port(inBanner text: String) throws -> Int {
         guard let range = text.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
               let port = Int(text[range].split(separator: ":").last ?? "") else {
             throw TestClientError("banner without a URL: \(text)")
@@ -129,16 +129,16 @@ public final class TestExecutable {
     }
 
     /// All of standard output, once the process closes it (e.g. after `--help`).
-    public func readOutput() -> String {
+    package func readOutput() -> String {
         String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
-    public func signal(_ number: Int32) {
+    package func signal(_ number: Int32) {
         kill(process.processIdentifier, number)
     }
 
     /// Waits for the exit, at most `timeout` seconds (then kills the server and throws); the exit status.
-    public func exitStatus(timeout: TimeInterval = 20) throws -> Int32 {
+    package func exitStatus(timeout: TimeInterval = 20) throws -> Int32 {
         guard exited.wait(timeout: .now() + timeout) == .success else {
             stopNow()
             throw TestClientError("mock-server still running \(timeout) s later")
@@ -149,13 +149,13 @@ public final class TestExecutable {
     }
 
     /// Waits for the exit as `exitStatus` does; the exit status and all of standard error.
-    public func finish(timeout: TimeInterval = 20) throws -> (status: Int32, stderr: String) {
+    package func finish(timeout: TimeInterval = 20) throws -> (status: Int32, stderr: String) {
         let status = try exitStatus(timeout: timeout)
         return (status, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
     /// SIGKILL, for tests that check the banner, not the shutdown.
-    public func stopNow() {
+    package func stopNow() {
         if process.isRunning { signal(SIGKILL) }
         process.waitUntilExit()
     }

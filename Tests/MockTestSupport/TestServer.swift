@@ -8,26 +8,26 @@ import EmulationKit
 ///
 /// Requests go over real sockets to a real `Server` on an ephemeral port; `responder` is there
 /// for the few cases a socket cannot express (a non-loopback peer address).
-public final class TestServer: @unchecked Sendable {
-    public let app: MockApp
-    public let clock: ManualClock
-    public let outbox: Outbox
-    public let responder: Responder
-    public let server: Server
+package final class TestServer: @unchecked Sendable {
+    package let app: MockApp
+    package let clock: ManualClock
+    package let outbox: Outbox
+    package let responder: Responder
+    package let server: Server
     /// The isolated copies `POST /__mock/instances` started.
-    public let instances: MockInstances
+    package let instances: MockInstances
     /// Puts the app on another seed for `POST /__mock/reset {"seed": …}`.
-    public let switcher: AppSwitcher
+    package let switcher: AppSwitcher
     /// The port the server bound on 127.0.0.1.
-    public var port: Int { server.port }
+    package var port: Int { server.port }
 
     /// The repository's `seed.json`, found from this file's path.
-    public static var repositorySeedPath: String {
+    package static var repositorySeedPath: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("seed.json").path
     }
 
-    public init(seedPath: String = TestServer.repositorySeedPath, clock: ManualClock = ManualClock(),
+    package init(seedPath: String = TestServer.repositorySeedPath, clock: ManualClock = ManualClock(),
                 random: any RandomSource = SeededRandomSource(seed: 42),
                 adminToken: String? = nil, journalSize: Int = 1000, maxInstances: Int = 4,
                 logger: Logger = .silent,
@@ -57,9 +57,9 @@ public final class TestServer: @unchecked Sendable {
 
     /// Sends one request and waits for its response.
     /// What a state-changing admin request carries (the admin guard refuses simple cross-site requests).
-    public static let adminWrite: [(String, String)] = [("X-Mock-Admin", "1")]
+    package static let adminWrite: [(String, String)] = [("X-Mock-Admin", "1")]
 
-    public func request(_ method: String, _ path: String, headers: [(String, String)] = [],
+    package func request(_ method: String, _ path: String, headers: [(String, String)] = [],
                         body: [UInt8] = []) throws -> TestResponse {
         let client = try TestHTTPClient(port: port)
         try client.sendRequest(method, path, headers: headers, body: body)
@@ -69,34 +69,34 @@ public final class TestServer: @unchecked Sendable {
     }
 
     /// Sends a JSON body (any Foundation JSON object) with `Content-Type: application/json`.
-    public func request(_ method: String, _ path: String, headers: [(String, String)] = [], json: Any) throws -> TestResponse {
+    package func request(_ method: String, _ path: String, headers: [(String, String)] = [], json: Any) throws -> TestResponse {
         let data = try JSONSerialization.data(withJSONObject: json)
         return try request(method, path, headers: headers + [("Content-Type", "application/json")], body: Array(data))
     }
 
     /// Sends a raw JSON text body with `Content-Type: application/json`.
-    public func request(_ method: String, _ path: String, headers: [(String, String)] = [], jsonText: String) throws -> TestResponse {
+    package func request(_ method: String, _ path: String, headers: [(String, String)] = [], jsonText: String) throws -> TestResponse {
         try request(method, path, headers: headers + [("Content-Type", "application/json")], body: Array(jsonText.utf8))
     }
 
     /// Sends an `application/x-www-form-urlencoded` body.
-    public func request(_ method: String, _ path: String, headers: [(String, String)] = [], form: [(String, String)]) throws -> TestResponse {
+    package func request(_ method: String, _ path: String, headers: [(String, String)] = [], form: [(String, String)]) throws -> TestResponse {
         let body = form.map { "\(TestServer.formEscape($0.0))=\(TestServer.formEscape($0.1))" }.joined(separator: "&")
         return try request(method, path, headers: headers + [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8))
     }
 
     /// Percent-escapes for a form value (space as `+`).
-    public static func formEscape(_ s: String) -> String {
+    package static func formEscape(_ s: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._* ")
         return (s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s).replacingOccurrences(of: " ", with: "+")
     }
 
     /// A fresh raw connection to the server.
-    public func connect() throws -> TestHTTPClient { try TestHTTPClient(port: port) }
+    package func connect() throws -> TestHTTPClient { try TestHTTPClient(port: port) }
 
     /// Stops the server and waits for its loops (idempotent).
-    public func stop() {
+    package func stop() {
         instances.stopAll()
         server.shutdown()
         server.waitUntilStopped()

@@ -7,7 +7,7 @@ import HTTPServer
 // a test that must tell `false` from `0` compares JSONValue (docs/darwin-differences.md).
 extension JSON {
     /// Serialises Foundation objects with sorted keys; invalid objects become `null`.
-    public static func serialize(_ object: Any) -> [UInt8] {
+    package static func serialize(_ object: Any) -> [UInt8] {
         guard JSONSerialization.isValidJSONObject(object) || object is String || object is NSNumber || object is NSNull,
               let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
         else { return Array("null".utf8) }
@@ -15,19 +15,19 @@ extension JSON {
     }
 
     /// Parses bytes into Foundation objects, or nil when they are not JSON.
-    public static func parse(_ bytes: [UInt8]) -> Any? {
+    package static func parse(_ bytes: [UInt8]) -> Any? {
         try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
     }
 
     /// Parses bytes into a JSON object (`{…}`), or nil when they are something else.
-    public static func parseObject(_ bytes: [UInt8]) -> [String: Any]? {
+    package static func parseObject(_ bytes: [UInt8]) -> [String: Any]? {
         parse(bytes) as? [String: Any]
     }
 }
 
 extension HTTPResponse {
     /// A JSON body from Foundation objects (`[String: Any]`, arrays, strings, numbers, `NSNull`).
-    public static func json(_ status: HTTPStatus = .ok, object: Any) -> HTTPResponse {
+    package static func json(_ status: HTTPStatus = .ok, object: Any) -> HTTPResponse {
         json(status, bytes: JSON.serialize(object))
     }
 }

@@ -3,29 +3,29 @@ import Foundation
 
 extension PrivateNetwork {
     /// Set in the child process that runs one test inside the namespace.
-    public static let childVariable = "MOCK_TEST_PRIVATE_NETWORK_CHILD"
+    package static let childVariable = "MOCK_TEST_PRIVATE_NETWORK_CHILD"
     /// What the child prints when it cannot make the namespace, so the parent can skip.
-    public static let unavailableMarker = "private-network-unavailable:"
+    package static let unavailableMarker = "private-network-unavailable:"
 
     /// Whether this process is the child `runInChild` started.
-    public static var isChild: Bool { ProcessInfo.processInfo.environment[childVariable] == "1" }
+    package static var isChild: Bool { ProcessInfo.processInfo.environment[childVariable] == "1" }
 
     /// How the test went in the child.
-    public enum ChildOutcome {
+    package enum ChildOutcome {
         case passed
         case unavailable(String)
     }
 
     /// The child failed: its output says why.
-    public struct ChildFailed: Error, CustomStringConvertible {
-        public let description: String
+    package struct ChildFailed: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Runs the test `identifier` ("Module.Class/method") again in a child process of this test
     /// binary, where it enters the namespace. A thread that joins the namespace can start others
     /// there (a Dispatch worker, a Foundation helper) that outlive the test; in this process they
     /// would later open sockets to loopback in the wrong namespace and fail unrelated tests.
-    public static func runInChild(_ identifier: String) throws -> ChildOutcome {
+    package static func runInChild(_ identifier: String) throws -> ChildOutcome {
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)

@@ -7,19 +7,19 @@ import Glibc
 /// made inside stay there, whichever thread later uses them; no packet can leave the namespace,
 /// and the thread returns to its own namespace afterwards (threads it started meanwhile do not:
 /// tests call it through `runInChild`, in a process of its own). Linux only: Darwin has no equivalent.
-public enum PrivateNetwork {
+package enum PrivateNetwork {
     /// The non-loopback address the namespace's loopback carries.
-    public static let address = "192.0.2.1"
+    package static let address = "192.0.2.1"
 
     /// Why the namespace could not be made (the caller turns it into a skip).
-    public struct Unavailable: Error, CustomStringConvertible {
-        public let description: String
+    package struct Unavailable: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The thread could not go back to its own namespace: a failure, never a skip, since the
     /// tests that run on this thread afterwards would run inside the private one.
-    public struct Stranded: Error, CustomStringConvertible {
-        public let description: String
+    package struct Stranded: Error, CustomStringConvertible {
+        package let description: String
     }
 
     private static let cloneNewNet: Int32 = 0x4000_0000
@@ -28,7 +28,7 @@ public enum PrivateNetwork {
 
     /// Runs `body` on this thread inside the namespace; throws `Unavailable` before `body` runs
     /// when the namespace cannot be made (not root, no /proc, a kernel without namespaces).
-    public static func run<T>(_ body: () throws -> T) throws -> T {
+    package static func run<T>(_ body: () throws -> T) throws -> T {
         // Glibc declares unshare and setns only under _GNU_SOURCE, which Swift's Glibc module lacks.
         let libc = dlopen(nil, RTLD_NOW)
         guard let unshareSymbol = dlsym(libc, "unshare"), let setnsSymbol = dlsym(libc, "setns") else {

@@ -7,19 +7,19 @@ import Glibc
 #endif
 
 /// Why a test client gave up (the test then fails with this text instead of hanging).
-public struct TestClientError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct TestClientError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// A blocking HTTP/1.1 client on one TCP connection, reading responses byte-exactly, for wire tests.
-public final class TestHTTPClient {
-    public let fd: Int32
-    public let port: Int
+package final class TestHTTPClient {
+    package let fd: Int32
+    package let port: Int
     private var buffer: [UInt8] = []
 
     /// Connects to host:port (numeric, 127.0.0.1 by default); reads give up after `timeout` seconds.
-    public init(host: String = "127.0.0.1", port: Int, timeout: Double = 5) throws {
+    package init(host: String = "127.0.0.1", port: Int, timeout: Double = 5) throws {
         self.port = port
         fd = try TestSocket.connect(host: host, port: port, timeout: timeout)
     }
@@ -27,12 +27,12 @@ public final class TestHTTPClient {
     deinit { close(fd) }
 
     /// Sends bytes as they are.
-    public func send(_ bytes: [UInt8]) throws { try TestSocket.sendAll(fd, bytes) }
+    package func send(_ bytes: [UInt8]) throws { try TestSocket.sendAll(fd, bytes) }
 
-    public func send(_ text: String) throws { try send(Array(text.utf8)) }
+    package func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     /// Sends a request with `Host` and (for a body) `Content-Length` added.
-    public func sendRequest(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) throws {
+    package func sendRequest(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) throws {
         // Host as a browser sends it (with the port), unless the test brings its own.
         var head = "\(method) \(target) HTTP/1.1\r\n"
         if !headers.contains(where: { $0.0.lowercased() == "host" }) { head += "Host: 127.0.0.1:\(port)\r\n" }
@@ -43,7 +43,7 @@ public final class TestHTTPClient {
     }
 
     /// Reads one response; `head` skips the body of a HEAD answer. 1xx interim responses are returned too.
-    public func readResponse(head: Bool = false) throws -> TestResponse {
+    package func readResponse(head: Bool = false) throws -> TestResponse {
         let headEnd = try readUntil(Array("\r\n\r\n".utf8))
         let headText = String(decoding: buffer[0..<headEnd], as: UTF8.self)
         buffer.removeFirst(headEnd + 4)
@@ -77,7 +77,7 @@ public final class TestHTTPClient {
     }
 
     /// True when the server has closed the connection (reads EOF), false if data or nothing arrives in time.
-    public func isClosedByPeer() -> Bool {
+    package func isClosedByPeer() -> Bool {
         if !buffer.isEmpty { return false }
         var byte: UInt8 = 0
         let n = recv(fd, &byte, 1, 0)
@@ -86,7 +86,7 @@ public final class TestHTTPClient {
     }
 
     /// Closes the writing side (the server then sees EOF).
-    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+    package func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
     private func readUntil(_ needle: [UInt8]) throws -> Int {
         var from = 0

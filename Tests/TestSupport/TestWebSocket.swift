@@ -8,16 +8,16 @@ import Glibc
 
 /// A blocking raw-socket WebSocket client (RFC 6455) for tests: handshake, masked frames, and
 /// frame-level control so tests can also send what a correct client never would.
-public final class TestWebSocket {
+package final class TestWebSocket {
     private var fd: Int32
     private var buffer: [UInt8] = []
     private var generator = SystemRandomNumberGenerator()
     /// The server's 101 response head (status line and headers, without the blank line).
-    public private(set) var handshakeResponseHead: String = ""
+    package private(set) var handshakeResponseHead: String = ""
 
     /// Connects to 127.0.0.1:port, performs the opening handshake and checks 101 and
     /// `Sec-WebSocket-Accept`. Reads give up after `timeout` seconds so a broken server fails the test.
-    public init(port: Int, path: String, extraHeaders: [(String, String)] = [], timeout: Double = 5) throws {
+    package init(port: Int, path: String, extraHeaders: [(String, String)] = [], timeout: Double = 5) throws {
         fd = try TestSocket.connect(port: port, timeout: timeout)
         do {
             try handshake(path: path, port: port, extraHeaders: extraHeaders)
@@ -32,18 +32,18 @@ public final class TestWebSocket {
     deinit { if fd >= 0 { TestSocket.close(fd) } }
 
     /// The socket, for tests that wait on it (poll) instead of reading.
-    public var socket: Int32 { fd }
+    package var socket: Int32 { fd }
 
     // MARK: - Sending
 
     /// Sends a masked, final text frame.
-    public func send(text: String) throws { try sendFrame(opcode: WebSocketOpcode.text, payload: Array(text.utf8)) }
+    package func send(text: String) throws { try sendFrame(opcode: WebSocketOpcode.text, payload: Array(text.utf8)) }
 
     /// Sends a masked, final binary frame.
-    public func send(binary: [UInt8]) throws { try sendFrame(opcode: WebSocketOpcode.binary, payload: binary) }
+    package func send(binary: [UInt8]) throws { try sendFrame(opcode: WebSocketOpcode.binary, payload: binary) }
 
     /// Sends one frame exactly as described (including invalid ones: unmasked, RSV bits, any opcode).
-    public func sendFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true, rsv: UInt8 = 0) throws {
+    package func sendFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true, rsv: UInt8 = 0) throws {
         let mask: UInt32? = masked ? UInt32.random(in: 0...UInt32.max, using: &generator) : nil
         var frame: [UInt8] = []
         frame.reserveCapacity(14 + payload.count)
@@ -59,17 +59,17 @@ public final class TestWebSocket {
     }
 
     /// Sends bytes as they are (for split frames and malformed input).
-    public func sendRaw(_ bytes: [UInt8]) throws { try TestSocket.sendAll(fd, bytes) }
+    package func sendRaw(_ bytes: [UInt8]) throws { try TestSocket.sendAll(fd, bytes) }
 
     /// Sends a close frame with `code` (no reason). Read the server's answer with `receiveClose()`.
-    public func close(code: UInt16 = 1000) throws {
+    package func close(code: UInt16 = 1000) throws {
         try sendFrame(opcode: WebSocketOpcode.close, payload: [UInt8(code >> 8), UInt8(code & 0xFF)])
     }
 
     // MARK: - Receiving
 
     /// Reads one frame (server frames must be unmasked; a masked one is reported as an error).
-    public func receiveFrame() throws -> (opcode: UInt8, fin: Bool, payload: [UInt8]) {
+    package func receiveFrame() throws -> (opcode: UInt8, fin: Bool, payload: [UInt8]) {
         while true {
             let parsed = buffer.withUnsafeBufferPointer { WebSocketFrameHeader.parse($0) }
             switch parsed {
@@ -93,7 +93,7 @@ public final class TestWebSocket {
 
     /// Reads one data message, joining fragments; control frames in between are skipped and
     /// not answered. A close frame instead of a message is an error.
-    public func receiveMessage() throws -> WebSocketMessage {
+    package func receiveMessage() throws -> WebSocketMessage {
         var opcode: UInt8?
         var payload: [UInt8] = []
         while true {
@@ -121,7 +121,7 @@ public final class TestWebSocket {
 
     /// Reads until a close frame arrives and returns its code (nil when it carries none, or on
     /// EOF without a close frame). Data frames before it are skipped.
-    public func receiveClose() throws -> UInt16? {
+    package func receiveClose() throws -> UInt16? {
         while true {
             let frame: (opcode: UInt8, fin: Bool, payload: [UInt8])
             do {
@@ -134,7 +134,7 @@ public final class TestWebSocket {
     }
 
     /// True when the server has closed the TCP connection (EOF, or a reset) with nothing left unread.
-    public func isClosedByPeer() -> Bool {
+    package func isClosedByPeer() -> Bool {
         guard buffer.isEmpty else { return false }
         do { return try !readMore() } catch { return false }
     }

@@ -8,7 +8,7 @@
 ///   on the loop thread; without it the handler's response is sent.
 /// - If the connection closes first, `onCancel` runs (on the loop thread), once; a later
 ///   `complete` returns false.
-public final class DeferredResponse: Sendable {
+package final class DeferredResponse: Sendable {
     /// Where a completion is announced: the loop's mailbox, the connection and its slot.
     struct Binding: Sendable {
         var mailbox: LoopMailbox
@@ -33,12 +33,12 @@ public final class DeferredResponse: Sendable {
     }
 
     /// Nanoseconds the answer may be held at most (the server may clamp it further).
-    public let timeoutNanos: UInt64
+    package let timeoutNanos: UInt64
     private let onTimeout: (@Sendable () -> HTTPResponse)?
     private let onCancel: (@Sendable () -> Void)?
     private let state = Locked(State.waiting(nil))
 
-    public init(timeoutNanos: UInt64, onTimeout: (@Sendable () -> HTTPResponse)? = nil,
+    package init(timeoutNanos: UInt64, onTimeout: (@Sendable () -> HTTPResponse)? = nil,
                 onCancel: (@Sendable () -> Void)? = nil) {
         self.timeoutNanos = timeoutNanos
         self.onTimeout = onTimeout
@@ -48,7 +48,7 @@ public final class DeferredResponse: Sendable {
     /// Releases the held answer: `response`, or the handler's own when nil. Any thread; returns
     /// false when it was already completed, timed out or cancelled.
     @discardableResult
-    public func complete(_ response: HTTPResponse? = nil) -> Bool {
+    package func complete(_ response: HTTPResponse? = nil) -> Bool {
         var forward: (@Sendable (HTTPResponse?) -> Void)?
         let binding = state.withLock { s -> Binding?? in
             if case .forwarded(let body) = s {
@@ -68,7 +68,7 @@ public final class DeferredResponse: Sendable {
     }
 
     /// True until completed, timed out or cancelled.
-    public var isPending: Bool {
+    package var isPending: Bool {
         state.withLock { s in
             switch s {
             case .waiting, .forwarded: return true
@@ -81,7 +81,7 @@ public final class DeferredResponse: Sendable {
     /// for a wrapper that holds the answer further and returns its own promise in this one's
     /// place (the durability gate). The wrapper then owns the timeout (`timeoutResponse`) and
     /// passes a cancel on (`cancel`). Call it before the promise reaches the server, once.
-    public func forward(_ body: @escaping @Sendable (HTTPResponse?) -> Void) {
+    package func forward(_ body: @escaping @Sendable (HTTPResponse?) -> Void) {
         let done = state.withLock { s -> HTTPResponse?? in
             switch s {
             case .waiting:
@@ -133,11 +133,11 @@ public final class DeferredResponse: Sendable {
     }
 
     /// The answer to send at the timeout (nil: the handler's own), built on the loop thread.
-    public func timeoutResponse() -> HTTPResponse? { onTimeout?() }
+    package func timeoutResponse() -> HTTPResponse? { onTimeout?() }
 
     /// The answer will not be sent: its connection went away (or the wrapper holding it was
     /// cancelled). Runs `onCancel` once if the promise was still pending.
-    public func cancel() {
+    package func cancel() {
         let wasWaiting = state.withLock { s -> Bool in
             defer { s = .finished }
             switch s {

@@ -1,48 +1,48 @@
 /// Ordered header fields with case-insensitive name lookup (RFC 9110 §5.1).
-public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    public typealias Field = (name: String, value: String)
-    public private(set) var fields: [Field]
+package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    package typealias Field = (name: String, value: String)
+    package private(set) var fields: [Field]
 
-    public init() { fields = [] }
-    public init(_ fields: [Field]) { self.fields = fields }
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init() { fields = [] }
+    package init(_ fields: [Field]) { self.fields = fields }
+    package init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
     }
 
-    public var count: Int { fields.count }
-    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+    package var count: Int { fields.count }
+    package func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
     /// The first value of the named field, or nil.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         for field in fields where field.name.equalsIgnoringASCIICase(name) { return field.value }
         return nil
     }
 
     /// Every value of the named field, in order.
-    public func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         fields.compactMap { $0.name.equalsIgnoringASCIICase(name) ? $0.value : nil }
     }
 
-    public func contains(_ name: String) -> Bool { self[name] != nil }
+    package func contains(_ name: String) -> Bool { self[name] != nil }
 
-    public mutating func reserveCapacity(_ n: Int) { fields.reserveCapacity(n) }
+    package mutating func reserveCapacity(_ n: Int) { fields.reserveCapacity(n) }
 
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append((name: name, value: value))
     }
 
     /// Replaces every field of that name with one field, or adds it.
-    public mutating func set(_ name: String, _ value: String) {
+    package mutating func set(_ name: String, _ value: String) {
         remove(name)
         fields.append((name: name, value: value))
     }
 
-    public mutating func remove(_ name: String) {
+    package mutating func remove(_ name: String) {
         fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
     }
 
     /// True when a comma-separated field (such as `Connection`) lists the token, any case.
-    public func hasToken(_ token: String, in name: String) -> Bool {
+    package func hasToken(_ token: String, in name: String) -> Bool {
         // Walks the fields directly: asked on every request (Connection, Upgrade), so no arrays.
         for field in fields where field.name.equalsIgnoringASCIICase(name) {
             for part in field.value.split(separator: ",") {
@@ -56,7 +56,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 extension StringProtocol {
     /// ASCII case-insensitive equality without allocating lowercased copies.
     @inlinable
-    public func equalsIgnoringASCIICase<S: StringProtocol>(_ other: S) -> Bool {
+    package func equalsIgnoringASCIICase<S: StringProtocol>(_ other: S) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
         // On contiguous bytes (native strings, small ones included): walking two UTF8Views index
@@ -75,7 +75,7 @@ extension StringProtocol {
     }
 
     /// The text without leading and trailing spaces and tabs.
-    public func trimmingASCIISpaces() -> Substring {
+    package func trimmingASCIISpaces() -> Substring {
         let s = Substring(self)
         var start = s.startIndex, end = s.endIndex
         while start < end, s[start] == " " || s[start] == "\t" { start = s.index(after: start) }

@@ -1,10 +1,10 @@
 /// The pieces body readers are built from: the query, the media type, form and multipart fields.
 extension HTTPRequest {
     /// The query string's parameters, decoded (`+` is a space, escapes are UTF-8).
-    public var queryParameters: Parameters { FormDecoding.parseForm(query) }
+    package var queryParameters: Parameters { FormDecoding.parseForm(query) }
 
     /// The media type of the body, lowercased, without parameters (`application/json`); "" without one.
-    public var mediaType: String {
+    package var mediaType: String {
         guard let ct = headers["Content-Type"] else { return "" }
         // On the bytes in place: read on every login, where splitting and lowercasing by Character
         // cost more than the rest of the login. Plain lowercase ASCII only (the usual header); anything else,
@@ -32,7 +32,7 @@ extension HTTPRequest {
 
     /// Whether the body, whatever its Content-Type, looks like a JSON object or array (the first
     /// byte past white space): the mistake hints name.
-    public var bodyLooksLikeJSON: Bool {
+    package var bodyLooksLikeJSON: Bool {
         for byte in body {
             switch byte {
             case 0x20, 0x09, 0x0A, 0x0D: continue
@@ -44,19 +44,19 @@ extension HTTPRequest {
     }
 
     /// Why a request's parameters cannot be read.
-    public enum ParameterProblem: Error, Equatable, Sendable {
+    package enum ParameterProblem: Error, Equatable, Sendable {
         case invalidUTF8, invalidMultipart
     }
 
     /// The fields of an `application/x-www-form-urlencoded` body, or why they cannot be trusted.
-    public func urlEncodedFields() -> Result<Parameters, ParameterProblem> {
+    package func urlEncodedFields() -> Result<Parameters, ParameterProblem> {
         guard body.withUnsafeBufferPointer(UTF8Validator.isValid),
               let fields = FormDecoding.strictParseForm(bodyText) else { return .failure(.invalidUTF8) }
         return .success(fields)
     }
 
     /// The text fields of a `multipart/form-data` body, or why they cannot be trusted.
-    public func multipartFields() -> Result<Parameters, ParameterProblem> {
+    package func multipartFields() -> Result<Parameters, ParameterProblem> {
         guard let ct = headers["Content-Type"], let boundary = Multipart.boundary(fromContentType: ct),
               Multipart.parse(body: body, boundary: boundary) != nil else { return .failure(.invalidMultipart) }
         guard let fields = Multipart.parse(body: body, boundary: boundary, strict: true) else { return .failure(.invalidUTF8) }
@@ -64,7 +64,7 @@ extension HTTPRequest {
     }
 
     /// The query's fields, strictly decoded (escapes must spell UTF-8).
-    public func strictQueryParameters() -> Result<Parameters, ParameterProblem> {
+    package func strictQueryParameters() -> Result<Parameters, ParameterProblem> {
         guard let params = FormDecoding.strictParseForm(query) else { return .failure(.invalidUTF8) }
         return .success(params)
     }

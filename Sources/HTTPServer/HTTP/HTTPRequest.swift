@@ -1,17 +1,17 @@
 /// One parsed HTTP/1.x request, body complete (chunked bodies already decoded).
-public struct HTTPRequest: Sendable {
-    public var method: HTTPMethod
+package struct HTTPRequest: Sendable {
+    package var method: HTTPMethod
     /// The request target exactly as sent (`/rows/1?x=y`).
-    public var target: String
+    package var target: String
     /// The path part of the target, still percent-encoded.
-    public var path: String
+    package var path: String
     /// The query part of the target without `?`, still encoded; empty when absent.
-    public var query: String
-    public var version: HTTPVersion
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    package var query: String
+    package var version: HTTPVersion
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
 
-    public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
+    package init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         // Split on the UTF-8 view: Character-wise search showed up in the request path's profile.
         if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
@@ -37,7 +37,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The token of an `Authorization: Bearer <token>` header (scheme in any case), or nil.
-    public var bearerToken: String? {
+    package var bearerToken: String? {
         guard let header = headers["Authorization"] else { return nil }
         let parts = header.trimmingASCIISpaces().split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].equalsIgnoringASCIICase("Bearer") else { return nil }
@@ -47,15 +47,15 @@ public struct HTTPRequest: Sendable {
 
     /// Whether a Host value has only the characters of `uri-host[:port]` (RFC 3986); the parser
     /// refuses other values, and handlers building links from Host use the same rule.
-    public static func isValidHost(_ value: String) -> Bool {
+    package static func isValidHost(_ value: String) -> Bool {
         value.utf8.allSatisfy(HTTPRequestParser.isHostByte)
     }
 
     /// The body as UTF-8 text (invalid sequences repaired).
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    package var bodyText: String { String(decoding: body, as: UTF8.self) }
 
     /// Whether the client asked to keep the connection open after this request.
-    public var wantsKeepAlive: Bool {
+    package var wantsKeepAlive: Bool {
         if version.major == 1 && version.minor == 0 {
             return headers.hasToken("keep-alive", in: "Connection")
         }

@@ -9,69 +9,69 @@ import Foundation
 /// level) travels beside it in the `RequestContext`.
 ///
 /// `Date`, `Server`, `Content-Length` and `Connection` are added by the encoder.
-public struct HTTPResponse: Sendable {
-    public var status: HTTPStatus
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+package struct HTTPResponse: Sendable {
+    package var status: HTTPStatus
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
 
-    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    package init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
-    public static let jsonContentType = "application/json; charset=utf-8"
-    public static let textContentType = "text/plain; charset=utf-8"
+    package static let jsonContentType = "application/json; charset=utf-8"
+    package static let textContentType = "text/plain; charset=utf-8"
 
     // Shared, so a response's one header costs no allocation (copy-on-write).
     private static let jsonHeaders: HTTPHeaders = ["Content-Type": jsonContentType]
     private static let textHeaders: HTTPHeaders = ["Content-Type": textContentType]
 
     /// A JSON body already encoded (for pages built once and served many times).
-    public static func json(_ status: HTTPStatus = .ok, bytes: [UInt8]) -> HTTPResponse {
+    package static func json(_ status: HTTPStatus = .ok, bytes: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, headers: jsonHeaders, body: bytes)
     }
 
     /// A JSON body from an `Encodable` value; keys keep their declared names.
-    public static func json<T: Encodable>(_ status: HTTPStatus = .ok, _ value: T) -> HTTPResponse {
+    package static func json<T: Encodable>(_ status: HTTPStatus = .ok, _ value: T) -> HTTPResponse {
         json(status, bytes: JSON.encode(value))
     }
 
     /// The transport's own error body, `{"error": true, "reason": …}` (the shape of Vapor, whose
     /// server the rows app copies; the default for errors no system claims).
-    public static func jsonError(_ status: HTTPStatus, _ reason: String) -> HTTPResponse {
+    package static func jsonError(_ status: HTTPStatus, _ reason: String) -> HTTPResponse {
         json(status, ["error": true, "reason": .string(reason)] as JSONValue)
     }
 
     /// A plain UTF-8 text body.
-    public static func text(_ status: HTTPStatus = .ok, _ text: String) -> HTTPResponse {
+    package static func text(_ status: HTTPStatus = .ok, _ text: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: textHeaders, body: Array(text.utf8))
     }
 
     /// The header that carries a hint: the likely client mistake and its fix (README, "Hints").
-    public static let hintHeader = "X-Mock-Hint"
+    package static let hintHeader = "X-Mock-Hint"
 
     /// This response with a hint (README, "Hints"): the body is unchanged, `X-Mock-Hint` is added.
-    public func hinted(_ hint: String) -> HTTPResponse {
+    package func hinted(_ hint: String) -> HTTPResponse {
         var copy = self
         copy.headers.set(HTTPResponse.hintHeader, hint)
         return copy
     }
 
     /// The hint this response sends (its `X-Mock-Hint` header), read back for the log and the journal.
-    public var hint: String? { headers[HTTPResponse.hintHeader] }
+    package var hint: String? { headers[HTTPResponse.hintHeader] }
 
     /// No body at all.
-    public static func empty(_ status: HTTPStatus = .noContent) -> HTTPResponse {
+    package static func empty(_ status: HTTPStatus = .noContent) -> HTTPResponse {
         HTTPResponse(status: status)
     }
 }
 
 /// Transport directives a fault puts on an answer (docs/control-plane.md), carried in its
 /// `RequestContext`; the default sends it at once.
-public struct Delivery: Sendable, Equatable {
+package struct Delivery: Sendable, Equatable {
     /// What happens on the wire instead of, or with, the normal answer.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Send the response as encoded.
         case send
         /// Close the connection without answering.
@@ -86,17 +86,17 @@ public struct Delivery: Sendable, Equatable {
     }
     /// Hold the answer this long first, without blocking the event loop (later pipelined
     /// answers on the same connection wait behind it, in order).
-    public var delayNanos: UInt64 = 0
-    public var action: Action = .send
+    package var delayNanos: UInt64 = 0
+    package var action: Action = .send
     /// Hold the answer until this promise is completed (`RequestContext.deferring(_:until:)`).
-    public var deferred: DeferredResponse?
+    package var deferred: DeferredResponse?
 
-    public init(delayNanos: UInt64 = 0, action: Action = .send) {
+    package init(delayNanos: UInt64 = 0, action: Action = .send) {
         self.delayNanos = delayNanos
         self.action = action
     }
 
-    public static func == (a: Delivery, b: Delivery) -> Bool {
+    package static func == (a: Delivery, b: Delivery) -> Bool {
         a.delayNanos == b.delayNanos && a.action == b.action && a.deferred === b.deferred
     }
 }

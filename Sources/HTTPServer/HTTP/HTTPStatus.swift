@@ -1,35 +1,35 @@
 /// A response status code with its reason phrase.
-public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
-    public let code: Int
-    public let reasonPhrase: String
-    public init(code: Int, reasonPhrase: String? = nil) {
+package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
+    package let code: Int
+    package let reasonPhrase: String
+    package init(code: Int, reasonPhrase: String? = nil) {
         self.code = code
         self.reasonPhrase = reasonPhrase ?? HTTPStatus.defaultReason(code)
     }
-    public var description: String { "\(code) \(reasonPhrase)" }
+    package var description: String { "\(code) \(reasonPhrase)" }
 
-    public static let switchingProtocols = HTTPStatus(code: 101)
-    public static let ok = HTTPStatus(code: 200)
-    public static let created = HTTPStatus(code: 201)
-    public static let noContent = HTTPStatus(code: 204)
-    public static let badRequest = HTTPStatus(code: 400)
-    public static let unauthorized = HTTPStatus(code: 401)
-    public static let forbidden = HTTPStatus(code: 403)
-    public static let notFound = HTTPStatus(code: 404)
-    public static let methodNotAllowed = HTTPStatus(code: 405)
-    public static let requestTimeout = HTTPStatus(code: 408)
-    public static let conflict = HTTPStatus(code: 409)
-    public static let unsupportedMediaType = HTTPStatus(code: 415)
-    public static let lengthRequired = HTTPStatus(code: 411)
-    public static let payloadTooLarge = HTTPStatus(code: 413)
-    public static let uriTooLong = HTTPStatus(code: 414)
-    public static let expectationFailed = HTTPStatus(code: 417)
-    public static let upgradeRequired = HTTPStatus(code: 426)
-    public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
-    public static let internalServerError = HTTPStatus(code: 500)
-    public static let notImplemented = HTTPStatus(code: 501)
-    public static let serviceUnavailable = HTTPStatus(code: 503)
-    public static let httpVersionNotSupported = HTTPStatus(code: 505)
+    package static let switchingProtocols = HTTPStatus(code: 101)
+    package static let ok = HTTPStatus(code: 200)
+    package static let created = HTTPStatus(code: 201)
+    package static let noContent = HTTPStatus(code: 204)
+    package static let badRequest = HTTPStatus(code: 400)
+    package static let unauthorized = HTTPStatus(code: 401)
+    package static let forbidden = HTTPStatus(code: 403)
+    package static let notFound = HTTPStatus(code: 404)
+    package static let methodNotAllowed = HTTPStatus(code: 405)
+    package static let requestTimeout = HTTPStatus(code: 408)
+    package static let conflict = HTTPStatus(code: 409)
+    package static let unsupportedMediaType = HTTPStatus(code: 415)
+    package static let lengthRequired = HTTPStatus(code: 411)
+    package static let payloadTooLarge = HTTPStatus(code: 413)
+    package static let uriTooLong = HTTPStatus(code: 414)
+    package static let expectationFailed = HTTPStatus(code: 417)
+    package static let upgradeRequired = HTTPStatus(code: 426)
+    package static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
+    package static let internalServerError = HTTPStatus(code: 500)
+    package static let notImplemented = HTTPStatus(code: 501)
+    package static let serviceUnavailable = HTTPStatus(code: 503)
+    package static let httpVersionNotSupported = HTTPStatus(code: 505)
 
     static func defaultReason(_ code: Int) -> String {
         switch code {

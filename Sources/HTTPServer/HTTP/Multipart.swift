@@ -1,7 +1,7 @@
 /// A minimal `multipart/form-data` reader (RFC 7578): text fields only, files kept as text.
-public enum Multipart {
+package enum Multipart {
     /// The boundary parameter of a `multipart/form-data` content type, or nil.
-    public static func boundary(fromContentType contentType: String) -> String? {
+    package static func boundary(fromContentType contentType: String) -> String? {
         let parts = contentType.split(separator: ";")
         guard let type = parts.first, type.trimmingASCIISpaces().equalsIgnoringASCIICase("multipart/form-data") else { return nil }
         for part in parts.dropFirst() {
@@ -20,7 +20,7 @@ public enum Multipart {
 
     /// Parses the fields of a body; nil when the body does not follow the boundary format.
     /// With `strict`, a field that is not UTF-8 makes the whole body nil.
-    public static func parse(body: [UInt8], boundary: String, strict: Bool = false) -> Parameters? {
+    package static func parse(body: [UInt8], boundary: String, strict: Bool = false) -> Parameters? {
         let delimiter = Array("--\(boundary)".utf8)
         var result = Parameters()
         guard var pos = find(delimiter, in: body, from: 0) else { return nil }

@@ -1,60 +1,60 @@
 /// Named text parameters from a query string or a form, in order; lookup ignores ASCII case.
-public struct Parameters: Sendable, Sequence {
-    public typealias Item = (name: String, value: String)
-    public private(set) var items: [Item]
+package struct Parameters: Sendable, Sequence {
+    package typealias Item = (name: String, value: String)
+    package private(set) var items: [Item]
 
-    public init(_ items: [Item] = []) { self.items = items }
+    package init(_ items: [Item] = []) { self.items = items }
 
-    public func makeIterator() -> IndexingIterator<[Item]> { items.makeIterator() }
-    public var isEmpty: Bool { items.isEmpty }
+    package func makeIterator() -> IndexingIterator<[Item]> { items.makeIterator() }
+    package var isEmpty: Bool { items.isEmpty }
 
     /// The first value for the name (any case), or nil.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         for item in items where item.name.equalsIgnoringASCIICase(name) { return item.value }
         return nil
     }
 
     /// The first value found under any of the names, tried in order.
-    public func first(_ names: String...) -> String? {
+    package func first(_ names: String...) -> String? {
         for name in names { if let v = self[name] { return v } }
         return nil
     }
 
-    public mutating func append(_ name: String, _ value: String) { items.append((name: name, value: value)) }
-    public mutating func append(contentsOf other: Parameters) { items.append(contentsOf: other.items) }
+    package mutating func append(_ name: String, _ value: String) { items.append((name: name, value: value)) }
+    package mutating func append(contentsOf other: Parameters) { items.append(contentsOf: other.items) }
 }
 
 /// The values of a matched route's `:name` segments, percent-decoded, by name. A route has one or
 /// two, so a short list searched by name costs less than a dictionary, which hashes on every
 /// insert and lookup.
-public struct PathParameters: Sendable, ExpressibleByDictionaryLiteral, Sequence {
-    public typealias Item = (name: String, value: String)
-    public private(set) var items: [Item]
+package struct PathParameters: Sendable, ExpressibleByDictionaryLiteral, Sequence {
+    package typealias Item = (name: String, value: String)
+    package private(set) var items: [Item]
 
-    public init(_ items: [Item] = []) { self.items = items }
-    public init(dictionaryLiteral elements: (String, String)...) { items = elements.map { (name: $0.0, value: $0.1) } }
+    package init(_ items: [Item] = []) { self.items = items }
+    package init(dictionaryLiteral elements: (String, String)...) { items = elements.map { (name: $0.0, value: $0.1) } }
 
-    public func makeIterator() -> IndexingIterator<[Item]> { items.makeIterator() }
-    public var isEmpty: Bool { items.isEmpty }
-    public var count: Int { items.count }
+    package func makeIterator() -> IndexingIterator<[Item]> { items.makeIterator() }
+    package var isEmpty: Bool { items.isEmpty }
+    package var count: Int { items.count }
 
     /// The value of the named parameter (exact case; the last one if a pattern repeats the name), or nil.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         items.last { $0.name == name }?.value
     }
 }
 
 /// Decoding of `application/x-www-form-urlencoded` text and percent-escapes (as UTF-8).
-public enum FormDecoding {
+package enum FormDecoding {
     /// Decodes `%XX` escapes as UTF-8 and, when `plusIsSpace`, `+` as a space.
     /// Malformed escapes are kept literally; invalid UTF-8 is repaired, so this never fails.
-    public static func percentDecode<S: StringProtocol>(_ text: S, plusIsSpace: Bool) -> String {
+    package static func percentDecode<S: StringProtocol>(_ text: S, plusIsSpace: Bool) -> String {
         guard let bytes = decodedBytes(text, plusIsSpace: plusIsSpace) else { return String(text) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Like `percentDecode`, but nil when the escapes do not spell UTF-8 (`%FF`, `%C3%28`).
-    public static func strictPercentDecode<S: StringProtocol>(_ text: S, plusIsSpace: Bool) -> String? {
+    package static func strictPercentDecode<S: StringProtocol>(_ text: S, plusIsSpace: Bool) -> String? {
         guard let bytes = decodedBytes(text, plusIsSpace: plusIsSpace) else { return String(text) }
         guard bytes.withUnsafeBufferPointer(UTF8Validator.isValid) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
@@ -93,7 +93,7 @@ public enum FormDecoding {
     }
 
     /// Parses `a=1&b=x+y&c` into ordered parameters (`c` gets an empty value).
-    public static func parseForm<S: StringProtocol>(_ text: S) -> Parameters {
+    package static func parseForm<S: StringProtocol>(_ text: S) -> Parameters {
         var result = Parameters()
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             if let eq = pair.firstIndex(of: "=") {
@@ -107,7 +107,7 @@ public enum FormDecoding {
     }
 
     /// `parseForm` that refuses escapes which are not UTF-8: nil then.
-    public static func strictParseForm<S: StringProtocol>(_ text: S) -> Parameters? {
+    package static func strictParseForm<S: StringProtocol>(_ text: S) -> Parameters? {
         var result = Parameters()
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let eq = pair.firstIndex(of: "=")
@@ -120,7 +120,7 @@ public enum FormDecoding {
     }
 
     /// The value of one hex digit in either case, or nil.
-    public static func hexValue(_ c: UInt8) -> UInt8? {
+    package static func hexValue(_ c: UInt8) -> UInt8? {
         switch c {
         case 48...57: return c - 48
         case 65...70: return c - 55

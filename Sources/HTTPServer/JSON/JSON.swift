@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// JSON helpers shared by the transport and the routes; none of them can trap on input.
-public enum JSON {
+package enum JSON {
     private static let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -13,7 +13,7 @@ public enum JSON {
     }()
 
     /// Encodes a value; an unencodable value (never produced by our own types) becomes `null`.
-    public static func encode<T: Encodable>(_ value: T) -> [UInt8] {
+    package static func encode<T: Encodable>(_ value: T) -> [UInt8] {
         // JSONEncoder is documented thread-safe for encode calls on a shared instance.
         guard let data = try? encoder.encode(value) else { return Array("null".utf8) }
         return Array(data)

@@ -1,15 +1,15 @@
 /// Writes JSON string literals by hand, for replies built without an encoder on hot paths.
-public enum JSONText {
+package enum JSONText {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends `"…"` with quotes, backslashes and control characters escaped (RFC 8259 §7).
-    public static func appendQuoted(_ string: String, to out: inout [UInt8]) {
+    package static func appendQuoted(_ string: String, to out: inout [UInt8]) {
         var string = string
         string.withUTF8 { appendQuoted($0, to: &out) }
     }
 
     /// The same for UTF-8 bytes: runs that need no escape are appended whole.
-    public static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    package static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         // Fast path, the usual case on hot paths (tokens, e-mails, dates): nothing to escape, so
         // the bytes go in whole.
         var clean = 0
@@ -45,7 +45,7 @@ public enum JSONText {
     }
 
     /// The quoted literal as a `String`.
-    public static func quoted(_ string: String) -> String {
+    package static func quoted(_ string: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(string.utf8.count + 2)
         appendQuoted(string, to: &out)

@@ -7,7 +7,7 @@ extension JSONValue: Codable {
         init?(intValue: Int) { return nil }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         if var array = try? decoder.unkeyedContainer() {
             var elements: [JSONValue] = []
             while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
@@ -31,7 +31,7 @@ extension JSONValue: Codable {
         else { self = .string(try c.decode(String.self)) }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
             var c = encoder.singleValueContainer(); try c.encodeNil()
@@ -58,13 +58,13 @@ extension JSONValue: Codable {
     }
 
     /// A number as JSON writes it: integers without a fraction, others in Swift's shortest form.
-    public static func numberText(_ d: Double) -> String {
+    package static func numberText(_ d: Double) -> String {
         if let i = exactInteger(d) { return String(i) }
         return d.isFinite ? "\(d)" : "null"
     }
 
     /// Appends this value as compact JSON text, members in their order.
-    public func appendJSON(to out: inout [UInt8]) {
+    package func appendJSON(to out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
@@ -90,7 +90,7 @@ extension JSONValue: Codable {
     }
 
     /// This value as compact JSON text.
-    public var jsonText: String {
+    package var jsonText: String {
         var out: [UInt8] = []
         appendJSON(to: &out)
         return String(decoding: out, as: UTF8.self)
@@ -99,23 +99,23 @@ extension JSONValue: Codable {
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
                      ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
-    public typealias Key = String
-    public typealias Value = JSONValue
-    public typealias ArrayLiteralElement = JSONValue
+    package typealias Key = String
+    package typealias Value = JSONValue
+    package typealias ArrayLiteralElement = JSONValue
 
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements.map { (key: $0.0, value: $0.1) }) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int) { self = .number(Double(value)) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements.map { (key: $0.0, value: $0.1) }) }
 
     /// A string, or `null` for nil.
-    public init(_ text: String?) { self = text.map(JSONValue.string) ?? .null }
+    package init(_ text: String?) { self = text.map(JSONValue.string) ?? .null }
 }
 
 extension HTTPResponse {
     /// A JSON body from a dynamic value, members in their order.
-    public static func json(_ status: HTTPStatus = .ok, _ value: JSONValue) -> HTTPResponse {
+    package static func json(_ status: HTTPStatus = .ok, _ value: JSONValue) -> HTTPResponse {
         var out: [UInt8] = []
         value.appendJSON(to: &out)
         return json(status, bytes: out)

@@ -1,6 +1,6 @@
 /// A parsed JSON value. Objects keep their members in order (lookups are linear: request
 /// objects are small), which is cheaper than hashing for the hot paths that read two keys.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -9,7 +9,7 @@ public enum JSONValue: Sendable, Equatable {
     case object([(key: String, value: JSONValue)])
 
     /// The member named `key` of an object (the last one, as JSONSerialization keeps), else nil.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         // By index from the end: only the member found is copied out.
         var index = members.endIndex
@@ -21,17 +21,17 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The text of a string value, else nil.
-    public var string: String? {
+    package var string: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
-    public var isObject: Bool {
+    package var isObject: Bool {
         if case .object = self { return true }
         return false
     }
 
-    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    package static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
@@ -47,14 +47,14 @@ public enum JSONValue: Sendable, Equatable {
     /// Parses a complete JSON text (RFC 8259), or nil. Strict: no trailing commas, comments or
     /// invalid UTF-8; nesting deeper than `maxDepth` is refused rather than overflowing the stack.
     /// Texts that spell one of `words` come back as the caller's own strings.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 256, words: JSONWords = .none) -> JSONValue? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 256, words: JSONWords = .none) -> JSONValue? {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth, words: words)
         return parser.parseDocument()
     }
 
     /// Where a JSON text stops being valid (a byte offset), or nil when it is valid. Foundation's
     /// decoder on Linux reports no position, and a seed file's author needs one.
-    public static func syntaxErrorOffset(_ bytes: [UInt8], maxDepth: Int = 256) -> Int? {
+    package static func syntaxErrorOffset(_ bytes: [UInt8], maxDepth: Int = 256) -> Int? {
         bytes.withUnsafeBufferPointer { buf in
             var parser = JSONParser(bytes: buf, maxDepth: maxDepth, words: .none)
             return parser.parseDocument() == nil ? min(parser.i, buf.count) : nil
@@ -62,12 +62,12 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// Parses JSON bytes (see `parse(_:maxDepth:)` on a buffer).
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = 256, words: JSONWords = .none) -> JSONValue? {
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = 256, words: JSONWords = .none) -> JSONValue? {
         bytes.withUnsafeBufferPointer { parse($0, maxDepth: maxDepth, words: words) }
     }
 
     /// Parses JSON text (see `parse(_:maxDepth:)` on a buffer).
-    public static func parse(_ text: String, maxDepth: Int = 256, words: JSONWords = .none) -> JSONValue? {
+    package static func parse(_ text: String, maxDepth: Int = 256, words: JSONWords = .none) -> JSONValue? {
         var text = text
         return text.withUTF8 { parse($0, maxDepth: maxDepth, words: words) }
     }

@@ -1,20 +1,20 @@
 /// Texts a caller reads on a hot path (its keys, a message type): a parse given them returns
 /// the caller's own `String` for each, without decoding and checking the bytes again. The words belong to the caller, written as a `switch` over string
 /// literals (a literal costs nothing to create or release); the parser knows none of its own.
-public struct JSONWords: Sendable {
+@usableFromInline package struct JSONWords: Sendable {
     let lookup: (@Sendable (UnsafeBufferPointer<UInt8>) -> String?)?
 
     /// `lookup` returns the literal the bytes spell, or nil; `spells` compares them.
-    public init(_ lookup: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> String?) { self.lookup = lookup }
+    package init(_ lookup: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> String?) { self.lookup = lookup }
 
     private init() { lookup = nil }
 
     /// No words: every text is decoded.
-    public static let none = JSONWords()
+    package static let none = JSONWords()
 
     /// Whether `text` spells `literal` (for a caller's lookup; check the length first).
     @inlinable
-    public static func spells(_ text: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+    package static func spells(_ text: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
         guard text.count == literal.utf8CodeUnitCount else { return false }
         let spelled = literal.utf8Start
         for k in 0..<text.count where text[k] != spelled[k] { return false }

@@ -6,8 +6,8 @@ import Foundation
 import Dispatch
 
 /// The HTTP/1.1 + WebSocket server: a few event loops (one per core by default), no thread per connection.
-public final class Server: @unchecked Sendable {
-    public let configuration: ServerConfiguration
+package final class Server: @unchecked Sendable {
+    package let configuration: ServerConfiguration
     private let shared: ServerShared
     // Written once in start() before any loop thread exists (under `lifecycle`, which
     // replaceResponder takes to read it), read afterwards.
@@ -18,35 +18,35 @@ public final class Server: @unchecked Sendable {
     /// either before the loops exist (they start with it) or after (they are sent it).
     private let lifecycle = Locked(())
 
-    public init(configuration: ServerConfiguration, responder: Responder, logger: Logger = Logger()) {
+    package init(configuration: ServerConfiguration, responder: Responder, logger: Logger = Logger()) {
         self.configuration = configuration
         shared = ServerShared(configuration: configuration, responder: responder, logger: logger)
     }
 
     /// The port actually bound (differs from the configuration when it asked for 0).
-    public var port: Int { boundPort }
+    package var port: Int { boundPort }
 
     /// Open client connections right now, across all loops.
-    public var openConnections: Int { shared.openConnections }
+    package var openConnections: Int { shared.openConnections }
 
     /// The connection limit in force: `maxConnections`, lowered when the descriptor limit is smaller.
-    public var connectionLimit: Int { shared.connectionLimit }
+    package var connectionLimit: Int { shared.connectionLimit }
 
     /// The largest unwritten output any connection has had so far (bounded by `maxPendingOutputBytes`
     /// plus one answer); for tests of the output bound.
-    public var peakPendingOutput: Int { shared.peakPendingOutput }
+    package var peakPendingOutput: Int { shared.peakPendingOutput }
     /// Unwritten pushed WebSocket output now, the most there has been at once (both within
     /// `maxPushedOutputBytes`), and how many connections were closed to stay within it.
-    public var pushedOutput: (held: Int, peak: Int, shed: Int) { shared.pushBudget.figures }
+    package var pushedOutput: (held: Int, peak: Int, shed: Int) { shared.pushBudget.figures }
 
     /// Whether accepted sockets come from one listener handed to the loops (Darwin always, where
     /// SO_REUSEPORT does not spread connections; the poll backend and `singleListener` on Linux).
-    public var usesSingleListener: Bool {
+    package var usesSingleListener: Bool {
         configuration.singleListener || configuration.poller == .poll || !Sys.reusePortSpreadsConnections
     }
 
     /// Binds the address and starts the event loops; returns once the server accepts connections.
-    public func start() throws {
+    package func start() throws {
         try lifecycle.withLock { (_: inout Void) throws(any Error) in try startLoops() }
     }
 
@@ -97,7 +97,7 @@ public final class Server: @unchecked Sendable {
     /// loop is answering at that moment finish with the old one; open WebSockets keep their
     /// endpoint. Safe from any thread but a loop's own, at any time (during `start` it waits for
     /// it); `applied` must not call it again.
-    public func replaceResponder(_ responder: Responder, applied: @escaping @Sendable () -> Void = {}) {
+    package func replaceResponder(_ responder: Responder, applied: @escaping @Sendable () -> Void = {}) {
         // Under the lock, so two swaps reach every loop in the order they set the server's.
         lifecycle.withLock { _ in
             shared.setResponder(responder)
@@ -108,13 +108,13 @@ public final class Server: @unchecked Sendable {
 
     /// Stops accepting, lets requests in flight finish (up to `shutdownGrace`), then stops the loops.
     /// Safe to call from any thread, more than once.
-    public func shutdown() {
+    package func shutdown() {
         shared.markStopping()
         for loop in loops { loop.wake() }
     }
 
     /// Blocks until every loop has stopped after `shutdown()`.
-    public func waitUntilStopped() {
+    package func waitUntilStopped() {
         finished.wait()
     }
 }

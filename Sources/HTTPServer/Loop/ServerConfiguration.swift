@@ -1,63 +1,63 @@
 /// Every setting of the server, each with the default the command line documents.
-public struct ServerConfiguration: Sendable {
+package struct ServerConfiguration: Sendable {
     /// Address to bind (`127.0.0.1`, `0.0.0.0`, `::1`, `localhost`).
-    public var host = "127.0.0.1"
+    package var host = "127.0.0.1"
     /// Port to bind; 0 picks a free one (read it back from `Server.port`).
-    public var port = 8080
+    package var port = 8080
     /// Request line plus headers, in bytes, before the answer is 431 (414 for the request line alone).
-    public var maxHeaderBytes = 16 * 1024
+    package var maxHeaderBytes = 16 * 1024
     /// Request line alone, in bytes, before the answer is 414.
-    public var maxRequestLineBytes = 8 * 1024
+    package var maxRequestLineBytes = 8 * 1024
     /// Request body, in bytes, before the answer is 413.
-    public var maxBodyBytes = 1024 * 1024
+    package var maxBodyBytes = 1024 * 1024
     /// Seconds a client may take to send a complete request head before it gets 408.
-    public var headerTimeout = 10.0
+    package var headerTimeout = 10.0
     /// Seconds an idle keep-alive connection stays open.
-    public var idleTimeout = 60.0
+    package var idleTimeout = 60.0
     /// Largest WebSocket message (after joining fragments), in bytes, before close 1009.
-    public var maxWebSocketMessageBytes = 1024 * 1024
+    package var maxWebSocketMessageBytes = 1024 * 1024
     /// Open connections at most; past it new clients get 503 and are closed.
-    public var maxConnections = 10_000
+    package var maxConnections = 10_000
     /// Request paths (exact) still answered when `maxConnections` is reached, each on one of
     /// `reservedConnections` extra slots and then closed: a health probe gets through when clients
     /// fill the table. Any other request on such a slot gets the 503 of a full table.
-    public var reservedPaths: [String] = []
+    package var reservedPaths: [String] = []
     /// Extra connection slots kept for `reservedPaths` (none when that list is empty).
-    public var reservedConnections = 2
+    package var reservedConnections = 2
     /// Open WebSockets at most (counted within `maxConnections`); past it an upgrade gets 503, so
     /// HTTP clients keep room. 0 means half the connection limit in force.
-    public var maxWebSocketConnections = 0
+    package var maxWebSocketConnections = 0
     /// Event-loop threads; 0 means one per CPU core.
-    public var eventLoops = 0
+    package var eventLoops = 0
     /// Seconds given to requests in flight when stopping.
-    public var shutdownGrace = 5.0
+    package var shutdownGrace = 5.0
     /// Readiness mechanism of the event loops (`--poller`); the platform's best by default.
-    public var poller = PollerKind.platformDefault
+    package var poller = PollerKind.platformDefault
 
     /// Seconds a connection's pending output may make no progress before it is closed (a peer that
     /// does not read), like nginx's `send_timeout`.
-    public var sendTimeout = 30.0
+    package var sendTimeout = 30.0
     /// Seconds of WebSocket silence before the server pings; a ping unanswered as long again closes it.
-    public var webSocketPingInterval = 30.0
+    package var webSocketPingInterval = 30.0
     /// Seconds a started WebSocket frame or fragmented message may stay unfinished before close.
-    public var webSocketFrameTimeout = 30.0
+    package var webSocketFrameTimeout = 30.0
     /// Unwritten output, in bytes, past which a connection stops reading (and answering pipelined
     /// requests) until the peer catches up: about one answer, as nginx holds, so a client that
     /// does not read costs tens of KiB, not megabytes.
-    public var outputHighWaterBytes = 64 * 1024
+    package var outputHighWaterBytes = 64 * 1024
     /// Unwritten output, in bytes, past which more output closes the connection instead (the peer
     /// does not read, e.g. a WebSocket subscriber); one answer into an empty buffer is always allowed.
-    public var maxPendingOutputBytes = 8 * 1024 * 1024
+    package var maxPendingOutputBytes = 8 * 1024 * 1024
     /// Unwritten output of pushed WebSocket messages (`WebSocketConnection.send`: the events
     /// stream's fan-out), in bytes, summed over every connection; past it the connections holding
     /// most drop their unsent messages and are closed with 1008 and the reason, so subscribers that
     /// do not read hold this much in all, not `maxPendingOutputBytes` each.
-    public var maxPushedOutputBytes = 64 * 1024 * 1024
+    package var maxPushedOutputBytes = 64 * 1024 * 1024
     /// Seconds a deferred response (`DeferredResponse`) may be held at most, whatever it asks.
-    public var maxDeferredSeconds = 600.0
+    package var maxDeferredSeconds = 600.0
     /// Hand every accepted connection from one listener to the loops (always on Darwin, where
     /// SO_REUSEPORT does not spread connections); on Linux, one listener per loop unless set.
-    public var singleListener = false
+    package var singleListener = false
 
-    public init() {}
+    package init() {}
 }

@@ -7,14 +7,14 @@ import Glibc
 /// A file written only at its end and flushed to the device on demand (a change log): each
 /// `append` is followed by `sync` before anything depends on it; a failed append is cut back
 /// with `truncate` so no partial record stays in front of the next one. F_FULLFSYNC on Darwin.
-public final class AppendFile {
-    public let path: String
+package final class AppendFile {
+    package let path: String
     private let fd: Int32
     /// Bytes known to be whole records (the file's size after the last good sync).
-    public private(set) var size: Int
+    package private(set) var size: Int
 
     /// Creates the file (mode 0600; emptied when `truncating`) and flushes its directory entry.
-    public init(path: String, truncating: Bool) throws(DurableFile.Failure) {
+    package init(path: String, truncating: Bool) throws(DurableFile.Failure) {
         self.path = path
         fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncating ? O_TRUNC : 0), 0o600)
         guard fd >= 0 else { throw DurableFile.Failure(description: "cannot open \(path): \(Sys.errorText(Sys.lastError))") }
@@ -31,7 +31,7 @@ public final class AppendFile {
     deinit { Sys.close(fd) }
 
     /// Appends `bytes` and flushes them to the device; on failure the file is cut back to `size`.
-    public func appendAndSync(_ bytes: [UInt8]) throws(DurableFile.Failure) {
+    package func appendAndSync(_ bytes: [UInt8]) throws(DurableFile.Failure) {
         let written = bytes.withUnsafeBytes { Sys.writeFully(fd, $0) }
         let synced = written && Sys.flushToStorage(fd) == 0
         guard synced else {

@@ -13,15 +13,15 @@ extension DurableFile {
     /// A file's new contents, written and flushed to a temporary file beside it, not yet in place.
     /// Staging every file of a change first and renaming them all after (`commit`) makes a change of
     /// several files fail before any of them is replaced when the disk refuses one.
-    public struct Staged: Sendable {
+    package struct Staged: Sendable {
         /// Where the contents go.
-        public let path: String
+        package let path: String
         let temporary: String
     }
 
     /// Writes `data` beside `path` and flushes it to the device; `commit` puts it in place,
     /// `discard` drops it.
-    public static func stage(_ path: String, with data: Data) throws(Failure) -> Staged {
+    package static func stage(_ path: String, with data: Data) throws(Failure) -> Staged {
         let url = URL(fileURLWithPath: path)
         // Same directory, so the rename never crosses a file system; the pid keeps two servers
         // pointed at one file from writing into each other's temporary file.
@@ -41,7 +41,7 @@ extension DurableFile {
 
     /// Renames each staged file over its path, then flushes each directory once, so the new
     /// names are durable. A rename that fails stops it: the files not yet renamed are removed.
-    public static func commit(_ staged: [Staged]) throws(Failure) {
+    package static func commit(_ staged: [Staged]) throws(Failure) {
         for (i, file) in staged.enumerated() where Sys.rename(file.temporary, file.path) != 0 {
             let failed = failure("cannot rename \(file.temporary) over \(file.path)")
             discard(Array(staged[i...]))
@@ -55,13 +55,13 @@ extension DurableFile {
     }
 
     /// Removes staged files that will not be committed.
-    public static func discard(_ staged: [Staged]) {
+    package static func discard(_ staged: [Staged]) {
         for file in staged { Sys.unlink(file.temporary) }
     }
 
     /// Removes `path` and flushes its directory, so the removal survives a power cut. A file that
     /// is already gone is not an error.
-    public static func remove(_ path: String) throws(Failure) {
+    package static func remove(_ path: String) throws(Failure) {
         if unlink(path) != 0 && Sys.lastError != ENOENT {
             throw failure("cannot remove \(path)")
         }

@@ -8,25 +8,25 @@ import Foundation
 /// old contents or the new, never a mix: write a temporary file in the same directory, flush it
 /// to the device, `rename` it over the old one, then flush the directory so the rename itself
 /// is durable. Every call goes through `Sys` (F_FULLFSYNC on Darwin).
-public enum DurableFile {
+package enum DurableFile {
     /// A step that failed, with the system's reason.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-        public init(description: String) { self.description = description }
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+        package init(description: String) { self.description = description }
     }
 
     /// The name prefix of the temporary files written beside `path` (`.NAME.`), for clearing
     /// leftovers of a killed process.
-    public static func temporaryPrefix(of path: String) -> String {
+    package static func temporaryPrefix(of path: String) -> String {
         ".\(URL(fileURLWithPath: path).lastPathComponent)."
     }
 
-    public static func replace(_ path: String, with data: Data) throws(Failure) {
+    package static func replace(_ path: String, with data: Data) throws(Failure) {
         try commit([stage(path, with: data)])
     }
 
     /// Flushes the directory holding `path`, so a new name or a rename in it is durable.
-    public static func flushDirectory(of path: String) {
+    package static func flushDirectory(of path: String) {
         let dirfd = Sys.openReadOnly(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         if dirfd >= 0 {
             _ = Sys.flushToStorage(dirfd)

@@ -7,9 +7,9 @@ import Glibc
 /// A whole file's bytes, read with open/fstat/read. FoundationEssentials' `FileManager.contents`
 /// and `Data(contentsOf:)` leak a 4 KiB buffer on every read of an empty file (swift 6.3.1, seen
 /// under LeakSanitizer), and an empty change log is read at every start after a SIGKILL.
-public enum FileBytes {
+package enum FileBytes {
     /// The file's bytes; nil when it cannot be opened or read (errno says why).
-    public static func read(_ path: String) -> [UInt8]? {
+    package static func read(_ path: String) -> [UInt8]? {
         let fd = Sys.openReadOnly(path)
         guard fd >= 0 else { return nil }
         defer { Sys.close(fd) }

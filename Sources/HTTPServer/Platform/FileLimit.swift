@@ -23,12 +23,12 @@ extension Sys {
 /// How many connections the descriptor budget allows: every connection is one descriptor, and
 /// the process needs some for itself (stdio, the seed file, per loop a listener, a poller, its
 /// wake-up and a spare).
-public enum ConnectionBudget {
+package enum ConnectionBudget {
     /// Descriptors kept back from connections.
-    public static func reserved(eventLoops: Int) -> Int { 32 + 4 * max(1, eventLoops) }
+    package static func reserved(eventLoops: Int) -> Int { 32 + 4 * max(1, eventLoops) }
 
     /// min(configured, open files − reserve), at least 1.
-    public static func limit(configured: Int, openFiles: Int, eventLoops: Int) -> Int {
+    package static func limit(configured: Int, openFiles: Int, eventLoops: Int) -> Int {
         max(1, min(configured, openFiles - reserved(eventLoops: eventLoops)))
     }
 
@@ -36,7 +36,7 @@ public enum ConnectionBudget {
     /// is) and returns the connection limit it leaves, with a warning line when that is below
     /// `configured`. The event loops refuse connections past it (503) instead of running out of
     /// descriptors.
-    public static func apply(configured: Int, eventLoops: Int, logger: Logger,
+    package static func apply(configured: Int, eventLoops: Int, logger: Logger,
                              openFiles: Int? = nil) -> Int {
         let openFiles = openFiles ?? Sys.openFileLimit()
         let effective = limit(configured: configured, openFiles: openFiles, eventLoops: eventLoops)

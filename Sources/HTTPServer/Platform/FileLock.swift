@@ -12,24 +12,24 @@ import Foundation
 /// An exclusive advisory lock (`flock`) on a lock file beside a file this process owns, holding
 /// the holder's pid: a second process that wants the same file learns who has it. The kernel
 /// drops the lock when the process ends, however it ends (SIGKILL included).
-public final class FileLock: Sendable {
+package final class FileLock: Sendable {
     /// The lock file.
-    public let path: String
+    package let path: String
     private let fd: Int32
 
     /// Another process holds the lock.
-    public struct Held: Error, CustomStringConvertible {
+    package struct Held: Error, CustomStringConvertible {
         /// The lock file.
-        public let path: String
+        package let path: String
         /// The holder's pid as it wrote it, if it could be read.
-        public let holder: String?
-        public var description: String { "locked by \(holder.map { "process \($0)" } ?? "another process") (lock file \(path))" }
+        package let holder: String?
+        package var description: String { "locked by \(holder.map { "process \($0)" } ?? "another process") (lock file \(path))" }
     }
 
     /// `.NAME.lock` beside `file`. On a Mac's case-insensitive APFS, `State.json` and `state.json`
     /// are one file and `.State.json.lock` and `.state.json.lock` one lock file, so two servers
     /// naming the state file in different case still exclude each other (docs/darwin-differences.md).
-    public static func lockPath(for file: String) -> String {
+    package static func lockPath(for file: String) -> String {
         let url = URL(fileURLWithPath: file)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock").path
     }
@@ -41,17 +41,17 @@ public final class FileLock: Sendable {
 
     /// The lock file cannot be made (a read-only file system, a directory that is not writable
     /// or does not exist): nothing beside `file` can be written either.
-    public struct CannotCreate: Error, CustomStringConvertible {
-        public let path: String
+    package struct CannotCreate: Error, CustomStringConvertible {
+        package let path: String
         /// The `errno` of the failed `open` (`EROFS`, `EACCES`, `ENOENT`, …).
-        public let errorNumber: Int32
-        public var description: String { "cannot create the lock file \(path): \(Sys.errorText(errorNumber))" }
+        package let errorNumber: Int32
+        package var description: String { "cannot create the lock file \(path): \(Sys.errorText(errorNumber))" }
     }
 
     /// Takes the lock for `file` without waiting; throws `Held` naming the holder, or
     /// `CannotCreate` when the lock file cannot be made, or `DurableFile.Failure` when `flock` fails
     /// for another reason.
-    public static func acquire(for file: String) throws -> FileLock {
+    package static func acquire(for file: String) throws -> FileLock {
         let path = lockPath(for: file)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -81,7 +81,7 @@ public final class FileLock: Sendable {
     }
 
     /// Releases the lock (the process's end releases it too).
-    public func release() {
+    package func release() {
         _ = flock(fd, LOCK_UN)
         Sys.close(fd)
     }

@@ -6,9 +6,9 @@ import Glibc
 
 /// The addresses of this machine a phone on the same network can use: every interface that is up
 /// and not loopback, numeric (getifaddrs exists on Darwin and Linux alike).
-public enum NetworkInterfaces {
+package enum NetworkInterfaces {
     /// IPv4 addresses, and IPv6 ones (link-local left out: they need a scope a URL cannot carry) when `includeIPv6`.
-    public static func reachableAddresses(includeIPv6: Bool) -> [String] {
+    package static func reachableAddresses(includeIPv6: Bool) -> [String] {
         var first: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&first) == 0 else { return [] }
         defer { freeifaddrs(first) }

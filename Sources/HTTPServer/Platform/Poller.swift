@@ -51,7 +51,7 @@ protocol Poller: AnyObject, Sendable {
 }
 
 /// Which readiness mechanism the event loops use (`--poller`, `MOCK_POLLER`).
-public enum PollerKind: String, Sendable, CaseIterable {
+package enum PollerKind: String, Sendable, CaseIterable {
     /// Linux epoll with an eventfd wake-up.
     case epoll
     /// BSD/Darwin kqueue with an EVFILT_USER wake-up.
@@ -60,7 +60,7 @@ public enum PollerKind: String, Sendable, CaseIterable {
     case poll
 
     /// The best this operating system has: epoll on Linux, kqueue on Darwin.
-    public static var platformDefault: PollerKind {
+    package static var platformDefault: PollerKind {
         #if canImport(Darwin)
         return .kqueue
         #else
@@ -69,7 +69,7 @@ public enum PollerKind: String, Sendable, CaseIterable {
     }
 
     /// Whether this operating system has the mechanism.
-    public var isAvailable: Bool {
+    package var isAvailable: Bool {
         switch self {
         case .poll: return true
         case .epoll:

@@ -1,12 +1,12 @@
 /// Why the server could not start.
-public enum ServerError: Error, CustomStringConvertible, Sendable {
+package enum ServerError: Error, CustomStringConvertible, Sendable {
     case addressInUse(host: String, port: Int)
     case cannotResolve(host: String)
     case system(call: String, errno: Int32)
     /// `--poller` named a mechanism this operating system does not have.
     case pollerUnavailable(PollerKind)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .addressInUse(let host, let port):
             return "\(host):\(port) is already in use (is another mock-server running? pick another with --port, or --port 0 for a free one)"

@@ -17,7 +17,7 @@ import Foundation
 /// pending and later signals, one by one, to a handler on a dedicated `sigwait` thread, where it
 /// may do real work (log, `Server.shutdown()`). A dispatch signal source, installed asynchronously,
 /// lost a SIGTERM sent right after the banner.
-public final class SignalTrap: Sendable {
+package final class SignalTrap: Sendable {
     private let signals: [Int32]
 
     private init(signals: [Int32]) {
@@ -25,7 +25,7 @@ public final class SignalTrap: Sendable {
     }
 
     /// Blocks `signals` for this thread and the threads it starts from now on.
-    public static func block(_ signals: [Int32] = [SIGINT, SIGTERM]) -> SignalTrap {
+    package static func block(_ signals: [Int32] = [SIGINT, SIGTERM]) -> SignalTrap {
         var set = signalSet(signals)
         _ = pthread_sigmask(SIG_BLOCK, &set, nil)
         return SignalTrap(signals: signals)
@@ -34,13 +34,13 @@ public final class SignalTrap: Sendable {
     /// A reader of the log that goes away (`mock-server 2>&1 | head -1`) must not kill the server:
     /// a write to the broken pipe then fails with EPIPE, which the log writer drops, as nginx does.
     /// Sockets need no such help (MSG_NOSIGNAL / SO_NOSIGPIPE); this is for the log and the banner.
-    public static func ignoreBrokenPipes() {
+    package static func ignoreBrokenPipes() {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
     /// Calls `handler` with each blocked signal as it arrives (or is already pending), on its own
     /// thread, for the life of the process.
-    public func start(_ handler: @escaping @Sendable (Int32) -> Void) {
+    package func start(_ handler: @escaping @Sendable (Int32) -> Void) {
         let signals = signals
         DetachedThread.start(name: "mock-server-signals") {
             var set = SignalTrap.signalSet(signals)
@@ -52,7 +52,7 @@ public final class SignalTrap: Sendable {
     }
 
     /// The name of a signal this trap handles, for log lines.
-    public static func name(_ signal: Int32) -> String {
+    package static func name(_ signal: Int32) -> String {
         switch signal {
         case SIGINT: return "SIGINT"
         case SIGTERM: return "SIGTERM"

@@ -1,9 +1,9 @@
 /// The system's clocks for code outside the transport (the mock's clock, journal durations),
 /// read through the platform layer like every other system call.
-public enum SystemTime {
+@usableFromInline package enum SystemTime {
     /// Nanoseconds of a clock that never goes backwards (for durations, not wall time).
-    public static func monotonicNanos() -> UInt64 { Sys.monotonicNanos() }
+    package static func monotonicNanos() -> UInt64 { Sys.monotonicNanos() }
 
     /// Seconds since 1970, to the nanosecond: what `Date()` gives, without Foundation's overhead.
-    public static func wallSeconds() -> Double { Sys.wallTime() }
+    @usableFromInline package static func wallSeconds() -> Double { Sys.wallTime() }
 }

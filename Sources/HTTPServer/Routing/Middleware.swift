@@ -4,5 +4,5 @@
 /// path's owner), so `next` answers that route; it must be called at most once, on the calling
 /// thread. The context is the caller's, passed `inout`: what the middleware writes into it (a
 /// delivery, a log level) reaches the transport.
-public typealias Middleware = @Sendable (_ request: HTTPRequest, _ context: inout RequestContext,
+package typealias Middleware = @Sendable (_ request: HTTPRequest, _ context: inout RequestContext,
                                          _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse

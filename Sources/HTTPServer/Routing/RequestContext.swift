@@ -6,38 +6,38 @@
 /// level of its log line). The connection makes one per request and the responder passes it
 /// `inout` to the middleware and the handler, so it is never copied; the transport reads it
 /// back when it sends the answer.
-public struct RequestContext: Sendable {
+package struct RequestContext: Sendable {
     /// The peer's IP address as text (`127.0.0.1`, `::1`); empty when unknown.
-    public var remoteAddress: String
+    package var remoteAddress: String
     /// The server port the request arrived on; 0 when it did not come over a socket.
-    public var localPort: Int
+    package var localPort: Int
     /// Values of `:name` segments of the matched route pattern, percent-decoded.
-    public var pathParameters: PathParameters
+    package var pathParameters: PathParameters
     /// The system owning the path (`RouteGroup.system`), for the log and the journal: the matched
     /// route's group, else the first group whose prefixes hold the path; nil when no group owns
     /// it. The responder sets it before the middleware runs; a stub's answer names the stub.
-    public var system: String?
+    package var system: String?
     /// How the transport delivers the answer; faults and deferred answers change it.
-    public var delivery = Delivery()
+    package var delivery = Delivery()
     /// The level of the answer's log line: info, or debug for the chatter a person does not
     /// read (an admin client polling the outbox).
-    public var logLevel: LogLevel = .info
+    package var logLevel: LogLevel = .info
 
     /// A context; the defaults stand for a loopback client outside any socket (tests, in-process calls).
-    public init(remoteAddress: String = "127.0.0.1", localPort: Int = 0, pathParameters: PathParameters = [:]) {
+    package init(remoteAddress: String = "127.0.0.1", localPort: Int = 0, pathParameters: PathParameters = [:]) {
         self.remoteAddress = remoteAddress
         self.localPort = localPort
         self.pathParameters = pathParameters
     }
 
     /// True when the peer is on the loopback interface (127.0.0.0/8 or ::1).
-    public var isFromLoopback: Bool {
+    package var isFromLoopback: Bool {
         remoteAddress.hasPrefix("127.") || remoteAddress == "::1" || remoteAddress.hasPrefix("::ffff:127.")
     }
 
     /// `response`, held until `promise` is completed (see `DeferredResponse`): the handler's
     /// provisional answer, sent if the promise completes without a replacement.
-    public mutating func deferring(_ response: HTTPResponse, until promise: DeferredResponse) -> HTTPResponse {
+    package mutating func deferring(_ response: HTTPResponse, until promise: DeferredResponse) -> HTTPResponse {
         delivery.deferred = promise
         return response
     }

@@ -1,12 +1,12 @@
 /// What a request leads to: an answer, or a switch to WebSocket (the 101 response and the endpoint).
-public enum RouteOutcome: Sendable {
+package enum RouteOutcome: Sendable {
     case response(HTTPResponse)
     case upgrade(HTTPResponse, WebSocketEndpoint)
 }
 
 /// Turns a routed request into its final response: 404, 405 with `Allow`, `HEAD`, `OPTIONS`,
 /// CORS preflight and CORS headers. Pure, so it is tested without sockets.
-public struct Responder: Sendable {
+package struct Responder: Sendable {
     /// The router and middleware behind one reference: the loop reads its responder for every
     /// request and `respond` hands `respondDirectly` (a capture of `self`) to the middleware, so
     /// a copy costs one retain instead of one per field of the router.
@@ -21,16 +21,16 @@ public struct Responder: Sendable {
     }
 
     private let parts: Parts
-    public var router: Router { parts.router }
+    package var router: Router { parts.router }
     /// Sees every answered request and its response (journal, faults); nil costs nothing.
-    public var middleware: Middleware? { parts.middleware }
+    package var middleware: Middleware? { parts.middleware }
 
-    public init(router: Router, middleware: Middleware? = nil) {
+    package init(router: Router, middleware: Middleware? = nil) {
         parts = Parts(router: router, middleware: middleware)
     }
 
     /// Answers any request: a response, or for a valid handshake on a WebSocket route an upgrade.
-    public func outcome(for request: HTTPRequest, context: RequestContext = RequestContext()) -> RouteOutcome {
+    package func outcome(for request: HTTPRequest, context: RequestContext = RequestContext()) -> RouteOutcome {
         var context = context
         return outcome(for: request, in: &context)
     }
@@ -38,7 +38,7 @@ public struct Responder: Sendable {
     /// `outcome(for:context:)` in the caller's context, which comes back with what the responder,
     /// the middleware and the handler put in it (the owner, the delivery, the log level; for an
     /// upgrade, the delay an admission puts on the 101).
-    public func outcome(for request: HTTPRequest, in context: inout RequestContext) -> RouteOutcome {
+    package func outcome(for request: HTTPRequest, in context: inout RequestContext) -> RouteOutcome {
         if WebSocketHandshake.isUpgradeRequest(request) {
             var routed = context
             if case .webSocket(let endpoint) = parts.router.match(request, context: &routed, isUpgrade: true) {
@@ -56,7 +56,7 @@ public struct Responder: Sendable {
     }
 
     /// Answers a plain (non-upgrade) HTTP request.
-    public func respond(to request: HTTPRequest, context: RequestContext = RequestContext()) -> HTTPResponse {
+    package func respond(to request: HTTPRequest, context: RequestContext = RequestContext()) -> HTTPResponse {
         var context = context
         return respond(to: request, in: &context)
     }
@@ -64,7 +64,7 @@ public struct Responder: Sendable {
     /// Answers a plain (non-upgrade) HTTP request in the caller's context. The route is found
     /// first and its group named in the context, so the middleware, the handler, the log and the
     /// journal read the path's owner as the router decided it, once.
-    public func respond(to request: HTTPRequest, in context: inout RequestContext) -> HTTPResponse {
+    package func respond(to request: HTTPRequest, in context: inout RequestContext) -> HTTPResponse {
         let (found, parameters, owner) = parts.router.route(request, &context)
         // The parameters go into the context, not the request: most routes have none.
         if let parameters, !(parameters.isEmpty && context.pathParameters.isEmpty) { context.pathParameters = parameters }

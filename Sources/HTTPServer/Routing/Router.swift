@@ -1,20 +1,20 @@
 /// Answers one complete request in its context; runs on an event-loop thread, so it must not block.
 /// The context is passed `inout`: a handler that defers its answer says so there.
-public typealias HTTPHandler = @Sendable (HTTPRequest, inout RequestContext) -> HTTPResponse
+package typealias HTTPHandler = @Sendable (HTTPRequest, inout RequestContext) -> HTTPResponse
 
 /// Answers one WebSocket message with zero or more messages, in order.
-public typealias WebSocketMessageHandler = @Sendable (WebSocketMessage) -> [WebSocketMessage]
+package typealias WebSocketMessageHandler = @Sendable (WebSocketMessage) -> [WebSocketMessage]
 
 /// One application-level WebSocket message (the codec has already joined its fragments), decoded:
 /// text as a `String`. The simple handler form and test clients use it; the transport carries
 /// messages as `WebSocketPayload` (bytes) and decodes this only for a handler that asks for it.
-public enum WebSocketMessage: Sendable, Equatable {
+package enum WebSocketMessage: Sendable, Equatable {
     case text(String)
     case binary([UInt8])
 }
 
 /// What the router found for a request.
-public enum RouteMatch: Sendable {
+package enum RouteMatch: Sendable {
     case http(HTTPHandler)
     case webSocket(WebSocketEndpoint)
     case methodNotAllowed(allowed: [HTTPMethod])
@@ -22,28 +22,28 @@ public enum RouteMatch: Sendable {
 }
 
 /// A handler that fails by throwing the one typed error; its route group words the answer.
-public typealias ThrowingHTTPHandler = @Sendable (HTTPRequest) throws(HTTPError) -> HTTPResponse
+package typealias ThrowingHTTPHandler = @Sendable (HTTPRequest) throws(HTTPError) -> HTTPResponse
 
 /// A throwing handler that also reads the request's context (peer, port, path parameters) and
 /// may write to it (a deferred answer).
-public typealias ContextualHTTPHandler = @Sendable (HTTPRequest, inout RequestContext) throws(HTTPError) -> HTTPResponse
+package typealias ContextualHTTPHandler = @Sendable (HTTPRequest, inout RequestContext) throws(HTTPError) -> HTTPResponse
 
 /// The routes of one emulated system: the path prefixes it owns, the shape of its error bodies
 /// (used for thrown `HTTPError`s and for the router's own 404 and 405 under its prefixes), whether
 /// its paths match in any letter case (ASP.NET routing does, Vapor's does not), whether pages of
 /// other origins may read its answers (CORS), and its name, the owner the responder puts in the
 /// context of every request on its routes or under its prefixes (`RequestContext.system`).
-public struct RouteGroup: Sendable {
-    public var system: String
+package struct RouteGroup: Sendable {
+    package var system: String
     /// Path prefixes by whole segments: `/api` owns `/api` and `/api/…`, not `/apix`.
-    public var prefixes: [String]
-    public var caseInsensitive: Bool
-    public var errorShape: @Sendable (HTTPError) -> HTTPResponse
+    package var prefixes: [String]
+    package var caseInsensitive: Bool
+    package var errorShape: @Sendable (HTTPError) -> HTTPResponse
     /// Whether answers carry CORS headers for a request with an `Origin`; a group read only by
     /// its own same-origin pages (an admin console) says no, and its preflights pass nothing.
-    public var allowsCrossOrigin: Bool
+    package var allowsCrossOrigin: Bool
 
-    public init(system: String, prefixes: [String], caseInsensitive: Bool = false, allowsCrossOrigin: Bool = true,
+    package init(system: String, prefixes: [String], caseInsensitive: Bool = false, allowsCrossOrigin: Bool = true,
                 errorShape: @escaping @Sendable (HTTPError) -> HTTPResponse = RouteGroup.vaporShape) {
         self.system = system
         self.prefixes = prefixes
@@ -53,10 +53,10 @@ public struct RouteGroup: Sendable {
     }
 
     /// Vapor's `{"error": true, "reason": …}`: the transport's default for paths no group owns.
-    public static let vaporShape: @Sendable (HTTPError) -> HTTPResponse = { .jsonError($0.status, $0.message) }
+    package static let vaporShape: @Sendable (HTTPError) -> HTTPResponse = { .jsonError($0.status, $0.message) }
 
     /// Whether the path lies under one of the prefixes.
-    public func owns(_ path: String) -> Bool {
+    package func owns(_ path: String) -> Bool {
         prefixes.contains { prefix in
             let p = prefix.utf8, s = path.utf8
             guard s.count >= p.count else { return false }
@@ -68,7 +68,7 @@ public struct RouteGroup: Sendable {
     }
 
     /// The response for an error of this group: its shape and its hint.
-    public func response(for error: HTTPError) -> HTTPResponse {
+    package func response(for error: HTTPError) -> HTTPResponse {
         let response = errorShape(error)
         guard let hint = error.hint else { return response }
         return response.hinted(hint)
@@ -177,7 +177,7 @@ private struct SegmentCursor {
 /// Matching works on the path's UTF-8 bytes, without splitting it: one pass finds its segment
 /// count and length, only routes with as many segments are tried, and literals are compared
 /// byte for byte.
-public struct Router: Sendable {
+package struct Router: Sendable {
     private struct Route: Sendable {
         let method: HTTPMethod
         let compiled: RoutePattern
@@ -222,11 +222,11 @@ public struct Router: Sendable {
     private var hasCaseInsensitiveRoutes = false
 
     /// The error shape of paths no group owns (Vapor's, the rows app's framework).
-    public var defaultErrorShape: @Sendable (HTTPError) -> HTTPResponse = RouteGroup.vaporShape
+    package var defaultErrorShape: @Sendable (HTTPError) -> HTTPResponse = RouteGroup.vaporShape
 
     /// The body of the router's own answers (404, 405) in the shape of the group owning the path;
     /// the status and the `Allow` header are set by the responder.
-    public func errorResponse(_ status: HTTPStatus, _ message: String, _ request: HTTPRequest) -> HTTPResponse {
+    package func errorResponse(_ status: HTTPStatus, _ message: String, _ request: HTTPRequest) -> HTTPResponse {
         errorResponse(status, message, owner: owner(ofPath: request.path))
     }
 
@@ -238,7 +238,7 @@ public struct Router: Sendable {
     }
 
     /// The answer for a path no route knows.
-    public func notFound(_ request: HTTPRequest) -> HTTPResponse {
+    package func notFound(_ request: HTTPRequest) -> HTTPResponse {
         errorResponse(.notFound, "Not Found: \(request.path)", request)
     }
 
@@ -265,10 +265,10 @@ public struct Router: Sendable {
         }
     }
 
-    public init() {}
+    package init() {}
 
     /// Adds routes through `body` as members of `group`.
-    public mutating func group(_ group: RouteGroup, _ body: (inout Router) -> Void) {
+    package mutating func group(_ group: RouteGroup, _ body: (inout Router) -> Void) {
         groups.append(group)
         owners = PathOwners(groups: groups)
         let (outer, outerIndex) = (currentGroup, currentGroupIndex)
@@ -282,7 +282,7 @@ public struct Router: Sendable {
     /// Adds routes through `body` as members of `group`, each HTTP handler inside `around` and each
     /// WebSocket handshake checked by `admit` (unless the endpoint brings its own): a guard applied
     /// once to the whole group, so no route added inside can be left out of it.
-    public mutating func group(_ group: RouteGroup, around: @escaping @Sendable (@escaping HTTPHandler) -> HTTPHandler,
+    package mutating func group(_ group: RouteGroup, around: @escaping @Sendable (@escaping HTTPHandler) -> HTTPHandler,
                                admit: @escaping @Sendable (HTTPRequest, RequestContext) -> Bool, _ body: (inout Router) -> Void) {
         let (outerAround, outerAdmit) = (currentAround, currentAdmit)
         currentAround = around
@@ -292,12 +292,12 @@ public struct Router: Sendable {
         currentAdmit = outerAdmit
     }
 
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ThrowingHTTPHandler) {
+    package mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ThrowingHTTPHandler) {
         add(method, pattern, wrapped: Router.wrap(handler, group: currentGroup, defaultShape: defaultErrorShape))
     }
 
     /// A route whose handler reads the request's context.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ContextualHTTPHandler) {
+    package mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping ContextualHTTPHandler) {
         add(method, pattern, wrapped: Router.wrap(handler, group: currentGroup, defaultShape: defaultErrorShape))
     }
 
@@ -364,43 +364,43 @@ public struct Router: Sendable {
         return response
     }
 
-    public mutating func get(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.get, pattern, handler) }
-    public mutating func post(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.post, pattern, handler) }
-    public mutating func put(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.put, pattern, handler) }
-    public mutating func delete(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.delete, pattern, handler) }
-    public mutating func get(_ pattern: String, _ handler: @escaping ContextualHTTPHandler) { add(.get, pattern, handler) }
-    public mutating func post(_ pattern: String, _ handler: @escaping ContextualHTTPHandler) { add(.post, pattern, handler) }
-    public mutating func put(_ pattern: String, _ handler: @escaping ContextualHTTPHandler) { add(.put, pattern, handler) }
-    public mutating func delete(_ pattern: String, _ handler: @escaping ContextualHTTPHandler) { add(.delete, pattern, handler) }
+    package mutating func get(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.get, pattern, handler) }
+    package mutating func post(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.post, pattern, handler) }
+    package mutating func put(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.put, pattern, handler) }
+    package mutating func delete(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.delete, pattern, handler) }
+    package mutating func get(_ pattern: String, _ handler: @escaping ContextualHTTPHandler) { add(.get, pattern, handler) }
+    package mutating func post(_ pattern: String, _ handler: @escaping ContextualHTTPHandler) { add(.post, pattern, handler) }
+    package mutating func put(_ pattern: String, _ handler: @escaping ContextualHTTPHandler) { add(.put, pattern, handler) }
+    package mutating func delete(_ pattern: String, _ handler: @escaping ContextualHTTPHandler) { add(.delete, pattern, handler) }
 
     /// A WebSocket endpoint: a GET with a valid upgrade handshake on this path is handed to `handler`.
     /// A handshake `admit` refuses is routed as a plain request (so an HTTP route on the same
     /// path can say why).
-    public mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest, RequestContext) -> Bool)? = nil,
+    package mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest, RequestContext) -> Bool)? = nil,
                                    _ handler: @escaping WebSocketMessageHandler) {
         webSocket(pattern, admit: admit, WebSocketEndpoint(handler))
     }
 
     /// A WebSocket endpoint with open/close callbacks and a connection handle (push, delayed replies, close codes).
-    public mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest, RequestContext) -> Bool)? = nil,
+    package mutating func webSocket(_ pattern: String, admit: (@Sendable (HTTPRequest, RequestContext) -> Bool)? = nil,
                                    _ endpoint: WebSocketEndpoint) {
         socketRoutes.append(SocketRoute(compiled: RoutePattern(pattern), admit: admit ?? currentAdmit, handler: endpoint, pattern: pattern))
     }
 
     /// Every registered route as registered (`method` nil for a WebSocket endpoint), for
     /// documents and tests that must not drift from the table.
-    public var routeTable: [(method: HTTPMethod?, pattern: String)] {
+    package var routeTable: [(method: HTTPMethod?, pattern: String)] {
         routes.map { ($0.method, $0.pattern) } + socketRoutes.map { (nil, $0.pattern) }
     }
 
     /// Wraps every WebSocket endpoint (the control plane journals and faults messages).
-    public mutating func wrapWebSocketEndpoints(_ wrap: (_ pattern: String, _ endpoint: WebSocketEndpoint) -> WebSocketEndpoint) {
+    package mutating func wrapWebSocketEndpoints(_ wrap: (_ pattern: String, _ endpoint: WebSocketEndpoint) -> WebSocketEndpoint) {
         for i in socketRoutes.indices { socketRoutes[i].handler = wrap(socketRoutes[i].pattern, socketRoutes[i].handler) }
     }
 
     /// Finds the handler for a request and fills in the context's path parameters and owner.
     /// `HEAD` falls back to the `GET` route; WebSocket routes match only upgrade requests.
-    public func match(_ request: HTTPRequest, context: inout RequestContext, isUpgrade: Bool = false) -> RouteMatch {
+    package func match(_ request: HTTPRequest, context: inout RequestContext, isUpgrade: Bool = false) -> RouteMatch {
         let (found, parameters, owner) = route(request, &context, isUpgrade: isUpgrade)
         if let parameters { context.pathParameters = parameters }
         context.system = owner.map { groups[$0].system }
@@ -491,7 +491,7 @@ public struct Router: Sendable {
 
     /// The methods a path accepts (for `OPTIONS` and CORS preflight); empty for unknown paths.
     /// It is the `Allow` list `match` builds for a 405, asked with a method no route registers.
-    public func allowedMethods(forPath path: String) -> [HTTPMethod] {
+    package func allowedMethods(forPath path: String) -> [HTTPMethod] {
         var context = RequestContext()
         if case .methodNotAllowed(let allowed) = match(HTTPRequest(method: .options, target: path), context: &context) { return allowed }
         return []

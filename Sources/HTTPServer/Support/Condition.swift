@@ -10,11 +10,11 @@ import Foundation
 #endif
 
 /// A mutex with a condition variable, as `NSCondition` (which FoundationEssentials lacks on Linux).
-public final class Condition: @unchecked Sendable {
+package final class Condition: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let cond: UnsafeMutablePointer<pthread_cond_t>
 
-    public init() {
+    package init() {
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -30,17 +30,17 @@ public final class Condition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func lock() { pthread_mutex_lock(mutex) }
-    public func unlock() { pthread_mutex_unlock(mutex) }
-    public func signal() { pthread_cond_signal(cond) }
-    public func broadcast() { pthread_cond_broadcast(cond) }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
+    package func signal() { pthread_cond_signal(cond) }
+    package func broadcast() { pthread_cond_broadcast(cond) }
 
     /// Waits for a signal; the caller holds the lock (and checks its predicate in a loop).
-    public func wait() { pthread_cond_wait(cond, mutex) }
+    package func wait() { pthread_cond_wait(cond, mutex) }
 
     /// Waits for a signal until `deadline` (wall clock, as NSCondition); false when it passed.
     @discardableResult
-    public func wait(until deadline: Date) -> Bool {
+    package func wait(until deadline: Date) -> Bool {
         let t = max(0, deadline.timeIntervalSince1970)
         let seconds = t.rounded(.down)
         var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((t - seconds) * 1e9))

@@ -6,7 +6,7 @@ import Glibc
 
 /// Starts a named, detached thread: what `Thread { … }.start()` does, without Foundation's
 /// `Thread` (absent from FoundationEssentials, which the server uses on Linux to leave ICU out).
-public enum DetachedThread {
+package enum DetachedThread {
     private final class Start {
         let name: String
         let body: @Sendable () -> Void
@@ -16,7 +16,7 @@ public enum DetachedThread {
     /// Runs `body` on a new thread named `name` (Linux keeps the first 15 bytes). Default
     /// attributes: Darwin gives such a thread a 512 KiB stack, glibc `ulimit -s` (usually 8 MiB),
     /// so nothing run here may recurse deeply (docs/darwin-differences.md).
-    public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         #if canImport(Darwin)
         var thread: pthread_t?

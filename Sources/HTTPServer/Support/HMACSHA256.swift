@@ -1,8 +1,8 @@
 /// HMAC-SHA256 (RFC 2104), and a compare that takes as long whatever the bytes: for signing and
 /// checking the admin console's cookie and the admin token.
-public enum HMACSHA256 {
+package enum HMACSHA256 {
     /// The 32-byte authentication code of `message` under `key`.
-    public static func authenticate(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
+    package static func authenticate(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
         let blockSize = 64
         var block = key.count > blockSize ? SHA256.hash(key) : key
         block += [UInt8](repeating: 0, count: blockSize - block.count)
@@ -12,7 +12,7 @@ public enum HMACSHA256 {
 
     /// Whether `a` equals `b`, in time that depends on their lengths only (no early exit at the
     /// first difference, which would let a guesser learn a secret byte by byte).
-    public static func constantTimeEquals<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool
+    package static func constantTimeEquals<A: Collection, B: Collection>(_ a: A, _ b: B) -> Bool
         where A.Element == UInt8, B.Element == UInt8 {
         var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
         if a.count != b.count { difference |= 1 }

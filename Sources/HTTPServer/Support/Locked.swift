@@ -5,13 +5,13 @@ import Glibc
 #endif
 
 /// A value guarded by a mutex: the only way to reach it is `withLock`, so access is safe by construction.
-public final class Locked<Value>: @unchecked Sendable {
+@usableFromInline package final class Locked<Value>: @unchecked Sendable {
     // Inlinable so callers in other modules get a specialised, metadata-free lock/unlock.
     // Reached only under the mutex, so the runtime exclusivity check would add cost and no safety.
     @exclusivity(unchecked) @usableFromInline var value: Value
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -25,7 +25,7 @@ public final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value; its typed error passes through.
     @inlinable
-    public func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

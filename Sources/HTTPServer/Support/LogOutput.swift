@@ -18,7 +18,7 @@ import Glibc
 /// bytes) and writes them with one `write(2)`. Under load that is one wake-up and one write per
 /// window instead of one per line or two, the kernel time that made the request log cost more
 /// than the request; a person watching sees a line at most a window late.
-public final class LogOutput: @unchecked Sendable {
+package final class LogOutput: @unchecked Sendable {
     // Guarded by `condition`; the writer thread is the only one that calls `write`. Queued lines
     // are bytes in one buffer (`pending`, `queued` lines); the writer swaps it with its emptied
     // batch buffer and writes the whole batch at once, so neither side allocates in steady state.
@@ -43,14 +43,14 @@ public final class LogOutput: @unchecked Sendable {
     static let highWater = 64 * 1024
     private let write: @Sendable (UnsafeBufferPointer<UInt8>) -> Void
     /// Lines the queue holds at most.
-    public let capacity: Int
+    package let capacity: Int
 
     /// The process's standard error (created on first use).
-    public static let standardError = LogOutput(lineCapacity: 8192, gatherWindow: 0.05, bytes: { LogOutput.writeAll($0, to: 2) })
+    package static let standardError = LogOutput(lineCapacity: 8192, gatherWindow: 0.05, bytes: { LogOutput.writeAll($0, to: 2) })
 
     /// `write` is called on the writer thread with one or more whole lines.
     /// `gatherWindow` seconds (0: none) of lines go out together.
-    public convenience init(capacity: Int = 8192, gatherWindow: Double = 0, write: @escaping @Sendable (String) -> Void) {
+    package convenience init(capacity: Int = 8192, gatherWindow: Double = 0, write: @escaping @Sendable (String) -> Void) {
         self.init(lineCapacity: capacity, gatherWindow: gatherWindow, bytes: { write(String(decoding: $0, as: UTF8.self)) })
     }
 
@@ -63,7 +63,7 @@ public final class LogOutput: @unchecked Sendable {
     }
 
     /// Lines dropped so far because the queue was full.
-    public var droppedCount: Int {
+    package var droppedCount: Int {
         condition.lock()
         defer { condition.unlock() }
         return dropped
@@ -107,7 +107,7 @@ public final class LogOutput: @unchecked Sendable {
     /// Waits until everything queued so far is written, at most `timeout` seconds (a reader that
     /// never reads must not hold the process at exit). Drops not yet reported are reported first.
     @discardableResult
-    public func flush(timeout: Double = 1, notice: ((Int) -> String)? = nil) -> Bool {
+    package func flush(timeout: Double = 1, notice: ((Int) -> String)? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         if pendingDrops > 0, let notice, queued < capacity {
@@ -128,7 +128,7 @@ public final class LogOutput: @unchecked Sendable {
     deinit { pending.free() }
 
     /// Stops the writer thread after it has written what is queued (tests make their own outputs).
-    public func close() {
+    package func close() {
         condition.lock()
         closed = true
         condition.broadcast()
@@ -174,7 +174,7 @@ public final class LogOutput: @unchecked Sendable {
     }
 
     /// Writes `text` to `fd` now, whole (short writes retried), past the queue: the banner, a last message.
-    public static func writeAll(_ text: String, to fd: Int32) {
+    package static func writeAll(_ text: String, to fd: Int32) {
         var text = text
         text.withUTF8 { writeAll($0, to: fd) }
     }

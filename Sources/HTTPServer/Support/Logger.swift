@@ -5,10 +5,10 @@ import Glibc
 #endif
 
 /// Severity of a log line, lowest first.
-public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+package enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     case debug, info, warning, error, off
 
-    public init?(name: String) {
+    package init?(name: String) {
         switch name.lowercased() {
         case "debug", "trace": self = .debug
         case "info": self = .info
@@ -19,17 +19,17 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
         }
     }
 
-    public var name: String { ["debug", "info", "warning", "error", "off"][rawValue] }
-    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+    package var name: String { ["debug", "info", "warning", "error", "off"][rawValue] }
+    package static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// How lines are written: for a person (`text`) or one JSON object per line (`json`).
-public enum LogFormat: String, Sendable, CaseIterable {
+package enum LogFormat: String, Sendable, CaseIterable {
     case text, json
 }
 
 /// What a line is about; SMS and e-mail lines are highlighted, as a developer waits for them.
-public enum LogKind: String, Sendable {
+package enum LogKind: String, Sendable {
     case message, request, sms, email
     /// The server is ready: its address and port (for scripts that start it on port 0).
     case listening
@@ -41,12 +41,12 @@ public enum LogKind: String, Sendable {
 
 /// Marks every line of a logger: whose lines they are (an instance of the mock), as JSON member
 /// `key` and, in text, `[key short]` after the time.
-public struct LogTag: Sendable {
-    public var key: String
-    public var value: String
-    public var short: String
+package struct LogTag: Sendable {
+    package var key: String
+    package var value: String
+    package var short: String
 
-    public init(key: String, value: String, short: String? = nil) {
+    package init(key: String, value: String, short: String? = nil) {
         self.key = key
         self.value = value
         self.short = short ?? value
@@ -54,7 +54,7 @@ public struct LogTag: Sendable {
 }
 
 /// A field of a JSON log line: text (nil is null) or a whole number.
-public enum LogValue: Sendable {
+package enum LogValue: Sendable {
     case text(String?)
     case number(Int)
 }
@@ -62,16 +62,16 @@ public enum LogValue: Sendable {
 /// Writes one line per event. Every client-controlled character that could forge a line
 /// (control characters) is escaped here, so no caller can forget; lines go through a bounded
 /// queue (`LogOutput`), so logging never blocks an event loop.
-public struct Logger: Sendable {
-    public let level: LogLevel
-    public let format: LogFormat
+package struct Logger: Sendable {
+    package let level: LogLevel
+    package let format: LogFormat
     /// ANSI colours (only when the output is a terminal).
-    public let colour: Bool
+    package let colour: Bool
     /// Where lines go and how they are marked, behind one reference: a logger is copied out of
     /// the property that holds it on each use, and one retain costs less than the three fields'.
     private let route: Route
     /// Every line is marked with it (nil: unmarked).
-    public var tag: LogTag? { route.tag }
+    package var tag: LogTag? { route.tag }
     private var output: LogOutput? { route.output }
     private var sink: (@Sendable (String) -> Void)? { route.sink }
 
@@ -87,7 +87,7 @@ public struct Logger: Sendable {
     }
 
     /// A logger writing to `output` (standard error by default) at `level` and above.
-    public init(level: LogLevel = .info, format: LogFormat = .text, colour: Bool = false, output: LogOutput? = nil) {
+    package init(level: LogLevel = .info, format: LogFormat = .text, colour: Bool = false, output: LogOutput? = nil) {
         self.level = level
         self.format = format
         self.colour = colour
@@ -95,17 +95,17 @@ public struct Logger: Sendable {
     }
 
     /// A logger handing each formatted line (newline included) to `sink` synchronously (tests).
-    public init(level: LogLevel, format: LogFormat = .text, sink: @escaping @Sendable (String) -> Void) {
+    package init(level: LogLevel, format: LogFormat = .text, sink: @escaping @Sendable (String) -> Void) {
         self.level = level
         self.format = format
         colour = false
         route = Route(output: nil, sink: sink, tag: nil)
     }
 
-    public static let silent = Logger(level: .off)
+    package static let silent = Logger(level: .off)
 
     /// The same logger, every line marked with `tag`.
-    public func tagged(_ tag: LogTag) -> Logger {
+    package func tagged(_ tag: LogTag) -> Logger {
         Logger(self, route: Route(output: output, sink: sink, tag: tag))
     }
 
@@ -117,20 +117,20 @@ public struct Logger: Sendable {
     }
 
     @inline(__always)
-    public func isEnabled(_ l: LogLevel) -> Bool { l >= level && level != .off }
+    package func isEnabled(_ l: LogLevel) -> Bool { l >= level && level != .off }
 
-    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
-    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
-    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
-    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    package func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    package func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    package func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    package func error(_ message: @autoclosure () -> String) { log(.error, message()) }
 
-    public func log(_ l: LogLevel, _ message: @autoclosure () -> String) {
+    package func log(_ l: LogLevel, _ message: @autoclosure () -> String) {
         guard isEnabled(l) else { return }
         emit(LogLine.message(l, kind: .message, LogLine.escaped(message()), format: format, colour: colour, tag: tag))
     }
 
     /// A line formatted as this logger writes it, not written (the banner goes to standard output).
-    public func formatted(_ kind: LogKind, _ message: String, fields: [(String, LogValue)] = []) -> String {
+    package func formatted(_ kind: LogKind, _ message: String, fields: [(String, LogValue)] = []) -> String {
         LogLine.message(.info, kind: kind, format == .json ? message : LogLine.escaped(message), fields: format == .json ? fields : [],
                         format: format, colour: colour, tag: tag)
     }
@@ -138,7 +138,7 @@ public struct Logger: Sendable {
     /// A line a developer or a script is waiting for (an SMS or e-mail the mock "sent", the
     /// listening address), at info, highlighted by its kind; in JSON its `fields` (phone, code, to,
     /// link, port…) too, so no one has to parse the text.
-    public func outbox(_ kind: LogKind, _ message: @autoclosure () -> String, fields: @autoclosure () -> [(String, LogValue)] = []) {
+    package func outbox(_ kind: LogKind, _ message: @autoclosure () -> String, fields: @autoclosure () -> [(String, LogValue)] = []) {
         guard isEnabled(.info) else { return }
         emit(LogLine.message(.info, kind: kind, LogLine.escaped(message()), fields: format == .json ? fields() : [],
                              format: format, colour: colour, tag: tag))
@@ -146,7 +146,7 @@ public struct Logger: Sendable {
 
     /// One answered request, the line a person reads at the default level (README, "Hints": a hinted
     /// request is always logged at info).
-    public func request(_ entry: RequestLogEntry) {
+    package func request(_ entry: RequestLogEntry) {
         guard isEnabled(entry.level) else { return }
         let format = format, colour = colour, route = route
         if let sink = route.sink {
@@ -182,7 +182,7 @@ public struct Logger: Sendable {
 
     /// One WebSocket message answered, the line a person reads beside the requests; `durationNanos`
     /// and `remoteAddress`, when given, stand for the entry's (the transport knows them, not the application).
-    public func webSocketMessage(_ entry: MessageLogEntry, durationNanos: UInt64? = nil, remoteAddress: String? = nil) {
+    package func webSocketMessage(_ entry: MessageLogEntry, durationNanos: UInt64? = nil, remoteAddress: String? = nil) {
         guard isEnabled(entry.level) else { return }
         let format = format, colour = colour, route = route
         let duration = durationNanos ?? entry.durationNanos, remote = remoteAddress ?? entry.remoteAddress
@@ -213,7 +213,7 @@ public struct Logger: Sendable {
 
     /// Waits (at most `timeout` seconds) until every line so far is written; before exit.
     @discardableResult
-    public func flush(timeout: Double = 1) -> Bool {
+    package func flush(timeout: Double = 1) -> Bool {
         guard sink == nil else { return true }
         let format = format, colour = colour
         return (output ?? .standardError).flush(timeout: timeout) { LogLine.dropNotice($0, format: format, colour: colour) }
@@ -230,25 +230,25 @@ public struct Logger: Sendable {
 }
 
 /// What the per-request log line says; the path only, never the query (it may hold passwords).
-public struct RequestLogEntry: Sendable {
-    public var method: String
-    public var path: String
-    public var status: Int
-    public var durationNanos: UInt64
-    public var system: String?
-    public var hint: String?
-    public var remoteAddress: String
+package struct RequestLogEntry: Sendable {
+    package var method: String
+    package var path: String
+    package var status: Int
+    package var durationNanos: UInt64
+    package var system: String?
+    package var hint: String?
+    package var remoteAddress: String
     /// info, or debug for a line only a debugging person wants (admin reads).
-    public var level: LogLevel
+    package var level: LogLevel
     /// The connection was closed (or reset) instead of answered: no status was sent.
-    public var cut: Cut?
+    package var cut: Cut?
 
     /// How an answer was cut off instead of sent.
-    public enum Cut: String, Sendable {
+    package enum Cut: String, Sendable {
         case closed, reset
     }
 
-    public init(method: String, path: String, status: Int, durationNanos: UInt64,
+    package init(method: String, path: String, status: Int, durationNanos: UInt64,
                 system: String? = nil, hint: String? = nil, remoteAddress: String = "", level: LogLevel = .info) {
         self.method = method
         self.path = path
@@ -263,18 +263,18 @@ public struct RequestLogEntry: Sendable {
 
 /// What the per-message log line of a WebSocket says: the message's type and id as its
 /// application names them (the transport knows neither), and what came of it.
-public struct MessageLogEntry: Sendable {
-    public var type: String
+package struct MessageLogEntry: Sendable {
+    package var type: String
     /// The id a client matches the reply by (a gateway's `sequence_id`), as text.
-    public var id: String?
+    package var id: String?
     /// The reply's type, an error code, or what a fault did instead.
-    public var outcome: String
-    public var durationNanos: UInt64
-    public var system: String?
-    public var remoteAddress: String
-    public var level: LogLevel
+    package var outcome: String
+    package var durationNanos: UInt64
+    package var system: String?
+    package var remoteAddress: String
+    package var level: LogLevel
 
-    public init(type: String, id: String?, outcome: String, durationNanos: UInt64 = 0, system: String? = nil,
+    package init(type: String, id: String?, outcome: String, durationNanos: UInt64 = 0, system: String? = nil,
                 remoteAddress: String = "", level: LogLevel = .info) {
         self.type = type
         self.id = id
@@ -290,7 +290,7 @@ public struct MessageLogEntry: Sendable {
 /// out (through the endpoint's wrappers) and the line's text fields would be copied with it. The
 /// handler fills it in as it answers (and only when the line is logged: nil costs nothing), on the
 /// loop's thread, before the reply leaves; the transport reads it on that thread.
-public final class MessageLog: @unchecked Sendable {
+package final class MessageLog: @unchecked Sendable {
     // Its fields one by one (not one entry), so that neither filling nor writing the line copies
     // an entry. One thread at a time (see above): no exclusivity checks.
     @exclusivity(unchecked) private var type: String
@@ -300,11 +300,11 @@ public final class MessageLog: @unchecked Sendable {
     @exclusivity(unchecked) private var level: LogLevel
 
     /// The line's facts as an entry.
-    public var entry: MessageLogEntry {
+    package var entry: MessageLogEntry {
         MessageLogEntry(type: type, id: id, outcome: outcome, system: system, level: level)
     }
 
-    public init(_ entry: MessageLogEntry) {
+    package init(_ entry: MessageLogEntry) {
         type = entry.type
         id = entry.id
         outcome = entry.outcome
@@ -313,7 +313,7 @@ public final class MessageLog: @unchecked Sendable {
     }
 
     /// A line of `system`'s, its facts still to be filled in.
-    public init(system: String) {
+    package init(system: String) {
         type = ""
         id = nil
         outcome = ""
@@ -334,13 +334,13 @@ public final class MessageLog: @unchecked Sendable {
     // writing a field directly would pay the runtime's checks all the same).
 
     /// The message's type as its application names it.
-    public func setType(_ type: String) { self.type = type }
+    package func setType(_ type: String) { self.type = type }
     /// The id a client matches the reply by.
-    public func setId(_ id: String?) { self.id = id }
+    package func setId(_ id: String?) { self.id = id }
     /// What came of the message.
-    public func setOutcome(_ outcome: String) { self.outcome = outcome }
+    package func setOutcome(_ outcome: String) { self.outcome = outcome }
     /// What came of the message so far ("" before the handler said).
-    public var currentOutcome: String { outcome }
+    package var currentOutcome: String { outcome }
 
     /// Whether `logger` writes this line.
     func isEnabled(in logger: Logger) -> Bool { logger.isEnabled(level) }

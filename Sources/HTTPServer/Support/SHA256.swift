@@ -1,8 +1,8 @@
 /// SHA-256 (FIPS 180-4), for the admin console's signed cookie (`HMACSHA256`): the package has no
 /// dependencies, and Foundation on Linux has no digest.
-public enum SHA256 {
+package enum SHA256 {
     /// The 32-byte digest of `bytes`.
-    public static func hash<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
+    package static func hash<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
         State.hash(bytes)
     }
 

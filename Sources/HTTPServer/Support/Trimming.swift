@@ -2,7 +2,7 @@
 /// which FoundationEssentials lacks: Unicode space separators and tab, plus line breaks if asked.
 extension StringProtocol {
     /// The text without leading and trailing whitespace (and line breaks when `newlines`).
-    public func trimmingWhitespace(newlines: Bool = true) -> String {
+    package func trimmingWhitespace(newlines: Bool = true) -> String {
         let scalars = unicodeScalars
         func isSpace(_ s: Unicode.Scalar) -> Bool {
             if s == "\t" || s.properties.generalCategory == .spaceSeparator { return true }

@@ -1,5 +1,5 @@
 /// Base64 (RFC 4648 §4, standard alphabet, with padding) for the WebSocket handshake.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Maps an ASCII byte to its 6-bit value; 0xFF for bytes outside the alphabet.
@@ -10,7 +10,7 @@ public enum Base64 {
     }()
 
     /// The padded encoding of `bytes`.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var i = 0
@@ -35,7 +35,7 @@ public enum Base64 {
 
     /// The bytes encoded by `text`, or nil when it is not padded standard Base64
     /// (wrong length, characters outside the alphabet, misplaced `=`).
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         let chars = Array(text.utf8)
         guard chars.count % 4 == 0 else { return nil }
         var out: [UInt8] = []

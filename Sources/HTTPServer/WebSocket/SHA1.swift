@@ -1,7 +1,7 @@
 /// SHA-1 (RFC 3174), only for the WebSocket handshake's `Sec-WebSocket-Accept`; not for security.
-public enum SHA1 {
+package enum SHA1 {
     /// The 20-byte digest of `bytes`.
-    public static func hash<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
+    package static func hash<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
         State.hash(bytes)
     }
 

@@ -1,6 +1,6 @@
 /// Incremental UTF-8 validation (RFC 3629) across chunk boundaries, so a text message split
 /// into fragments (or read in pieces) is rejected at the first invalid byte.
-public struct UTF8Validator: Sendable {
+package struct UTF8Validator: Sendable {
     /// Continuation bytes still expected for the current sequence.
     private var remaining: UInt8 = 0
     /// The allowed range of the next continuation byte; narrower than 80–BF right after lead
@@ -8,15 +8,15 @@ public struct UTF8Validator: Sendable {
     private var lower: UInt8 = 0x80
     private var upper: UInt8 = 0xBF
 
-    public init() {}
+    package init() {}
 
     /// True when the bytes seen so far end on a character boundary.
-    public var isComplete: Bool { remaining == 0 }
+    package var isComplete: Bool { remaining == 0 }
 
-    public mutating func reset() { self = UTF8Validator() }
+    package mutating func reset() { self = UTF8Validator() }
 
     /// Validates the next chunk; false as soon as a byte cannot start or continue valid UTF-8.
-    public mutating func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package mutating func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         var i = 0
@@ -55,7 +55,7 @@ public struct UTF8Validator: Sendable {
     }
 
     /// Validates a complete byte sequence (such as a close reason) in one call.
-    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var validator = UTF8Validator()
         return validator.validate(bytes) && validator.isComplete
     }

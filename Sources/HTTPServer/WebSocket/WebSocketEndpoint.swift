@@ -1,15 +1,15 @@
 /// A WebSocket route's application side: called on the connection's event-loop thread, so it must
 /// not block. `onOpen` gets a handle that can push and close from any thread. Messages arrive and
 /// replies leave as payload bytes (a text message's UTF-8 as received).
-public struct WebSocketEndpoint: Sendable {
-    public var onOpen: @Sendable (WebSocketConnection) -> Void
-    public var onMessage: @Sendable (WebSocketPayload, WebSocketConnection) -> WebSocketReply
-    public var onClose: @Sendable (WebSocketConnection) -> Void
+package struct WebSocketEndpoint: Sendable {
+    package var onOpen: @Sendable (WebSocketConnection) -> Void
+    package var onMessage: @Sendable (WebSocketPayload, WebSocketConnection) -> WebSocketReply
+    package var onClose: @Sendable (WebSocketConnection) -> Void
     /// Asked before a valid handshake is accepted (nil: accept at once): the 101 may be held, or
     /// the request answered as a plain HTTP request (through the middleware) instead.
-    public var admission: (@Sendable (HTTPRequest, RequestContext) -> WebSocketAdmission)?
+    package var admission: (@Sendable (HTTPRequest, RequestContext) -> WebSocketAdmission)?
 
-    public init(onOpen: @escaping @Sendable (WebSocketConnection) -> Void = { _ in },
+    package init(onOpen: @escaping @Sendable (WebSocketConnection) -> Void = { _ in },
                 onMessage: @escaping @Sendable (WebSocketPayload, WebSocketConnection) -> WebSocketReply,
                 onClose: @escaping @Sendable (WebSocketConnection) -> Void = { _ in }) {
         self.onOpen = onOpen
@@ -18,13 +18,13 @@ public struct WebSocketEndpoint: Sendable {
     }
 
     /// The simple form: each message, decoded, is answered with zero or more messages, at once.
-    public init(_ handler: @escaping WebSocketMessageHandler) {
+    package init(_ handler: @escaping WebSocketMessageHandler) {
         self.init(onMessage: { message, _ in WebSocketReply(messages: handler(message.message).map(WebSocketPayload.init)) })
     }
 }
 
 /// Whether a valid handshake becomes a WebSocket, and when.
-public enum WebSocketAdmission: Sendable, Equatable {
+package enum WebSocketAdmission: Sendable, Equatable {
     /// Send the 101 after this many nanoseconds (0: at once).
     case accept(delayNanos: UInt64)
     /// No upgrade: answer the request as a plain HTTP request.
@@ -32,21 +32,21 @@ public enum WebSocketAdmission: Sendable, Equatable {
 }
 
 /// What a WebSocket endpoint answers to one message.
-public struct WebSocketReply: Sendable, Equatable {
+package struct WebSocketReply: Sendable, Equatable {
     /// Sent in order (nothing when empty: "no reply").
-    public var messages: [WebSocketPayload]
+    package var messages: [WebSocketPayload]
     /// Hold the reply (and the close) this long on a loop timer; later replies do not wait for it.
-    public var delayNanos: UInt64
+    package var delayNanos: UInt64
     /// Close the connection with this code and reason after the messages.
-    public var close: WebSocketCloseRequest?
+    package var close: WebSocketCloseRequest?
     /// Hold the reply (and later ones) until this promise is completed, from any thread: with
     /// nil, these messages are sent; with a response, its body as one text message instead.
     /// At its timeout, `onTimeout`'s body (or these messages) is sent.
-    public var deferred: DeferredResponse?
+    package var deferred: DeferredResponse?
     /// The message's log line (written, with its duration, once the reply goes out); nil: none.
-    public var log: MessageLog?
+    package var log: MessageLog?
 
-    public init(messages: [WebSocketPayload] = [], delayNanos: UInt64 = 0, close: WebSocketCloseRequest? = nil,
+    package init(messages: [WebSocketPayload] = [], delayNanos: UInt64 = 0, close: WebSocketCloseRequest? = nil,
                 deferred: DeferredResponse? = nil) {
         self.messages = messages
         self.delayNanos = delayNanos
@@ -54,19 +54,19 @@ public struct WebSocketReply: Sendable, Equatable {
         self.deferred = deferred
     }
 
-    public static func == (a: WebSocketReply, b: WebSocketReply) -> Bool {
+    package static func == (a: WebSocketReply, b: WebSocketReply) -> Bool {
         a.messages == b.messages && a.delayNanos == b.delayNanos && a.close == b.close && a.deferred === b.deferred
     }
 
     /// No reply at all.
-    public static let none = WebSocketReply()
+    package static let none = WebSocketReply()
 }
 
 /// A close frame the server sends: status code (RFC 6455 §7.4) and reason.
-public struct WebSocketCloseRequest: Sendable, Equatable {
-    public var code: UInt16
-    public var reason: String
-    public init(code: UInt16, reason: String = "") {
+package struct WebSocketCloseRequest: Sendable, Equatable {
+    package var code: UInt16
+    package var reason: String
+    package init(code: UInt16, reason: String = "") {
         self.code = code
         self.reason = reason
     }
@@ -75,11 +75,11 @@ public struct WebSocketCloseRequest: Sendable, Equatable {
 /// A handle on one open WebSocket. `send` and `close` may be called from any thread: they are
 /// queued to the connection's event loop, which is woken. Output is bounded like any other: a
 /// peer that does not read is closed once its pending output passes the hard cap.
-public final class WebSocketConnection: Sendable {
+package final class WebSocketConnection: Sendable {
     /// The peer's IP address as text.
-    public let remoteAddress: String
+    package let remoteAddress: String
     /// The request path the WebSocket was opened on.
-    public let path: String
+    package let path: String
     let id: ConnectionID
     private let mailbox: LoopMailbox
     private let open = Locked(true)
@@ -94,23 +94,23 @@ public final class WebSocketConnection: Sendable {
     }
 
     /// False once the connection has closed (sends are then dropped).
-    public var isOpen: Bool { open.withLock { $0 } }
+    package var isOpen: Bool { open.withLock { $0 } }
 
     /// Queues a message for the peer.
-    public func send(_ message: WebSocketMessage) {
+    package func send(_ message: WebSocketMessage) {
         guard isOpen else { return }
         mailbox.post(id, .send(WebSocketPayload(message)))
     }
 
     /// Queues several messages at once, in order: one hand-off to the loop and one write for all.
     /// In payload form: text this server wrote as UTF-8 (an event's JSON) is sent as it is.
-    public func send(contentsOf messages: [WebSocketPayload]) {
+    package func send(contentsOf messages: [WebSocketPayload]) {
         guard isOpen, !messages.isEmpty else { return }
         mailbox.post(id, messages.map { .send($0) })
     }
 
     /// Queues a close frame with `code` and `reason`; the connection closes once it is written.
-    public func close(code: UInt16 = 1000, reason: String = "") {
+    package func close(code: UInt16 = 1000, reason: String = "") {
         guard isOpen else { return }
         mailbox.post(id, .close(WebSocketCloseRequest(code: code, reason: reason)))
     }
@@ -122,7 +122,7 @@ public final class WebSocketConnection: Sendable {
     /// the last one has been sent and let go of it (a reply still held, by a delay, keeps its own
     /// and the next message gets a new one), which saves an allocation per message. Only from
     /// `onMessage`, which runs on the connection's loop thread, as the line is read there.
-    public func messageLog(system: String) -> MessageLog {
+    package func messageLog(system: String) -> MessageLog {
         if isKnownUniquelyReferenced(&spareLog), let log = spareLog {
             log.reset(system: system)
             return log
@@ -220,7 +220,7 @@ final class LoopMailbox: Sendable {
 
 extension WebSocketEndpoint {
     /// Runs `onMessage` outside any connection (unit tests of an endpoint): the replies only, decoded.
-    public func callAsFunction(_ message: WebSocketMessage) -> [WebSocketMessage] {
+    package func callAsFunction(_ message: WebSocketMessage) -> [WebSocketMessage] {
         let detached = WebSocketConnection(id: ConnectionID(fd: -1, serial: 0), remoteAddress: "", path: "",
                                            mailbox: LoopMailbox(wake: {}))
         return onMessage(WebSocketPayload(message), detached).messages.map(\.message)

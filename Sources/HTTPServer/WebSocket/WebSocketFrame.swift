@@ -1,17 +1,17 @@
 /// Frame opcodes (RFC 6455 §5.2).
-public enum WebSocketOpcode {
-    public static let continuation: UInt8 = 0x0
-    public static let text: UInt8 = 0x1
-    public static let binary: UInt8 = 0x2
-    public static let close: UInt8 = 0x8
-    public static let ping: UInt8 = 0x9
-    public static let pong: UInt8 = 0xA
+package enum WebSocketOpcode {
+    package static let continuation: UInt8 = 0x0
+    package static let text: UInt8 = 0x1
+    package static let binary: UInt8 = 0x2
+    package static let close: UInt8 = 0x8
+    package static let ping: UInt8 = 0x9
+    package static let pong: UInt8 = 0xA
 
     /// Control frames have the high opcode bit set (close, ping, pong and reserved 0xB–0xF).
-    public static func isControl(_ opcode: UInt8) -> Bool { opcode & 0x8 != 0 }
+    package static func isControl(_ opcode: UInt8) -> Bool { opcode & 0x8 != 0 }
 
     /// Whether the opcode is defined by RFC 6455 (everything else is reserved).
-    public static func isKnown(_ opcode: UInt8) -> Bool {
+    package static func isKnown(_ opcode: UInt8) -> Bool {
         switch opcode {
         case continuation, text, binary, close, ping, pong: return true
         default: return false
@@ -20,19 +20,19 @@ public enum WebSocketOpcode {
 }
 
 /// A decoded frame header (RFC 6455 §5.2): everything before the payload.
-public struct WebSocketFrameHeader: Sendable, Equatable {
-    public var fin: Bool
+package struct WebSocketFrameHeader: Sendable, Equatable {
+    package var fin: Bool
     /// RSV1–RSV3 as the three bits 0b0111_0000 of the first byte, shifted down (0 when clear).
-    public var rsv: UInt8
-    public var opcode: UInt8
+    package var rsv: UInt8
+    package var opcode: UInt8
     /// The masking key, nil for unmasked frames; its first wire byte is the most significant.
-    public var mask: UInt32?
-    public var payloadLength: UInt64
+    package var mask: UInt32?
+    package var payloadLength: UInt64
     /// Bytes the header occupies on the wire (2–14).
-    public var headerLength: Int
+    package var headerLength: Int
 
     /// The result of looking at the start of a buffer.
-    public enum ParseResult: Sendable, Equatable {
+    package enum ParseResult: Sendable, Equatable {
         /// At least this many header bytes are required in total.
         case needMore(Int)
         case header(WebSocketFrameHeader)
@@ -42,7 +42,7 @@ public struct WebSocketFrameHeader: Sendable, Equatable {
 
     /// Parses a header from the start of `bytes`; needs at most 14 bytes. Non-minimal length
     /// encodings are accepted (§5.2 requires minimal ones, but rejecting them buys nothing).
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ParseResult {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ParseResult {
         guard bytes.count >= 2 else { return .needMore(2) }
         let b0 = bytes[0], b1 = bytes[1]
         let masked = b1 & 0x80 != 0
@@ -66,7 +66,7 @@ public struct WebSocketFrameHeader: Sendable, Equatable {
     }
 
     /// Appends a frame header to `buffer` using the shortest length encoding.
-    public static func encode(fin: Bool, rsv: UInt8 = 0, opcode: UInt8, payloadLength: Int,
+    package static func encode(fin: Bool, rsv: UInt8 = 0, opcode: UInt8, payloadLength: Int,
                               mask: UInt32? = nil, into buffer: inout [UInt8]) {
         buffer.append((fin ? 0x80 : 0) | (rsv & 0x7) << 4 | opcode & 0x0F)
         let maskBit: UInt8 = mask == nil ? 0 : 0x80
@@ -90,9 +90,9 @@ public struct WebSocketFrameHeader: Sendable, Equatable {
 }
 
 /// Applies (or removes: XOR is its own inverse) a masking key in place (RFC 6455 §5.3).
-public enum WebSocketMask {
+package enum WebSocketMask {
     /// XORs `bytes` with the key, starting at key position `phase` (payload offset mod 4).
-    public static func apply(_ key: UInt32, phase: Int, to bytes: UnsafeMutableBufferPointer<UInt8>) {
+    package static func apply(_ key: UInt32, phase: Int, to bytes: UnsafeMutableBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         let count = bytes.count
         var i = 0
@@ -118,7 +118,7 @@ public enum WebSocketMask {
 extension WebSocketMask {
     /// Byte `index` mod 4 of the key, in wire order.
     @inline(__always)
-    public static func keyByte(_ key: UInt32, _ index: Int) -> UInt8 {
+    package static func keyByte(_ key: UInt32, _ index: Int) -> UInt8 {
         UInt8(truncatingIfNeeded: key >> UInt32(24 - 8 * (index & 3)))
     }
 }

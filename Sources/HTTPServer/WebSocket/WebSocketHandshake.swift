@@ -1,22 +1,22 @@
 /// The server side of the RFC 6455 §4.2 opening handshake.
-public enum WebSocketHandshake {
+package enum WebSocketHandshake {
     /// The fixed GUID appended to the client's key before hashing (RFC 6455 §1.3).
-    public static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+    package static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
     /// True when the request asks for a WebSocket upgrade: `Upgrade` lists token `websocket`
     /// (any case) and `Connection` lists `upgrade` (any case).
-    public static func isUpgradeRequest(_ request: HTTPRequest) -> Bool {
+    package static func isUpgradeRequest(_ request: HTTPRequest) -> Bool {
         request.headers.hasToken("websocket", in: "Upgrade") && request.headers.hasToken("upgrade", in: "Connection")
     }
 
     /// `Sec-WebSocket-Accept` for a `Sec-WebSocket-Key`: Base64(SHA-1(key + GUID)).
-    public static func acceptKey(for key: String) -> String {
+    package static func acceptKey(for key: String) -> String {
         Base64.encode(SHA1.hash((key + guid).utf8))
     }
 
     /// For an upgrade request on a WebSocket route: the 101 response (accepted) or an error
     /// response (405 not GET, 400 HTTP/1.0 or bad key, 426 unsupported version).
-    public static func response(for request: HTTPRequest) -> (response: HTTPResponse, accepted: Bool) {
+    package static func response(for request: HTTPRequest) -> (response: HTTPResponse, accepted: Bool) {
         guard request.method == .get else {
             var response = HTTPResponse.text(.methodNotAllowed, "WebSocket upgrade requires GET\n")
             response.headers.set("Allow", "GET")

@@ -3,27 +3,27 @@
 /// must be too. Messages travel in this form from the frame to the handler and from the reply to
 /// the encoder, with no `String` on the way; `WebSocketMessage` is the decoded form, for handlers
 /// that want text.
-public struct WebSocketPayload: Sendable, Equatable {
+package struct WebSocketPayload: Sendable, Equatable {
     /// Text (opcode 1) or binary (opcode 2).
-    public let isText: Bool
+    package let isText: Bool
     /// The payload; UTF-8 when `isText`.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// A text message of `utf8`, which must be valid UTF-8: a received text message's bytes, or
     /// text this server wrote.
-    public init(utf8Text utf8: [UInt8]) {
+    package init(utf8Text utf8: [UInt8]) {
         isText = true
         bytes = utf8
     }
 
     /// A binary message.
-    public static func binary(_ bytes: [UInt8]) -> WebSocketPayload { WebSocketPayload(isText: false, bytes: bytes) }
+    package static func binary(_ bytes: [UInt8]) -> WebSocketPayload { WebSocketPayload(isText: false, bytes: bytes) }
 
     /// A text message of `text`'s UTF-8.
-    public static func text(_ text: String) -> WebSocketPayload { WebSocketPayload(isText: true, bytes: Array(text.utf8)) }
+    package static func text(_ text: String) -> WebSocketPayload { WebSocketPayload(isText: true, bytes: Array(text.utf8)) }
 
     /// The message in its payload form.
-    public init(_ message: WebSocketMessage) {
+    package init(_ message: WebSocketMessage) {
         switch message {
         case .text(let text): self = .text(text)
         case .binary(let bytes): self = .binary(bytes)
@@ -36,12 +36,12 @@ public struct WebSocketPayload: Sendable, Equatable {
     }
 
     /// The decoded form (a text message's bytes as a `String`).
-    public var message: WebSocketMessage {
+    package var message: WebSocketMessage {
         isText ? .text(String(decoding: bytes, as: UTF8.self)) : .binary(bytes)
     }
 
     /// Appends an unmasked, final frame carrying it (text → opcode 1, binary → opcode 2).
-    public func appendFrame(to buffer: inout [UInt8]) {
+    package func appendFrame(to buffer: inout [UInt8]) {
         WebSocketFrameHeader.encode(fin: true, opcode: isText ? WebSocketOpcode.text : WebSocketOpcode.binary,
                                     payloadLength: bytes.count, into: &buffer)
         buffer.append(contentsOf: bytes)

@@ -1,5 +1,5 @@
 /// What the connection must do after feeding bytes to a session, in order.
-public enum WebSocketSessionEvent: Equatable, Sendable {
+package enum WebSocketSessionEvent: Equatable, Sendable {
     /// A complete data message for the application handler, its payload as received.
     case message(WebSocketPayload)
     /// Bytes to write as-is (pong, close frames).
@@ -14,7 +14,7 @@ public enum WebSocketSessionEvent: Equatable, Sendable {
 /// read buffer), unmasked there in place and, for text, UTF-8-checked as they arrive, so an
 /// invalid message fails at its first bad byte. Only a partial header (≤ 14 bytes), a control
 /// payload (≤ 125 bytes) and the message being assembled (≤ maxMessageBytes) are ever buffered.
-public struct WebSocketSession: Sendable {
+package struct WebSocketSession: Sendable {
     private enum State: Sendable {
         case open
         /// We sent a close frame; data is ignored until the peer's close arrives.
@@ -47,34 +47,34 @@ public struct WebSocketSession: Sendable {
     /// The payload of the current control frame.
     private var control: [UInt8] = []
 
-    public init(maxMessageBytes: Int) {
+    package init(maxMessageBytes: Int) {
         self.maxMessageBytes = max(0, maxMessageBytes)
     }
 
     /// Why the session failed the connection (a protocol error or a bound), for the log; nil otherwise.
-    public private(set) var failure: (code: UInt16, reason: String)?
+    package private(set) var failure: (code: UInt16, reason: String)?
 
     /// True while a frame or a fragmented message has started but not finished.
-    public var isMidMessage: Bool { frame != nil || !headerBytes.isEmpty || messageOpcode != nil }
+    package var isMidMessage: Bool { frame != nil || !headerBytes.isEmpty || messageOpcode != nil }
 
     /// True once a close frame was sent (by either `initiateClose` or the close handshake).
-    public var isClosing: Bool { state != .open }
+    package var isClosing: Bool { state != .open }
 
     /// Feeds bytes read from the socket (any split: a frame may arrive one byte at a time,
     /// several frames in one read). Appends events.
-    public mutating func receive(_ bytes: UnsafeRawBufferPointer, into events: inout [WebSocketSessionEvent]) {
+    package mutating func receive(_ bytes: UnsafeRawBufferPointer, into events: inout [WebSocketSessionEvent]) {
         let typed = UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         receive(typed, into: &events)
     }
 
     /// Convenience for tests: feeds an array.
-    public mutating func receive(_ bytes: [UInt8], into events: inout [WebSocketSessionEvent]) {
+    package mutating func receive(_ bytes: [UInt8], into events: inout [WebSocketSessionEvent]) {
         bytes.withUnsafeBufferPointer { receive($0, into: &events) }
     }
 
     /// Server-initiated close (shutdown 1001, idle): returns the close frame to write; afterwards
     /// the session waits for the peer's close. Empty when a close was already sent.
-    public mutating func initiateClose(code: UInt16, reason: String) -> [UInt8] {
+    package mutating func initiateClose(code: UInt16, reason: String) -> [UInt8] {
         guard state == .open else { return [] }
         state = .closeSent
         releaseMessage()
@@ -85,12 +85,12 @@ public struct WebSocketSession: Sendable {
 
     /// Appends an unmasked, final frame carrying the message (text → opcode 1, binary → opcode 2);
     /// the transport itself sends payloads (`WebSocketPayload.appendFrame`).
-    public static func encode(_ message: WebSocketMessage, into buffer: inout [UInt8]) {
+    package static func encode(_ message: WebSocketMessage, into buffer: inout [UInt8]) {
         WebSocketPayload(message).appendFrame(to: &buffer)
     }
 
     /// A close frame with a status code and a reason cut to fit the 125-byte control payload.
-    public static func closeFrame(code: UInt16, reason: String) -> [UInt8] {
+    package static func closeFrame(code: UInt16, reason: String) -> [UInt8] {
         var reasonBytes = Array(reason.utf8.prefix(123))
         // Do not cut a character in half: drop trailing continuation bytes and their lead byte.
         if reasonBytes.count < reason.utf8.count {

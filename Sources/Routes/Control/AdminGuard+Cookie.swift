@@ -10,9 +10,9 @@ import HTTPServer
 /// refused when it comes back addressed to another host.
 extension AdminGuard {
     /// The cookie's name.
-    public static let cookieName = "mock_admin"
+    package static let cookieName = "mock_admin"
     /// Seconds a console sign-in lasts.
-    public static let cookieLifetime = 12 * 3600
+    package static let cookieLifetime = 12 * 3600
 
     /// Drawn once per process: a cookie from an earlier run (or another process) is worthless.
     private static let cookieSecret: [UInt8] = {
@@ -22,7 +22,7 @@ extension AdminGuard {
 
     /// The cookie value for a sign-in on `host` valid until `expires` (seconds since 1970); nil
     /// without `--admin-token`. Public so that tests can make expired or foreign-host cookies.
-    public func cookieValue(host: String, expires: Int) -> String? {
+    package func cookieValue(host: String, expires: Int) -> String? {
         guard let adminToken else { return nil }
         let message = Array("mock-server admin cookie\n\(adminToken)\n\(host.lowercased())\n\(expires)".utf8)
         let mac = HMACSHA256.authenticate(message, key: AdminGuard.cookieSecret)
@@ -53,7 +53,7 @@ extension AdminGuard {
     /// on to `/__mock/` (so the secret leaves the address bar and the history); a wrong one is 403
     /// (and counts as a wrong token: logged, and throttled). Nil when the server has no token, so
     /// the console is guarded as usual.
-    public func consoleLogin(_ request: HTTPRequest, _ context: RequestContext, token offered: String, next location: String) -> HTTPResponse? {
+    package func consoleLogin(_ request: HTTPRequest, _ context: RequestContext, token offered: String, next location: String) -> HTTPResponse? {
         guard let adminToken else { return nil }
         if let wait = failures.retryAfter(peer: context.remoteAddress) { return AdminGuard.tooManyFailures(retryAfter: wait) }
         guard HMACSHA256.constantTimeEquals(offered.utf8, adminToken.utf8) else {

@@ -9,11 +9,11 @@ import Stubs
 /// rebinding: `Host` must be a loopback name or the configured host), nor read them
 /// cross-origin (`Origin` must be this server), nor change state with a simple request (a
 /// cross-site form or `no-cors` fetch cannot send a JSON `Content-Type` or a custom header).
-public struct AdminGuard: Sendable {
+package struct AdminGuard: Sendable {
     /// `X-Mock-Admin-Token: <token>` opens the admin paths to other machines (`--admin-token`).
-    public static let tokenHeader = "X-Mock-Admin-Token"
+    package static let tokenHeader = "X-Mock-Admin-Token"
     /// `X-Mock-Admin: 1` marks a state-changing admin request as not coming from a cross-site form.
-    public static let markerHeader = "X-Mock-Admin"
+    package static let markerHeader = "X-Mock-Admin"
     /// `/__mock/*` and `/__admin/*` (WireMock's admin API over the stubs) answer as `admin`,
     /// errors in Vapor's shape like the transport's own. No CORS: they are read by their own
     /// console only, which is same-origin.
@@ -26,16 +26,16 @@ public struct AdminGuard: Sendable {
     package let failures: AdminFailures
 
     /// `--admin-token` must be at least this long: shorter ones are guessed too easily.
-    public static let minimumTokenLength = 16
+    package static let minimumTokenLength = 16
 
-    public init(adminToken: String?, extraHosts: [String] = [], logger: Logger = .silent) {
+    package init(adminToken: String?, extraHosts: [String] = [], logger: Logger = .silent) {
         self.adminToken = (adminToken?.isEmpty ?? true) ? nil : adminToken
         self.extraHosts = Set(extraHosts.map { AdminGuard.hostName($0.lowercased()) }.filter { !$0.isEmpty })
         failures = AdminFailures(logger: logger)
     }
 
     /// Wraps an admin handler: refused requests never reach it.
-    public func wrap(_ handler: @escaping HTTPHandler) -> HTTPHandler {
+    package func wrap(_ handler: @escaping HTTPHandler) -> HTTPHandler {
         { [self] request, context in
             refusal(for: request, context) ?? handler(request, &context)
         }
@@ -43,10 +43,10 @@ public struct AdminGuard: Sendable {
 
     /// Whether a WebSocket handshake on an admin path may go on (a refused one is answered by
     /// the path's HTTP route, which gives the reason).
-    public func admits(_ request: HTTPRequest, _ context: RequestContext) -> Bool { refusal(for: request, context) == nil }
+    package func admits(_ request: HTTPRequest, _ context: RequestContext) -> Bool { refusal(for: request, context) == nil }
 
     /// The 403 (or 429) for a request the admin surface refuses, or nil when it may go on.
-    public func refusal(for request: HTTPRequest, _ context: RequestContext) -> HTTPResponse? {
+    package func refusal(for request: HTTPRequest, _ context: RequestContext) -> HTTPResponse? {
         let offered = request.headers[AdminGuard.tokenHeader]
         if let adminToken, let offered {
             if let wait = failures.retryAfter(peer: context.remoteAddress) { return AdminGuard.tooManyFailures(retryAfter: wait) }

@@ -19,7 +19,7 @@ extension ControlPlane {
     /// The responder's middleware: fires faults and journals every answered request except the
     /// admin paths, which are neither faulted nor journaled. The path's owner is the router's
     /// (`RequestContext.system`, the matched route's group).
-    public var middleware: Middleware {
+    package var middleware: Middleware {
         { [self] request, context, next in
             let system = context.system
             if system == AdminGuard.routeGroup.system {
@@ -124,7 +124,7 @@ extension ControlPlane {
     /// log line, a scripted reply and the journal, and that reading goes to `handler` (the system's
     /// `messageHandler`), so nothing parses it again. Admin endpoints and endpoints no system owns
     /// are returned as they are.
-    public func webSocketEndpoint(_ endpoint: WebSocketEndpoint, at pattern: String, handler: MessageHandler? = nil) -> WebSocketEndpoint {
+    package func webSocketEndpoint(_ endpoint: WebSocketEndpoint, at pattern: String, handler: MessageHandler? = nil) -> WebSocketEndpoint {
         guard let owner = owners.owner(of: pattern), owner != adminOwner else { return endpoint }
         let system = owners.names[owner]
         let typedFaults = catalog.messageTypedNames.contains(system)

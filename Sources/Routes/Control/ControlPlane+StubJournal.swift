@@ -3,7 +3,7 @@ import Stubs
 
 /// `/__admin/requests` reads the same journal as `/__mock/requests`.
 extension ControlPlane: StubJournal {
-    public func loggedRequests() -> [StubLoggedRequest] {
+    package func loggedRequests() -> [StubLoggedRequest] {
         var filter = RequestJournal.Filter()
         filter.limit = journal.capacity
         return journal.entries(filter).compactMap { entry in
@@ -17,5 +17,5 @@ extension ControlPlane: StubJournal {
         }
     }
 
-    public func clearRequests() { journal.clear() }
+    package func clearRequests() { journal.clear() }
 }

@@ -11,18 +11,18 @@ import MockAdminWire
 
 /// The control plane for tests (docs/control-plane.md): the request journal, faults, the adjustable clock,
 /// token controls and the event hub, over the systems of one `MockApp`.
-public final class ControlPlane: Sendable {
-    public let journal: RequestJournal
-    public let faults: FaultStore
-    public let clock: OffsetClock
-    public let events: EventHub
+package final class ControlPlane: Sendable {
+    package let journal: RequestJournal
+    package let faults: FaultStore
+    package let clock: OffsetClock
+    package let events: EventHub
     /// Admin requests waiting for a journal entry or an outbox message (`?waitMs=`).
-    public let waiters: Waiters
+    package let waiters: Waiters
     package let systems: [any EmulatedSystem]
     /// What fault parsing, journal filters and the documents know of those systems.
     package let catalog: SystemCatalog
     /// The stub mappings, tried after the faults and before the systems.
-    public let stubs: StubStore
+    package let stubs: StubStore
     /// Which system owns a path (the systems' route groups, then the admin group), for what is
     /// settled before any request: WebSocket endpoints, fault rules, the stubs' system paths. A
     /// request's owner is the router's, in its context (`RequestContext.system`).
@@ -53,7 +53,7 @@ public final class ControlPlane: Sendable {
     /// The outbox it observes (for `carried`).
     private let outbox: Outbox
 
-    public convenience init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int = 1000) {
+    package convenience init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int = 1000) {
         self.init(environment: environment, systems: systems, journalSize: journalSize, carrying: nil)
     }
 
@@ -96,7 +96,7 @@ public final class ControlPlane: Sendable {
     }
 
     /// What `POST /__mock/reset` adds to the systems' reset: an empty journal, no faults, real time.
-    public func reset() {
+    package func reset() {
         journal.clear()
         faults.removeAll()
         // Stubs from --mappings stay; those added over HTTP go (as the test that added them ended).
@@ -106,14 +106,14 @@ public final class ControlPlane: Sendable {
     }
 
     /// `{"now", "offsetSeconds"}` of the mock's clock.
-    public var clockJSON: JSONValue {
+    package var clockJSON: JSONValue {
         (try? JSONValue(encoding: MockClock(now: clock.now(), offsetSeconds: clock.offsetSeconds))) ?? .null
     }
 
     /// Moves the clock forward and says so on the events stream; false (unchanged) past the bound
     /// of `OffsetClock.maxOffsetSeconds` ahead in all.
     @discardableResult
-    public func advanceClock(by seconds: TimeInterval) -> Bool {
+    package func advanceClock(by seconds: TimeInterval) -> Bool {
         guard clock.advance(by: seconds) else { return false }
         logger.info("mock clock moved forward \(seconds) s (now \(ISO8601.string(clock.now())))")
         publishClock()
@@ -121,7 +121,7 @@ public final class ControlPlane: Sendable {
     }
 
     /// Puts the clock back to its base.
-    public func resetClock() {
+    package func resetClock() {
         clock.reset()
         logger.info("mock clock back to real time")
         publishClock()
@@ -133,12 +133,12 @@ public final class ControlPlane: Sendable {
     }
 
     /// Why a token control was refused.
-    public struct UnknownSystem: Error, CustomStringConvertible {
-        public let description: String
+    package struct UnknownSystem: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Expires (or revokes) one token or all of one or every system's; returns how many were affected.
-    public func tokens(revoke: Bool, system: String?, token: String?) throws -> Int {
+    package func tokens(revoke: Bool, system: String?, token: String?) throws -> Int {
         if let system, !systems.contains(where: { $0.name == system }) {
             throw UnknownSystem(description: "unknown system \"\(system)\" (systems: \(systems.map(\.name).joined(separator: ", ")))")
         }

@@ -8,19 +8,19 @@ import HTTPServer
 import EmulationKit
 
 /// One event of `/__mock/events`: `{"kind", "at", "data"}` already encoded, with its place in order.
-public struct MockEvent: Sendable {
+package struct MockEvent: Sendable {
     /// Increasing across the hub: events reach every subscriber in this order.
-    public let sequence: Int
-    public let kind: String
+    package let sequence: Int
+    package let kind: String
     /// The whole event as JSON text.
-    public let json: [UInt8]
+    package let json: [UInt8]
 
-    public var text: String { String(decoding: json, as: UTF8.self) }
+    package var text: String { String(decoding: json, as: UTF8.self) }
 }
 
 /// Fans events out to subscribers (the events WebSocket, the console, tests). Each subscriber has a
 /// bounded queue; one that falls behind is dropped, so a slow reader never blocks a publisher.
-public final class EventHub: Sendable {
+package final class EventHub: Sendable {
     private struct State {
         var subscribers: [Int: EventSubscription] = [:]
         var nextId = 1
@@ -31,14 +31,14 @@ public final class EventHub: Sendable {
     /// Set under `state`'s lock whenever the subscribers change; read by every request without a lock.
     private let listening = LockFreeFlag()
 
-    public init() {}
+    package init() {}
 
     /// Whether anyone listens; publishers skip encoding when nobody does.
-    public var hasSubscribers: Bool { listening.isSet }
+    package var hasSubscribers: Bool { listening.isSet }
 
     /// A new subscriber holding at most `capacity` undelivered events. `onAvailable` (if given)
     /// runs on the publisher's thread, outside every lock, when its queue goes from empty to non-empty.
-    public func subscribe(capacity: Int = 1024, onAvailable: (@Sendable () -> Void)? = nil) -> EventSubscription {
+    package func subscribe(capacity: Int = 1024, onAvailable: (@Sendable () -> Void)? = nil) -> EventSubscription {
         let subscription = state.withLock { s in
             let sub = EventSubscription(id: s.nextId, capacity: max(1, capacity), hub: self, onAvailable: onAvailable)
             s.nextId += 1
@@ -57,7 +57,7 @@ public final class EventHub: Sendable {
     }
 
     /// Publishes `{"kind", "at", "data"}`; `data` is built only when someone listens.
-    public func publish(kind: String, at date: Date, data: () -> JSONValue) {
+    package func publish(kind: String, at date: Date, data: () -> JSONValue) {
         guard hasSubscribers else { return }
         let object: JSONValue = ["kind": .string(kind), "at": .string(ISO8601.string(date)), "data": data()]
         var bytes: [UInt8] = []
@@ -82,7 +82,7 @@ public final class EventHub: Sendable {
 }
 
 /// One subscriber's queue: read with `next(timeout:)` (blocking, for tests) or `drain()`.
-public final class EventSubscription: Sendable {
+package final class EventSubscription: Sendable {
     package enum Enqueued { case queued(becameAvailable: Bool), dropped }
 
     private struct State {
@@ -119,10 +119,10 @@ public final class EventSubscription: Sendable {
     }
 
     /// True once the hub dropped this subscriber for falling `capacity` events behind.
-    public var isDropped: Bool { state.withLock { $0.dropped } }
+    package var isDropped: Bool { state.withLock { $0.dropped } }
 
     /// Every queued event, oldest first, without waiting.
-    public func drain() -> [MockEvent] {
+    package func drain() -> [MockEvent] {
         state.withLock { s in
             let events = Array(s.queue[s.head...])
             s.queue.removeAll(keepingCapacity: true)
@@ -132,7 +132,7 @@ public final class EventSubscription: Sendable {
     }
 
     /// The next event, waiting up to `timeout` seconds; nil on timeout or once dropped and empty.
-    public func next(timeout: Double) -> MockEvent? {
+    package func next(timeout: Double) -> MockEvent? {
         let deadline = DispatchTime.now() + timeout
         while true {
             let (event, over): (MockEvent?, Bool) = state.withLock { s in
@@ -151,7 +151,7 @@ public final class EventSubscription: Sendable {
     }
 
     /// Stops receiving events.
-    public func cancel() {
+    package func cancel() {
         state.withLock { $0.cancelled = true }
         unsubscribe(id)
         signal.signal()

@@ -8,13 +8,13 @@ import HTTPServer
 /// request of a flood costs a thread hop, a loop wake-up and a write (a reading console slowed a
 /// pipelined flood about 12×); the cost is at most `batchDelay` of latency on the live view.
 /// When the hub drops the subscriber for falling behind, `onDropped` runs once (close the socket).
-public final class EventPump: Sendable {
+package final class EventPump: Sendable {
     /// How long the first event of a batch waits for the ones behind it.
-    public static let defaultBatchDelay: DispatchTimeInterval = .milliseconds(1)
+    package static let defaultBatchDelay: DispatchTimeInterval = .milliseconds(1)
 
     private let subscription: EventSubscription
 
-    public init(hub: EventHub, capacity: Int = 1024, batchDelay: DispatchTimeInterval = EventPump.defaultBatchDelay,
+    package init(hub: EventHub, capacity: Int = 1024, batchDelay: DispatchTimeInterval = EventPump.defaultBatchDelay,
                 send: @escaping @Sendable ([MockEvent]) -> Void, onDropped: @escaping @Sendable () -> Void) {
         let queue = DispatchQueue(label: "mock-server.events")
         let box = Locked<EventSubscription?>(nil)
@@ -40,5 +40,5 @@ public final class EventPump: Sendable {
     }
 
     /// Stops delivery (the WebSocket closed).
-    public func cancel() { subscription.cancel() }
+    package func cancel() { subscription.cancel() }
 }

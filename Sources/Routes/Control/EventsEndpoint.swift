@@ -2,7 +2,7 @@ import HTTPServer
 
 extension ControlPlane {
     /// The path of the events WebSocket (docs/control-plane.md).
-    public static let eventsPath = "/__mock/events"
+    package static let eventsPath = "/__mock/events"
 
     /// `GET /__mock/events`: a WebSocket that sends every event of the hub as one text message
     /// `{"kind", "at", "data"}`, in order. Each socket has its own `EventPump`, so publishers never

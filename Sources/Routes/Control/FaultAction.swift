@@ -4,7 +4,7 @@ import EmulationKit
 
 /// What a fault rule does (docs/control-plane.md): the wire type the admin client posts, checked
 /// by `FaultRuleDraft.parse`.
-public typealias FaultAction = MockFaultAction
+package typealias FaultAction = MockFaultAction
 
 extension MockFaultAction {
     /// The action's name in the API (`delayMs`, `status`, `close`, …).

@@ -9,18 +9,18 @@ import MockAdminWire
 
 /// One fault rule (docs/control-plane.md): which requests or WebSocket messages (the gateway's) it matches, what it does,
 /// and how many more times it fires (nil: until removed).
-public struct FaultRule: Sendable {
-    public let id: Int
+package struct FaultRule: Sendable {
+    package let id: Int
     /// Upper-cased; nil matches every method.
-    public let method: String?
-    public let path: PathPattern
+    package let method: String?
+    package let path: PathPattern
     /// A system name; a system whose faults match message types makes it a rule on those.
-    public let system: String?
+    package let system: String?
     /// Whether `path` is a WebSocket message type of `system` rather than an HTTP path.
-    public let isMessageRule: Bool
-    public let times: Int?
-    public internal(set) var remaining: Int?
-    public let action: FaultAction
+    package let isMessageRule: Bool
+    package let times: Int?
+    package internal(set) var remaining: Int?
+    package let action: FaultAction
 
     /// Whether it applies to an HTTP request of a system (nil: a path no system claims).
     package func matches(method: String, path: String, system: String?) -> Bool {
@@ -36,30 +36,30 @@ public struct FaultRule: Sendable {
     }
 
     /// The rule as `GET /__mock/faults` lists it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         let rule = MockFaultRule(id: id, method: method, path: path.text, system: system, times: times, remaining: remaining, action: action)
         return (try? JSONValue(encoding: rule)) ?? .null
     }
 }
 
 /// A rule as posted, checked; `FaultStore.add` gives it its id.
-public struct FaultRuleDraft: Sendable {
-    public var method: String?
-    public var path: PathPattern
-    public var system: String?
-    public var times: Int?
-    public var action: FaultAction
+package struct FaultRuleDraft: Sendable {
+    package var method: String?
+    package var path: PathPattern
+    package var system: String?
+    package var times: Int?
+    package var action: FaultAction
     /// Whether `path` is a message type: the system's faults match message types and the path
     /// is not an HTTP path (message types never start with `/`).
-    public let isMessageRule: Bool
+    package let isMessageRule: Bool
 
     package static func isMessageRule(system: String?, path: String, systems: SystemCatalog) -> Bool {
         !path.hasPrefix("/") && (system.map(systems.messageTypedNames.contains) ?? false)
     }
 
     /// Why a posted rule was refused (400 with this message).
-    public struct Invalid: Error, Equatable, CustomStringConvertible {
-        public let description: String
+    package struct Invalid: Error, Equatable, CustomStringConvertible {
+        package let description: String
         package init(_ description: String) { self.description = description }
     }
 

@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// The active fault rules, oldest first; the first rule that matches fires.
-public final class FaultStore: Sendable {
+package final class FaultStore: Sendable {
     private struct State {
         var rules: [FaultRule] = []
         var nextId = 1
@@ -15,14 +15,14 @@ public final class FaultStore: Sendable {
 
     /// Rules kept at most: every request is checked against them in order, so their number is
     /// what an admin call can make each request cost (10,000 cut throughput 130-fold).
-    public static let maxRules = 1000
+    package static let maxRules = 1000
 
-    public init() {}
+    package init() {}
 
     /// Adds a checked rule and returns it with its id; nil when `maxRules` rules exist. The count
     /// is checked under the same lock as the add, so racing adds never pass the cap together.
     @discardableResult
-    public func add(_ draft: FaultRuleDraft) -> FaultRule? {
+    package func add(_ draft: FaultRuleDraft) -> FaultRule? {
         mutate { s in
             guard s.rules.count < FaultStore.maxRules else { return nil }
             let rule = FaultRule(id: s.nextId, method: draft.method, path: draft.path, system: draft.system,
@@ -34,11 +34,11 @@ public final class FaultStore: Sendable {
     }
 
     /// Every active rule, oldest first.
-    public var rules: [FaultRule] { state.withLock { $0.rules } }
+    package var rules: [FaultRule] { state.withLock { $0.rules } }
 
     /// Removes one rule; false when no rule has that id.
     @discardableResult
-    public func remove(id: Int) -> Bool {
+    package func remove(id: Int) -> Bool {
         mutate { s in
             guard let i = s.rules.firstIndex(where: { $0.id == id }) else { return false }
             s.rules.remove(at: i)
@@ -47,7 +47,7 @@ public final class FaultStore: Sendable {
     }
 
     /// Removes every rule (ids keep counting, so an old id never names a new rule).
-    public func removeAll() { mutate { $0.rules.removeAll() } }
+    package func removeAll() { mutate { $0.rules.removeAll() } }
 
     /// Whether any rule exists (no lock on Linux): callers skip `fire` and building its arguments.
     package var hasRules: Bool { anyRules.isSet }

@@ -12,13 +12,13 @@ import Stubs
 /// copy-on-write, so keeping one is a retain, not a copy); cutting, redaction and JSON happen only
 /// when the entry is read. The entry is its id and one reference, so writing it into the ring or
 /// handing it to a listener copies 16 bytes.
-public struct JournalEntry: Sendable {
+package struct JournalEntry: Sendable {
     /// Bodies up to this size are kept by reference (no copy); larger ones are cut when recorded.
     package static let keepWhole = 16 * 1024
     /// What the journal shows of a body (docs/control-plane.md).
-    public static let bodyLimit = 4096
+    package static let bodyLimit = 4096
 
-    public internal(set) var id = 0
+    package internal(set) var id = 0
     private let record: Record
 
     /// What was exchanged, as the transport had it.
@@ -93,9 +93,9 @@ public struct JournalEntry: Sendable {
     }
 
     /// A fault rule's id and action, as the entry shows them.
-    public struct FiredFault: Sendable {
-        public var id: Int
-        public var action: FaultAction
+    package struct FiredFault: Sendable {
+        package var id: Int
+        package var action: FaultAction
 
         package init(_ rule: FaultRule) {
             id = rule.id
@@ -103,7 +103,7 @@ public struct JournalEntry: Sendable {
         }
     }
 
-    public init(at: Date, system: String?, method: String, path: String, query: String, status: Int?,
+    package init(at: Date, system: String?, method: String, path: String, query: String, status: Int?,
                 durationNanos: UInt64, requestHeaders: HTTPHeaders, requestBody: [UInt8], responseBody: [UInt8], hint: String?) {
         self.init(at: at, durationNanos: durationNanos, system: system, method: method, path: path, query: query, status: status,
                   requestHeaders: requestHeaders, requestBody: requestBody, responseBody: responseBody, hint: hint, fault: nil)
@@ -139,26 +139,26 @@ public struct JournalEntry: Sendable {
                         hint: nil, fault: fault.map(FiredFault.init))
     }
 
-    public var at: Date { record.at }
-    public var system: String? { record.system }
+    package var at: Date { record.at }
+    package var system: String? { record.system }
     /// The peer's IP address (`127.0.0.1`, `::1`); empty when unknown (an entry made in process).
-    public var remoteAddress: String { record.remoteAddress }
+    package var remoteAddress: String { record.remoteAddress }
     /// `GET`…, or `WS` for a gateway message.
-    public var method: String { record.method }
+    package var method: String { record.method }
     /// The request path; for a gateway message its `type` (read when the entry is read).
-    public var path: String { record.path }
-    public var query: String { record.query }
+    package var path: String { record.path }
+    package var query: String { record.query }
     /// The status sent; nil when the connection was closed or reset without an answer.
-    public var status: Int? { record.status }
-    public var durationNanos: UInt64 { record.durationNanos }
-    public var requestHeaders: HTTPHeaders { record.requestHeaders }
-    public var requestBody: [UInt8] { record.requestBody.bytes }
-    public var responseBody: [UInt8] { record.responseBody.bytes }
-    public var hint: String? { record.hint }
+    package var status: Int? { record.status }
+    package var durationNanos: UInt64 { record.durationNanos }
+    package var requestHeaders: HTTPHeaders { record.requestHeaders }
+    package var requestBody: [UInt8] { record.requestBody.bytes }
+    package var responseBody: [UInt8] { record.responseBody.bytes }
+    package var hint: String? { record.hint }
     /// The fault that fired on it.
-    public var fault: FiredFault? { record.fault }
+    package var fault: FiredFault? { record.fault }
     /// The stub mapping that answered it.
-    public var stub: StubReference? { record.stub }
+    package var stub: StubReference? { record.stub }
 
     package var isWebSocket: Bool { method == "WS" }
 

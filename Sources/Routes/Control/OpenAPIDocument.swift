@@ -3,7 +3,7 @@ import EmulationKit
 
 /// `GET /__mock/openapi.json` (docs/control-plane.md, "OpenAPI"): the paths are the router's own routes, described by
 /// the admin table's operations (`AdminRoute`) and the systems'; WebSocket endpoints are described in the text.
-public enum OpenAPIDocument {
+package enum OpenAPIDocument {
     /// `:name` segments as OpenAPI's `{name}`.
     package static func openAPIPath(_ pattern: String) -> String {
         "/" + pattern.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")

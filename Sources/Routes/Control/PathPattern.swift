@@ -1,17 +1,17 @@
 /// A path to match exactly or with `*` wildcards (each matches any run of characters, `/`
 /// included), ignoring ASCII letter case as musbooking's ASP.NET routing does.
-public struct PathPattern: Sendable, Equatable {
-    public let text: String
+package struct PathPattern: Sendable, Equatable {
+    package let text: String
     private let parts: [[UInt8]]
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         self.text = text
         parts = text.utf8.split(separator: UInt8(ascii: "*"), omittingEmptySubsequences: false).map { $0.map(PathPattern.lower) }
     }
 
-    public var hasWildcard: Bool { parts.count > 1 }
+    package var hasWildcard: Bool { parts.count > 1 }
 
-    public func matches(_ path: String) -> Bool {
+    package func matches(_ path: String) -> Bool {
         let subject = path.utf8.map(PathPattern.lower)
         guard parts.count > 1 else { return subject == parts[0] }
         let first = parts[0], last = parts[parts.count - 1]
@@ -37,5 +37,5 @@ public struct PathPattern: Sendable, Equatable {
         byte >= 65 && byte <= 90 ? byte + 32 : byte
     }
 
-    public static func == (a: PathPattern, b: PathPattern) -> Bool { a.text == b.text }
+    package static func == (a: PathPattern, b: PathPattern) -> Bool { a.text == b.text }
 }

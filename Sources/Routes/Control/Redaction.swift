@@ -6,7 +6,7 @@ import HTTPServer
 /// Works on text, so a body cut at 4,096 bytes (no longer valid JSON) is still redacted.
 /// The names are the common ones plus each system's own (`EmulatedSystem.secretFields`,
 /// `tokenFields`): the control plane knows no system's secrets.
-public struct Redaction: Sendable {
+package struct Redaction: Sendable {
     package enum Kind { case secret, token }
 
     /// Field names whose values are secrets in every system, lowercased.
@@ -40,7 +40,7 @@ public struct Redaction: Sendable {
     }
 
     /// A token as the journal shows it: `abcd…`, `Bearer abcd…`; short values only `…`.
-    public static func maskToken(_ value: String) -> String {
+    package static func maskToken(_ value: String) -> String {
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         if parts.count == 2 { return "\(parts[0]) \(maskToken(String(parts[1])))" }
         return value.count > 4 ? "\(value.prefix(4))…" : "…"

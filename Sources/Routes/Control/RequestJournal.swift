@@ -7,7 +7,7 @@ import HTTPServer
 
 /// The newest requests and gateway messages (docs/control-plane.md), a bounded ring behind one lock.
 /// Recording copies no body and encodes nothing; redaction and JSON happen when read.
-public final class RequestJournal: Sendable {
+package final class RequestJournal: Sendable {
     private struct Ring {
         var entries: [JournalEntry] = []
         /// The oldest entry once the ring is full.
@@ -36,7 +36,7 @@ public final class RequestJournal: Sendable {
     }
 
     /// Entries kept at most; 0 turns the journal off.
-    public let capacity: Int
+    package let capacity: Int
     private let ring = Locked(Ring())
     private let events: EventHub?
 
@@ -45,7 +45,7 @@ public final class RequestJournal: Sendable {
     /// How an entry is shown: the systems' secret fields and message types.
     package let reading: EntryReading
 
-    public convenience init(capacity: Int = 1000, events: EventHub? = nil, waiters: Waiters? = nil) {
+    package convenience init(capacity: Int = 1000, events: EventHub? = nil, waiters: Waiters? = nil) {
         self.init(capacity: capacity, events: events, waiters: waiters, reading: EntryReading())
     }
 
@@ -59,10 +59,10 @@ public final class RequestJournal: Sendable {
     /// An entry as a reader sees it: JSON, secrets redacted.
     package func shown(_ entry: JournalEntry) -> JSONValue { entry.json(reading) }
 
-    public var isEnabled: Bool { capacity > 0 }
+    package var isEnabled: Bool { capacity > 0 }
 
     /// Appends an entry (its id is given here) and publishes it as a `request` event.
-    public func record(_ entry: JournalEntry) {
+    package func record(_ entry: JournalEntry) {
         guard capacity > 0 else { return }
         // An entry is an id and one reference: handing it into the lock costs a retain.
         // The evicted entry comes out of the lock and is released here, not while holding it.
@@ -75,22 +75,22 @@ public final class RequestJournal: Sendable {
     }
 
     /// What `GET /__mock/requests` may filter on.
-    public struct Filter: Sendable {
-        public var system: String?
-        public var method: String?
-        public var path: PathPattern?
-        public var status: Int?
+    package struct Filter: Sendable {
+        package var system: String?
+        package var method: String?
+        package var path: PathPattern?
+        package var status: Int?
         /// Only entries after this id; then the oldest `limit` of them.
-        public var since: Int?
-        public var limit = 100
+        package var since: Int?
+        package var limit = 100
         /// Text the request body (as shown, after redaction) contains.
-        public var body: String?
+        package var body: String?
         /// Only entries with (true) or without (false) a hint.
-        public var hint: Bool?
+        package var hint: Bool?
         /// For a count that waits: how many matches end the wait.
-        public var atLeast: Int?
+        package var atLeast: Int?
 
-        public init() {}
+        package init() {}
 
         package func matches(_ e: JournalEntry, _ reading: EntryReading) -> Bool {
             if let since, e.id <= since { return false }
@@ -105,7 +105,7 @@ public final class RequestJournal: Sendable {
     }
 
     /// Matching entries, oldest first: the newest `limit`, or with `since` the oldest `limit` after it.
-    public func entries(_ filter: Filter = Filter()) -> [JournalEntry] {
+    package func entries(_ filter: Filter = Filter()) -> [JournalEntry] {
         let all = ring.withLock { $0.ordered() }
         let matching = all.filter { filter.matches($0, reading) }
         let limit = max(0, filter.limit)
@@ -113,14 +113,14 @@ public final class RequestJournal: Sendable {
     }
 
     /// How many entries match (`limit` aside).
-    public func count(_ filter: Filter) -> Int {
+    package func count(_ filter: Filter) -> Int {
         // A count needs no order: the ring as stored, not rebuilt oldest-first (a waiting count is
         // checked after every request).
         ring.withLock { $0.entries }.reduce(0) { $0 + (filter.matches($1, reading) ? 1 : 0) }
     }
 
     /// Forgets every entry (ids keep increasing, so `since` stays meaningful).
-    public func clear() {
+    package func clear() {
         ring.withLock { r in
             r.entries.removeAll()
             r.head = 0

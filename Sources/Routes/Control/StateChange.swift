@@ -2,7 +2,7 @@ import HTTPServer
 
 /// A change of state a test can make through the admin API, as `/__mock/events` names it (the
 /// event's `kind`). The console follows each one live; so can a test.
-public enum StateChange: String, Sendable, CaseIterable {
+package enum StateChange: String, Sendable, CaseIterable {
     case faultAdded = "fault.added"
     case faultRemoved = "fault.removed"
     /// A rule with `times` fired its last time and is gone.
@@ -22,7 +22,7 @@ public enum StateChange: String, Sendable, CaseIterable {
 
 extension ControlPlane {
     /// Publishes `change` on the events stream; `data` is built only when someone listens.
-    public func publish(_ change: StateChange, _ data: () -> JSONValue = { [:] }) {
+    package func publish(_ change: StateChange, _ data: () -> JSONValue = { [:] }) {
         events.publish(kind: change.rawValue, at: clock.now(), data: data)
     }
 }

@@ -5,12 +5,12 @@ import EmulationKit
 /// (docs/control-plane.md, "Arrange, isolate, verify"). No thread waits: each is a deferred response, completed by the thread that
 /// records the entry, or by the transport's timer at its deadline. Bounded: past `capacity`
 /// waiters a new one is refused (503), so a test cannot pin unbounded memory.
-public final class Waiters: Sendable {
+package final class Waiters: Sendable {
     /// At most this long (30,000 ms), unless the operator lowers it.
-    public static let defaultMaxWaitMs = MockEnvironment.defaultMaxWaitMs
+    package static let defaultMaxWaitMs = MockEnvironment.defaultMaxWaitMs
     package let capacity: Int
     /// The longest wait this server grants.
-    public let maxWaitMs: Int
+    package let maxWaitMs: Int
 
     private struct Waiter: Sendable {
         let id: Int
@@ -23,7 +23,7 @@ public final class Waiters: Sendable {
     /// Read without the lock on every journaled request: nothing to check in the usual case.
     private let any = LockFreeFlag()
 
-    public init(capacity: Int = 1024, maxWaitMs: Int = defaultMaxWaitMs) {
+    package init(capacity: Int = 1024, maxWaitMs: Int = defaultMaxWaitMs) {
         self.capacity = capacity
         self.maxWaitMs = max(0, min(maxWaitMs, Waiters.defaultMaxWaitMs))
     }
@@ -71,7 +71,7 @@ public final class Waiters: Sendable {
     }
 
     /// How many requests are waiting (tests).
-    public var count: Int { state.withLock { $0.waiters.count } }
+    package var count: Int { state.withLock { $0.waiters.count } }
 
     private func remove(_ id: Int) {
         state.withLock { s in

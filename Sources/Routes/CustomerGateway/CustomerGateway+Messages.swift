@@ -6,7 +6,7 @@ import HTTPServer
 /// the control plane and the handler share the reading.
 extension CustomerGateway {
     /// The message parsed once (its keys and type interned), with its `type` and `sequence_id`.
-    public static func readMessage(_ message: [UInt8]) -> MessageReading? {
+    package static func readMessage(_ message: [UInt8]) -> MessageReading? {
         read(message)
     }
 
@@ -17,7 +17,7 @@ extension CustomerGateway {
     }
 
     /// Its endpoint's handler, for a message the control plane has read.
-    public func messageHandler(at pattern: String) -> MessageHandler? {
+    package func messageHandler(at pattern: String) -> MessageHandler? {
         guard pattern == CustomerGateway.path else { return nil }
         return { [self] message, connection in answer(message, on: connection) }
     }
@@ -26,7 +26,7 @@ extension CustomerGateway {
     /// number not; a fresh UUID when the message has none, as the gateway does). On the reply's
     /// bytes: the text is JSON a test posted, and a String search for the placeholder cost
     /// several times the rest of the message's path.
-    public static func scriptedReply(_ text: [UInt8], to message: MessageReading, random: any RandomSource) -> [UInt8] {
+    package static func scriptedReply(_ text: [UInt8], to message: MessageReading, random: any RandomSource) -> [UInt8] {
         let placeholder: StaticString = "{{sequence_id}}"
         return placeholder.withUTF8Buffer { placeholder in
             guard let first = placeholder.first, text.count >= placeholder.count else { return text }

@@ -4,15 +4,15 @@ import EmulationKit
 /// The gateway in the state file: its signing key (and revocations), as the rows app's. No
 /// message presents a token back, so this keeps `isIssued` (and the console) true across a restart.
 extension CustomerGateway: PersistentSystem {
-    public var stateKey: String { "gateway" }
-    public var stateChanges: ChangeSignal { tokens.keyChanges }
-    public func snapshot() -> SignedTokensSnapshot {
+    package var stateKey: String { "gateway" }
+    package var stateChanges: ChangeSignal { tokens.keyChanges }
+    package func snapshot() -> SignedTokensSnapshot {
         var snapshot = tokens.snapshot
         accounts.keep(in: &snapshot) { ["customerId": $0.customerId, "email": $0.email, "password": $0.password] }
         return snapshot
     }
 
-    public func restore(_ snapshot: SignedTokensSnapshot) throws {
+    package func restore(_ snapshot: SignedTokensSnapshot) throws {
         let changes = try AccountOverlay<CustomerGatewaySeed.Account>.changes(in: snapshot) { key, fields in
             guard let id = fields["customerId"], let email = fields["email"], let password = fields["password"], email.lowercased() == key else { return nil }
             return CustomerGatewaySeed.Account(customerId: id, email: email, password: password)
@@ -25,7 +25,7 @@ extension CustomerGateway: PersistentSystem {
 extension CustomerGateway {
     /// The reply to a message whose change the state file did not take (`--state`, a full
     /// disk): a `CUSTOMER_ERROR` like any other, its description saying why (the gateway has no hint header).
-    public func stateRefusal(to message: WebSocketPayload, reason: String) -> String? {
+    package func stateRefusal(to message: WebSocketPayload, reason: String) -> String? {
         let parsed = JSONValue.parse(message.bytes)
         var event = GatewayReply.Event.empty
         event.type = parsed?["type"]?.string ?? ""
@@ -39,7 +39,7 @@ extension CustomerGateway {
 
 /// In the change log: the key and revocations as fields, each added account as its own record.
 extension CustomerGateway: RecordedSystem {
-    public func records(into sink: inout RecordSink) {
+    package func records(into sink: inout RecordSink) {
         tokens.recordKey(into: &sink)
         accounts.record(into: &sink) { ["customerId": $0.customerId, "email": $0.email, "password": $0.password] }
     }

@@ -7,23 +7,23 @@ import HTTPServer
 import EmulationKit
 
 /// The customer gateway's seed: its accounts and how long an API token lives.
-public struct CustomerGatewaySeed: Decodable, Sendable {
+package struct CustomerGatewaySeed: Decodable, Sendable {
     /// One customer that may log in.
-    public struct Account: Decodable, Sendable, Equatable {
-        public var customerId: String
-        public var email: String
-        public var password: String
+    package struct Account: Decodable, Sendable, Equatable {
+        package var customerId: String
+        package var email: String
+        package var password: String
     }
 
-    public var accounts: [Account]
-    public var tokenLifetimeSeconds: Int
+    package var accounts: [Account]
+    package var tokenLifetimeSeconds: Int
 }
 
 /// The customer gateway (document 000): JSON messages over a WebSocket, `LOGIN_CUSTOMER`
 /// answered with an API token or a `CUSTOMER_ERROR`.
-public final class CustomerGateway: EmulatedSystem {
+package final class CustomerGateway: EmulatedSystem {
     /// The WebSocket path clients connect to.
-    public static let path = "/customer-gateway/customer"
+    package static let path = "/customer-gateway/customer"
 
     /// Keyed by the lowercased e-mail: addresses are case-insensitive in practice, and clients
     /// (and their users) capitalise them freely.
@@ -34,9 +34,9 @@ public final class CustomerGateway: EmulatedSystem {
     /// checked (tests, diagnostics) and a load test of logins costs no memory.
     let tokens: SignedTokens
     let environment: MockEnvironment
-    public let seedAccount: String?
+    package let seedAccount: String?
 
-    public init(seed: CustomerGatewaySeed, environment: MockEnvironment) {
+    package init(seed: CustomerGatewaySeed, environment: MockEnvironment) {
         self.environment = environment
         tokens = SignedTokens(random: environment.random)
         var accounts: [String: CustomerGatewaySeed.Account] = [:]
@@ -46,40 +46,40 @@ public final class CustomerGateway: EmulatedSystem {
         tokenLifetime = TimeInterval(max(0, seed.tokenLifetimeSeconds))
     }
 
-    public static let name = "gateway"
-    public static let title = "Customer gateway"
-    public static let seedKey = "customerGateway"
+    package static let name = "gateway"
+    package static let title = "Customer gateway"
+    package static let seedKey = "customerGateway"
     /// Its messages' `type` is what a gateway fault rule's `path` matches.
-    public static let faultsMatchMessageTypes = true
-    public let summary = "The customer gateway (document 000): JSON messages over a WebSocket; LOGIN_CUSTOMER returns an API token."
-    public let endpoints = [
+    package static let faultsMatchMessageTypes = true
+    package let summary = "The customer gateway (document 000): JSON messages over a WebSocket; LOGIN_CUSTOMER returns an API token."
+    package let endpoints = [
         Endpoint("WS", CustomerGateway.path, "WebSocket: send {\"type\": \"LOGIN_CUSTOMER\", \"sequence_id\", \"data\": {\"email\", \"password\"}}."),
     ]
-    public let routeGroup = RouteGroup(system: CustomerGateway.name, prefixes: ["/customer-gateway"])
+    package let routeGroup = RouteGroup(system: CustomerGateway.name, prefixes: ["/customer-gateway"])
 
-    public func register(in router: inout Router) {
+    package func register(in router: inout Router) {
         router.webSocket(CustomerGateway.path, WebSocketEndpoint(onMessage: { [self] message, connection in
             answer(CustomerGateway.read(message.bytes), on: connection)
         }))
     }
 
-    public func reset() {
+    package func reset() {
         accounts.reset()
         tokens.rotate()
     }
 
     /// No message presents a token back, so this only changes what `isIssued` says.
-    public func expireTokens(_ token: String?) -> Int { tokens.revoke(token) }
-    public func revokeTokens(_ token: String?) -> Int { tokens.revoke(token) }
+    package func expireTokens(_ token: String?) -> Int { tokens.revoke(token) }
+    package func revokeTokens(_ token: String?) -> Int { tokens.revoke(token) }
 
     /// The number of API tokens issued since the last reset (diagnostics and tests).
-    public var issuedTokenCount: Int { tokens.issuedSinceRotation }
+    package var issuedTokenCount: Int { tokens.issuedSinceRotation }
 
     /// Whether the token was issued by this gateway since the last reset.
-    public func isIssued(_ token: String) -> Bool { tokens.isValid(token) }
+    package func isIssued(_ token: String) -> Bool { tokens.isValid(token) }
 
     /// Answers one message: JSON in a text or a binary frame; the reply is always text.
-    public func reply(to message: WebSocketMessage) -> WebSocketMessage {
+    package func reply(to message: WebSocketMessage) -> WebSocketMessage {
         WebSocketPayload(utf8Text: reply(to: CustomerGateway.read(WebSocketPayload(message).bytes), log: nil)).message
     }
 
@@ -109,12 +109,12 @@ public final class CustomerGateway: EmulatedSystem {
     }
 
     /// Answers one message given as JSON text.
-    public func replyText(to text: String) -> String {
+    package func replyText(to text: String) -> String {
         replyText(to: Array(text.utf8))
     }
 
     /// Answers one message given as JSON bytes (UTF-8, pretty-printed or not); the reply's JSON text.
-    public func replyText(to bytes: [UInt8]) -> String {
+    package func replyText(to bytes: [UInt8]) -> String {
         String(decoding: reply(to: CustomerGateway.read(bytes), log: nil), as: UTF8.self)
     }
 

@@ -10,7 +10,7 @@ import HTTPServer
 /// loop takes it between requests, so no connection sees half of either world); a bare reset
 /// of such an app goes back to the start seed the same way. The reset's answer is held until
 /// every loop answers from the new app, so the test's next request, on any connection, sees it.
-public final class AppSwitcher: Sendable {
+package final class AppSwitcher: Sendable {
     private let server: Server
     private let current: Locked<MockApp>
     private let startSeed: Seed
@@ -22,7 +22,7 @@ public final class AppSwitcher: Sendable {
     /// `app` must be the app `server` answers with, from `responder(app)`.
     /// `startSeed`: where a bare reset goes back to, when `app` runs a posted seed already (a
     /// state file reset to one); nil: `app`'s seed.
-    public init(app: MockApp, server: Server, startSeed: Seed? = nil, responder: @escaping @Sendable (MockApp) -> Responder = { $0.makeResponder() },
+    package init(app: MockApp, server: Server, startSeed: Seed? = nil, responder: @escaping @Sendable (MockApp) -> Responder = { $0.makeResponder() },
                 switched: @escaping @Sendable (MockApp) -> Void = { _ in }) {
         self.server = server
         self.responder = responder
@@ -33,7 +33,7 @@ public final class AppSwitcher: Sendable {
     }
 
     /// The app answering now.
-    public var app: MockApp { current.withLock { $0 } }
+    package var app: MockApp { current.withLock { $0 } }
 
     private func install(on app: MockApp) {
         app.switcher.set({ [weak self] seed, done in self?.switchTo(seed, done: done) },

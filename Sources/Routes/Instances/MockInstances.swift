@@ -11,20 +11,20 @@ import MockAdminWire
 /// journal, faults, clock, console, their own `/__mock/`) on new ports of the same host, each
 /// with the main server's bounds, for one test or one simulator clone. In memory only: they
 /// end with the process, and the `--state` file follows the main instance only.
-public final class MockInstances: Sendable {
+package final class MockInstances: Sendable {
     /// One running instance.
-    public struct Instance: Sendable {
-        public let id: String
-        public let port: Int
-        public let baseURL: String
+    package struct Instance: Sendable {
+        package let id: String
+        package let port: Int
+        package let baseURL: String
         let app: MockApp
         let server: Server
     }
 
     /// Default for `--max-instances`.
-    public static let defaultLimit = 32
+    package static let defaultLimit = 32
 
-    public let limit: Int
+    package let limit: Int
     private let configuration: ServerConfiguration
     private let seed: Seed
     private let environment: MockEnvironment
@@ -105,7 +105,7 @@ public final class MockInstances: Sendable {
     }
 
     /// The running instances, oldest first.
-    public var instances: [Instance] { places.withLock { $0.running } }
+    package var instances: [Instance] { places.withLock { $0.running } }
 
     /// Stops one (its connections closed once their answers are sent); false if there is none.
     /// Returns at once: the server winds down on another thread, not on the caller's loop.
@@ -121,13 +121,13 @@ public final class MockInstances: Sendable {
 
     /// Stops every instance accepting and closing their connections, without waiting for their
     /// loops: for a `deinit`, which must not block.
-    public func shutdownAll() {
+    package func shutdownAll() {
         let all = places.withLock { p -> [Instance] in defer { p.running = [] }; return p.running }
         for instance in all { instance.server.shutdown() }
     }
 
     /// Stops every instance and waits for them (the main server's shutdown).
-    public func stopAll() {
+    package func stopAll() {
         let all = places.withLock { p -> [Instance] in defer { p.running = [] }; return p.running }
         for instance in all { instance.server.shutdown() }
         for instance in all { instance.server.waitUntilStopped() }

@@ -1,13 +1,13 @@
 import HTTPServer
 
 /// One endpoint a system declares: for the banner, the README and the OpenAPI document.
-public struct Endpoint: Sendable, Equatable {
+package struct Endpoint: Sendable, Equatable {
     /// `GET`, `POST`, … or `WS` for a WebSocket.
-    public let method: String
-    public let path: String
-    public let summary: String
+    package let method: String
+    package let path: String
+    package let summary: String
 
-    public init(_ method: String, _ path: String, _ summary: String) {
+    package init(_ method: String, _ path: String, _ summary: String) {
         self.method = method
         self.path = path
         self.summary = summary
@@ -17,7 +17,7 @@ public struct Endpoint: Sendable, Equatable {
 /// One emulated backend: its routes over its own state, which `reset` puts back to the seed.
 /// A new system is its target (importing only `EmulationKit` and `HTTPServer`), its `seed.json`
 /// section and one line in `SystemRegistry.types`.
-public protocol EmulatedSystem: Sendable {
+package protocol EmulatedSystem: Sendable {
     /// The type of its section of `seed.json`.
     associatedtype SeedSection: Decodable & Sendable
     /// The name logs, the journal and the admin API use (docs/control-plane.md); stable forever.
@@ -82,14 +82,14 @@ public protocol EmulatedSystem: Sendable {
 
 extension EmulatedSystem {
     /// The type's name, on the instance.
-    public var name: String { Self.name }
-    public static var faultsMatchMessageTypes: Bool { false }
-    public static func readMessage(_ message: [UInt8]) -> MessageReading? { nil }
-    public func messageHandler(at pattern: String) -> MessageHandler? { nil }
-    public static func scriptedReply(_ text: [UInt8], to message: MessageReading, random: any RandomSource) -> [UInt8] { text }
-    public static var settings: [SystemSetting] { [] }
-    public static var secretFields: Set<String> { [] }
-    public static func phoneNumber(_ raw: String) -> String? { nil }
-    public static var tokenFields: Set<String> { [] }
-    public func stateRefusal(to message: WebSocketPayload, reason: String) -> String? { nil }
+    package var name: String { Self.name }
+    package static var faultsMatchMessageTypes: Bool { false }
+    package static func readMessage(_ message: [UInt8]) -> MessageReading? { nil }
+    package func messageHandler(at pattern: String) -> MessageHandler? { nil }
+    package static func scriptedReply(_ text: [UInt8], to message: MessageReading, random: any RandomSource) -> [UInt8] { text }
+    package static var settings: [SystemSetting] { [] }
+    package static var secretFields: Set<String> { [] }
+    package static func phoneNumber(_ raw: String) -> String? { nil }
+    package static var tokenFields: Set<String> { [] }
+    package func stateRefusal(to message: WebSocketPayload, reason: String) -> String? { nil }
 }

@@ -4,17 +4,17 @@ import HTTPServer
 /// (`EmulatedSystem.readMessage`): the control plane matches message rules on its `type`, puts
 /// its `id` on the log line and the journal's path, fills a scripted reply from it, and hands the
 /// same reading to the system's handler (`EmulatedSystem.messageHandler`), which answers from it.
-public struct MessageReading: Sendable {
+package struct MessageReading: Sendable {
     /// The message parsed as JSON; nil when it is not JSON.
-    public let json: JSONValue?
+    package let json: JSONValue?
     /// Its type (the gateway's `LOGIN_CUSTOMER`): what message rules match and the journal shows
     /// as the path; nil when it has none.
-    public let type: String?
+    package let type: String?
     /// The value that ties it to its reply (the gateway's `sequence_id`), as sent; nil when it has none.
-    public let id: JSONValue?
+    package let id: JSONValue?
 
     /// A reading of a message parsed as `json`, with the vocabulary fields the system found in it.
-    public init(json: JSONValue?, type: String?, id: JSONValue?) {
+    package init(json: JSONValue?, type: String?, id: JSONValue?) {
         self.json = json
         self.type = type
         self.id = id
@@ -22,7 +22,7 @@ public struct MessageReading: Sendable {
 
     /// The id as a log line shows it: a string as it is, any other value as its JSON (a number
     /// as written); nil when it has none or it is `null`.
-    public var idText: String? {
+    package var idText: String? {
         switch id {
         case nil, .null?: return nil
         case .string(let text)?: return text
@@ -34,4 +34,4 @@ public struct MessageReading: Sendable {
 /// Answers a message the control plane has already read: the handler of a system's endpoint
 /// whose messages have a vocabulary, called instead of the endpoint's `onMessage` (which reads
 /// the message itself) so the message is not parsed twice.
-public typealias MessageHandler = @Sendable (MessageReading, WebSocketConnection) -> WebSocketReply
+package typealias MessageHandler = @Sendable (MessageReading, WebSocketConnection) -> WebSocketReply

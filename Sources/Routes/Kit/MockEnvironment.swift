@@ -3,27 +3,27 @@ import Stubs
 
 /// What every emulated system is given besides its seed: time, randomness, the outbox, the log,
 /// and the operator's settings (command-line flags; nil leaves the seed's `settings`, then the default).
-public struct MockEnvironment: Sendable {
-    public var clock: any Clock
-    public var random: any RandomSource
-    public var outbox: Outbox
-    public var logger: Logger
+package struct MockEnvironment: Sendable {
+    package var clock: any Clock
+    package var random: any RandomSource
+    package var outbox: Outbox
+    package var logger: Logger
     /// The systems' settings by key (`SystemSetting.key`): flags, then after `resolved(with:)`
     /// the seed's and the defaults. Each system reads its own through typed accessors.
-    public var settings: [String: SettingValue] = [:]
+    package var settings: [String: SettingValue] = [:]
     /// The longest an admin request may wait (`?waitMs=`, docs/control-plane.md, "Arrange, isolate, verify": 30,000); `--max-wait-ms` lowers it.
-    public var maxWaitMs = MockEnvironment.defaultMaxWaitMs
+    package var maxWaitMs = MockEnvironment.defaultMaxWaitMs
     /// Problems `/__mock/health` reports (shared by every copy, and by an app rebuilt on a new seed).
-    public var health = HealthStatus()
+    package var health = HealthStatus()
     /// Multi-part changes (resets, swaps) as one write of the state file (shared by every copy).
-    public var changeGroup = ChangeGroup()
+    package var changeGroup = ChangeGroup()
     /// The stub mappings that answer before the systems (shared by an app rebuilt on a new seed).
-    public var stubs: StubStore
+    package var stubs: StubStore
 
     /// The default and the bound of `maxWaitMs`.
     package static let defaultMaxWaitMs = 30_000
 
-    public init(clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource(),
+    package init(clock: any Clock = SystemClock(), random: any RandomSource = SystemRandomSource(),
                 outbox: Outbox? = nil, logger: Logger = Logger()) {
         // Every reader shares one offset clock, so /__mock/clock moves them all (outbox included).
         let clock = clock as? OffsetClock ?? OffsetClock(base: clock)

@@ -6,13 +6,13 @@ import Foundation
 import HTTPServer
 
 /// One message the outbox sent, as its observers see it.
-public enum OutboxMessage: Sendable {
+package enum OutboxMessage: Sendable {
     case sms(SentSMS)
     case email(SentEmail)
 }
 
 /// Every simulated SMS and e-mail, oldest first; each is also one log line.
-public final class Outbox: Sendable {
+package final class Outbox: Sendable {
     package struct Messages {
         package var sms: [SentSMS] = []
         package var emails: [SentEmail] = []
@@ -37,9 +37,9 @@ public final class Outbox: Sendable {
     private let logger: Logger
     /// Messages kept per kind; past it the oldest are dropped, so a load test of `/api/users/sms`
     /// cannot grow memory without end. Every message is still logged.
-    public let capacity: Int
+    package let capacity: Int
 
-    public init(clock: any Clock, logger: Logger, capacity: Int = 10_000) {
+    package init(clock: any Clock, logger: Logger, capacity: Int = 10_000) {
         self.clock = clock
         self.logger = logger
         self.capacity = max(1, capacity)
@@ -56,7 +56,7 @@ public final class Outbox: Sendable {
     }
 
     /// Records an SMS to a phone (as its system writes it); `code` is the code or password it carries.
-    public func sendSMS(to phone: String, text: String, code: String? = nil) {
+    package func sendSMS(to phone: String, text: String, code: String? = nil) {
         let sms = SentSMS(phone: written(phone), text: text, code: code, sentAt: Outbox.wholeSecond(clock.now()))
         messages.withLock { m in
             Outbox.append(sms, to: &m.sms, capacity: capacity)
@@ -68,7 +68,7 @@ public final class Outbox: Sendable {
     }
 
     /// Records an e-mail; `link` is the confirmation link it carries, if any.
-    public func sendEmail(to address: String, subject: String, body: String, link: String? = nil) {
+    package func sendEmail(to address: String, subject: String, body: String, link: String? = nil) {
         let mail = SentEmail(to: address, subject: subject, body: body, link: link, sentAt: Outbox.wholeSecond(clock.now()))
         messages.withLock { m in
             Outbox.append(mail, to: &m.emails, capacity: capacity)
@@ -86,7 +86,7 @@ public final class Outbox: Sendable {
     }
 
     /// Calls `observer` after every message sent (the control plane's events stream).
-    public func observe(_ observer: @escaping @Sendable (OutboxMessage) -> Void) {
+    package func observe(_ observer: @escaping @Sendable (OutboxMessage) -> Void) {
         observers.withLock { $0.append(observer) }
     }
 
@@ -95,7 +95,7 @@ public final class Outbox: Sendable {
     }
 
     /// SMS oldest first; with a phone, only those to that number written in any form.
-    public func sms(phone: String? = nil) -> [SentSMS] {
+    package func sms(phone: String? = nil) -> [SentSMS] {
         let all = messages.read { Array($0.sms.suffix(capacity)) }
         guard let phone, !phone.isEmpty else { return all }
         let wanted = written(phone)
@@ -103,7 +103,7 @@ public final class Outbox: Sendable {
     }
 
     /// E-mails oldest first; with an address, only those to it (any case).
-    public func emails(to address: String? = nil) -> [SentEmail] {
+    package func emails(to address: String? = nil) -> [SentEmail] {
         let all = messages.read { Array($0.emails.suffix(capacity)) }
         guard let address, !address.isEmpty else { return all }
         return all.filter { $0.to.lowercased() == address.lowercased() }
@@ -117,11 +117,11 @@ public final class Outbox: Sendable {
     }
 
     /// Forgets every message.
-    public func reset() { messages.withLock { $0 = $0.replacing(sms: [], emails: []) } }
+    package func reset() { messages.withLock { $0 = $0.replacing(sms: [], emails: []) } }
 
     /// Forgets every SMS; the e-mails stay.
-    public func clearSMS() { messages.withLock { $0.sms = [] } }
+    package func clearSMS() { messages.withLock { $0.sms = [] } }
 
     /// Forgets every e-mail; the SMS stay.
-    public func clearEmails() { messages.withLock { $0.emails = [] } }
+    package func clearEmails() { messages.withLock { $0.emails = [] } }
 }

@@ -6,14 +6,14 @@ import Foundation
 import HTTPServer
 
 /// Where tokens and codes come from, so tests can make them predictable.
-public protocol RandomSource: Sendable {
+package protocol RandomSource: Sendable {
     /// Returns a uniformly random 64-bit value.
     func next() -> UInt64
 }
 
 extension RandomSource {
     /// A random UUID version 4 (RFC 9562), upper-case text as `UUID().uuidString` gives.
-    public func uuid() -> UUID {
+    package func uuid() -> UUID {
         let a = next(), b = next()
         var bytes = [UInt8](repeating: 0, count: 16)
         for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: a >> (8 * UInt64(i))) }
@@ -25,10 +25,10 @@ extension RandomSource {
     }
 
     /// A lower-case UUID v4 string, the token format used by every emulated system.
-    public func token() -> String { UUIDText.format(high: next(), low: next()) }
+    package func token() -> String { UUIDText.format(high: next(), low: next()) }
 
     /// A uniformly random integer in the range (no modulo bias).
-    public func int(in range: ClosedRange<Int>) -> Int {
+    package func int(in range: ClosedRange<Int>) -> Int {
         let span = UInt64(range.upperBound - range.lowerBound) + 1
         let limit = UInt64.max - UInt64.max % span
         var x = next()
@@ -37,7 +37,7 @@ extension RandomSource {
     }
 
     /// A random string drawn from `alphabet`.
-    public func string(length: Int, alphabet: String) -> String {
+    package func string(length: Int, alphabet: String) -> String {
         let chars = Array(alphabet)
         guard !chars.isEmpty else { return "" }
         return String((0..<max(0, length)).map { _ in chars[int(in: 0...(chars.count - 1))] })
@@ -46,7 +46,7 @@ extension RandomSource {
 
 /// Cryptographically strong randomness from the kernel, read in 4 KiB batches from
 /// `/dev/urandom` so that a token costs no system call of its own.
-public final class SystemRandomSource: RandomSource {
+package final class SystemRandomSource: RandomSource {
     private struct Pool {
         var words = [UInt64](repeating: 0, count: 512)
         var index = 512
@@ -55,9 +55,9 @@ public final class SystemRandomSource: RandomSource {
     private let pool = Locked(Pool())
     private let device = RandomDevice()
 
-    public init() {}
+    package init() {}
 
-    public func next() -> UInt64 {
+    package func next() -> UInt64 {
         pool.withLock { p in
             if p.index == p.words.count {
                 refill(&p.words)
@@ -80,10 +80,10 @@ public final class SystemRandomSource: RandomSource {
 }
 
 /// A deterministic SplitMix64 sequence (tests): the same seed gives the same tokens and codes.
-public final class SeededRandomSource: RandomSource {
+package final class SeededRandomSource: RandomSource {
     private let state: Locked<UInt64>
-    public init(seed: UInt64) { state = Locked(seed) }
-    public func next() -> UInt64 {
+    package init(seed: UInt64) { state = Locked(seed) }
+    package func next() -> UInt64 {
         state.withLock { s in
             s &+= 0x9E37_79B9_7F4A_7C15
             var z = s

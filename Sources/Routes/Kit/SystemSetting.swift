@@ -1,8 +1,8 @@
 /// An operator setting a system declares: a command-line flag, its environment variable and its
 /// key in `seed.json`'s `settings` (flags win over the seed, the seed over the default).
-public struct SystemSetting: Sendable {
+package struct SystemSetting: Sendable {
     /// What values it takes.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// 1 to 9 decimal digits (a fixed code); unset by default.
         case digits
         /// A whole number in the range; `defaultValue` when nobody sets it.
@@ -10,14 +10,14 @@ public struct SystemSetting: Sendable {
     }
 
     /// The key under `settings` in `seed.json`, and in `MockEnvironment.settings`.
-    public let key: String
-    public let flag: String
-    public let env: String
-    public let valueName: String
-    public let help: String
-    public let kind: Kind
+    package let key: String
+    package let flag: String
+    package let env: String
+    package let valueName: String
+    package let help: String
+    package let kind: Kind
 
-    public init(key: String, flag: String, env: String, valueName: String, help: String, kind: Kind) {
+    package init(key: String, flag: String, env: String, valueName: String, help: String, kind: Kind) {
         self.key = key
         self.flag = flag
         self.env = env
@@ -27,18 +27,18 @@ public struct SystemSetting: Sendable {
     }
 
     /// The value when neither a flag nor the seed sets it.
-    public var defaultValue: SettingValue? {
+    package var defaultValue: SettingValue? {
         if case .count(_, let value) = kind { return .number(value) }
         return nil
     }
 
     /// Why a flag's text was refused: names the flag and the value.
-    public struct Invalid: Error, CustomStringConvertible, Sendable {
-        public let description: String
+    package struct Invalid: Error, CustomStringConvertible, Sendable {
+        package let description: String
     }
 
     /// A flag's (or environment variable's) text as a value.
-    public func parse(_ text: String) throws(Invalid) -> SettingValue {
+    package func parse(_ text: String) throws(Invalid) -> SettingValue {
         switch kind {
         case .digits:
             guard !text.isEmpty, text.count <= 9, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
@@ -55,10 +55,10 @@ public struct SystemSetting: Sendable {
 }
 
 /// A setting's value: digits as text, or a count.
-public enum SettingValue: Sendable, Equatable {
+package enum SettingValue: Sendable, Equatable {
     case text(String)
     case number(Int)
 
-    public var text: String? { if case .text(let value) = self { return value } else { return nil } }
-    public var number: Int? { if case .number(let value) = self { return value } else { return nil } }
+    package var text: String? { if case .text(let value) = self { return value } else { return nil } }
+    package var number: Int? { if case .number(let value) = self { return value } else { return nil } }
 }

@@ -5,13 +5,13 @@ import MockAdminWire
 
 /// One account as the console and `GET /__mock/accounts` show it (never a password; tokens as
 /// their first 4 characters and `…`).
-public typealias AccountSummary = MockAccount
+package typealias AccountSummary = MockAccount
 
 /// An SMS the mock "sent": what a real backend would have delivered to a phone.
-public typealias SentSMS = MockSMS
+package typealias SentSMS = MockSMS
 
 /// An e-mail the mock "sent": what a real backend would have delivered to a mailbox.
-public typealias SentEmail = MockEmail
+package typealias SentEmail = MockEmail
 
 /// The one date form under `/__mock/` (`2026-11-22T11:14:30Z`): the journal's `at`, `sentAt`, the
 /// clock's `now`, sessions' `expiresAt`, events.

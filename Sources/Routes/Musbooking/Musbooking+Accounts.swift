@@ -7,7 +7,7 @@ import EmulationKit
 
 extension Musbooking {
     /// Accounts and seeded customer records (by id), with confirmation and live sessions.
-    public func accountListing(_ page: AccountPage) -> AccountListing? {
+    package func accountListing(_ page: AccountPage) -> AccountListing? {
         state.read { state -> AccountListing in
             var sessions: [String: [AccountSummary.Session]] = [:]
             for (token, session) in state.sessions {

@@ -9,7 +9,7 @@ import EmulationKit
 /// Musbooking in the state file: its users (accounts and customer records, in the seed's own
 /// format), the SMS codes not yet used and the login sessions with their expiry. The categories
 /// and settings come from the seed; the lookup indexes are rebuilt on restore.
-public struct MusbookingSnapshot: Codable, Sendable, Equatable {
+package struct MusbookingSnapshot: Codable, Sendable, Equatable {
     struct Code: Codable, Sendable, Equatable {
         var phone: String
         var code: String
@@ -30,10 +30,10 @@ public struct MusbookingSnapshot: Codable, Sendable, Equatable {
 }
 
 extension Musbooking: PersistentSystem {
-    public var stateKey: String { "musbooking" }
-    public var stateChanges: ChangeSignal { state.changes }
+    package var stateKey: String { "musbooking" }
+    package var stateChanges: ChangeSignal { state.changes }
 
-    public func snapshot() -> MusbookingSnapshot {
+    package func snapshot() -> MusbookingSnapshot {
         let s = state.value
         return MusbookingSnapshot(users: s.order.compactMap { s.users[$0] },
                                   codes: s.codes.ordered.map { MusbookingSnapshot.Code(phone: $0.phone, code: $0.code) },
@@ -44,7 +44,7 @@ extension Musbooking: PersistentSystem {
     /// By hand, reusing the JSON of the users and sessions already written (a stream of sign-ups appends
     /// users; `JSONEncoder` over every user would grow each write with the total). The same JSON
     /// as the snapshot's `Codable`.
-    public func encodeSnapshot() throws -> Data {
+    package func encodeSnapshot() throws -> Data {
         let s = state.value
         var out: [UInt8] = Array("{\"codes\":[".utf8)
         for (i, entry) in s.codes.ordered.enumerated() {
@@ -105,7 +105,7 @@ extension Musbooking: PersistentSystem {
 
     /// Puts back users, codes and sessions over the seed's categories; refuses a snapshot whose
     /// users or sessions contradict each other (`StateRestoreError` naming the first problem).
-    public func restore(_ snapshot: MusbookingSnapshot) throws {
+    package func restore(_ snapshot: MusbookingSnapshot) throws {
         let restored = try MusbookingState(seed: seed, maxPendingCodes: pendingCodeCap.limit, users: snapshot.users,
                                            codes: snapshot.codes.map { ($0.phone, $0.code) },
                                            sessions: snapshot.sessions.map { ($0.token, MusbookingState.Session(userId: $0.userId, expiresAt: $0.expiresAt)) })
@@ -116,7 +116,7 @@ extension Musbooking: PersistentSystem {
 /// In the change log: a user upserted by id, a code by phone (a new code counts as the newest),
 /// a session by token; each only when it changed.
 extension Musbooking: RecordedSystem {
-    public func records(into sink: inout RecordSink) {
+    package func records(into sink: inout RecordSink) {
         // Under the state's lock, with no copy kept (see SkyZone's).
         state.drain { s in
             let users = s.touchedUsers.take(), sessions = s.touchedSessions.take(), codes = s.codes.touched.take()

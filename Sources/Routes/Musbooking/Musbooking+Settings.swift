@@ -15,24 +15,24 @@ extension Musbooking {
         help: "musbooking accounts at most; more registrations get 503 (default 100000)",
         kind: .count(1...10_000_000, defaultValue: 100_000))
 
-    public static var settings: [SystemSetting] { [smsCodeSetting, pendingCodesSetting, accountsSetting] }
+    package static var settings: [SystemSetting] { [smsCodeSetting, pendingCodesSetting, accountsSetting] }
 }
 
 extension MockEnvironment {
     /// Every musbooking SMS code is this value when set (`--sms-code`), so a UI test can type it.
-    public var fixedSMSCode: String? {
+    package var fixedSMSCode: String? {
         get { settings[Musbooking.smsCodeSetting.key]?.text }
         set { settings[Musbooking.smsCodeSetting.key] = newValue.map(SettingValue.text) }
     }
 
     /// Pending (sent, not yet used) musbooking SMS codes kept; past it the oldest is dropped.
-    public var maxPendingSMSCodes: Int? {
+    package var maxPendingSMSCodes: Int? {
         get { settings[Musbooking.pendingCodesSetting.key]?.number }
         set { settings[Musbooking.pendingCodesSetting.key] = newValue.map(SettingValue.number) }
     }
 
     /// Musbooking accounts (seeded and registered); past it registration is refused.
-    public var maxMusbookingAccounts: Int? {
+    package var maxMusbookingAccounts: Int? {
         get { settings[Musbooking.accountsSetting.key]?.number }
         set { settings[Musbooking.accountsSetting.key] = newValue.map(SettingValue.number) }
     }

@@ -8,7 +8,7 @@ import EmulationKit
 
 /// The musbooking backend (`seeds/003`, an ASP.NET server): phone + SMS registration, login,
 /// profile, e-mail confirmation and password restore under `/api/`.
-public final class Musbooking: EmulatedSystem {
+package final class Musbooking: EmulatedSystem {
     let seed: MusbookingSeed
     let environment: MockEnvironment
     /// Every change goes through `transaction` (validate, then commit; the state file follows), reads through `inspect`.
@@ -18,9 +18,9 @@ public final class Musbooking: EmulatedSystem {
     let usersJSON = EncodedListCache<MusbookingUser>()
     let sessionsJSON = KeyedJSONCache<String, MusbookingState.Session>()
     let accountCap: StateCap
-    public let seedAccount: String?
+    package let seedAccount: String?
 
-    public init(seed: MusbookingSeed, environment: MockEnvironment) {
+    package init(seed: MusbookingSeed, environment: MockEnvironment) {
         self.seed = seed
         self.environment = environment
         seedAccount = seed.users.first { $0.isAccount }.map { "\($0.login ?? "") / \($0.password ?? "")" }
@@ -29,15 +29,15 @@ public final class Musbooking: EmulatedSystem {
         state = StateCell(MusbookingState(seed: seed, maxPendingCodes: pendingCodeCap.limit))
     }
 
-    public func reset() {
+    package func reset() {
         state.replace(MusbookingState(seed: seed, maxPendingCodes: pendingCodeCap.limit))
     }
 
-    public static let name = "musbooking"
-    public static let title = "Musbooking"
-    public static let seedKey = "musbooking"
-    public let summary = "musbooking (document 003, ASP.NET): phone + SMS registration, login, profile, e-mail confirmation, password restore."
-    public let endpoints = [
+    package static let name = "musbooking"
+    package static let title = "Musbooking"
+    package static let seedKey = "musbooking"
+    package let summary = "musbooking (document 003, ASP.NET): phone + SMS registration, login, profile, e-mail confirmation, password restore."
+    package let endpoints = [
         Endpoint("POST", "/api/users/sms", "Send an SMS code to phone (read it from GET /__mock/sms)."),
         Endpoint("POST", "/api/users/register", "Register with name, phone, code (login, password, lastname, surname, email, birthday optional)."),
         Endpoint("POST", "/api/auth/login", "Log in with login and password (GET too); {\"key\", \"token\"}."),
@@ -49,7 +49,7 @@ public final class Musbooking: EmulatedSystem {
         Endpoint("GET", "/api/categories/:id", "A category from the seed."),
     ]
     /// Paths in any letter case, as ASP.NET routes; errors are plain text.
-    public let routeGroup = RouteGroup(system: Musbooking.name, prefixes: ["/api"], caseInsensitive: true, errorShape: Musbooking.errorShape)
+    package let routeGroup = RouteGroup(system: Musbooking.name, prefixes: ["/api"], caseInsensitive: true, errorShape: Musbooking.errorShape)
 
     /// 400 (and every other error) as plain text; 401 is `Access denied` naming the Bearer scheme.
     static let errorShape: @Sendable (HTTPError) -> HTTPResponse = { error in
@@ -58,7 +58,7 @@ public final class Musbooking: EmulatedSystem {
         return response
     }
 
-    public func register(in router: inout Router) {
+    package func register(in router: inout Router) {
         router.post("/api/users/sms", handler { [self] (request, _) throws(HTTPError) in try sendCode(request) })
         router.post("/api/users/register", handler { [self] (request, _) throws(HTTPError) in try registerUser(request) })
         router.post("/api/auth/login", handler { [self] (request, _) throws(HTTPError) in try login(request) })
@@ -73,12 +73,12 @@ public final class Musbooking: EmulatedSystem {
         router.get("/api/categories/:id", handler { [self] (request, context) throws(HTTPError) in try category(request, context) })
     }
 
-    public func expireTokens(_ token: String?) -> Int {
+    package func expireTokens(_ token: String?) -> Int {
         let now = environment.clock.now()
         return state.withLock { $0.expireSessions(token, now: now) }
     }
 
-    public func revokeTokens(_ token: String?) -> Int {
+    package func revokeTokens(_ token: String?) -> Int {
         state.withLock { $0.endSessions(token) }
     }
 

@@ -6,7 +6,7 @@ import Foundation
 import HTTPServer
 
 /// The `musbooking` section of `seed.json`: settings, accounts and customer records, categories.
-public struct MusbookingSeed: Decodable, Sendable {
+package struct MusbookingSeed: Decodable, Sendable {
     /// How long a login token lives (the original: at most 24 hours).
     var tokenLifetimeSeconds: Int
     /// Digits in an SMS code; codes are drawn from 10^(n-1)+1 … 10^n−2 (4 → 1001…9998).
@@ -20,7 +20,7 @@ public struct MusbookingSeed: Decodable, Sendable {
         case tokenLifetimeSeconds, smsCodeLength, generatedPasswordLength, users, categories
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         tokenLifetimeSeconds = try c.decodeIfPresent(Int.self, forKey: .tokenLifetimeSeconds) ?? 86_400
         smsCodeLength = try c.decodeIfPresent(Int.self, forKey: .smsCodeLength) ?? 4

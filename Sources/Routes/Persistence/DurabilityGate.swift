@@ -9,16 +9,16 @@ import HTTPServer
 /// it is told of (`ThreadMark`: a system's change, a reset, a swapped-in app), and the answer waits
 /// for the highest. An answer the handler already deferred (a swap waiting for every loop) waits
 /// for that first, then for its change.
-public final class DurabilityGate: Sendable {
+package final class DurabilityGate: Sendable {
     private let store: StateStore
     /// An answer is held at most this long; past it the client gets the 503.
     package static let timeoutNanos: UInt64 = 30_000_000_000
 
-    public init(store: StateStore) { self.store = store }
+    package init(store: StateStore) { self.store = store }
 
     /// `inner` (the control plane's middleware), with every changing request's answer held
     /// until its change is durable.
-    public func middleware(around inner: Middleware?) -> Middleware {
+    package func middleware(around inner: Middleware?) -> Middleware {
         { [store] request, context, next in
             ThreadMark.clear()
             let response = inner.map { $0(request, &context, next) } ?? next(request, &context)
@@ -54,7 +54,7 @@ public final class DurabilityGate: Sendable {
     /// `endpoint`, with every reply to a message that changed state held (in order: later replies
     /// wait behind it) until its change is durable. A change the file did not take is answered
     /// `refusal(message, reason)` instead, as one text message.
-    public func webSocketEndpoint(_ endpoint: WebSocketEndpoint,
+    package func webSocketEndpoint(_ endpoint: WebSocketEndpoint,
                                   refusal: @escaping @Sendable (WebSocketPayload, String) -> String) -> WebSocketEndpoint {
         var wrapped = endpoint
         let onMessage = endpoint.onMessage

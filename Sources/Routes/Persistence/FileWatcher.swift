@@ -7,7 +7,7 @@ import HTTPServer
 
 /// Polls one file's modification time, size and inode on a background thread and calls
 /// `changed` after each difference (a `PollingWatcher` of the file's attributes).
-public final class FileWatcher: Sendable {
+package final class FileWatcher: Sendable {
     private struct Fingerprint: Equatable, Sendable {
         var modified: Date?
         var size: UInt64?
@@ -15,12 +15,12 @@ public final class FileWatcher: Sendable {
     }
 
     /// The default poll period for `--watch`.
-    public static let defaultInterval: TimeInterval = 0.3
+    package static let defaultInterval: TimeInterval = 0.3
 
-    public let path: String
+    package let path: String
     private let poller: PollingWatcher<Fingerprint>
 
-    public init(path: String, interval: TimeInterval = FileWatcher.defaultInterval, changed: @escaping @Sendable () -> Void) {
+    package init(path: String, interval: TimeInterval = FileWatcher.defaultInterval, changed: @escaping @Sendable () -> Void) {
         self.path = path
         // A file that vanished (an editor between unlink and rename) is not a change yet.
         poller = PollingWatcher(name: "mock-server seed watcher", interval: interval,
@@ -29,9 +29,9 @@ public final class FileWatcher: Sendable {
     }
 
     /// Takes the current fingerprint as the baseline and starts polling.
-    public func start() { poller.start() }
+    package func start() { poller.start() }
 
-    public func stop() { poller.stop() }
+    package func stop() { poller.stop() }
 
     private static func fingerprint(_ path: String) -> Fingerprint {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return Fingerprint() }

@@ -8,14 +8,14 @@ import EmulationKit
 
 /// Why the state file cannot be used: names the file and what is wrong. The server does not
 /// start over it (exit 65): starting empty would silently lose everything the file holds.
-public struct StateFileError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct StateFileError: Error, CustomStringConvertible, Sendable {
+    package let description: String
     package init(_ path: String, _ problem: String) { description = "\(path): \(problem)" }
 }
 
 /// Another process (another mock-server) holds the state file: starting would lose its data or ours.
-public struct StateFileInUse: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct StateFileInUse: Error, CustomStringConvertible, Sendable {
+    package let description: String
     package init(path: String, held: FileLock.Held) {
         description = "\(path) is in use by another mock-server (\(held.holder.map { "pid \($0)" } ?? "pid unknown"), lock file \(held.path)); stop it, or give this one another --state file"
     }
@@ -23,8 +23,8 @@ public struct StateFileInUse: Error, CustomStringConvertible, Sendable {
 
 /// Nothing can be created beside the state file (a read-only file system, a directory that is
 /// not writable or does not exist): the server cannot keep state there at all.
-public struct StateFileCannotCreate: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct StateFileCannotCreate: Error, CustomStringConvertible, Sendable {
+    package let description: String
     package init(path: String, _ failure: FileLock.CannotCreate) {
         description = "\(path): \(failure.description); the state file's directory must exist and be writable (give --state a path on a writable disk)"
     }

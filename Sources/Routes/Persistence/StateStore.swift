@@ -14,14 +14,14 @@ import EmulationKit
 
 /// The `--state` file: loads it (or creates it from the seed) at start, then keeps it following
 /// every change of the parts it was given, written by a `StateWriter` so nothing is half-written.
-public final class StateStore: Sendable {
+package final class StateStore: Sendable {
     /// Writes start at most this often. 0: a change is written as soon as it is noted, and the
     /// changes noted while a write runs share the next one (group commit), since a changing
     /// request is answered only once its change is written (`DurabilityGate`).
-    public static let defaultWriteInterval: TimeInterval = 0
+    package static let defaultWriteInterval: TimeInterval = 0
 
     /// The file, as it was named (messages say this; the files are reached through its real path).
-    public let path: String
+    package let path: String
     /// The parts followed; replaced when `--watch` rebuilds the app from a new seed.
     private let entries: Locked<[PersistentEntry]>
     private let logger: Logger
@@ -55,7 +55,7 @@ public final class StateStore: Sendable {
     /// Opens `path` for `parts`: restores them from it, or, when there is no file, keeps their
     /// (seed) state and creates it. Any other problem throws a `StateFileError` naming the file,
     /// and nothing is restored: the caller must not start.
-    public static func open(path: String, parts: [any PersistentSystem], logger: Logger,
+    package static func open(path: String, parts: [any PersistentSystem], logger: Logger,
                             writeInterval: TimeInterval = defaultWriteInterval, health: HealthStatus? = nil) throws -> StateStore {
         // Locked and written through its real path: two names of one file are one state.
         let realPath = ResolvedPath.of(path)
@@ -116,7 +116,7 @@ public final class StateStore: Sendable {
 
     /// Follows `parts` instead (the same keys, from an app rebuilt on a new seed) and writes
     /// them soon: the file holds the new parts' state from the next write on.
-    public func reattach(_ parts: [any PersistentSystem]) {
+    package func reattach(_ parts: [any PersistentSystem]) {
         guard writer.withLock({ $0 }) != nil else { return }   // closed
         let new = parts.map { PersistentEntry($0) }
         let old = entries.withLock { e in
@@ -151,13 +151,13 @@ public final class StateStore: Sendable {
 
     /// Calls `done(true)` once change `seq` (a `ThreadMark`) is in the file, `done(false)` if the
     /// write that should carry it fails; at once (true) when the store is closed.
-    public func whenDurable(_ seq: UInt64, _ done: @escaping @Sendable (Bool) -> Void) {
+    package func whenDurable(_ seq: UInt64, _ done: @escaping @Sendable (Bool) -> Void) {
         guard let writer = writer.withLock({ $0 }) else { return done(true) }
         writer.whenWritten(seq, done)
     }
 
     /// Why writes fail now; nil while they succeed.
-    public var failure: String? { failureText.withLock { $0 } }
+    package var failure: String? { failureText.withLock { $0 } }
 
     /// One write on the writer thread: the changed parts' records appended to the log and flushed.
     private func writeChanges() -> Bool {
@@ -211,10 +211,10 @@ public final class StateStore: Sendable {
     }
 
     /// Writes every change made so far, now, and returns when it is on disk (tests, shutdown).
-    public func flush() { writer.withLock { $0 }?.flush() }
+    package func flush() { writer.withLock { $0 }?.flush() }
 
     /// Writes made since `open` (diagnostics and tests).
-    public var writeCount: Int { completedWrites.withLock { $0 } }
+    package var writeCount: Int { completedWrites.withLock { $0 } }
 
     /// Stops the writer and lets go of the lock without the clean stop's compaction (tests: the
     /// file is left as a killed process leaves it).
@@ -225,7 +225,7 @@ public final class StateStore: Sendable {
     }
 
     /// Flushes, stops following changes and ends the writer thread.
-    public func close() {
+    package func close() {
         for entry in entries.withLock({ $0 }) { entry.changes.connect(nil) }
         let writer = self.writer.withLock { w -> StateWriter? in defer { w = nil }; return w }
         writer?.stop()

@@ -2,7 +2,7 @@ import EmulationKit
 
 extension RSSchool {
     /// The one login the app's rules accept (the secure sequence is a secret like the password).
-    public func accountListing(_ page: AccountPage) -> AccountListing? {
+    package func accountListing(_ page: AccountPage) -> AccountListing? {
         AccountListing.page("rsschool", [seed.login], page) { AccountSummary(login: $0, note: "then the secure sequence") }
     }
 }

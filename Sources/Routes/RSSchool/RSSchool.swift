@@ -2,18 +2,18 @@ import HTTPServer
 import EmulationKit
 
 /// The RSSchool rules (document 001): the credentials and the secure sequence the app checks.
-public struct RSSchoolSeed: Decodable, Sendable {
-    public var login: String
-    public var password: String
+package struct RSSchoolSeed: Decodable, Sendable {
+    package var login: String
+    package var password: String
     /// The buttons to press, in order (`"132"`).
-    public var secureSequence: String
+    package var secureSequence: String
 }
 
 /// The RSSchool login (document 001) as a tiny JSON API, so clients and UI tests share its rules.
 ///
 /// The original has no server and no session: every check stands alone, so there is no state
 /// to guard or reset.
-public final class RSSchool: EmulatedSystem {
+package final class RSSchool: EmulatedSystem {
     let seed: RSSchoolSeed
 
     private static let success = HTTPResponse.json(.ok, ["state": "success"] as JSONValue)
@@ -21,34 +21,34 @@ public final class RSSchool: EmulatedSystem {
         .ok, ["state": "success", "title": "Welcome", "message": "You are successfuly authorized!"] as JSONValue)
     private static let secureError = HTTPResponse.json(.unauthorized, ["state": "error"] as JSONValue)
 
-    public init(seed: RSSchoolSeed, environment: MockEnvironment) {
+    package init(seed: RSSchoolSeed, environment: MockEnvironment) {
         self.seed = seed
     }
 
-    public var seedAccount: String? { "\(seed.login) / \(seed.password), then \(seed.secureSequence)" }
+    package var seedAccount: String? { "\(seed.login) / \(seed.password), then \(seed.secureSequence)" }
 
-    public static let name = "rsschool"
-    public static let title = "RSSchool"
-    public static let seedKey = "rsschool"
-    public let summary = "RSSchool login (document 001): the app's local credential and secure-sequence checks as a JSON API."
-    public let endpoints = [
+    package static let name = "rsschool"
+    package static let title = "RSSchool"
+    package static let seedKey = "rsschool"
+    package let summary = "RSSchool login (document 001): the app's local credential and secure-sequence checks as a JSON API."
+    package let endpoints = [
         Endpoint("POST", "/rsschool/authorize", "Check {\"login\", \"password\"}; 401 names the wrong fields."),
         Endpoint("POST", "/rsschool/secure", "Check the secure sequence {\"sequence\": \"132\"}."),
     ]
     /// Errors are `{"error": "…"}`.
-    public let routeGroup = RouteGroup(system: RSSchool.name, prefixes: ["/rsschool"], errorShape: RSSchool.errorShape)
+    package let routeGroup = RouteGroup(system: RSSchool.name, prefixes: ["/rsschool"], errorShape: RSSchool.errorShape)
 
     static let errorShape: @Sendable (HTTPError) -> HTTPResponse = { .json($0.status, ["error": .string($0.message)] as JSONValue) }
 
-    public func register(in router: inout Router) {
+    package func register(in router: inout Router) {
         router.post("/rsschool/authorize") { [self] request throws(HTTPError) in try authorize(request) }
         router.post("/rsschool/secure") { [self] request throws(HTTPError) in try secure(request) }
     }
 
-    public func reset() {}
+    package func reset() {}
     /// No tokens: the app's checks stand alone.
-    public func expireTokens(_ token: String?) -> Int { 0 }
-    public func revokeTokens(_ token: String?) -> Int { 0 }
+    package func expireTokens(_ token: String?) -> Int { 0 }
+    package func revokeTokens(_ token: String?) -> Int { 0 }
 
     private func authorize(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let object = try ApiaryBody(request, expected: "{\"login\": String, \"password\": String}").object

@@ -1,15 +1,15 @@
 import EmulationKit
 
 extension RowsApp: PersistentSystem {
-    public var stateKey: String { "rows" }
-    public var stateChanges: ChangeSignal { tokens.keyChanges }
-    public func snapshot() -> SignedTokensSnapshot {
+    package var stateKey: String { "rows" }
+    package var stateChanges: ChangeSignal { tokens.keyChanges }
+    package func snapshot() -> SignedTokensSnapshot {
         var snapshot = tokens.snapshot
         accounts.keep(in: &snapshot) { ["password": $0] }
         return snapshot
     }
 
-    public func restore(_ snapshot: SignedTokensSnapshot) throws {
+    package func restore(_ snapshot: SignedTokensSnapshot) throws {
         let changes = try AccountOverlay<String>.changes(in: snapshot) { _, fields in fields["password"] }
         try tokens.restore(snapshot)
         accounts.restore(changes)
@@ -20,7 +20,7 @@ extension RowsApp: PersistentSystem {
 /// (a change costs that account, not every account; 4,000 accounts took 24 s when the part was
 /// written whole on each).
 extension RowsApp: RecordedSystem {
-    public func records(into sink: inout RecordSink) {
+    package func records(into sink: inout RecordSink) {
         tokens.recordKey(into: &sink)
         accounts.record(into: &sink) { ["password": $0] }
     }

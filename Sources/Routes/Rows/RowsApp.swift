@@ -7,28 +7,28 @@ import HTTPServer
 import EmulationKit
 
 /// The rows app's seed: its accounts and the shape of the generated list.
-public struct RowsSeed: Decodable, Sendable {
+package struct RowsSeed: Decodable, Sendable {
     /// One account that may log in.
-    public struct Account: Decodable, Sendable {
-        public var email: String
-        public var password: String
+    package struct Account: Decodable, Sendable {
+        package var email: String
+        package var password: String
     }
 
-    public var accounts: [Account]
-    public var totalRows: Int
-    public var pageSize: Int
+    package var accounts: [Account]
+    package var totalRows: Int
+    package var pageSize: Int
     /// Seeds the lorem-ipsum generator, so every run serves the same texts.
-    public var textSeed: UInt64
+    package var textSeed: UInt64
 }
 
 /// The "rows" app (document 004): JSON login and a paged, cacheable list of lorem-ipsum rows.
-public final class RowsApp: EmulatedSystem {
+package final class RowsApp: EmulatedSystem {
     /// Passwords by e-mail: the seed's, and those `/__mock/accounts` added or removed.
     let accounts: AccountOverlay<String>
     private let pages: [[UInt8]]
     /// The original never expires tokens; signed ones need no table, however many logins a load test makes.
     let tokens: SignedTokens
-    public let seedAccount: String?
+    package let seedAccount: String?
 
     private static let emptyPage: [UInt8] = Array("[]".utf8)
     private static let expectedBody = "{\"email\": String, \"password\": String}"
@@ -42,7 +42,7 @@ public final class RowsApp: EmulatedSystem {
     }
     static let bearerHint = "The rows app expects the raw token in Authorization, without the Bearer prefix."
 
-    public init(seed: RowsSeed, environment: MockEnvironment) {
+    package init(seed: RowsSeed, environment: MockEnvironment) {
         tokens = SignedTokens(random: environment.random)
         var accounts: [String: String] = [:]
         for account in seed.accounts { accounts[account.email] = account.password }
@@ -52,32 +52,32 @@ public final class RowsApp: EmulatedSystem {
         pages = RowsApp.buildPages(totalRows: max(0, seed.totalRows), pageSize: max(1, seed.pageSize), seed: seed.textSeed)
     }
 
-    public static let name = "rows"
-    public static let title = "Rows app"
-    public static let seedKey = "rows"
-    public let summary = "The rows app (document 004): Vapor login and a paged, cached list of lorem-ipsum rows."
-    public let endpoints = [
+    package static let name = "rows"
+    package static let title = "Rows app"
+    package static let seedKey = "rows"
+    package let summary = "The rows app (document 004): Vapor login and a paged, cached list of lorem-ipsum rows."
+    package let endpoints = [
         Endpoint("POST", "/auth/login", "Log in with e-mail and password (JSON, form or multipart); returns a token."),
         Endpoint("GET", "/rows/:page", "Rows of a page (20 a page, from 1) with the raw token in Authorization."),
     ]
-    public let routeGroup = RouteGroup(system: RowsApp.name, prefixes: ["/auth", "/rows"])
+    package let routeGroup = RouteGroup(system: RowsApp.name, prefixes: ["/auth", "/rows"])
 
-    public func register(in router: inout Router) {
+    package func register(in router: inout Router) {
         router.post("/auth/login") { [self] request throws(HTTPError) in try login(request) }
         router.get("/rows/:page") { [self] request, context throws(HTTPError) in try rows(request, context) }
     }
 
-    public func reset() {
+    package func reset() {
         accounts.reset()
         tokens.rotate()
     }
 
     /// The original never expires tokens: an expired one is answered as an unknown one (403), with a hint.
-    public func expireTokens(_ token: String?) -> Int { tokens.expire(token) }
-    public func revokeTokens(_ token: String?) -> Int { tokens.revoke(token) }
+    package func expireTokens(_ token: String?) -> Int { tokens.expire(token) }
+    package func revokeTokens(_ token: String?) -> Int { tokens.revoke(token) }
 
     /// The number of pages that hold rows.
-    public var pageCount: Int { pages.count }
+    package var pageCount: Int { pages.count }
 
     // MARK: - Handlers
 

@@ -2,7 +2,7 @@ import EmulationKit
 
 extension SkyZone {
     /// Customers, newest (highest id) first, with how each signs in and its live tokens.
-    public func accountListing(_ page: AccountPage) -> AccountListing? {
+    package func accountListing(_ page: AccountPage) -> AccountListing? {
         state.read { state -> AccountListing in
             var sessions: [Int: [AccountSummary.Session]] = [:]
             for (token, id) in state.tokens.values { sessions[id, default: []].append(AccountSummary.Session(token: token)) }

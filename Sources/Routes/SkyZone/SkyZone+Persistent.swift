@@ -8,7 +8,7 @@ import EmulationKit
 
 /// SkyZone in the state file: every account (profile, username, password), the next id, and
 /// the live sign-in tokens oldest first. The lookup tables are rebuilt on restore.
-public struct SkyZoneSnapshot: Codable, Sendable, Equatable {
+package struct SkyZoneSnapshot: Codable, Sendable, Equatable {
     struct Account: Codable, Sendable, Equatable {
         var profile: SkyZoneProfile
         /// As first given; matched case-insensitively.
@@ -29,10 +29,10 @@ public struct SkyZoneSnapshot: Codable, Sendable, Equatable {
 }
 
 extension SkyZone: PersistentSystem {
-    public var stateKey: String { "skyzone" }
-    public var stateChanges: ChangeSignal { state.changes }
+    package var stateKey: String { "skyzone" }
+    package var stateChanges: ChangeSignal { state.changes }
 
-    public func snapshot() -> SkyZoneSnapshot {
+    package func snapshot() -> SkyZoneSnapshot {
         let s = state.value
         var usernames: [Int: String] = [:]
         for (username, id) in s.idByUsername { usernames[id] = username }
@@ -48,7 +48,7 @@ extension SkyZone: PersistentSystem {
 
     /// Rebuilds the state; a file with an id, username or social pair twice, or a token of no
     /// account, is refused (`StateRestoreError`). More tokens than the store holds keep the newest.
-    public func restore(_ snapshot: SkyZoneSnapshot) throws {
+    package func restore(_ snapshot: SkyZoneSnapshot) throws {
         var restored = State(nextId: snapshot.nextId)
         for account in snapshot.accounts {
             let id = account.profile.id
@@ -87,7 +87,7 @@ extension SkyZone: RecordedSystem {
         var password: String?
     }
 
-    public func records(into sink: inout RecordSink) {
+    package func records(into sink: inout RecordSink) {
         // Under the state's lock, with no copy kept: a copy held past the lock would make the
         // next change copy every account (what made each write cost the whole state).
         state.drain { s in

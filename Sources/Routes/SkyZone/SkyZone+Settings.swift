@@ -7,12 +7,12 @@ extension SkyZone {
         help: "SkyZone accounts at most; more creations get 503 (default 100000)",
         kind: .count(1...10_000_000, defaultValue: 100_000))
 
-    public static var settings: [SystemSetting] { [accountsSetting] }
+    package static var settings: [SystemSetting] { [accountsSetting] }
 }
 
 extension MockEnvironment {
     /// SkyZone accounts (seeded and created); past it creation is refused.
-    public var maxSkyZoneAccounts: Int? {
+    package var maxSkyZoneAccounts: Int? {
         get { settings[SkyZone.accountsSetting.key]?.number }
         set { settings[SkyZone.accountsSetting.key] = newValue.map(SettingValue.number) }
     }

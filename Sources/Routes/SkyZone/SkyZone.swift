@@ -7,17 +7,17 @@ import HTTPServer
 import EmulationKit
 
 /// SkyZone's seed: the customers on file and the id the next sign-up gets.
-public struct SkyZoneSeed: Decodable, Sendable {
+package struct SkyZoneSeed: Decodable, Sendable {
     /// One customer: a profile plus how it signs in (`username`/`password`, or the social pair
     /// `external-token`/`external-type` inside the profile).
-    public struct Customer: Decodable, Sendable {
-        public var profile: SkyZoneProfile
-        public var username: String?
-        public var password: String?
+    package struct Customer: Decodable, Sendable {
+        package var profile: SkyZoneProfile
+        package var username: String?
+        package var password: String?
 
         enum CodingKeys: String, CodingKey { case username, password }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             profile = try SkyZoneProfile(from: decoder)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             username = try c.decodeIfPresent(String.self, forKey: .username)
@@ -27,13 +27,13 @@ public struct SkyZoneSeed: Decodable, Sendable {
         }
     }
 
-    public var nextId: Int
-    public var customers: [Customer]
+    package var nextId: Int
+    package var customers: [Customer]
 }
 
 /// SkyZone (document 002): account creation and sign-in by e-mail or social token, and the
 /// signed-in profile.
-public final class SkyZone: EmulatedSystem {
+package final class SkyZone: EmulatedSystem {
     struct Account: Sendable {
         var profile: SkyZoneProfile
         var password: String?
@@ -81,12 +81,12 @@ public final class SkyZone: EmulatedSystem {
     let state: StateCell<State>
     private let environment: MockEnvironment
     let accountCap: StateCap
-    public let seedAccount: String?
+    package let seedAccount: String?
 
     private static let notVerified = HTTPResponse.json(.unauthorized, ["auth": ["verified": false, "token": ""]] as JSONValue)
     private static let expectedBody = "{\"username\", \"password\"} or {\"external-token\", \"external-type\"}"
 
-    public init(seed: SkyZoneSeed, environment: MockEnvironment) {
+    package init(seed: SkyZoneSeed, environment: MockEnvironment) {
         self.environment = environment
         accountCap = StateCap(SkyZone.accountsSetting, environment: environment)
         var initial = State(nextId: seed.nextId)
@@ -106,17 +106,17 @@ public final class SkyZone: EmulatedSystem {
         state = StateCell(initial)
     }
 
-    public static let name = "skyzone"
-    public static let title = "SkyZone"
-    public static let seedKey = "skyzone"
-    public let summary = "SkyZone (document 002): create an account and sign in by e-mail or social token; the signed-in profile."
-    public let endpoints = [
+    package static let name = "skyzone"
+    package static let title = "SkyZone"
+    package static let seedKey = "skyzone"
+    package let summary = "SkyZone (document 002): create an account and sign in by e-mail or social token; the signed-in profile."
+    package let endpoints = [
         Endpoint("POST", "/customer", "Create an account: {\"username\", \"password\"} or {\"external-token\", \"external-type\"}; the profile."),
         Endpoint("POST", "/tokens", "Sign in with either form; {\"auth\": {\"verified\", \"token\"}, \"profile\"}."),
         Endpoint("GET", "/customer", "The signed-in profile, with Authorization: Bearer <token>."),
     ]
     /// Errors are `{"error": "…"}`; a 401 names the Bearer scheme.
-    public let routeGroup = RouteGroup(system: SkyZone.name, prefixes: ["/customer", "/tokens"], errorShape: SkyZone.errorShape)
+    package let routeGroup = RouteGroup(system: SkyZone.name, prefixes: ["/customer", "/tokens"], errorShape: SkyZone.errorShape)
 
     static let errorShape: @Sendable (HTTPError) -> HTTPResponse = { error in
         var response = HTTPResponse.json(error.status, ["error": .string(error.message)] as JSONValue)
@@ -125,20 +125,20 @@ public final class SkyZone: EmulatedSystem {
         return response
     }
 
-    public func register(in router: inout Router) {
+    package func register(in router: inout Router) {
         router.post("/customer") { [self] request throws(HTTPError) in try createCustomer(request) }
         router.post("/tokens") { [self] request throws(HTTPError) in try signIn(request) }
         router.get("/customer") { [self] request throws(HTTPError) in try profile(request) }
     }
 
-    public func reset() {
+    package func reset() {
         state.replace(seedState)
     }
 
     /// SkyZone tokens never expire on their own: an expired one is answered as an unknown one, with a hint.
-    public func expireTokens(_ token: String?) -> Int { endTokens(token, expired: true) }
+    package func expireTokens(_ token: String?) -> Int { endTokens(token, expired: true) }
 
-    public func revokeTokens(_ token: String?) -> Int { endTokens(token, expired: false) }
+    package func revokeTokens(_ token: String?) -> Int { endTokens(token, expired: false) }
 
     private func endTokens(_ token: String?, expired: Bool) -> Int {
         state.withLock { state in

@@ -1,18 +1,18 @@
 import HTTPServer
 
 /// A SkyZone customer's profile exactly as `/customer` and `/tokens` return it.
-public struct SkyZoneProfile: Codable, Sendable, Equatable {
+package struct SkyZoneProfile: Codable, Sendable, Equatable {
     /// The nested postal address; every field is present, empty when unknown.
-    public struct Address: Codable, Sendable, Equatable {
-        public var street = ""
-        public var city = ""
-        public var countryCode = ""
-        public var stateCode = ""
-        public var postalCode = ""
+    package struct Address: Codable, Sendable, Equatable {
+        package var street = ""
+        package var city = ""
+        package var countryCode = ""
+        package var stateCode = ""
+        package var postalCode = ""
 
-        public init() {}
+        package init() {}
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             street = try c.decodeIfPresent(String.self, forKey: .street) ?? ""
             city = try c.decodeIfPresent(String.self, forKey: .city) ?? ""
@@ -22,26 +22,26 @@ public struct SkyZoneProfile: Codable, Sendable, Equatable {
         }
     }
 
-    public var id: Int
+    package var id: Int
     /// The username of an e-mail account; empty for a social one.
-    public var email = ""
-    public var firstName = ""
-    public var lastName = ""
-    public var birthday = ""
-    public var lastVisitLocationName = ""
-    public var lastVisitDate = ""
-    public var loyaltyStatusBanner = ""
-    public var address = Address()
-    public var phoneNumber = ""
-    public var mobilePhoneNumber = ""
-    public var gender = ""
-    public var photo = ""
-    public var skySockSize = ""
-    public var emergencyContactName = ""
-    public var emergencyContactNumber = ""
+    package var email = ""
+    package var firstName = ""
+    package var lastName = ""
+    package var birthday = ""
+    package var lastVisitLocationName = ""
+    package var lastVisitDate = ""
+    package var loyaltyStatusBanner = ""
+    package var address = Address()
+    package var phoneNumber = ""
+    package var mobilePhoneNumber = ""
+    package var gender = ""
+    package var photo = ""
+    package var skySockSize = ""
+    package var emergencyContactName = ""
+    package var emergencyContactNumber = ""
     /// The social sign-in pair; empty strings for an e-mail account, so every profile has the keys.
-    public var externalToken = ""
-    public var externalType = ""
+    package var externalToken = ""
+    package var externalType = ""
 
     enum CodingKeys: String, CodingKey {
         case id, email, firstName, lastName, birthday, lastVisitLocationName, lastVisitDate, loyaltyStatusBanner
@@ -51,12 +51,12 @@ public struct SkyZoneProfile: Codable, Sendable, Equatable {
         case externalType = "external-type"
     }
 
-    public init(id: Int) {
+    package init(id: Int) {
         self.id = id
     }
 
     /// Decodes a seed record: every field but `id` may be left out.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func text(_ key: CodingKeys) throws -> String { try c.decodeIfPresent(String.self, forKey: key) ?? "" }
         id = try c.decode(Int.self, forKey: .id)

@@ -2,7 +2,7 @@ import HTTPServer
 
 /// What a request must look like for a mapping to answer it (WireMock's `request` object), also
 /// the body of `POST /__admin/requests/count` and `/find`.
-public struct RequestPattern: Sendable {
+package struct RequestPattern: Sendable {
     /// How the URL is matched; `any` when the mapping names none.
     enum URLMatch: Sendable {
         case any
@@ -48,7 +48,7 @@ public struct RequestPattern: Sendable {
     }
 
     /// Reads a `request` object; `pointer` names it in errors.
-    public static func decode(_ value: JSONValue, at pointer: String) throws(StubProblem) -> RequestPattern {
+    package static func decode(_ value: JSONValue, at pointer: String) throws(StubProblem) -> RequestPattern {
         let object = try StrictObject(value, at: pointer, what: "\"request\"")
         try object.allow(fields, unsupported: refused)
         let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern"].filter { object[$0] != nil }
@@ -117,18 +117,18 @@ public struct RequestPattern: Sendable {
 }
 
 /// The parts of a request a pattern looks at, from a live request or from the journal.
-public struct StubRequest: Sendable {
-    public let method: String
+package struct StubRequest: Sendable {
+    package let method: String
     /// Path and query, as sent.
-    public let url: String
-    public let headers: HTTPHeaders
-    public let body: [UInt8]
+    package let url: String
+    package let headers: HTTPHeaders
+    package let body: [UInt8]
     /// The path part of `url` (split once: every candidate mapping reads it).
     let path: String
     /// The query part of `url` without `?`, still encoded.
     let queryString: String
 
-    public init(method: String, url: String, headers: HTTPHeaders, body: [UInt8]) {
+    package init(method: String, url: String, headers: HTTPHeaders, body: [UInt8]) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -8,17 +8,17 @@ import HTTPServer
 /// WireMock's admin API under `/__admin/`, with its paths and answer shapes: mappings,
 /// requests (read from the mock's journal), scenarios and reset, behind the same admin guard as
 /// `/__mock/`.
-public struct StubAdmin: Sendable {
-    public let store: StubStore
-    public let journal: any StubJournal
+package struct StubAdmin: Sendable {
+    package let store: StubStore
+    package let journal: any StubJournal
 
-    public init(store: StubStore, journal: any StubJournal) {
+    package init(store: StubStore, journal: any StubJournal) {
         self.store = store
         self.journal = journal
     }
 
     /// Every path this adds (for the route table and the OpenAPI document).
-    public static let prefix = "/__admin"
+    package static let prefix = "/__admin"
 
     // The handlers of WireMock's admin API and of `GET /__mock/stubs` (their routes and documentation:
     // the admin table, `MockAdmin.routes`; the admin group's guard covers them).

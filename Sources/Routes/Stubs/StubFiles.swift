@@ -7,24 +7,24 @@ import HTTPServer
 
 /// A `--mappings DIR` folder: `DIR/mappings/*.json` (each a mapping, an array of them or
 /// `{"mappings": [...]}`), bodies from `DIR/__files`.
-public struct StubFiles: Sendable {
-    public let root: String
-    public var mappingsFolder: String { root + "/mappings" }
-    public var filesRoot: String { root + "/__files" }
+package struct StubFiles: Sendable {
+    package let root: String
+    package var mappingsFolder: String { root + "/mappings" }
+    package var filesRoot: String { root + "/__files" }
 
-    public init(root: String) {
+    package init(root: String) {
         var r = root
         while r.count > 1 && r.hasSuffix("/") { r.removeLast() }
         self.root = r
     }
 
     /// Why a folder did not load: the file, and where in it.
-    public struct LoadError: Error, CustomStringConvertible {
-        public let description: String
+    package struct LoadError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The `.json` files of `DIR/mappings` (and its subfolders), in name order.
-    public func files() throws(LoadError) -> [String] {
+    package func files() throws(LoadError) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: mappingsFolder) else {
             throw LoadError(description: "\(mappingsFolder): no such folder (--mappings DIR reads DIR/mappings/*.json and DIR/__files)")
         }
@@ -42,18 +42,18 @@ public struct StubFiles: Sendable {
     }
 
     /// Every mapping of the folder, checked; the first bad file stops it with its file, line and column.
-    public func load() throws(LoadError) -> [StubMapping] { try loadFolder().mappings }
+    package func load() throws(LoadError) -> [StubMapping] { try loadFolder().mappings }
 
     /// The folder's mappings and the file each came from.
-    public struct Folder: Sendable {
-        public var mappings: [StubMapping] = []
+    package struct Folder: Sendable {
+        package var mappings: [StubMapping] = []
         /// By mapping id.
-        public var origins: [String: StubFileOrigin] = [:]
+        package var origins: [String: StubFileOrigin] = [:]
     }
 
     /// Every mapping of the folder, checked, with its file; the first bad file stops it with its
     /// file, line and column.
-    public func loadFolder() throws(LoadError) -> Folder {
+    package func loadFolder() throws(LoadError) -> Folder {
         var folder = Folder()
         var generator = SystemRandomNumberGenerator()
         for path in try files() {

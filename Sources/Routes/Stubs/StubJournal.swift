@@ -7,20 +7,20 @@ import HTTPServer
 
 /// One journaled HTTP request as `/__admin/requests` shows it (the composition root reads them
 /// from the same journal as `/__mock/requests`).
-public struct StubLoggedRequest: Sendable {
-    public var id: Int
-    public var at: Date
-    public var request: StubRequest
-    public var clientIP: String
+package struct StubLoggedRequest: Sendable {
+    package var id: Int
+    package var at: Date
+    package var request: StubRequest
+    package var clientIP: String
     /// The status sent; nil when the connection was closed instead.
-    public var status: Int?
-    public var responseBody: [UInt8]
+    package var status: Int?
+    package var responseBody: [UInt8]
     /// The stub that answered, if one did.
-    public var stub: StubReference?
+    package var stub: StubReference?
     /// Whether a stub or a system answered (false: the 404 nobody claimed).
-    public var wasMatched: Bool
+    package var wasMatched: Bool
 
-    public init(id: Int, at: Date, request: StubRequest, clientIP: String, status: Int?, responseBody: [UInt8],
+    package init(id: Int, at: Date, request: StubRequest, clientIP: String, status: Int?, responseBody: [UInt8],
                 stub: StubReference?, wasMatched: Bool) {
         self.id = id
         self.at = at
@@ -96,7 +96,7 @@ public struct StubLoggedRequest: Sendable {
 }
 
 /// Where `/__admin/requests` reads and clears the requests: the mock's one journal.
-public protocol StubJournal: Sendable {
+package protocol StubJournal: Sendable {
     /// The journaled HTTP requests, oldest first.
     func loggedRequests() -> [StubLoggedRequest]
     /// Forgets them (`DELETE /__admin/requests`, `POST /__admin/reset`).

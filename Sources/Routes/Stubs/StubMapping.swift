@@ -2,21 +2,21 @@ import HTTPServer
 
 /// One WireMock 2.x stub mapping, checked field by field when read: a field this server does not
 /// support is refused (422 naming it), never ignored.
-public struct StubMapping: Sendable {
+package struct StubMapping: Sendable {
     /// A UUID in lower case (given, or made when the mapping is added).
-    public let id: String
-    public let name: String?
+    package let id: String
+    package let name: String?
     /// 1 is the highest; WireMock's default is 5.
-    public let priority: Int
+    package let priority: Int
     let request: RequestPattern
     let response: StubResponse
-    public let scenarioName: String?
-    public let requiredScenarioState: String?
-    public let newScenarioState: String?
+    package let scenarioName: String?
+    package let requiredScenarioState: String?
+    package let newScenarioState: String?
     /// The mapping as WireMock shows it: what was given, with `id` and `uuid` set.
-    public let json: JSONValue
+    package let json: JSONValue
 
-    public static let defaultPriority = 5
+    package static let defaultPriority = 5
     static let fields = ["id", "uuid", "name", "request", "response", "priority", "scenarioName", "requiredScenarioState",
                          "newScenarioState", "persistent", "metadata"]
     static let refused: [String: String] = [
@@ -25,7 +25,7 @@ public struct StubMapping: Sendable {
     ]
 
     /// Reads one mapping object; `id` is used when the mapping has none.
-    public static func decode(_ value: JSONValue, at pointer: String = "", filesRoot: String?, newId: String) throws(StubProblem) -> StubMapping {
+    package static func decode(_ value: JSONValue, at pointer: String = "", filesRoot: String?, newId: String) throws(StubProblem) -> StubMapping {
         let object = try StrictObject(value, at: pointer, what: "a mapping")
         try object.allow(fields, unsupported: refused)
         let givenId = try object.string("id"), givenUUID = try object.string("uuid")
@@ -53,7 +53,7 @@ public struct StubMapping: Sendable {
     }
 
     /// `{"id", "name"}`, as the journal, the log and the events name the stub that answered.
-    public var reference: JSONValue { ["id": .string(id), "name": JSONValue(name)] }
+    package var reference: JSONValue { ["id": .string(id), "name": JSONValue(name)] }
 }
 
 /// A file or a request body of mappings: one mapping, an array of them, or `{"mappings": [...]}`.

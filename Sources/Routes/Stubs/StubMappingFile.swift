@@ -7,11 +7,11 @@ import HTTPServer
 
 /// Where a mapping is on disk: its file under `DIR/mappings`, and whether that file holds several
 /// mappings (an array or `{"mappings": [...]}`), which the server never rewrites (as WireMock).
-public struct StubFileOrigin: Sendable, Equatable {
-    public let path: String
-    public let holdsSeveral: Bool
+package struct StubFileOrigin: Sendable, Equatable {
+    package let path: String
+    package let holdsSeveral: Bool
 
-    public init(path: String, holdsSeveral: Bool) {
+    package init(path: String, holdsSeveral: Bool) {
         self.path = path
         self.holdsSeveral = holdsSeveral
     }
@@ -89,7 +89,7 @@ enum StubMappingFile {
 
 extension StubMapping {
     /// `"persistent": true`: the mapping is kept in the `--mappings` folder.
-    public var isPersistent: Bool { json["persistent"] == .bool(true) }
+    package var isPersistent: Bool { json["persistent"] == .bool(true) }
 
     /// The same mapping with `"persistent": true` (`POST /__admin/mappings/save` marks what it writes).
     var markedPersistent: StubMapping {

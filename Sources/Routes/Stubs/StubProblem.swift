@@ -2,26 +2,26 @@ import HTTPServer
 
 /// Why a mapping (or a request pattern) was refused: where (a JSON pointer such as
 /// `/request/bodyPatterns/0/matches`) and what; answered as WireMock's 422 error shape.
-public struct StubProblem: Error, Sendable, CustomStringConvertible {
+package struct StubProblem: Error, Sendable, CustomStringConvertible {
     /// A JSON pointer to the field at fault, `/` for the whole document.
-    public var pointer: String
+    package var pointer: String
     /// What is wrong and how to fix it.
-    public var detail: String
+    package var detail: String
 
-    public init(_ pointer: String, _ detail: String) {
+    package init(_ pointer: String, _ detail: String) {
         self.pointer = pointer.isEmpty ? "/" : pointer
         self.detail = detail
     }
 
-    public var description: String { "\(pointer): \(detail)" }
+    package var description: String { "\(pointer): \(detail)" }
 
     /// `{"errors": [{"code": 10, "source": {"pointer"}, "title", "detail"}]}`, as WireMock answers a bad mapping.
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["errors": [["code": 10, "source": ["pointer": .string(pointer)], "title": "Error parsing JSON", "detail": .string(detail)]]]
     }
 
     /// The 422 with the problem as the hint too (`X-Mock-Hint`).
-    public var response: HTTPResponse {
+    package var response: HTTPResponse {
         HTTPResponse.json(HTTPStatus(code: 422), bytes: Array(json.jsonText.utf8)).hinted(StubProblem.ascii(description))
     }
 

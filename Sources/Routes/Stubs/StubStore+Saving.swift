@@ -7,12 +7,12 @@ import HTTPServer
 
 /// Why a change of the stubs was not made (and nothing of it was): a refused mapping, or a file
 /// the `--mappings` folder would not take.
-public enum StubChangeError: Error, Sendable {
+package enum StubChangeError: Error, Sendable {
     case refused(StubProblem)
     case notSaved(StubNotSaved)
 
     /// The answer: WireMock's error shape with `X-Mock-Hint`.
-    public var response: HTTPResponse {
+    package var response: HTTPResponse {
         switch self {
         case .refused(let problem): return problem.response
         case .notSaved(let failure): return failure.response
@@ -22,11 +22,11 @@ public enum StubChangeError: Error, Sendable {
 
 /// A mapping the folder did not take: its file could not be written or removed (503), or it
 /// lives in a file of several mappings, which the server never rewrites (409, as WireMock refuses it).
-public struct StubNotSaved: Error, Sendable, CustomStringConvertible {
-    public let status: HTTPStatus
-    public let description: String
+package struct StubNotSaved: Error, Sendable, CustomStringConvertible {
+    package let status: HTTPStatus
+    package let description: String
 
-    public var response: HTTPResponse {
+    package var response: HTTPResponse {
         let body: JSONValue = ["errors": [["code": 10, "title": "Mapping not saved", "detail": .string(description)]]]
         return HTTPResponse.json(status, bytes: Array(body.jsonText.utf8)).hinted(StubProblem.ascii(description))
     }
@@ -39,11 +39,11 @@ public struct StubNotSaved: Error, Sendable, CustomStringConvertible {
 /// is kept in memory, and the answer says so (`notSavedHint`).
 extension StubStore {
     /// The hint of an answer whose `persistent` mapping is kept in memory only.
-    public static let notSavedHint = "not saved: this server has no mappings folder; start it with --mappings DIR to keep stubs with \"persistent\": true"
+    package static let notSavedHint = "not saved: this server has no mappings folder; start it with --mappings DIR to keep stubs with \"persistent\": true"
 
     /// Adds mappings (`POST /__admin/mappings`, an import), all or none, each persistent one
     /// written to the folder first. Returns `notSavedHint` when a persistent one is kept in memory only.
-    public func addSaving(_ mappings: [StubMapping], replaceExisting: Bool = false) throws(StubChangeError) -> String? {
+    package func addSaving(_ mappings: [StubMapping], replaceExisting: Bool = false) throws(StubChangeError) -> String? {
         let persistent = mappings.filter(\.isPersistent)
         guard !persistent.isEmpty, let files else {
             do { try add(mappings, replaceExisting: replaceExisting) } catch { throw .refused(error) }
@@ -62,7 +62,7 @@ extension StubStore {
     /// Replaces the mapping with `id` (`PUT /__admin/mappings/{id}`), writing it to its file
     /// first when it is persistent; false when there is none. An edit without `persistent: true`
     /// changes memory only and leaves any file as it is (as WireMock).
-    public func replaceSaving(id: String, with mapping: StubMapping) throws(StubChangeError) -> (found: Bool, hint: String?) {
+    package func replaceSaving(id: String, with mapping: StubMapping) throws(StubChangeError) -> (found: Bool, hint: String?) {
         guard mapping.isPersistent, let files else {
             let found = replace(id: id, with: mapping)
             return (found, found && mapping.isPersistent ? StubStore.notSavedHint : nil)
@@ -78,7 +78,7 @@ extension StubStore {
 
     /// Removes one mapping (`DELETE /__admin/mappings/{id}`); a persistent one's file is removed
     /// first (as WireMock). False when there is none.
-    public func removeSaving(id: String) throws(StubChangeError) -> Bool {
+    package func removeSaving(id: String) throws(StubChangeError) -> Bool {
         let removed = try writes.withLock { _ throws(StubChangeError) -> Entry? in
             guard let entry = state.withLock({ s in s.entries.first { $0.mapping.id == id.lowercased() } }) else { return nil }
             if entry.mapping.isPersistent, let file = entry.file {
@@ -96,7 +96,7 @@ extension StubStore {
     /// `POST /__admin/mappings/save`: every mapping its file does not hold (added or changed over
     /// HTTP) is written to the folder, marked `persistent: true` (as WireMock marks them), all or
     /// none. Returns how many were written.
-    public func saveAll() throws(StubChangeError) -> Int {
+    package func saveAll() throws(StubChangeError) -> Int {
         guard let files else {
             throw .notSaved(StubNotSaved(status: .conflict, description: "nothing saved: this server has no mappings folder; start it with --mappings DIR"))
         }

@@ -6,29 +6,29 @@ import Foundation
 import HTTPServer
 
 /// Where a stub answer came from: its mapping's id and name.
-public struct StubReference: Sendable, Equatable {
-    public let id: String
-    public let name: String?
+package struct StubReference: Sendable, Equatable {
+    package let id: String
+    package let name: String?
 
-    public var json: JSONValue { ["id": .string(id), "name": JSONValue(name)] }
+    package var json: JSONValue { ["id": .string(id), "name": JSONValue(name)] }
 }
 
 /// The loaded stub mappings, their scenarios and hit counts, and the lookup the request pipeline
 /// calls. Exact paths (`url`, `urlPath`) are indexed; patterns are kept apart, so a request
 /// tests only the mappings of its own path and the patterns, best priority first.
-public final class StubStore: Sendable {
+@usableFromInline package final class StubStore: Sendable {
     /// Mappings kept at most.
-    public static let maxStubs = 10_000
-    public static let startedState = "Started"
+    package static let maxStubs = 10_000
+    package static let startedState = "Started"
     /// A stub answer's `system` (in its request context) starts with this, then the stub's name
     /// (or id), for the log line.
-    public static let systemPrefix = "stubs/"
+    package static let systemPrefix = "stubs/"
     /// The journal's system for every stub answer.
-    public static let systemName = "stubs"
+    package static let systemName = "stubs"
 
     /// The stub a response came from (its `Matched-Stub-Id`/`-Name` headers), nil for any other;
     /// `system` is its context's.
-    public static func reference(of response: HTTPResponse, system: String?) -> StubReference? {
+    package static func reference(of response: HTTPResponse, system: String?) -> StubReference? {
         // Most answers are a system's: a name no longer than the prefix ends it at once.
         guard let system, system.utf8.count > systemPrefix.utf8.count, system.hasPrefix(systemPrefix),
               let id = response.headers["Matched-Stub-Id"] else { return nil }
@@ -100,9 +100,9 @@ public final class StubStore: Sendable {
     /// Which paths the emulated systems own (set by the composition root); nil: every path.
     let systemOwns = Locked<(@Sendable (String) -> Bool)?>(nil)
     /// The `--mappings` folder, if any: `bodyFileName` reads its `__files`, resets reload it.
-    public let files: StubFiles?
+    package let files: StubFiles?
     /// `DIR/__files` of `--mappings DIR`.
-    public var filesRoot: String? { files?.filesRoot }
+    package var filesRoot: String? { files?.filesRoot }
     private let now: @Sendable () -> Date
     /// Told about every change (the log and the events stream).
     private let observer: Locked<(@Sendable (StubChange) -> Void)?> = Locked(nil)
@@ -110,25 +110,25 @@ public final class StubStore: Sendable {
     /// - Parameters:
     ///   - files: the `--mappings` folder (nil: `bodyFileName` is refused, resets load nothing).
     ///   - now: the mock's clock, for `{{now}}`.
-    public init(files: StubFiles? = nil, now: @escaping @Sendable () -> Date) {
+    package init(files: StubFiles? = nil, now: @escaping @Sendable () -> Date) {
         self.files = files
         self.now = now
     }
 
     /// Sets who hears about changes.
-    public func observe(_ body: @escaping @Sendable (StubChange) -> Void) { observer.withLock { $0 = body } }
+    package func observe(_ body: @escaping @Sendable (StubChange) -> Void) { observer.withLock { $0 = body } }
 
     func report(_ change: StubChange) { observer.withLock { $0 }?(change) }
 
     /// True while no mapping is loaded (inlined into the pipeline: one atomic load on Linux).
-    @inlinable public var isEmpty: Bool { !loaded.isSet }
+    @inlinable package var isEmpty: Bool { !loaded.isSet }
 
     /// False while no loaded stub can answer a path a system owns: the pipeline then asks
     /// the stubs only about the paths no system owns.
-    @inlinable public var mayAnswerSystemPaths: Bool { overrides.isSet }
+    @inlinable package var mayAnswerSystemPaths: Bool { overrides.isSet }
 
     /// Tells the store which paths the emulated systems own (see `mayAnswerSystemPaths`).
-    public func setSystemPaths(_ owns: @escaping @Sendable (String) -> Bool) {
+    package func setSystemPaths(_ owns: @escaping @Sendable (String) -> Bool) {
         systemOwns.withLock { $0 = owns }
         state.withLock { s in overrides.set(Self.overridesSystems(s, owns)) }
     }
@@ -151,7 +151,7 @@ public final class StubStore: Sendable {
     // MARK: - Changes
 
     /// Adds checked mappings, all or none.
-    public func add(_ mappings: [StubMapping], fromFiles: Bool = false, replaceExisting: Bool = false) throws(StubProblem) {
+    package func add(_ mappings: [StubMapping], fromFiles: Bool = false, replaceExisting: Bool = false) throws(StubProblem) {
         try writes.withLock { _ throws(StubProblem) in
             if let problem = insert(mappings, fromFiles: fromFiles, replaceExisting: replaceExisting) { throw problem }
         }
@@ -202,7 +202,7 @@ public final class StubStore: Sendable {
     }
 
     /// Replaces the mapping with `id` (keeping its place and origin); false when there is none.
-    public func replace(id: String, with mapping: StubMapping) -> Bool {
+    package func replace(id: String, with mapping: StubMapping) -> Bool {
         let done = writes.withLock { _ in swap(id: id, with: mapping) }
         if done { report(.changed(StubReference(id: mapping.id, name: mapping.name))) }
         return done
@@ -225,7 +225,7 @@ public final class StubStore: Sendable {
 
     /// Removes one mapping; false when there is none with that id.
     @discardableResult
-    public func remove(id: String) -> Bool {
+    package func remove(id: String) -> Bool {
         let removed = writes.withLock { _ in take(id: id) }
         if let removed { report(.removed([StubReference(id: removed.mapping.id, name: removed.mapping.name)])) }
         return removed != nil
@@ -247,7 +247,7 @@ public final class StubStore: Sendable {
 
     /// Removes every mapping (`keepFiles`: those from `--mappings` stay), puts every scenario back
     /// to `Started` and forgets the hit counts.
-    public func removeAll(keepFiles: Bool) {
+    package func removeAll(keepFiles: Bool) {
         let owns = systemOwns.withLock { $0 }
         let removed = writes.withLock { _ in state.withLock { s -> [Entry] in
             let gone = s.entries.filter { !(keepFiles && $0.fromFiles) }
@@ -264,7 +264,7 @@ public final class StubStore: Sendable {
     }
 
     /// Replaces the mappings from files with `mappings` (a `--watch` reload), all or none.
-    public func reloadFiles(_ mappings: [StubMapping]) throws(StubProblem) {
+    package func reloadFiles(_ mappings: [StubMapping]) throws(StubProblem) {
         try reloadFiles(StubFiles.Folder(mappings: mappings))
     }
 
@@ -272,7 +272,7 @@ public final class StubStore: Sendable {
     /// none. A mapping its file holds unchanged keeps its place (its order among equal
     /// priorities): a folder that changed only by the server's own writes (`persistent: true`)
     /// reloads to the same stubs, and says nothing.
-    public func reloadFiles(_ folder: StubFiles.Folder) throws(StubProblem) {
+    package func reloadFiles(_ folder: StubFiles.Folder) throws(StubProblem) {
         let changed = try writes.withLock { _ throws(StubProblem) in try apply(folder) }
         if changed { report(.reloaded(folder.mappings.count)) }
     }
@@ -280,7 +280,7 @@ public final class StubStore: Sendable {
     /// Reads the `--mappings` folder and reloads its mappings (`--watch`), all or none. The folder
     /// is read under `writes`: read while the server writes a mapping to it, it would lack that
     /// mapping, and the reload would drop a stub that was answered.
-    public func reloadFolder() throws(StubFiles.LoadError) {
+    package func reloadFolder() throws(StubFiles.LoadError) {
         guard let files else { return }
         let (changed, count) = try writes.withLock { _ throws(StubFiles.LoadError) -> (Bool, Int) in
             let folder = try files.loadFolder()
@@ -321,7 +321,7 @@ public final class StubStore: Sendable {
     }
 
     /// Every scenario back to `Started`.
-    public func resetScenarios() {
+    package func resetScenarios() {
         state.withLock { s in for key in s.scenarios.keys { s.scenarios[key] = StubStore.startedState } }
         report(.scenariosReset)
     }
@@ -329,29 +329,29 @@ public final class StubStore: Sendable {
     // MARK: - Reading
 
     /// Every mapping, newest first (as WireMock lists them).
-    public var mappings: [StubMapping] {
+    package var mappings: [StubMapping] {
         state.withLock { $0.entries }.sorted { $0.sequence > $1.sequence }.map(\.mapping)
     }
 
-    public func mapping(id: String) -> StubMapping? {
+    package func mapping(id: String) -> StubMapping? {
         state.withLock { s in s.entries.first { $0.mapping.id == id.lowercased() }?.mapping }
     }
 
     /// How many requests each mapping answered since it was added (or the last reset).
-    public func hits(id: String) -> Int { state.withLock { $0.hits[id] ?? 0 } }
+    package func hits(id: String) -> Int { state.withLock { $0.hits[id] ?? 0 } }
 
     /// Whether the mapping came from `--mappings`.
-    public func isFromFiles(id: String) -> Bool { state.withLock { s in s.entries.first { $0.mapping.id == id }?.fromFiles ?? false } }
+    package func isFromFiles(id: String) -> Bool { state.withLock { s in s.entries.first { $0.mapping.id == id }?.fromFiles ?? false } }
 
     /// A scenario, its state and the states its mappings name.
-    public struct Scenario: Sendable {
-        public let name: String
-        public let state: String
-        public let possibleStates: [String]
-        public let mappings: [StubMapping]
+    package struct Scenario: Sendable {
+        package let name: String
+        package let state: String
+        package let possibleStates: [String]
+        package let mappings: [StubMapping]
     }
 
-    public var scenarios: [Scenario] {
+    package var scenarios: [Scenario] {
         let (entries, states) = state.withLock { ($0.entries, $0.scenarios) }
         return states.keys.sorted().map { name in
             let members = entries.filter { $0.mapping.scenarioName == name }.map(\.mapping)
@@ -366,7 +366,7 @@ public final class StubStore: Sendable {
 
     /// Each mapping, newest first, as the console lists it: id, name, priority, method, URL,
     /// status, hits, scenario and its state, and whether it came from the `--mappings` folder.
-    public var summaries: [JSONValue] {
+    package var summaries: [JSONValue] {
         let s = state.withLock { $0 }
         return s.entries.sorted { $0.sequence > $1.sequence }.map { entry in
             let m = entry.mapping
@@ -391,7 +391,7 @@ public final class StubStore: Sendable {
     /// The stub's answer to `request`, or nil when no mapping matches (the systems answer then).
     /// A matching mapping counts a hit and moves its scenario on, and its answer's delivery (a
     /// delay, a fault) and the stub's name (as the system, for the log line) go into `context`.
-    public func answer(_ request: HTTPRequest, in context: inout RequestContext) -> (response: HTTPResponse, stub: StubReference)? {
+    package func answer(_ request: HTTPRequest, in context: inout RequestContext) -> (response: HTTPResponse, stub: StubReference)? {
         guard loaded.isSet else { return nil }
         // A request whose path has no mapping (and no pattern exists) is turned away before
         // anything is built: the systems' requests pay only this.
@@ -432,7 +432,7 @@ public final class StubStore: Sendable {
 }
 
 /// A change to the loaded stubs, for the log and the events stream.
-public enum StubChange: Sendable {
+package enum StubChange: Sendable {
     case added([StubReference])
     case changed(StubReference)
     case removed([StubReference])
@@ -442,7 +442,7 @@ public enum StubChange: Sendable {
     case scenariosReset
 
     /// One line for the log.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .added(let refs): return "stub(s) added: " + refs.map { $0.name ?? $0.id }.joined(separator: ", ")
         case .changed(let ref): return "stub changed: \(ref.name ?? ref.id)"

@@ -6,14 +6,14 @@ import HTTPServer
 ///
 /// Shared by every copy of an environment (an app rebuilt on another seed runs its groups
 /// through the same one). Unconnected (no `--state`) a group is the body alone.
-public final class ChangeGroup: Sendable {
+package final class ChangeGroup: Sendable {
     /// The store's order lock: held by a group, and by the writer while it collects a write.
     private let order = Locked<Locked<Void>?>(nil)
 
-    public init() {}
+    package init() {}
 
     /// Runs `body` with no write of the state file collecting changes meanwhile.
-    public func run<R>(_ body: () -> R) -> R {
+    package func run<R>(_ body: () -> R) -> R {
         guard let lock = order.withLock({ $0 }) else { return body() }
         return lock.withLock { _ in body() }
     }

@@ -4,7 +4,7 @@ import HTTPServer
 ///
 /// Unconnected (no `--state`) it costs one uncontended lock; connected, it marks the system
 /// dirty and wakes the writer thread. It never writes itself, so it is safe on an event loop.
-public final class ChangeSignal: Sendable {
+@usableFromInline package final class ChangeSignal: Sendable {
     /// The handler in a box: a closure kept in `Locked` itself was read through an `inout`
     /// access that wrote it back re-abstracted, so every `changed()` wrapped it in two more
     /// thunks, and a call went through thousands of them after a few thousand changes.
@@ -15,10 +15,10 @@ public final class ChangeSignal: Sendable {
 
     private let sink = Locked<Sink?>(nil)
 
-    public init() {}
+    package init() {}
 
     /// Announces a committed change; call it after the change, outside the system's lock if you can.
-    public func changed() {
+    @usableFromInline package func changed() {
         if let sink = sink.withLock({ $0 }) { sink.call() }
     }
 

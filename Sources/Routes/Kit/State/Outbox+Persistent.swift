@@ -6,16 +6,16 @@ import Foundation
 import HTTPServer
 
 /// The outbox in the state file: every kept SMS and e-mail, oldest first.
-public struct OutboxSnapshot: Codable, Sendable, Equatable {
-    public var sms: [SentSMS]
-    public var emails: [SentEmail]
+package struct OutboxSnapshot: Codable, Sendable, Equatable {
+    package var sms: [SentSMS]
+    package var emails: [SentEmail]
 }
 
 extension Outbox: PersistentSystem {
-    public var stateKey: String { "outbox" }
-    public var stateChanges: ChangeSignal { messages.changes }
+    package var stateKey: String { "outbox" }
+    package var stateChanges: ChangeSignal { messages.changes }
 
-    public func snapshot() -> OutboxSnapshot {
+    package func snapshot() -> OutboxSnapshot {
         let m = messages.value
         return OutboxSnapshot(sms: m.sms, emails: m.emails)
     }
@@ -23,7 +23,7 @@ extension Outbox: PersistentSystem {
     /// By hand, from per-message JSON cached across writes (`JSONEncoder` took tens of
     /// milliseconds for a few thousand messages, time a change waits before it is on disk).
     /// The same JSON as `OutboxSnapshot`'s `Codable`.
-    public func encodeSnapshot() throws -> Data {
+    package func encodeSnapshot() throws -> Data {
         let m = messages.value
         var out: [UInt8] = Array("{\"emails\":".utf8)
         out.append(contentsOf: snapshotCache.emails.json(for: m.emails) { mail in
@@ -51,7 +51,7 @@ extension Outbox: PersistentSystem {
     }
 
     /// Keeps the newest `capacity` of each kind, as sending them would have.
-    public func restore(_ snapshot: OutboxSnapshot) throws {
+    package func restore(_ snapshot: OutboxSnapshot) throws {
         let sms = Array(snapshot.sms.suffix(capacity)), emails = Array(snapshot.emails.suffix(capacity))
         messages.withLock { $0 = $0.replacing(sms: sms, emails: emails) }
     }
@@ -65,7 +65,7 @@ package final class OutboxSnapshotCache: Sendable {
 
 /// In the change log: each kind is a list, dropped at the front and appended at the back.
 extension Outbox: RecordedSystem {
-    public func records(into sink: inout RecordSink) {
+    package func records(into sink: inout RecordSink) {
         // Under the lock, with no copy kept (see SkyZone's).
         messages.drain { m in
             sink.list("emails", m.emails, end: m.emailsEnd) { mail in

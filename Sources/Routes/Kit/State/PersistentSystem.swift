@@ -8,7 +8,7 @@ import Foundation
 ///
 /// `snapshot` and `restore` run on the state writer's thread and at start-up, never on an event
 /// loop; `stateChanges` is signalled by the part itself after each committed change.
-public protocol PersistentSystem: AnyObject, Sendable {
+package protocol PersistentSystem: AnyObject, Sendable {
     /// Everything the part must remember across a restart; its JSON is the part's entry in the file.
     associatedtype Snapshot: Codable & Sendable
     /// The key under `"systems"` in the state file (`"musbooking"`, `"outbox"`); stable forever.
@@ -25,13 +25,13 @@ public protocol PersistentSystem: AnyObject, Sendable {
 }
 
 extension PersistentSystem {
-    public func encodeSnapshot() throws -> Data { try StateCoding.encoder().encode(snapshot()) }
+    package func encodeSnapshot() throws -> Data { try StateCoding.encoder().encode(snapshot()) }
 }
 
 /// Why a snapshot that decoded could still not be restored (an id that does not exist, …).
-public struct StateRestoreError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct StateRestoreError: Error, CustomStringConvertible, Sendable {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// A `PersistentSystem` with its types erased, as the store keeps them side by side.

@@ -4,7 +4,7 @@ import HTTPServer
 /// changed, not the whole part: its snapshot's JSON is an object whose members are fields
 /// (written whole when they change), keyed collections (an element upserted or deleted by key)
 /// and lists (dropped at the front, appended at the back, as the outbox is).
-public protocol RecordedSystem: PersistentSystem {
+package protocol RecordedSystem: PersistentSystem {
     /// Hands every member of the current state to `sink`, which compares each with what the
     /// log already holds and records only the difference. On the writer thread.
     func records(into sink: inout RecordSink)
@@ -172,7 +172,7 @@ package final class RawList: ImageMember {
 
 /// Where a part hands its members (`RecordedSystem.records`): each is compared with the log's
 /// image of it, and only the difference becomes ops.
-public struct RecordSink {
+package struct RecordSink {
     package let image: RecordImage
     package var ops: [RecordOp] = []
 
@@ -186,7 +186,7 @@ public struct RecordSink {
     }
 
     /// A small member written whole whenever its JSON changes.
-    public mutating func field(_ name: String, json: [UInt8]) {
+    package mutating func field(_ name: String, json: [UInt8]) {
         if let old = image.members[name] as? FieldMember {
             if old.json == json { return }
             old.json = json
@@ -200,7 +200,7 @@ public struct RecordSink {
     /// call is encoded and upserted; one gone is deleted. `updateMovesToEnd`: an updated element
     /// counts as the newest (the order a bounded store evicts in).
     /// `asObject`: the collection's JSON is an object of the elements by key, not an array.
-    public mutating func keyed<E: Equatable, S: Sequence>(_ name: String, _ elements: S, updateMovesToEnd: Bool = false, asObject: Bool = false,
+    package mutating func keyed<E: Equatable, S: Sequence>(_ name: String, _ elements: S, updateMovesToEnd: Bool = false, asObject: Bool = false,
                                                          encode: (String, E) -> [UInt8]) where S.Element == (String, E) {
         let keyedImage = image.members[name] as? KeyedMember<E> ?? KeyedMember<E>()
         keyedImage.asObject = asObject
@@ -225,7 +225,7 @@ public struct RecordSink {
     /// every element may have changed.
     /// `count` is the collection's size: an image of another size means a change went untold,
     /// and every element is compared.
-    public mutating func keyed<E: Equatable, S: Sequence>(_ name: String, touched: TouchedKeys, count: Int, all: () -> S,
+    package mutating func keyed<E: Equatable, S: Sequence>(_ name: String, touched: TouchedKeys, count: Int, all: () -> S,
                                                          lookup: (String) -> E?, updateMovesToEnd: Bool = false, asObject: Bool = false,
                                                          encode: (String, E) -> [UInt8]) where S.Element == (String, E) {
         guard !touched.all, let keyedImage = image.members[name] as? KeyedMember<E> else {
@@ -267,7 +267,7 @@ public struct RecordSink {
     /// (`end`: one past the newest's number; the list holds `end - count ..< end`). What was
     /// dropped and added is found by the numbers, never by comparing elements: identical
     /// elements (the same SMS twice in a second) are common.
-    public mutating func list<E>(_ name: String, _ elements: [E], end: UInt64, encode: (E) -> [UInt8]) {
+    package mutating func list<E>(_ name: String, _ elements: [E], end: UInt64, encode: (E) -> [UInt8]) {
         let listImage = image.members[name] as? ListMember ?? ListMember()
         image.members[name] = listImage
         let count = UInt64(elements.count), held = UInt64(listImage.jsons.count)

@@ -3,20 +3,20 @@ import HTTPServer
 /// A system whose tokens are signed (rows, gateway) in the state file: the signing key, so a
 /// token a client saved keeps working after a restart (the originals never expire them), and
 /// the tokens revoked one by one through the admin API, so they stay revoked.
-public struct SignedTokensSnapshot: Codable, Sendable, Equatable {
+package struct SignedTokensSnapshot: Codable, Sendable, Equatable {
     /// 128 bits as 32 lower-case hex digits (JSON numbers lose 64-bit precision in many readers).
-    public var tokenKey: String
+    package var tokenKey: String
     /// The random halves of revoked tokens, 16 hex digits each; absent when none.
-    public var revoked: [String]?
+    package var revoked: [String]?
     /// Accounts `/__mock/accounts` added, by key (each its fields), and the seed's it removed;
     /// absent when none.
-    public var addedAccounts: [String: [String: String]]?
-    public var removedAccounts: [String]?
+    package var addedAccounts: [String: [String: String]]?
+    package var removedAccounts: [String]?
     /// Tags of deleted accounts (16 hex digits each), whose tokens stay void; absent when none
     /// (and in state files written before accounts ended their sessions).
-    public var endedAccounts: [String]?
+    package var endedAccounts: [String]?
     /// How many times each account was deleted under this key; absent when none.
-    public var accountGenerations: [String: UInt64]?
+    package var accountGenerations: [String: UInt64]?
 }
 extension SignedTokens {
     /// The key and revocations as the state file keeps them.

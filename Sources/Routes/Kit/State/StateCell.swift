@@ -5,18 +5,18 @@ import HTTPServer
 /// Swapping a `Locked<State>` for a `StateCell<State>` (and reads for `read`) makes a system's
 /// every committed change reach the state file. Its accessors are inlinable so the systems
 /// (other modules) get them specialised for their state, not through generic metadata.
-public final class StateCell<Value: Sendable>: Sendable {
+@usableFromInline package final class StateCell<Value: Sendable>: Sendable {
     @usableFromInline package let storage: Locked<Value>
     /// Signalled after each `withLock` and `replace`.
-    public let changes = ChangeSignal()
+    @usableFromInline package let changes = ChangeSignal()
 
-    public init(_ value: Value) { storage = Locked(value) }
+    package init(_ value: Value) { storage = Locked(value) }
 
     /// Exclusive access that may change the value; a body that throws announces nothing
     /// (callers that may throw must not have changed anything by then: validate first, then
     /// commit without throwing, as musbooking's `transaction(validate:commit:)` enforces).
     @inlinable @discardableResult
-    public func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         let result = try storage.withLock(body)
         changes.changed()
         return result
@@ -24,20 +24,20 @@ public final class StateCell<Value: Sendable>: Sendable {
 
     /// Exclusive access that announces nothing: for the change log taking its bookkeeping
     /// (`TouchedKeys`) out of the value, which is not a change of the state itself.
-    @inlinable public func drain<R>(_ body: (inout Value) -> R) -> R {
+    @inlinable package func drain<R>(_ body: (inout Value) -> R) -> R {
         storage.withLock(body)
     }
 
     /// Exclusive read-only access: announces nothing.
-    @inlinable public func read<R, E: Error>(_ body: (Value) throws(E) -> R) throws(E) -> R {
+    @inlinable package func read<R, E: Error>(_ body: (Value) throws(E) -> R) throws(E) -> R {
         try storage.withLock { (value) throws(E) -> R in try body(value) }
     }
 
     /// A copy of the value (cheap for copy-on-write collections): what snapshots take.
-    @inlinable public var value: Value { storage.withLock { $0 } }
+    @inlinable package var value: Value { storage.withLock { $0 } }
 
     /// Replaces the value and announces it.
-    @inlinable public func replace(_ value: Value) {
+    @inlinable package func replace(_ value: Value) {
         storage.withLock { $0 = value }
         changes.changed()
     }
