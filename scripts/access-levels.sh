@@ -19,8 +19,10 @@ cd "$ROOT"
 MODE="${1:-check}"
 case "$MODE" in check|--fix) ;; *) echo "usage: $0 [--fix]" >&2; exit 2 ;; esac
 PACKAGE_JSON="$(mktemp)"
-trap 'rm -f "$PACKAGE_JSON"' EXIT
-swift package dump-package > "$PACKAGE_JSON"
+SCRATCH="$(mktemp -d)"
+trap 'rm -rf "$PACKAGE_JSON" "$SCRATCH"' EXIT
+# Its own scratch folder: reading the manifest neither waits for nor disturbs a build in .build.
+swift package --scratch-path "$SCRATCH" dump-package > "$PACKAGE_JSON"
 
 python3 - "$PACKAGE_JSON" "$MODE" "$ROOT" <<'PY'
 import json, os, re, sys
