@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docs/adding-a-system.md, followed as written on a scratch copy of the repository: its code blocks
 # must be the files here (byte for byte), and the sixth system they make must build on the kit
-# alone, pass its tests (the PIN hidden in the journal included) and keep the OpenAPI, seed and
+# alone, declare nothing public, pass its tests (the PIN hidden in the journal included) and keep the OpenAPI, seed and
 # declaration tests green. Run by .ci/run; nothing here touches the checkout it runs from.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -52,6 +52,8 @@ edit("seed.json", "{", '{\n  "pin": { "pin": "1234", "name": "Pin Person" },')
 PY
 bash scripts/embed-seed.sh > /dev/null
 swift build --target PinLoginSystem --explicit-target-dependency-import-check error 2>&1 | tail -1
+# The guide's system declares nothing public, as every target but the products (README, "Layout").
+bash scripts/access-levels.sh
 swift build --build-tests 2>&1 | grep -E "error|warning: |Compiling PinLogin" | grep -v "^warning: 'main'" || true
 swift test --skip-build --filter 'PinLoginTests|OpenAPIDocumentTests|BundledSeedTests|SystemDeclarationTests' 2>&1 \
     | tee "$WORK/test.log" | grep -E "error:|Executed [0-9]+ tests" || true

@@ -2,5 +2,5 @@ import EmulationKit
 
 /// What the journal hides of the PIN login's traffic: the PIN (`{"pin": "***"}`).
 extension PinLogin {
-    public static var secretFields: Set<String> { ["pin"] }
+    package static var secretFields: Set<String> { ["pin"] }
 }
