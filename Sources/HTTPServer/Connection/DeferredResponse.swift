@@ -8,7 +8,7 @@
 ///   on the loop thread; without it the handler's response is sent.
 /// - If the connection closes first, `onCancel` runs (on the loop thread), once; a later
 ///   `complete` returns false.
-package final class DeferredResponse: Sendable {
+@usableFromInline package final class DeferredResponse: Sendable {
     /// Where a completion is announced: the loop's mailbox, the connection and its slot.
     struct Binding: Sendable {
         var mailbox: LoopMailbox

@@ -7,7 +7,7 @@ extension JSONValue: Codable {
         init?(intValue: Int) { return nil }
     }
 
-    package init(from decoder: any Decoder) throws {
+    @usableFromInline package init(from decoder: any Decoder) throws {
         if var array = try? decoder.unkeyedContainer() {
             var elements: [JSONValue] = []
             while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
@@ -31,7 +31,7 @@ extension JSONValue: Codable {
         else { self = .string(try c.decode(String.self)) }
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    @usableFromInline package func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
             var c = encoder.singleValueContainer(); try c.encodeNil()
@@ -99,14 +99,15 @@ extension JSONValue: Codable {
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
                      ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
-    package typealias Key = String
-    package typealias Value = JSONValue
-    package typealias ArrayLiteralElement = JSONValue
+    @usableFromInline package typealias Key = String
+    @usableFromInline package typealias Value = JSONValue
+    @usableFromInline package typealias ArrayLiteralElement = JSONValue
 
-    package init(stringLiteral value: String) { self = .string(value) }
-    package init(booleanLiteral value: Bool) { self = .bool(value) }
-    package init(integerLiteral value: Int) { self = .number(Double(value)) }
-    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    @usableFromInline package init(stringLiteral value: String) { self = .string(value) }
+    @usableFromInline package init(booleanLiteral value: Bool) { self = .bool(value) }
+    @usableFromInline package init(integerLiteral value: Int) { self = .number(Double(value)) }
+    @usableFromInline package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    @usableFromInline
     package init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements.map { (key: $0.0, value: $0.1) }) }
 
     /// A string, or `null` for nil.

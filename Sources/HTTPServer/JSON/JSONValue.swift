@@ -1,6 +1,10 @@
 /// A parsed JSON value. Objects keep their members in order (lookups are linear: request
 /// objects are small), which is cheaper than hashing for the hot paths that read two keys.
-package enum JSONValue: Sendable, Equatable {
+///
+/// `@usableFromInline`: used on hot paths in other targets (the systems read messages with `parse`,
+/// `string`, `isObject` and the subscript); the optimiser copies into another module only the
+/// bodies it may see from there (README, "Layout").
+@usableFromInline package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -9,7 +13,7 @@ package enum JSONValue: Sendable, Equatable {
     case object([(key: String, value: JSONValue)])
 
     /// The member named `key` of an object (the last one, as JSONSerialization keeps), else nil.
-    package subscript(key: String) -> JSONValue? {
+    @usableFromInline package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         // By index from the end: only the member found is copied out.
         var index = members.endIndex
@@ -21,17 +25,17 @@ package enum JSONValue: Sendable, Equatable {
     }
 
     /// The text of a string value, else nil.
-    package var string: String? {
+    @usableFromInline package var string: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
-    package var isObject: Bool {
+    @usableFromInline package var isObject: Bool {
         if case .object = self { return true }
         return false
     }
 
-    package static func == (a: JSONValue, b: JSONValue) -> Bool {
+    @usableFromInline package static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
@@ -47,6 +51,7 @@ package enum JSONValue: Sendable, Equatable {
     /// Parses a complete JSON text (RFC 8259), or nil. Strict: no trailing commas, comments or
     /// invalid UTF-8; nesting deeper than `maxDepth` is refused rather than overflowing the stack.
     /// Texts that spell one of `words` come back as the caller's own strings.
+    @usableFromInline
     package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 256, words: JSONWords = .none) -> JSONValue? {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth, words: words)
         return parser.parseDocument()
@@ -62,11 +67,13 @@ package enum JSONValue: Sendable, Equatable {
     }
 
     /// Parses JSON bytes (see `parse(_:maxDepth:)` on a buffer).
+    @usableFromInline
     package static func parse(_ bytes: [UInt8], maxDepth: Int = 256, words: JSONWords = .none) -> JSONValue? {
         bytes.withUnsafeBufferPointer { parse($0, maxDepth: maxDepth, words: words) }
     }
 
     /// Parses JSON text (see `parse(_:maxDepth:)` on a buffer).
+    @usableFromInline
     package static func parse(_ text: String, maxDepth: Int = 256, words: JSONWords = .none) -> JSONValue? {
         var text = text
         return text.withUTF8 { parse($0, maxDepth: maxDepth, words: words) }

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Severity of a log line, lowest first.
-package enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+@usableFromInline package enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     case debug, info, warning, error, off
 
     package init?(name: String) {
@@ -20,7 +20,7 @@ package enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     }
 
     package var name: String { ["debug", "info", "warning", "error", "off"][rawValue] }
-    package static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+    @usableFromInline package static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// How lines are written: for a person (`text`) or one JSON object per line (`json`).
@@ -62,8 +62,12 @@ package enum LogValue: Sendable {
 /// Writes one line per event. Every client-controlled character that could forge a line
 /// (control characters) is escaped here, so no caller can forget; lines go through a bounded
 /// queue (`LogOutput`), so logging never blocks an event loop.
-package struct Logger: Sendable {
-    package let level: LogLevel
+///
+/// `@usableFromInline`: used on hot paths in other targets (every handler asks `isEnabled` before
+/// it builds a line); the optimiser copies into another module only the bodies it may see from
+/// there (README, "Layout").
+@usableFromInline package struct Logger: Sendable {
+    @usableFromInline package let level: LogLevel
     package let format: LogFormat
     /// ANSI colours (only when the output is a terminal).
     package let colour: Bool
@@ -117,7 +121,7 @@ package struct Logger: Sendable {
     }
 
     @inline(__always)
-    package func isEnabled(_ l: LogLevel) -> Bool { l >= level && level != .off }
+    @usableFromInline package func isEnabled(_ l: LogLevel) -> Bool { l >= level && level != .off }
 
     package func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
     package func info(_ message: @autoclosure () -> String) { log(.info, message()) }
@@ -290,7 +294,7 @@ package struct MessageLogEntry: Sendable {
 /// out (through the endpoint's wrappers) and the line's text fields would be copied with it. The
 /// handler fills it in as it answers (and only when the line is logged: nil costs nothing), on the
 /// loop's thread, before the reply leaves; the transport reads it on that thread.
-package final class MessageLog: @unchecked Sendable {
+@usableFromInline package final class MessageLog: @unchecked Sendable {
     // Its fields one by one (not one entry), so that neither filling nor writing the line copies
     // an entry. One thread at a time (see above): no exclusivity checks.
     @exclusivity(unchecked) private var type: String

@@ -32,7 +32,11 @@ package enum WebSocketAdmission: Sendable, Equatable {
 }
 
 /// What a WebSocket endpoint answers to one message.
-package struct WebSocketReply: Sendable, Equatable {
+///
+/// `@usableFromInline`: used on hot paths in other targets (the gateway builds one per message);
+/// the optimiser copies into another module only the bodies it may see from there (README,
+/// "Layout").
+@usableFromInline package struct WebSocketReply: Sendable, Equatable {
     /// Sent in order (nothing when empty: "no reply").
     package var messages: [WebSocketPayload]
     /// Hold the reply (and the close) this long on a loop timer; later replies do not wait for it.
@@ -46,15 +50,16 @@ package struct WebSocketReply: Sendable, Equatable {
     /// The message's log line (written, with its duration, once the reply goes out); nil: none.
     package var log: MessageLog?
 
+    @usableFromInline
     package init(messages: [WebSocketPayload] = [], delayNanos: UInt64 = 0, close: WebSocketCloseRequest? = nil,
-                deferred: DeferredResponse? = nil) {
+                 deferred: DeferredResponse? = nil) {
         self.messages = messages
         self.delayNanos = delayNanos
         self.close = close
         self.deferred = deferred
     }
 
-    package static func == (a: WebSocketReply, b: WebSocketReply) -> Bool {
+    @usableFromInline package static func == (a: WebSocketReply, b: WebSocketReply) -> Bool {
         a.messages == b.messages && a.delayNanos == b.delayNanos && a.close == b.close && a.deferred === b.deferred
     }
 
@@ -63,7 +68,7 @@ package struct WebSocketReply: Sendable, Equatable {
 }
 
 /// A close frame the server sends: status code (RFC 6455 §7.4) and reason.
-package struct WebSocketCloseRequest: Sendable, Equatable {
+@usableFromInline package struct WebSocketCloseRequest: Sendable, Equatable {
     package var code: UInt16
     package var reason: String
     package init(code: UInt16, reason: String = "") {

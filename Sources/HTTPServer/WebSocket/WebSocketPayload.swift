@@ -3,15 +3,18 @@
 /// must be too. Messages travel in this form from the frame to the handler and from the reply to
 /// the encoder, with no `String` on the way; `WebSocketMessage` is the decoded form, for handlers
 /// that want text.
-package struct WebSocketPayload: Sendable, Equatable {
+///
+/// `@usableFromInline`: used on hot paths in other targets (the gateway builds one per reply); the
+/// optimiser copies into another module only the bodies it may see from there (README, "Layout").
+@usableFromInline package struct WebSocketPayload: Sendable, Equatable {
     /// Text (opcode 1) or binary (opcode 2).
-    package let isText: Bool
+    @usableFromInline package let isText: Bool
     /// The payload; UTF-8 when `isText`.
-    package let bytes: [UInt8]
+    @usableFromInline package let bytes: [UInt8]
 
     /// A text message of `utf8`, which must be valid UTF-8: a received text message's bytes, or
     /// text this server wrote.
-    package init(utf8Text utf8: [UInt8]) {
+    @usableFromInline package init(utf8Text utf8: [UInt8]) {
         isText = true
         bytes = utf8
     }

@@ -4,17 +4,21 @@ import HTTPServer
 /// (`EmulatedSystem.readMessage`): the control plane matches message rules on its `type`, puts
 /// its `id` on the log line and the journal's path, fills a scripted reply from it, and hands the
 /// same reading to the system's handler (`EmulatedSystem.messageHandler`), which answers from it.
-package struct MessageReading: Sendable {
+///
+/// `@usableFromInline`: used on hot paths in other targets (the gateway reads every message into
+/// one); the optimiser copies into another module only the bodies it may see from there (README,
+/// "Layout").
+@usableFromInline package struct MessageReading: Sendable {
     /// The message parsed as JSON; nil when it is not JSON.
-    package let json: JSONValue?
+    @usableFromInline package let json: JSONValue?
     /// Its type (the gateway's `LOGIN_CUSTOMER`): what message rules match and the journal shows
     /// as the path; nil when it has none.
-    package let type: String?
+    @usableFromInline package let type: String?
     /// The value that ties it to its reply (the gateway's `sequence_id`), as sent; nil when it has none.
-    package let id: JSONValue?
+    @usableFromInline package let id: JSONValue?
 
     /// A reading of a message parsed as `json`, with the vocabulary fields the system found in it.
-    package init(json: JSONValue?, type: String?, id: JSONValue?) {
+    @usableFromInline package init(json: JSONValue?, type: String?, id: JSONValue?) {
         self.json = json
         self.type = type
         self.id = id
