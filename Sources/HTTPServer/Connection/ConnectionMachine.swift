@@ -387,9 +387,10 @@ final class ConnectionMachine {
             return
         }
         let start = requestStartedAt != 0 ? requestStartedAt : env.now
-        // The request context: who asked, on which port; it travels beside the request and comes
-        // back with what the answer's delivery, owner and log level are.
-        var context = RequestContext(remoteAddress: remoteAddress, localPort: localPort)
+        // The request context: who asked, on which port, when it arrived (the log's and the
+        // journal's origin); it travels beside the request and comes back with what the answer's
+        // delivery, owner and log level are.
+        var context = RequestContext(remoteAddress: remoteAddress, localPort: localPort, arrivedAt: start)
         switch env.responder.outcome(for: request, in: &context) {
         case .upgrade(let response, let endpoint):
             guard env.webSocketSlots.reserve() else {
@@ -422,7 +423,7 @@ final class ConnectionMachine {
         var refusal = HTTPResponse.jsonError(.serviceUnavailable, "Too many open WebSocket connections")
             .hinted("The mock keeps at most \(limit) WebSockets open (--max-websockets, by default half of --max-connections) so HTTP clients always get in; close some or raise the limit.")
         refusal.headers.set("Retry-After", "1")
-        deliver(refusal, RequestContext(remoteAddress: remoteAddress, localPort: localPort), for: request, start: start)
+        deliver(refusal, RequestContext(remoteAddress: remoteAddress, localPort: localPort, arrivedAt: start), for: request, start: start)
     }
 
     /// Queues an answer as its delivery directive says (at once, delayed, closed, reset, truncated).
@@ -601,6 +602,8 @@ final class ConnectionMachine {
         env.webSocketEvents.removeAll(keepingCapacity: true)
         // In place: a copy of the session would share, then copy, its partial-message buffer on every read.
         session.receive(bytes, into: &env.webSocketEvents)
+        // The messages of this read arrived now: their log lines and journal entries count from it.
+        handle.messageArrivedAt = env.now
         for event in env.webSocketEvents {
             switch event {
             case .message(let message):
@@ -657,7 +660,7 @@ final class ConnectionMachine {
     /// that may show the change.
     private func holdReply(_ reply: WebSocketReply, _ promise: DeferredResponse, start: UInt64) {
         let shape = AnswerShape(version: .http1_1, keepAlive: true, omitBody: false, method: "WS", path: "")
-        let context = RequestContext(remoteAddress: remoteAddress, localPort: localPort)
+        let context = RequestContext(remoteAddress: remoteAddress, localPort: localPort, arrivedAt: start)
         holdSlot(promise, start: start) { DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), context: context, shape: shape, reply: reply) }
     }
 

@@ -22,12 +22,19 @@ package struct RequestContext: Sendable {
     /// The level of the answer's log line: info, or debug for the chatter a person does not
     /// read (an admin client polling the outbox).
     package var logLevel: LogLevel = .info
+    /// When the request's first byte arrived (`SystemTime.monotonicNanos`), stamped by the
+    /// connection: the one origin of the request's durations, the log line's and the journal
+    /// entry's, so the two agree on where a request's time begins.
+    package var arrivedAt: UInt64
 
-    /// A context; the defaults stand for a loopback client outside any socket (tests, in-process calls).
-    package init(remoteAddress: String = "127.0.0.1", localPort: Int = 0, pathParameters: PathParameters = [:]) {
+    /// A context; the defaults stand for a loopback client outside any socket (tests, in-process
+    /// calls), whose request arrives when its context is made.
+    package init(remoteAddress: String = "127.0.0.1", localPort: Int = 0, pathParameters: PathParameters = [:],
+                 arrivedAt: UInt64 = SystemTime.monotonicNanos()) {
         self.remoteAddress = remoteAddress
         self.localPort = localPort
         self.pathParameters = pathParameters
+        self.arrivedAt = arrivedAt
     }
 
     /// True when the peer is on the loopback interface (127.0.0.0/8 or ::1).

@@ -492,7 +492,7 @@ package struct Router: Sendable {
     /// The methods a path accepts (for `OPTIONS` and CORS preflight); empty for unknown paths.
     /// It is the `Allow` list `match` builds for a 405, asked with a method no route registers.
     package func allowedMethods(forPath path: String) -> [HTTPMethod] {
-        var context = RequestContext()
+        var context = RequestContext(arrivedAt: 0)  // a question, not a request: no clock read
         if case .methodNotAllowed(let allowed) = match(HTTPRequest(method: .options, target: path), context: &context) { return allowed }
         return []
     }

@@ -33,10 +33,10 @@ extension ControlPlane {
                 guard fired != nil || !stubs.isEmpty else { return next(request, &context) }
                 return answer(request, &context, fired: fired, next)
             }
-            let started = SystemTime.monotonicNanos()
             let at = clock.now()
             let response = answer(request, &context, fired: fired, next)
-            let durationNanos = SystemTime.monotonicNanos() &- started
+            // From the request's arrival (the connection's stamp, the log line's origin too) to now.
+            let durationNanos = SystemTime.monotonicNanos() &- context.arrivedAt
             // The entry keeps references to the request's and response's storage, field by field:
             // handing it the whole structs made the optimiser copy both.
             let sent = JournalEntry.sent(context.delivery.action, status: response.status.code, body: response.body)
@@ -144,7 +144,6 @@ extension ControlPlane {
         }
         wrapped.onMessage = { [self] message, connection in
             let journaling = journal.isEnabled
-            let started = journaling ? SystemTime.monotonicNanos() : 0
             var fired: FaultRule?
             var reading: MessageReading?
             if typedFaults && faults.hasMessageRules {
@@ -181,7 +180,8 @@ extension ControlPlane {
             }
             guard journaling else { return reply }
             let at = clock.now()
-            let durationNanos = SystemTime.monotonicNanos() &- started
+            // From the message's arrival (the connection's stamp, the log line's origin too) to now.
+            let durationNanos = SystemTime.monotonicNanos() &- connection.messageArrivedAt
             // The message's bytes and the reply's list are kept as they are (copy-on-write): no bytes copied.
             journal.record(JournalEntry(webSocketMessage: message, type: reading?.type, replies: reply.messages, system: system,
                                         at: at, durationNanos: durationNanos, fault: fired, remoteAddress: connection.remoteAddress))
