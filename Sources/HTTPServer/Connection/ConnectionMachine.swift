@@ -603,7 +603,7 @@ final class ConnectionMachine {
         // In place: a copy of the session would share, then copy, its partial-message buffer on every read.
         session.receive(bytes, into: &env.webSocketEvents)
         // The messages of this read arrived now: their log lines and journal entries count from it.
-        handle.messageArrivedAt = env.now
+        handle.arrival = env.now
         for event in env.webSocketEvents {
             switch event {
             case .message(let message):

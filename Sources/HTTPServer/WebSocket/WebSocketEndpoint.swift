@@ -90,10 +90,15 @@ package final class WebSocketConnection: Sendable {
     private let open = Locked(true)
     /// The last message's line, kept for the next one (see `messageLog`); loop thread only.
     nonisolated(unsafe) private var spareLog: MessageLog?
+    /// When the message being answered arrived; loop thread only (one owner: no dynamic
+    /// exclusivity check).
+    @exclusivity(unchecked) nonisolated(unsafe) var arrival: UInt64 = 0
+
     /// When the message being answered arrived (`SystemTime.monotonicNanos`), stamped by the
     /// connection before `onMessage`: the one origin of the message's log line and journal entry.
-    /// Read only from `onMessage`, on the connection's loop thread.
-    package internal(set) nonisolated(unsafe) var messageArrivedAt: UInt64 = 0
+    /// Read only from `onMessage`, on the connection's loop thread. A getter, not the stored
+    /// property: read directly from another module, the field got a dynamic exclusivity check there.
+    package var messageArrivedAt: UInt64 { arrival }
 
     init(id: ConnectionID, remoteAddress: String, path: String, mailbox: LoopMailbox) {
         self.id = id
@@ -232,7 +237,7 @@ extension WebSocketEndpoint {
     package func callAsFunction(_ message: WebSocketMessage) -> [WebSocketMessage] {
         let detached = WebSocketConnection(id: ConnectionID(fd: -1, serial: 0), remoteAddress: "", path: "",
                                            mailbox: LoopMailbox(wake: {}))
-        detached.messageArrivedAt = Sys.monotonicNanos()
+        detached.arrival = Sys.monotonicNanos()
         return onMessage(WebSocketPayload(message), detached).messages.map(\.message)
     }
 }
