@@ -168,11 +168,16 @@ struct StubResponse: Sendable {
         case .template(let t): response.body = Array(t.render(request, now: now).utf8)
         case .file(let name):
             let file = name.render(request, now: now)
-            guard let root = filesRoot, !file.split(separator: "/").contains(".."), let bytes = FileBytes.read(root + "/" + file) else {
+            guard let root = filesRoot else {
                 return HTTPResponse.text(.internalServerError, "bodyFileName \(file) is not a readable file in __files\n")
-                    .hinted(StubProblem.ascii("the mapping's bodyFileName \(file) is not in the mappings folder's __files"))
+                    .hinted(StubProblem.ascii("the mapping's bodyFileName \(file) needs a mappings folder (--mappings DIR)"))
             }
-            response.body = bytes
+            switch StubBodyFile.read(file, in: root) {
+            case .success(let bytes): response.body = bytes
+            case .failure(let missing):
+                return HTTPResponse.text(.internalServerError, "bodyFileName \(file) is not a readable file in __files\n")
+                    .hinted(StubProblem.ascii(missing.hint))
+            }
         }
         if let fault { apply(fault, to: &response, &delivery) }
         let delay = delayNanos()
