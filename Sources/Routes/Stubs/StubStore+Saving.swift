@@ -116,8 +116,23 @@ extension StubStore {
     private func write(_ mappings: [StubMapping], in files: StubFiles) throws(StubChangeError) -> [String: StubFileOrigin] {
         let known = state.withLock { s in Dictionary(s.entries.compactMap { e in e.file.map { (e.mapping.id, $0) } }, uniquingKeysWith: { a, _ in a }) }
         var origins: [String: StubFileOrigin] = [:]
+        var listing: [String]?
         for mapping in mappings {
-            let origin = known[mapping.id] ?? StubFileOrigin(path: files.mappingsFolder + "/" + StubMappingFile.name(for: mapping), holdsSeveral: false)
+            let origin: StubFileOrigin
+            if let file = known[mapping.id] {
+                origin = file
+            } else {
+                // A name already in the folder in another case is that file on a Mac's volume;
+                // taking its spelling makes Linux replace it too, not add a second file with the id.
+                let entries = listing ?? ((try? FileManager.default.contentsOfDirectory(atPath: files.mappingsFolder)) ?? [])
+                listing = entries
+                let name = StubMappingFile.name(for: mapping)
+                let path = files.mappingsFolder + "/" + (entries.first { $0.equalsIgnoringASCIICase(name) } ?? name)
+                if let owner = known.first(where: { $0.value.path == path }) {
+                    throw .notSaved(StubNotSaved(status: .conflict, description: "mapping \(mapping.id) would be written to \(path), which holds mapping \(owner.key): rename that file or give the mapping another name"))
+                }
+                origin = StubFileOrigin(path: path, holdsSeveral: false)
+            }
             if origin.holdsSeveral { throw .notSaved(StubStore.readOnly(mapping.id, origin)) }
             origins[mapping.id] = origin
         }
