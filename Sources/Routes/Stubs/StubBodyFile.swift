@@ -1,3 +1,8 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -15,18 +20,34 @@ enum StubBodyFile {
     static func read(_ name: String, in root: String) -> Result<[UInt8], Missing> {
         var path = root
         for component in name.split(separator: "/") {
-            guard component != ".." else { return .failure(Missing(name: name, nearMiss: nil)) }
+            guard component != "..", !component.utf8.contains(0) else { return .failure(Missing(name: name, nearMiss: nil)) }
             if component == "." { continue }
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            // Byte comparison: String's == equates canonically equivalent forms, as APFS does.
-            guard entries.contains(where: { $0.utf8.elementsEqual(component.utf8) }) else {
+            guard lists(path, component) else {
+                // Only a miss pays for the names (it is an error answer).
                 let folded = component.lowercased()
+                let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
                 return .failure(Missing(name: name, nearMiss: entries.first { $0.lowercased() == folded }))
             }
             path += "/" + component
         }
         guard let bytes = FileBytes.read(path) else { return .failure(Missing(name: name, nearMiss: nil)) }
         return .success(bytes)
+    }
+
+    /// Whether `directory` has an entry whose name is exactly `name`'s bytes (String's `==` would
+    /// equate canonically equivalent forms, as APFS does).
+    private static func lists(_ directory: String, _ name: Substring) -> Bool {
+        guard let dir = opendir(directory), let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return false }
+        defer { closedir(dir) }
+        return name.withCString { wanted in
+            while let entry = readdir(dir) {
+                // The name through a pointer: an entry is only as long as its name, so copying the
+                // whole `d_name` array could read past the end of readdir's buffer.
+                let entryName = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+                if strcmp(entryName, wanted) == 0 { return true }
+            }
+            return false
+        }
     }
 
     /// A `bodyFileName` with no file of that exact name.

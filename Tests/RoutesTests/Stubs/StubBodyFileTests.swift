@@ -53,6 +53,18 @@ final class StubBodyFileTests: XCTestCase {
         XCTAssertEqual(folderCase.header("X-Mock-Hint"), "bodyFileName Users/one.json: no such file in __files (names are matched exactly, case included; found users)")
     }
 
+    func testAFolderOfManyFilesIsSearchedToTheEnd() throws {
+        // Enough entries for several reads of the directory, the file looked for among the last;
+        // under the address sanitizer (CI) a read past a directory entry's name fails here.
+        for i in 0..<1500 { try write("", to: "__files/filler-\(i)-with-a-longer-name.json") }
+        try write("last", to: "__files/zz.txt")
+        try write("[\(mapping("/last", "zz.txt")), \(mapping("/none", "ZZ.txt"))]", to: "mappings/all.json")
+        let server = try server()
+        defer { server.stop() }
+        for _ in 0..<20 { XCTAssertEqual(try server.request("GET", "/last").text, "last") }
+        XCTAssertEqual(try server.request("GET", "/none").header("X-Mock-Hint"), "bodyFileName ZZ.txt: no such file in __files (names are matched exactly, case included; found zz.txt)")
+    }
+
     func testAnotherUnicodeFormIsMissingAndAMissingFileSaysSo() throws {
         // APFS also finds a name in either normalization form; Linux file systems do not.
         try write("composed", to: "__files/caf\u{E9}.txt")
