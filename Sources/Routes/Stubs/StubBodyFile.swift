@@ -37,18 +37,64 @@ enum StubBodyFile {
     /// Whether `directory` has an entry whose name is exactly `name`'s bytes (String's `==` would
     /// equate canonically equivalent forms, as APFS does).
     private static func lists(_ directory: String, _ name: Substring) -> Bool {
-        guard let dir = opendir(directory), let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return false }
-        defer { closedir(dir) }
-        return name.withCString { wanted in
-            while let entry = readdir(dir) {
-                // The name through a pointer: an entry is only as long as its name, so copying the
-                // whole `d_name` array could read past the end of readdir's buffer.
-                let entryName = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
-                if strcmp(entryName, wanted) == 0 { return true }
+        var info = stat()
+        guard stat(directory, &info) == 0 else { return false }
+        let version = DirectoryVersion(info)
+        let wanted = Array(name.utf8)
+        if let known = listings.withLock({ $0[directory] }), known.version == version {
+            return known.names.contains(wanted)
+        }
+        guard let names = entryNames(directory) else { return false }
+        // A directory changed within the last seconds may change again within its timestamp's
+        // resolution (one second on HFS+) without a new time: such a listing is not kept.
+        if version.seconds + 2 < Int(time(nil)) {
+            listings.withLock { cache in
+                if cache.count >= maxListings { cache.removeAll() }
+                cache[directory] = Listing(version: version, names: names)
             }
-            return false
+        }
+        return names.contains(wanted)
+    }
+
+    /// The names of a directory's entries, as bytes.
+    private static func entryNames(_ directory: String) -> Set<[UInt8]>? {
+        guard let dir = opendir(directory), let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return nil }
+        defer { closedir(dir) }
+        var names = Set<[UInt8]>()
+        while let entry = readdir(dir) {
+            // The name through a pointer: an entry is only as long as its name, so copying the
+            // whole `d_name` array could read past the end of readdir's buffer.
+            let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+            names.insert(Array(UnsafeRawBufferPointer(start: name, count: strlen(name))))
+        }
+        return names
+    }
+
+    /// A directory as it was listed: any entry added, removed or renamed changes its modification time.
+    private struct DirectoryVersion: Equatable {
+        let device: UInt64, inode: UInt64, seconds: Int, nanoseconds: Int
+
+        init(_ info: stat) {
+            #if canImport(Darwin)
+            let time = info.st_mtimespec
+            #else
+            let time = info.st_mtim
+            #endif
+            device = UInt64(truncatingIfNeeded: info.st_dev)
+            inode = UInt64(truncatingIfNeeded: info.st_ino)
+            seconds = Int(time.tv_sec)
+            nanoseconds = Int(time.tv_nsec)
         }
     }
+
+    private struct Listing {
+        let version: DirectoryVersion
+        let names: Set<[UInt8]>
+    }
+
+    /// Listings by directory path, so a served file costs a `stat` of each directory, not a listing.
+    private static let listings = Locked<[String: Listing]>([:])
+    private static let maxListings = 256
 
     /// A `bodyFileName` with no file of that exact name.
     struct Missing: Error {

@@ -65,6 +65,24 @@ final class StubBodyFileTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/none").header("X-Mock-Hint"), "bodyFileName ZZ.txt: no such file in __files (names are matched exactly, case included; found zz.txt)")
     }
 
+    func testARenameInAFolderListedBeforeIsSeen() throws {
+        try write("one", to: "__files/body.json")
+        try write("[\(mapping("/lower", "body.json")), \(mapping("/upper", "Body.json"))]", to: "mappings/all.json")
+        // An hour old: its listing is kept between requests.
+        let files = folder.appendingPathComponent("__files")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: files.path)
+        let server = try server()
+        defer { server.stop() }
+        XCTAssertEqual(try server.request("GET", "/lower").text, "one")
+        XCTAssertEqual(try server.request("GET", "/upper").status, 500)
+
+        try FileManager.default.moveItem(at: files.appendingPathComponent("body.json"), to: files.appendingPathComponent("Body.json"))
+        XCTAssertEqual(try server.request("GET", "/upper").text, "one", "the rename is seen")
+        let lower = try server.request("GET", "/lower")
+        XCTAssertEqual(lower.status, 500)
+        XCTAssertEqual(lower.header("X-Mock-Hint"), "bodyFileName body.json: no such file in __files (names are matched exactly, case included; found Body.json)")
+    }
+
     func testAnotherUnicodeFormIsMissingAndAMissingFileSaysSo() throws {
         // APFS also finds a name in either normalization form; Linux file systems do not.
         try write("composed", to: "__files/caf\u{E9}.txt")
