@@ -42,13 +42,22 @@ package struct RouteGroup: Sendable {
     /// Whether answers carry CORS headers for a request with an `Origin`; a group read only by
     /// its own same-origin pages (an admin console) says no, and its preflights pass nothing.
     package var allowsCrossOrigin: Bool
+    /// Whether a path one of its static routes spells is that route's alone, its other methods a
+    /// 405. The frameworks the systems copy fall through to a parameterised route for another
+    /// method (Vapor's router is per method; ASP.NET rejects a candidate by method and takes the
+    /// next), so the systems' groups say no. The mock's own admin API says yes: otherwise
+    /// `GET /__admin/mappings/save` would be `GET /__admin/mappings/:id` for the id "save", and
+    /// `Allow` would list methods the OpenAPI document does not have on that path.
+    package var staticPathsAreExclusive: Bool
 
     package init(system: String, prefixes: [String], caseInsensitive: Bool = false, allowsCrossOrigin: Bool = true,
+                staticPathsAreExclusive: Bool = false,
                 errorShape: @escaping @Sendable (HTTPError) -> HTTPResponse = RouteGroup.vaporShape) {
         self.system = system
         self.prefixes = prefixes
         self.caseInsensitive = caseInsensitive
         self.allowsCrossOrigin = allowsCrossOrigin
+        self.staticPathsAreExclusive = staticPathsAreExclusive
         self.errorShape = errorShape
     }
 
@@ -182,6 +191,8 @@ package struct Router: Sendable {
         let method: HTTPMethod
         let compiled: RoutePattern
         let caseInsensitive: Bool
+        /// A static route of a group whose static paths are exclusive (`RouteGroup.staticPathsAreExclusive`).
+        let exclusivePath: Bool
         let handler: HTTPHandler
         /// The index of the route's group in `groups`, or nil outside any group.
         let group: Int?
@@ -309,6 +320,7 @@ package struct Router: Sendable {
         var wrapped = handler
         if let around = currentAround { wrapped = around(wrapped) }
         routes.append(Route(method: method, compiled: compiled, caseInsensitive: caseInsensitive,
+                            exclusivePath: compiled.names.isEmpty && (group?.staticPathsAreExclusive ?? false),
                             handler: wrapped, group: currentGroupIndex, pattern: pattern))
         hasCaseInsensitiveRoutes = hasCaseInsensitiveRoutes || caseInsensitive
         let count = compiled.pieces.count
@@ -452,11 +464,14 @@ package struct Router: Sendable {
         }
         // Static routes match the path with its empty segments dropped (`/a//b/` is `/a/b`), and
         // only a path that starts with a slash.
+        // Whether a static route spelling the path keeps it to itself (`RouteGroup.staticPathsAreExclusive`).
+        var exclusive = false
         if count < staticBySegments.count && path.first == UInt8(ascii: "/") {
             let candidates = staticBySegments[count]
             var found = false
             for entry in candidates where entry.length == length && routes[entry.route].compiled.matches(path, foldCase: false) {
                 found = true
+                exclusive = exclusive || routes[entry.route].exclusivePath
                 consider(entry.route)
                 if exact != nil { break }
             }
@@ -465,12 +480,13 @@ package struct Router: Sendable {
             if !found && hasCaseInsensitiveRoutes && path.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
                 for entry in candidates where entry.length == length && routes[entry.route].caseInsensitive
                     && routes[entry.route].compiled.matches(path, foldCase: true) {
+                    exclusive = exclusive || routes[entry.route].exclusivePath
                     consider(entry.route)
                     if exact != nil { break }
                 }
             }
         }
-        if exact == nil && count < parameterisedBySegments.count {
+        if exact == nil && !exclusive && count < parameterisedBySegments.count {
             for index in parameterisedBySegments[count]
             where routes[index].compiled.matches(path, foldCase: routes[index].caseInsensitive) {
                 consider(index)

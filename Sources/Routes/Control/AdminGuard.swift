@@ -17,7 +17,8 @@ package struct AdminGuard: Sendable {
     /// `/__mock/*` and `/__admin/*` (WireMock's admin API over the stubs) answer as `admin`,
     /// errors in Vapor's shape like the transport's own. No CORS: they are read by their own
     /// console only, which is same-origin.
-    package static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock", StubAdmin.prefix], allowsCrossOrigin: false)
+    package static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock", StubAdmin.prefix], allowsCrossOrigin: false,
+                                                   staticPathsAreExclusive: true)
 
     package let adminToken: String?
     /// Host names (lowercased, no port) accepted besides the loopback names: the configured one.

@@ -67,6 +67,24 @@ final class RouterMatchingTests: XCTestCase {
         XCTAssertEqual(router.allowedMethods(forPath: "/nowhere"), [])
     }
 
+    func testAGroupWithExclusiveStaticPathsKeepsAStaticPathToItsRoute() {
+        var router = Router()
+        router.group(RouteGroup(system: "admin", prefixes: ["/mappings"], staticPathsAreExclusive: true)) { r in
+            r.post("/mappings/save") { _ in .text(.ok, "save") }
+            r.get("/mappings/:id") { _, c in .text(.ok, "mapping " + (c.pathParameters["id"] ?? "-")) }
+            r.delete("/mappings/:id") { _ in .text(.ok, "deleted") }
+        }
+        XCTAssertEqual(answer(router, .post, "/mappings/save"), "save")
+        XCTAssertEqual(answer(router, .get, "/mappings/abc"), "mapping abc")
+        // Not GET /mappings/:id with the id "save": the methods on the path are the static route's.
+        let get = HTTPRequest(method: .get, target: "/mappings/save")
+        var context = RequestContext()
+        guard case .methodNotAllowed(let allowed) = router.match(get, context: &context) else { return XCTFail("405 expected") }
+        XCTAssertEqual(allowed, [.post, .options])
+        XCTAssertEqual(router.allowedMethods(forPath: "/mappings/save"), [.post, .options])
+        XCTAssertEqual(router.allowedMethods(forPath: "/mappings/abc"), [.get, .delete, .head, .options])
+    }
+
     func testPathParametersReadLikeADictionary() {
         let parameters: PathParameters = ["id": "7", "page": "2"]
         XCTAssertEqual(parameters["id"], "7")
