@@ -118,7 +118,7 @@ package final class MockApp: Sendable {
                     ?? JSONValue.object([("error", .string("the change could not be saved to the state file: \(reason)"))]).jsonText
             }
         }
-        return Responder(router: router, middleware: durability.middleware(around: control.middleware))
+        return Responder(router: router, middleware: durability.middleware(around: control.middleware(gated: true)))
     }
 
     /// Lets `POST /__mock/instances` start up to `limit` isolated copies of this mock, each a

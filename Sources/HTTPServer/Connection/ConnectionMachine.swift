@@ -39,6 +39,8 @@ final class ConnectionMachine {
         var ordered = true
         /// A WebSocket message's line, written when its reply goes out.
         var messageLog: MessageLog?
+        /// The answer's `Delivery.onSent`, given the answer: run when it goes out (or is dropped).
+        var sent: (@Sendable () -> Void)? = nil
     }
 
     /// How to encode an answer: what its request asked for.
@@ -391,6 +393,7 @@ final class ConnectionMachine {
         // journal's origin); it travels beside the request and comes back with what the answer's
         // delivery, owner and log level are.
         var context = RequestContext(remoteAddress: remoteAddress, localPort: localPort, arrivedAt: start)
+        context.behindHeldAnswer = !held.isEmpty
         switch env.responder.outcome(for: request, in: &context) {
         case .upgrade(let response, let endpoint):
             guard env.webSocketSlots.reserve() else {
@@ -438,6 +441,7 @@ final class ConnectionMachine {
                                        date: env.date, into: &outbound)
             outputAdded(wasEmpty: wasEmpty)
             if !keepAlive { close = .afterFlush }
+            if let onSent = delivery.onSent { onSent(response) }
             // Only when it is written, from the fields where they are (no entry built).
             if env.logger.isEnabled(context.logLevel) {
                 env.logger.request(request, response, system: context.system, level: context.logLevel,
@@ -452,7 +456,19 @@ final class ConnectionMachine {
             return
         }
         let (bytes, then, entry) = encoded(response, context, shape)
-        emit(bytes, delay: delivery.delayNanos, then: then, log: entry, start: start)
+        emit(bytes, delay: delivery.delayNanos, then: then, log: entry, start: start, sent: ConnectionMachine.sent(response, delivery.onSent))
+    }
+
+    /// `onSent` bound to the messages it is to be told.
+    private static func sent(_ messages: [WebSocketPayload], _ onSent: (@Sendable ([WebSocketPayload]) -> Void)?) -> (@Sendable () -> Void)? {
+        guard let onSent else { return nil }
+        return { onSent(messages) }
+    }
+
+    /// `onSent` bound to the answer it is to be told.
+    private static func sent(_ response: HTTPResponse, _ onSent: (@Sendable (HTTPResponse) -> Void)?) -> (@Sendable () -> Void)? {
+        guard let onSent else { return nil }
+        return { onSent(response) }
     }
 
     /// The bytes of an answer (cut, or none, as its delivery says), what follows it, its log entry.
@@ -543,6 +559,7 @@ final class ConnectionMachine {
         held[index].then = then
         held[index].log = entry
         held[index].releaseAt = env.now + context.delivery.delayNanos
+        held[index].sent = ConnectionMachine.sent(response, context.delivery.onSent)
         held[index].slot = nil
     }
 
@@ -567,6 +584,7 @@ final class ConnectionMachine {
         held[index].then = then
         held[index].releaseAt = env.now + reply.delayNanos
         held[index].messageLog = reply.log
+        held[index].sent = ConnectionMachine.sent(messages, reply.onSent)
         held[index].slot = nil
     }
 
@@ -579,7 +597,15 @@ final class ConnectionMachine {
     private func dropHeld() {
         let dropped = held
         held = []
-        for entry in dropped { entry.slot?.promise.cancel() }
+        for entry in dropped {
+            // An answer that will never go out is still told (the provisional one if it was not
+            // completed): the journal keeps every request the handler saw.
+            if let slot = entry.slot {
+                slot.promise.cancel()
+                if let reply = slot.reply { reply.onSent?(reply.messages) } else { slot.context.delivery.onSent?(slot.response) }
+            }
+            entry.sent?()
+        }
     }
 
     /// Answers a request the server refuses (a bound, a malformed request, a timeout), then closes.
@@ -628,6 +654,7 @@ final class ConnectionMachine {
             // as an HTTP answer is; the general path below cost a buffer, a hold and a copy.
             for message in reply.messages { message.appendFrame(to: &outbound) }
             if pendingOutput > 0 { outputAdded(wasEmpty: true) }
+            if let onSent = reply.onSent { onSent(reply.messages) }
             if let log = reply.log { logMessage(log, start: start) }
             return
         }
@@ -643,11 +670,13 @@ final class ConnectionMachine {
             then = .afterFlush
         }
         if bytes.isEmpty && then == .none {
+            if let onSent = reply.onSent { onSent(reply.messages) }
             if let log = reply.log { logMessage(log, start: start) }
             return
         }
         // A delay holds this reply only; a close waits for the replies before it.
-        emit(bytes, delay: reply.delayNanos, then: then, log: nil, start: start, ordered: then != .none, messageLog: reply.log)
+        emit(bytes, delay: reply.delayNanos, then: then, log: nil, start: start, ordered: then != .none, messageLog: reply.log,
+             sent: ConnectionMachine.sent(reply.messages, reply.onSent))
     }
 
     /// Writes a message's line, its duration from the message's arrival until now.
@@ -722,9 +751,9 @@ final class ConnectionMachine {
 
     /// Output in order: straight to the buffer, or behind held answers until its release time.
     private func emit(_ bytes: [UInt8], delay: UInt64, then: CloseRequest, log: RequestLogEntry?, start: UInt64, ordered: Bool = true,
-                      messageLog: MessageLog? = nil) {
+                      messageLog: MessageLog? = nil, sent: (@Sendable () -> Void)? = nil) {
         held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start, slot: nil, ordered: ordered,
-                         messageLog: messageLog))
+                         messageLog: messageLog, sent: sent))
         releaseDue()
         if held.count >= env.settings.maxHeldAnswers { outputPaused = true }
     }
@@ -756,6 +785,7 @@ final class ConnectionMachine {
             }
             held.remove(at: index)
             appendOutput(entry.bytes)
+            entry.sent?()
             if var log = entry.log, env.logger.isEnabled(log.level) {
                 // The clock now, not the loop's cached `now`: that one is read once per wake-up,
                 // so every answer given in the same wake-up would show 0.

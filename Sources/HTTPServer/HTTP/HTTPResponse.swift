@@ -90,6 +90,10 @@ package struct Delivery: Sendable, Equatable {
     package var action: Action = .send
     /// Hold the answer until this promise is completed (`RequestContext.deferring(_:until:)`).
     package var deferred: DeferredResponse?
+    /// Told the answer actually sent (a deferred answer's replacement or timeout answer), on the
+    /// loop thread, once its bytes are queued (or, for a held answer whose connection goes away
+    /// first, then): the journal records a held answer here. Nil (the usual case) costs nothing.
+    package var onSent: (@Sendable (HTTPResponse) -> Void)?
 
     package init(delayNanos: UInt64 = 0, action: Action = .send) {
         self.delayNanos = delayNanos

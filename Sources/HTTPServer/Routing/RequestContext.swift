@@ -26,6 +26,9 @@ package struct RequestContext: Sendable {
     /// connection: the one origin of the request's durations, the log line's and the journal
     /// entry's, so the two agree on where a request's time begins.
     package var arrivedAt: UInt64
+    /// The connection still holds an earlier answer (delayed or deferred), so this one, held or
+    /// not, goes out after it: set by the connection, for what records answers when they are sent.
+    package var behindHeldAnswer = false
 
     /// A context; the defaults stand for a loopback client outside any socket (tests, in-process
     /// calls), whose request arrives when its context is made.

@@ -49,6 +49,10 @@ package enum WebSocketAdmission: Sendable, Equatable {
     package var deferred: DeferredResponse?
     /// The message's log line (written, with its duration, once the reply goes out); nil: none.
     package var log: MessageLog?
+    /// Told the messages actually sent (a deferred reply's replacement), on the loop thread, once
+    /// they are queued (or, for a held reply whose connection goes away first, then): the journal
+    /// records a held reply here.
+    package var onSent: (@Sendable ([WebSocketPayload]) -> Void)?
 
     @usableFromInline
     package init(messages: [WebSocketPayload] = [], delayNanos: UInt64 = 0, close: WebSocketCloseRequest? = nil,

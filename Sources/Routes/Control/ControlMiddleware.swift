@@ -19,7 +19,13 @@ extension ControlPlane {
     /// The responder's middleware: fires faults and journals every answered request except the
     /// admin paths, which are neither faulted nor journaled. The path's owner is the router's
     /// (`RequestContext.system`, the matched route's group).
-    package var middleware: Middleware {
+    package var middleware: Middleware { middleware(gated: false) }
+
+    /// The middleware; `gated` when a durability gate around it holds every answer whose handler
+    /// changed state (`ThreadMark`). An answer that is held (deferred, delayed, to be gated, or
+    /// behind an earlier held one on its connection) is journaled when it goes out, with what went
+    /// out (`Delivery.onSent`), so the journal's order is the order answers went out; any other, at once.
+    package func middleware(gated: Bool) -> Middleware {
         { [self] request, context, next in
             let system = context.system
             if system == AdminGuard.routeGroup.system {
@@ -35,12 +41,17 @@ extension ControlPlane {
             }
             let at = clock.now()
             let response = answer(request, &context, fired: fired, next)
+            let stub = stubs.isEmpty ? nil : StubStore.reference(of: response, system: context.system)
+            if context.delivery.deferred != nil || context.delivery.delayNanos != 0 || context.behindHeldAnswer
+                || (gated && ThreadMark.value != 0) {
+                context.delivery.onSent = journalWhenSent(request, at: at, system: system, fired: fired, stub: stub, context: context)
+                return response
+            }
             // From the request's arrival (the connection's stamp, the log line's origin too) to now.
             let durationNanos = SystemTime.monotonicNanos() &- context.arrivedAt
             // The entry keeps references to the request's and response's storage, field by field:
             // handing it the whole structs made the optimiser copy both.
             let sent = JournalEntry.sent(context.delivery.action, status: response.status.code, body: response.body)
-            let stub = stubs.isEmpty ? nil : StubStore.reference(of: response, system: context.system)
             let entry = JournalEntry(at: at, durationNanos: durationNanos, system: stub == nil ? system : StubStore.systemName,
                                      method: request.method.rawValue, path: request.path, query: request.query,
                                      status: sent.status, requestHeaders: request.headers, requestBody: request.body,
@@ -48,6 +59,23 @@ extension ControlPlane {
                                      remoteAddress: context.remoteAddress)
             journal.record(entry)
             return response
+        }
+    }
+
+    /// A held answer's journaling: the entry, made from the answer that went out (a durability
+    /// refusal, a long poll's result) when it goes out, its duration up to then.
+    @inline(never)
+    private func journalWhenSent(_ request: HTTPRequest, at: Date, system: String?, fired: FaultRule?, stub: StubReference?,
+                                 context: RequestContext) -> @Sendable (HTTPResponse) -> Void {
+        let journal = journal, action = context.delivery.action, arrivedAt = context.arrivedAt, remoteAddress = context.remoteAddress
+        let system = stub == nil ? system : StubStore.systemName
+        return { response in
+            let sent = JournalEntry.sent(action, status: response.status.code, body: response.body)
+            journal.record(JournalEntry(at: at, durationNanos: SystemTime.monotonicNanos() &- arrivedAt, system: system,
+                                        method: request.method.rawValue, path: request.path, query: request.query,
+                                        status: sent.status, requestHeaders: request.headers, requestBody: request.body,
+                                        responseBody: sent.body, hint: response.hint, fault: fired, stub: stub,
+                                        remoteAddress: remoteAddress))
         }
     }
 
@@ -180,6 +208,15 @@ extension ControlPlane {
             }
             guard journaling else { return reply }
             let at = clock.now()
+            if reply.delayNanos != 0 || reply.deferred != nil {
+                // Held: journaled when it goes out, with what went out and the time it was held.
+                let journal = journal, type = reading?.type, fault = fired, arrivedAt = connection.messageArrivedAt, remoteAddress = connection.remoteAddress
+                reply.onSent = { messages in
+                    journal.record(JournalEntry(webSocketMessage: message, type: type, replies: messages, system: system, at: at,
+                                                durationNanos: SystemTime.monotonicNanos() &- arrivedAt, fault: fault, remoteAddress: remoteAddress))
+                }
+                return reply
+            }
             // From the message's arrival (the connection's stamp, the log line's origin too) to now.
             let durationNanos = SystemTime.monotonicNanos() &- connection.messageArrivedAt
             // The message's bytes and the reply's list are kept as they are (copy-on-write): no bytes copied.
