@@ -126,8 +126,11 @@ final class FaultTests: MockServerTestCase {
         for (action, delivery) in cases {
             _ = try server.addFault(["path": "/rsschool/secure", "times": 1, "action": action])
             var context = RequestContext()
-            _ = server.responder.respond(to: HTTPRequest(method: .post, target: "/rsschool/secure", body: Array(#"{"sequence": "132"}"#.utf8)), in: &context)
+            let response = server.responder.respond(to: HTTPRequest(method: .post, target: "/rsschool/secure", body: Array(#"{"sequence": "132"}"#.utf8)), in: &context)
             XCTAssertEqual(context.delivery, delivery, "\(action)")
+            // A held answer is journaled when the transport sends it: here the test is the transport.
+            XCTAssertEqual(context.delivery.onSent != nil, delivery.delayNanos != 0, "\(action)")
+            context.delivery.onSent?(response)
         }
         let entries = try server.journal("path=/rsschool/secure")
         XCTAssertEqual(entries.map { $0["status"] as? Int }, [200, nil, nil, 200])
