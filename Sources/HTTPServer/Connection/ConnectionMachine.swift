@@ -62,6 +62,8 @@ final class ConnectionMachine {
         var shape: AnswerShape
         /// A WebSocket reply held instead of an HTTP answer (`response` is then unused).
         var reply: WebSocketReply? = nil
+        /// The reply's `WebSocketConnection.whenReplySent` hook.
+        var replySent: (@Sendable ([WebSocketPayload]) -> Void)? = nil
     }
 
     let id: ConnectionID
@@ -584,7 +586,7 @@ final class ConnectionMachine {
         held[index].then = then
         held[index].releaseAt = env.now + reply.delayNanos
         held[index].messageLog = reply.log
-        held[index].sent = ConnectionMachine.sent(messages, reply.onSent)
+        held[index].sent = ConnectionMachine.sent(messages, held[index].slot?.replySent)
         held[index].slot = nil
     }
 
@@ -602,7 +604,7 @@ final class ConnectionMachine {
             // completed): the journal keeps every request the handler saw.
             if let slot = entry.slot {
                 slot.promise.cancel()
-                if let reply = slot.reply { reply.onSent?(reply.messages) } else { slot.context.delivery.onSent?(slot.response) }
+                if let reply = slot.reply { slot.replySent?(reply.messages) } else { slot.context.delivery.onSent?(slot.response) }
             }
             entry.sent?()
         }
@@ -633,7 +635,11 @@ final class ConnectionMachine {
         for event in env.webSocketEvents {
             switch event {
             case .message(let message):
-                reply(endpoint.onMessage(message, handle), start: env.now)
+                let answer = endpoint.onMessage(message, handle)
+                // Nil but for a held reply the journal waits for (see `whenReplySent`).
+                let sent = handle.replySent
+                if sent != nil { handle.replySent = nil }
+                reply(answer, start: env.now, sent: sent)
             case .send(let frame):
                 // A pong (or close echo) at once, as RFC 6455 §5.5.2 asks, past delayed replies;
                 // only a 101 still held (a delayed handshake) goes first.
@@ -648,18 +654,18 @@ final class ConnectionMachine {
         }
     }
 
-    private func reply(_ reply: WebSocketReply, start: UInt64) {
+    private func reply(_ reply: WebSocketReply, start: UInt64, sent onSent: (@Sendable ([WebSocketPayload]) -> Void)? = nil) {
         if reply.delayNanos == 0 && reply.close == nil && reply.deferred == nil && held.isEmpty && pendingOutput == 0 && close == .none {
             // The hot path: frames straight into the empty output buffer (no hard cap to check),
             // as an HTTP answer is; the general path below cost a buffer, a hold and a copy.
             for message in reply.messages { message.appendFrame(to: &outbound) }
             if pendingOutput > 0 { outputAdded(wasEmpty: true) }
-            if let onSent = reply.onSent { onSent(reply.messages) }
+            if let onSent { onSent(reply.messages) }
             if let log = reply.log { logMessage(log, start: start) }
             return
         }
         if let promise = reply.deferred {
-            holdReply(reply, promise, start: start)
+            holdReply(reply, promise, start: start, sent: onSent)
             return
         }
         var bytes: [UInt8] = []
@@ -670,13 +676,13 @@ final class ConnectionMachine {
             then = .afterFlush
         }
         if bytes.isEmpty && then == .none {
-            if let onSent = reply.onSent { onSent(reply.messages) }
+            if let onSent { onSent(reply.messages) }
             if let log = reply.log { logMessage(log, start: start) }
             return
         }
         // A delay holds this reply only; a close waits for the replies before it.
         emit(bytes, delay: reply.delayNanos, then: then, log: nil, start: start, ordered: then != .none, messageLog: reply.log,
-             sent: ConnectionMachine.sent(reply.messages, reply.onSent))
+             sent: ConnectionMachine.sent(reply.messages, onSent))
     }
 
     /// Writes a message's line, its duration from the message's arrival until now.
@@ -687,10 +693,13 @@ final class ConnectionMachine {
     /// Holds the reply's place (later replies and pushes wait behind it) until its promise is
     /// completed: a reply waiting for its change to reach the disk must not be overtaken by one
     /// that may show the change.
-    private func holdReply(_ reply: WebSocketReply, _ promise: DeferredResponse, start: UInt64) {
+    private func holdReply(_ reply: WebSocketReply, _ promise: DeferredResponse, start: UInt64,
+                           sent: (@Sendable ([WebSocketPayload]) -> Void)?) {
         let shape = AnswerShape(version: .http1_1, keepAlive: true, omitBody: false, method: "WS", path: "")
         let context = RequestContext(remoteAddress: remoteAddress, localPort: localPort, arrivedAt: start)
-        holdSlot(promise, start: start) { DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), context: context, shape: shape, reply: reply) }
+        holdSlot(promise, start: start) {
+            DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), context: context, shape: shape, reply: reply, replySent: sent)
+        }
     }
 
     private func afterWebSocketInput() {

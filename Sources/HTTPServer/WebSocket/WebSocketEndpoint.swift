@@ -49,10 +49,6 @@ package enum WebSocketAdmission: Sendable, Equatable {
     package var deferred: DeferredResponse?
     /// The message's log line (written, with its duration, once the reply goes out); nil: none.
     package var log: MessageLog?
-    /// Told the messages actually sent (a deferred reply's replacement), on the loop thread, once
-    /// they are queued (or, for a held reply whose connection goes away first, then): the journal
-    /// records a held reply here.
-    package var onSent: (@Sendable ([WebSocketPayload]) -> Void)?
 
     @usableFromInline
     package init(messages: [WebSocketPayload] = [], delayNanos: UInt64 = 0, close: WebSocketCloseRequest? = nil,
@@ -103,6 +99,16 @@ package final class WebSocketConnection: Sendable {
     /// Read only from `onMessage`, on the connection's loop thread. A getter, not the stored
     /// property: read directly from another module, the field got a dynamic exclusivity check there.
     package var messageArrivedAt: UInt64 { arrival }
+
+    /// The hook `whenReplySent` set for the reply being made; loop thread only. On the handle, not
+    /// the reply: a field more on every reply cost more than the hook saves.
+    @exclusivity(unchecked) nonisolated(unsafe) var replySent: (@Sendable ([WebSocketPayload]) -> Void)?
+
+    /// Tells `body` the messages actually sent in answer to the message being answered (a deferred
+    /// reply's replacement), on the loop thread, once they are queued (or, for a held reply whose
+    /// connection goes away first, then): the journal records a held reply here. Call it from
+    /// `onMessage`, for the reply it returns.
+    package func whenReplySent(_ body: @escaping @Sendable ([WebSocketPayload]) -> Void) { replySent = body }
 
     init(id: ConnectionID, remoteAddress: String, path: String, mailbox: LoopMailbox) {
         self.id = id

@@ -211,7 +211,7 @@ extension ControlPlane {
             if reply.delayNanos != 0 || reply.deferred != nil {
                 // Held: journaled when it goes out, with what went out and the time it was held.
                 let journal = journal, type = reading?.type, fault = fired, arrivedAt = connection.messageArrivedAt, remoteAddress = connection.remoteAddress
-                reply.onSent = { messages in
+                connection.whenReplySent { messages in
                     journal.record(JournalEntry(webSocketMessage: message, type: type, replies: messages, system: system, at: at,
                                                 durationNanos: SystemTime.monotonicNanos() &- arrivedAt, fault: fault, remoteAddress: remoteAddress))
                 }

@@ -57,6 +57,18 @@ final class JournalHeldAnswerTests: MockServerTestCase {
         XCTAssertGreaterThanOrEqual(entries.last?["durationMs"] as? Double ?? 0, 30, "it waited behind the held answer")
     }
 
+    func testAStubsDelayedAnswerIsJournaledWithItsStubAndDelay() throws {
+        let added = try server.request("POST", "/__admin/mappings",
+                                       jsonText: #"{"request": {"url": "/slow"}, "response": {"status": 418, "body": "late", "fixedDelayMilliseconds": 120}}"#)
+        XCTAssertEqual(added.status, 201, added.text)
+        XCTAssertEqual(try server.request("GET", "/slow").status, 418)
+        let entry = try XCTUnwrap(try server.journal("path=/slow").first)
+        XCTAssertEqual(entry["status"] as? Int, 418)
+        XCTAssertEqual(entry["responseBody"] as? String, "late")
+        XCTAssertNotNil(entry["stub"], "\(entry)")
+        XCTAssertGreaterThanOrEqual(entry["durationMs"] as? Double ?? 0, 120, "\(entry)")
+    }
+
     func testADelayedGatewayRepliesEntryCountsTheDelay() throws {
         _ = try server.addFault(["system": "gateway", "path": "LOGIN_CUSTOMER", "times": 1, "action": ["delayMs": 150]])
         let ws = try TestWebSocket(port: server.port, path: "/customer-gateway/customer")
