@@ -101,11 +101,7 @@ import HTTPServer
             sink.keyed("addedAccounts", touched: touched, count: added.count, all: { added.lazy.map { ($0.key, $0.value) } },
                        lookup: { added[$0] }, asObject: true) { _, value in AccountOverlay.object(fields(value)) }
             var removed: [UInt8] = []
-            RecordImage.appendArray(c.removed.sorted().map { name -> [UInt8] in
-                var out: [UInt8] = []
-                JSONText.appendQuoted(name, to: &out)
-                return out
-            }, to: &removed)
+            RecordImage.appendStrings(c.removed.sorted(), to: &removed)
             sink.field("removedAccounts", json: removed)
         }
     }

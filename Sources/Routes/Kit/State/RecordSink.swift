@@ -109,6 +109,18 @@ package final class RecordImage {
         }
         out.append(UInt8(ascii: "]"))
     }
+
+    /// `["text",…]`: strings quoted straight into `out`, no array per element.
+    package static func appendStrings<S: Sequence>(_ strings: S, to out: inout [UInt8]) where S.Element == String {
+        out.append(UInt8(ascii: "["))
+        var first = true
+        for text in strings {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            JSONText.appendQuoted(text, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
 }
 
 /// One member of a part's image: its JSON, and the same as bytes only.

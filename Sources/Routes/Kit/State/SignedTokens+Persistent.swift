@@ -61,20 +61,12 @@ extension SignedTokens {
         JSONText.appendQuoted(snapshot.tokenKey, to: &key)
         sink.field("tokenKey", json: key)
         var revoked: [UInt8] = []
-        RecordImage.appendArray((snapshot.revoked ?? []).map { text -> [UInt8] in
-            var out: [UInt8] = []
-            JSONText.appendQuoted(text, to: &out)
-            return out
-        }, to: &revoked)
+        RecordImage.appendStrings(snapshot.revoked ?? [], to: &revoked)
         sink.field("revoked", json: revoked)
         // Deleted accounts' tags and generations: without them a restart would bring a deleted
         // account's sessions back.
         var ended: [UInt8] = []
-        RecordImage.appendArray((snapshot.endedAccounts ?? []).map { text -> [UInt8] in
-            var out: [UInt8] = []
-            JSONText.appendQuoted(text, to: &out)
-            return out
-        }, to: &ended)
+        RecordImage.appendStrings(snapshot.endedAccounts ?? [], to: &ended)
         sink.field("endedAccounts", json: ended)
         var generations: [UInt8] = [UInt8(ascii: "{")]
         for (i, (account, generation)) in (snapshot.accountGenerations ?? [:]).sorted(by: { $0.key < $1.key }).enumerated() {
