@@ -76,9 +76,6 @@ package final class RowsApp: EmulatedSystem {
     package func expireTokens(_ token: String?) -> Int { tokens.expire(token) }
     package func revokeTokens(_ token: String?) -> Int { tokens.revoke(token) }
 
-    /// The number of pages that hold rows.
-    package var pageCount: Int { pages.count }
-
     // MARK: - Handlers
 
     private func login(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
