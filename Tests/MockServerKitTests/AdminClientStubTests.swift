@@ -94,6 +94,23 @@ final class AdminClientStubTests: XCTestCase {
         XCTAssertEqual(answer.body, "from the folder")
     }
 
+    func testRemoveAllStubsRemovesTheFoldersToo() async throws {
+        let folder = try makeFolder()
+        try Data(#"{"request": {"url": "/hello"}, "response": {"body": "from the folder"}}"#.utf8)
+            .write(to: folder.appendingPathComponent("mappings/hello.json"))
+        let server = try EmbeddedMockServer(mappings: folder)
+        self.server = server
+        try await server.admin.addStub(MockStubDefinition(request: MockRequestPattern(urlPath: "/added"), response: MockStubResponse(body: "added")))
+        let before = try await server.admin.stubs()
+        XCTAssertEqual(before.count, 2)
+        try await server.admin.removeAllStubs()
+        let after = try await server.admin.stubs()
+        XCTAssertEqual(after, [])
+        let hello = try await get(server, "/hello")
+        let added = try await get(server, "/added")
+        XCTAssertEqual([hello.status, added.status], [404, 404])
+    }
+
     func testSavedStubsAreInTheFolderAndLoadAtTheNextStart() async throws {
         let folder = try makeFolder()
         let first = try EmbeddedMockServer(mappings: folder)
