@@ -340,9 +340,6 @@ package struct StubReference: Sendable, Equatable {
     /// How many requests each mapping answered since it was added (or the last reset).
     package func hits(id: String) -> Int { state.withLock { $0.hits[id] ?? 0 } }
 
-    /// Whether the mapping came from `--mappings`.
-    package func isFromFiles(id: String) -> Bool { state.withLock { s in s.entries.first { $0.mapping.id == id }?.fromFiles ?? false } }
-
     /// A scenario, its state and the states its mappings name.
     package struct Scenario: Sendable {
         package let name: String
