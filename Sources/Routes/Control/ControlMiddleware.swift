@@ -96,7 +96,7 @@ extension ControlPlane {
     @inline(never)
     private func stubbed(_ request: HTTPRequest, _ context: inout RequestContext,
                          _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
-        stubs.answer(request, in: &context)?.response ?? next(request, &context)
+        stubs.answer(request, in: &context) ?? next(request, &context)
     }
 
     /// An HTTP fault: a substitute answer (the handler does not run), or the real one re-delivered.

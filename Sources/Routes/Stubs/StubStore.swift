@@ -387,8 +387,9 @@ package struct StubReference: Sendable, Equatable {
 
     /// The stub's answer to `request`, or nil when no mapping matches (the systems answer then).
     /// A matching mapping counts a hit and moves its scenario on, and its answer's delivery (a
-    /// delay, a fault) and the stub's name (as the system, for the log line) go into `context`.
-    package func answer(_ request: HTTPRequest, in context: inout RequestContext) -> (response: HTTPResponse, stub: StubReference)? {
+    /// delay, a fault) and the stub's name (as the system, for the log line) go into `context`;
+    /// the journal reads the stub back from the answer (`reference(of:system:)`).
+    package func answer(_ request: HTTPRequest, in context: inout RequestContext) -> HTTPResponse? {
         guard loaded.isSet else { return nil }
         // A request whose path has no mapping (and no pattern exists) is turned away before
         // anything is built: the systems' requests pay only this.
@@ -406,7 +407,7 @@ package struct StubReference: Sendable, Equatable {
         if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
         // The log line names the stub; the journal shows `stubs` and the stub's id and name.
         context.system = StubStore.systemPrefix + (found.name ?? found.id)
-        return (response, StubReference(id: found.id, name: found.name))
+        return response
     }
 
     /// The first mapping, in priority order, among the request path's own and the patterns.
