@@ -13,6 +13,8 @@ package final class DurabilityGate: Sendable {
     private let store: StateStore
     /// An answer is held at most this long; past it the client gets the 503.
     package static let timeoutNanos: UInt64 = 30_000_000_000
+    /// Why a held answer is refused when the store gave no reason: its write took longer than `timeoutNanos`.
+    private static let timedOut = "the state file was not written within \(timeoutNanos / 1_000_000_000) s"
 
     package init(store: StateStore) { self.store = store }
 
@@ -25,7 +27,7 @@ package final class DurabilityGate: Sendable {
             let seq = ThreadMark.value
             guard seq != 0 else { return response }   // nothing changed (a long poll changes nothing)
             let refusal: @Sendable () -> HTTPResponse = {
-                DurabilityGate.refusal(store.failure ?? "the state file was not written within \(DurabilityGate.timeoutNanos / 1_000_000_000) s")
+                DurabilityGate.refusal(store.failure ?? DurabilityGate.timedOut)
             }
             let promise = DurabilityGate.promise(store, seq, after: context.delivery.deferred, refusal: refusal)
             return context.deferring(response, until: promise)
@@ -64,7 +66,7 @@ package final class DurabilityGate: Sendable {
             let seq = ThreadMark.value
             guard seq != 0 else { return reply }
             let refused: @Sendable () -> HTTPResponse = {
-                HTTPResponse.text(.serviceUnavailable, refusal(message, store.failure ?? "the state file was not written within \(DurabilityGate.timeoutNanos / 1_000_000_000) s"))
+                HTTPResponse.text(.serviceUnavailable, refusal(message, store.failure ?? DurabilityGate.timedOut))
             }
             reply.deferred = DurabilityGate.promise(store, seq, after: reply.deferred, refusal: refused)
             return reply
