@@ -77,8 +77,11 @@ package struct RouteGroup: Sendable {
     }
 
     /// The response for an error of this group: its shape and its hint.
-    package func response(for error: HTTPError) -> HTTPResponse {
-        let response = errorShape(error)
+    package func response(for error: HTTPError) -> HTTPResponse { RouteGroup.response(for: error, shape: errorShape) }
+
+    /// An error's answer in `shape` with its hint: a group's shape, or the default one outside any group.
+    static func response(for error: HTTPError, shape: (HTTPError) -> HTTPResponse) -> HTTPResponse {
+        let response = shape(error)
         guard let hint = error.hint else { return response }
         return response.hinted(hint)
     }
@@ -340,7 +343,7 @@ package struct Router: Sendable {
         guard let group else {
             return { request, context in
                 do throws(HTTPError) { return try handler(request, &context) } catch {
-                    return unowned(error, defaultShape)
+                    return RouteGroup.response(for: error, shape: defaultShape)
                 }
             }
         }
@@ -358,7 +361,7 @@ package struct Router: Sendable {
         guard let group else {
             return { request, _ in
                 do throws(HTTPError) { return try handler(request) } catch {
-                    return unowned(error, defaultShape)
+                    return RouteGroup.response(for: error, shape: defaultShape)
                 }
             }
         }
@@ -367,13 +370,6 @@ package struct Router: Sendable {
                 return group.response(for: error)
             }
         }
-    }
-
-    /// The answer for an error thrown on a path no group owns.
-    private static func unowned(_ error: HTTPError, _ defaultShape: @Sendable (HTTPError) -> HTTPResponse) -> HTTPResponse {
-        var response = defaultShape(error)
-        if let hint = error.hint { response = response.hinted(hint) }
-        return response
     }
 
     package mutating func get(_ pattern: String, _ handler: @escaping ThrowingHTTPHandler) { add(.get, pattern, handler) }
