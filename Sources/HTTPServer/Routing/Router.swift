@@ -238,27 +238,14 @@ package struct Router: Sendable {
     /// The error shape of paths no group owns (Vapor's, the rows app's framework).
     package var defaultErrorShape: @Sendable (HTTPError) -> HTTPResponse = RouteGroup.vaporShape
 
-    /// The body of the router's own answers (404, 405) in the shape of the group owning the path;
-    /// the status and the `Allow` header are set by the responder.
-    package func errorResponse(_ status: HTTPStatus, _ message: String, _ request: HTTPRequest) -> HTTPResponse {
-        errorResponse(status, message, owner: owner(ofPath: request.path))
-    }
-
-    /// `errorResponse` for a path whose owning group (its index, `group(at:)`) is already known.
+    /// The body of the router's own answers (404, 405) in the shape of the group owning the path
+    /// (its index in the groups, as `route` gave it; nil: the default shape); the status and the
+    /// `Allow` header are set by the responder.
     func errorResponse(_ status: HTTPStatus, _ message: String, owner: Int?) -> HTTPResponse {
         let error = HTTPError(status, message)
         if let owner { return groups[owner].response(for: error) }
         return defaultErrorShape(error)
     }
-
-    /// The answer for a path no route knows.
-    package func notFound(_ request: HTTPRequest) -> HTTPResponse {
-        errorResponse(.notFound, "Not Found: \(request.path)", request)
-    }
-
-    /// The index of the group owning a path no route need match (the first whose prefixes hold
-    /// it), or nil.
-    func owner(ofPath path: String) -> Int? { owners.owner(of: path) }
 
     /// The name of the group at an index a match gave.
     func system(ofGroup index: Int) -> String { groups[index].system }
