@@ -83,12 +83,6 @@ package struct WebSocketSession: Sendable {
         return WebSocketSession.closeFrame(code: code, reason: reason)
     }
 
-    /// Appends an unmasked, final frame carrying the message (text → opcode 1, binary → opcode 2);
-    /// the transport itself sends payloads (`WebSocketPayload.appendFrame`).
-    package static func encode(_ message: WebSocketMessage, into buffer: inout [UInt8]) {
-        WebSocketPayload(message).appendFrame(to: &buffer)
-    }
-
     /// A close frame with a status code and a reason cut to fit the 125-byte control payload.
     package static func closeFrame(code: UInt16, reason: String) -> [UInt8] {
         var reasonBytes = Array(reason.utf8.prefix(123))

@@ -340,7 +340,7 @@ final class WebSocketSessionTests: XCTestCase {
 
     func testEncodeText() {
         var buffer: [UInt8] = [0xAA]
-        WebSocketSession.encode(.text("hi"), into: &buffer)
+        WebSocketPayload.text("hi").appendFrame(to: &buffer)
         XCTAssertEqual(buffer, [0xAA, 0x81, 0x02, 0x68, 0x69])
     }
 
@@ -348,7 +348,7 @@ final class WebSocketSessionTests: XCTestCase {
         for (count, headerPrefix) in [(125, [0x82, 125]), (126, [0x82, 126, 0, 126]), (65535, [0x82, 126, 0xFF, 0xFF]),
                                       (65536, [0x82, 127, 0, 0, 0, 0, 0, 1, 0, 0])] as [(Int, [UInt8])] {
             var buffer: [UInt8] = []
-            WebSocketSession.encode(.binary([UInt8](repeating: 1, count: count)), into: &buffer)
+            WebSocketPayload.binary([UInt8](repeating: 1, count: count)).appendFrame(to: &buffer)
             XCTAssertEqual(Array(buffer.prefix(headerPrefix.count)), headerPrefix, "\(count)")
             XCTAssertEqual(buffer.count, headerPrefix.count + count)
         }
