@@ -30,14 +30,9 @@ package struct Responder: Sendable {
     }
 
     /// Answers any request: a response, or for a valid handshake on a WebSocket route an upgrade.
-    package func outcome(for request: HTTPRequest, context: RequestContext = RequestContext()) -> RouteOutcome {
-        var context = context
-        return outcome(for: request, in: &context)
-    }
-
-    /// `outcome(for:context:)` in the caller's context, which comes back with what the responder,
-    /// the middleware and the handler put in it (the owner, the delivery, the log level; for an
-    /// upgrade, the delay an admission puts on the 101).
+    /// The caller's context comes back with what the responder, the middleware and the handler put
+    /// in it (the owner, the delivery, the log level; for an upgrade, the delay an admission puts
+    /// on the 101).
     package func outcome(for request: HTTPRequest, in context: inout RequestContext) -> RouteOutcome {
         if WebSocketHandshake.isUpgradeRequest(request) {
             var routed = context
