@@ -114,12 +114,8 @@ enum LogLine {
             }
             appendDurationAndSystem(duration, system, colour: colour, to: &line)
             if let hint {
-                if colour {
-                    line.append(UInt8(ascii: " "))
-                    line.append(magenta)
-                }  else {
-                    line.append(UInt8(ascii: " "))
-                }
+                line.append(UInt8(ascii: " "))
+                if colour { line.append(magenta) }
                 append("hint: ", to: &line)
                 appendEscaped(hint, json: false, to: &line)
                 if colour { line.append(reset) }
