@@ -461,16 +461,10 @@ final class ConnectionMachine {
         emit(bytes, delay: delivery.delayNanos, then: then, log: entry, start: start, sent: ConnectionMachine.sent(response, delivery.onSent))
     }
 
-    /// `onSent` bound to the messages it is to be told.
-    private static func sent(_ messages: [WebSocketPayload], _ onSent: (@Sendable ([WebSocketPayload]) -> Void)?) -> (@Sendable () -> Void)? {
+    /// `onSent` bound to what it is to be told: the answer, or a reply's messages.
+    private static func sent<Sent: Sendable>(_ sent: Sent, _ onSent: (@Sendable (Sent) -> Void)?) -> (@Sendable () -> Void)? {
         guard let onSent else { return nil }
-        return { onSent(messages) }
-    }
-
-    /// `onSent` bound to the answer it is to be told.
-    private static func sent(_ response: HTTPResponse, _ onSent: (@Sendable (HTTPResponse) -> Void)?) -> (@Sendable () -> Void)? {
-        guard let onSent else { return nil }
-        return { onSent(response) }
+        return { onSent(sent) }
     }
 
     /// The bytes of an answer (cut, or none, as its delivery says), what follows it, its log entry.
