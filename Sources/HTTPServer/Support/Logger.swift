@@ -184,12 +184,11 @@ package enum LogValue: Sendable {
         }
     }
 
-    /// One WebSocket message answered, the line a person reads beside the requests; `durationNanos`
-    /// and `remoteAddress`, when given, stand for the entry's (the transport knows them, not the application).
-    package func webSocketMessage(_ entry: MessageLogEntry, durationNanos: UInt64? = nil, remoteAddress: String? = nil) {
+    /// One WebSocket message answered, the line a person reads beside the requests; the duration
+    /// and the peer come from the transport, which knows them (the application does not).
+    package func webSocketMessage(_ entry: MessageLogEntry, durationNanos duration: UInt64, remoteAddress remote: String) {
         guard isEnabled(entry.level) else { return }
         let format = format, colour = colour, route = route
-        let duration = durationNanos ?? entry.durationNanos, remote = remoteAddress ?? entry.remoteAddress
         if let sink = route.sink {
             var clock = LogClock(), line = LogBytes()
             defer { line.free() }
@@ -273,19 +272,14 @@ package struct MessageLogEntry: Sendable {
     package var id: String?
     /// The reply's type, an error code, or what a fault did instead.
     package var outcome: String
-    package var durationNanos: UInt64
     package var system: String?
-    package var remoteAddress: String
     package var level: LogLevel
 
-    package init(type: String, id: String?, outcome: String, durationNanos: UInt64 = 0, system: String? = nil,
-                remoteAddress: String = "", level: LogLevel = .info) {
+    package init(type: String, id: String?, outcome: String, system: String? = nil, level: LogLevel = .info) {
         self.type = type
         self.id = id
         self.outcome = outcome
-        self.durationNanos = durationNanos
         self.system = system
-        self.remoteAddress = remoteAddress
         self.level = level
     }
 }
