@@ -1,16 +1,20 @@
-#if os(Linux)
-import Glibc
-
 /// A network namespace of the test's own, for the few tests that need a non-loopback peer: the
 /// calling thread enters a new namespace (`unshare(CLONE_NEWNET)`, root only), brings its loopback
 /// up and gives it a second address from 192.0.2.0/24 (TEST-NET-1, documentation only). Sockets
 /// made inside stay there, whichever thread later uses them; no packet can leave the namespace,
 /// and the thread returns to its own namespace afterwards (threads it started meanwhile do not:
 /// tests call it through `runInChild`, in a process of its own). Linux only: Darwin has no equivalent.
+/// The type and its address exist on every platform, since tests name them outside any `#if`;
+/// only making the namespace is Linux's.
 package enum PrivateNetwork {
     /// The non-loopback address the namespace's loopback carries.
     package static let address = "192.0.2.1"
+}
 
+#if os(Linux)
+import Glibc
+
+extension PrivateNetwork {
     /// Why the namespace could not be made (the caller turns it into a skip).
     package struct Unavailable: Error, CustomStringConvertible {
         package let description: String
