@@ -193,12 +193,16 @@ final class EventLoop: @unchecked Sendable {
                 shared.logger.error("accept: \(Sys.errorText(e))")
                 return
             case .outOfDescriptors(let e):
-                // The spare descriptor makes room to take one waiting client and close it cleanly;
-                // then the level-triggered listener is left alone for a moment instead of spinning.
+                // On Linux the spare descriptor makes room to take the waiting client and close it
+                // cleanly; xnu has already dropped that client, and another accept there would
+                // drop a second one. Then the level-triggered listener is left alone for a moment
+                // instead of spinning.
                 warnRateLimited("out of file descriptors (\(Sys.errorText(e))); refusing a connection — raise `ulimit -n` or lower --max-connections")
-                if spareFD >= 0 { Sys.close(spareFD); spareFD = -1 }
-                if case .connection(let fd, _) = Sys.accept(listenFD) { Sys.close(fd) }
-                spareFD = Sys.openSpare()
+                if !Sys.acceptDropsClientWhenOutOfDescriptors {
+                    if spareFD >= 0 { Sys.close(spareFD); spareFD = -1 }
+                    if case .connection(let fd, _) = Sys.accept(listenFD) { Sys.close(fd) }
+                    spareFD = Sys.openSpare()
+                }
                 pauseListener()
                 return
             case .connection(let fd, let peer):

@@ -184,14 +184,26 @@ enum Sys {
         case connection(fd: Int32, peer: String)
         /// No client waiting: wait for the listener to be readable again.
         case wouldBlock
-        /// EMFILE/ENFILE: the pending client stays queued and the listener stays readable, so back
-        /// off (close the spare descriptor, accept and close one client, pause the listener).
+        /// EMFILE/ENFILE. Linux leaves the pending client queued and the listener readable, so the
+        /// loop backs off (closes the spare descriptor, accepts and closes that client, pauses the
+        /// listener); xnu has already taken the client off the queue and closed it
+        /// (`uipc_syscalls.c:553-567, 619-634`), so there the loop only pauses the listener
+        /// (`acceptDropsClientWhenOutOfDescriptors`).
         case outOfDescriptors(errno: Int32)
         /// A client that went away while queued, a signal, or a transient network error: accept again.
         case retry
         /// Anything else (ENOBUFS, ENOMEM, EBADF): log it and stop accepting for this round.
         case failed(errno: Int32)
     }
+
+    /// Whether the kernel itself drops the pending client when `accept` fails for lack of
+    /// descriptors: xnu does ("Don't put this back on the socket like we used to … Drop the
+    /// socket", `bsd/kern/uipc_syscalls.c:619-634`), Linux keeps it queued.
+    #if canImport(Darwin)
+    static let acceptDropsClientWhenOutOfDescriptors = true
+    #else
+    static let acceptDropsClientWhenOutOfDescriptors = false
+    #endif
 
     static func accept(_ listener: Int32) -> AcceptOutcome {
         var storage = sockaddr_storage()

@@ -30,7 +30,10 @@ final class SysAcceptTests: XCTestCase {
         XCTAssertEqual(try readSome(fd, into: &buffer), 2)
     }
 
-    func testOutOfDescriptorsIsReportedAndLeavesTheClientQueued() throws {
+    /// Each kernel's documented answer to a pending client at EMFILE: Linux keeps it queued; xnu
+    /// takes it off the queue before allocating the descriptor and closes it when that fails
+    /// (`bsd/kern/uipc_syscalls.c:553-567, 619-634`), so the loop must not accept-and-close another.
+    func testOutOfDescriptorsIsReportedAndTheClientIsQueuedOnLinuxDroppedOnDarwin() throws {
         let (listeners, port) = try Sys.listen(host: "127.0.0.1", port: 0, backlog: 16, reusePort: false)
         let listener = try XCTUnwrap(listeners.first)
         defer { Sys.close(listener) }
@@ -48,9 +51,17 @@ final class SysAcceptTests: XCTestCase {
         let outcome = Sys.accept(listener)
         XCTAssertEqual(Sys.setFileLimit(&saved), 0)
         guard case .outOfDescriptors = outcome else { return XCTFail("got \(outcome)") }
+        #if canImport(Darwin)
+        XCTAssertTrue(Sys.acceptDropsClientWhenOutOfDescriptors)
+        // Dropped by the kernel: nothing is pending any more, and the client sees its end.
+        XCTAssertEqual(Sys.accept(listener), .wouldBlock, "xnu dequeues the client before failing")
+        XCTAssertTrue(client.isClosedByPeer(), "xnu closes the dequeued client")
+        #else
+        XCTAssertFalse(Sys.acceptDropsClientWhenOutOfDescriptors)
         // The client is still queued: with descriptors back, it is accepted.
         guard case .connection(let fd, _) = try acceptWaiting(listener) else { return XCTFail("client lost") }
         Sys.close(fd)
+        #endif
     }
 
     func testKeepAliveAndNoDelayOptionsAreSet() throws {
