@@ -10,10 +10,12 @@ import Foundation
 #endif
 import HTTPServer
 
-/// A `bodyFileName` looked up under `__files` by exact name: each component of the path must be,
-/// byte for byte, an entry of the directory listing. A Mac's default volume would otherwise find
-/// `body.json` for `Body.json` (and `é` in either Unicode form), and a stub that works there would
-/// fail on Linux.
+/// A `bodyFileName` looked up under `__files` by exact name: each component of the path must be an
+/// entry of the directory listing, case included, so a Mac's case-insensitive volume does not find
+/// `body.json` for `Body.json` where Linux would not. Unicode forms are equated (canonical
+/// equivalence, as `String`'s `==`), and the entry is opened by its own bytes: Darwin's Foundation
+/// writes names decomposed (NFD) while a mapping typed on a keyboard is composed (NFC), so a byte
+/// comparison would miss `café.json` on a Mac only.
 enum StubBodyFile {
     /// The file's bytes, or why there are none (the hint names a near miss: the same name in
     /// another case).
@@ -22,29 +24,43 @@ enum StubBodyFile {
         for component in name.split(separator: "/") {
             guard component != "..", !component.utf8.contains(0) else { return .failure(Missing(name: name, nearMiss: nil)) }
             if component == "." { continue }
-            guard lists(path, component) else {
+            guard let entry = entry(in: path, named: component) else {
                 // Only a miss pays for the names (it is an error answer).
                 let folded = component.lowercased()
                 let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
                 return .failure(Missing(name: name, nearMiss: entries.first { $0.lowercased() == folded }))
             }
-            path += "/" + component
+            path += "/" + entry
         }
         guard let bytes = FileBytes.read(path) else { return .failure(Missing(name: name, nearMiss: nil)) }
         return .success(bytes)
     }
 
-    /// Whether `directory` has an entry whose name is exactly `name`'s bytes (String's `==` would
-    /// equate canonically equivalent forms, as APFS does).
-    private static func lists(_ directory: String, _ name: Substring) -> Bool {
-        var info = stat()
-        guard stat(directory, &info) == 0 else { return false }
-        let version = DirectoryVersion(info)
+    /// The entry of `directory` that `name` names, spelled as on disk: the same bytes, or else a
+    /// canonically equivalent name (another Unicode form of the same letters, same case).
+    private static func entry(in directory: String, named name: Substring) -> String? {
         let wanted = Array(name.utf8)
-        if let known = listings.withLock({ $0[directory] }), known.version == version {
-            return known.names.contains(wanted)
+        guard let names = listing(of: directory) else { return nil }
+        if names.contains(wanted) { return String(name) }
+        // An ASCII name has one form only; otherwise compare as text (String's `==` is canonical
+        // equivalence, case-sensitive) with the entries that are not ASCII either.
+        guard wanted.contains(where: { $0 >= 0x80 }) else { return nil }
+        for bytes in names where bytes.contains(where: { $0 >= 0x80 }) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if text == name, Array(text.utf8) == bytes { return text }
         }
-        guard let names = entryNames(directory) else { return false }
+        return nil
+    }
+
+    /// The names of `directory`'s entries as bytes, from the kept listing while the directory is unchanged.
+    private static func listing(of directory: String) -> Set<[UInt8]>? {
+        var info = stat()
+        guard stat(directory, &info) == 0 else { return nil }
+        let version = DirectoryVersion(info)
+        if let known = listings.withLock({ $0[directory] }), known.version == version {
+            return known.names
+        }
+        guard let names = entryNames(directory) else { return nil }
         // A directory changed within the last seconds may change again within its timestamp's
         // resolution (one second on HFS+) without a new time: such a listing is not kept.
         if version.seconds + 2 < Int(time(nil)) {
@@ -53,7 +69,7 @@ enum StubBodyFile {
                 cache[directory] = Listing(version: version, names: names)
             }
         }
-        return names.contains(wanted)
+        return names
     }
 
     /// The names of a directory's entries, as bytes.

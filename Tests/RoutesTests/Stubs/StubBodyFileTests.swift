@@ -5,8 +5,9 @@ import Routes
 import TestSupport
 import XCTest
 
-/// `bodyFileName` names a file under `__files` exactly, case (and Unicode form) included, so a
-/// stub answers the same on a Mac's case-insensitive volume as on Linux.
+/// `bodyFileName` names a file under `__files` exactly, case included, so a stub answers the same
+/// on a Mac's case-insensitive volume as on Linux; either Unicode form of a name finds the file in
+/// the other form, as on APFS (Darwin's Foundation writes names decomposed).
 final class StubBodyFileTests: XCTestCase {
     private var folder: URL!
 
@@ -83,17 +84,47 @@ final class StubBodyFileTests: XCTestCase {
         XCTAssertEqual(lower.header("X-Mock-Hint"), "bodyFileName body.json: no such file in __files (names are matched exactly, case included; found Body.json)")
     }
 
-    func testAnotherUnicodeFormIsMissingAndAMissingFileSaysSo() throws {
-        // APFS also finds a name in either normalization form; Linux file systems do not.
-        try write("composed", to: "__files/caf\u{E9}.txt")
-        try write("[\(mapping("/composed", "caf\u{E9}.txt")), \(mapping("/decomposed", "cafe\u{301}.txt")), \(mapping("/absent", "none.txt"))]", to: "mappings/all.json")
+    func testEitherUnicodeFormFindsTheFileWhicheverFormIsOnDiskAndAMissingFileSaysSo() throws {
+        // Each form written with open(2) on raw bytes, in a folder of its own (APFS could not hold
+        // both in one): NFD as Finder, Xcode and Foundation write on a Mac; NFC as git and Linux tools.
+        let decomposed = "cafe\u{301}.txt", composed = "caf\u{E9}.txt"
+        try writeRaw("nfd", to: ["nfd", decomposed])
+        try writeRaw("nfc", to: ["nfc", composed])
+        let mappings = [
+            mapping("/nfd/composed", "nfd/" + composed), mapping("/nfd/decomposed", "nfd/" + decomposed),
+            mapping("/nfc/composed", "nfc/" + composed), mapping("/nfc/decomposed", "nfc/" + decomposed),
+            mapping("/upper", "nfc/Caf\u{E9}.txt"), mapping("/absent", "none.txt"),
+        ]
+        try write("[\(mappings.joined(separator: ", "))]", to: "mappings/all.json")
         let server = try server()
         defer { server.stop() }
 
-        XCTAssertEqual(try server.request("GET", "/composed").text, "composed")
-        XCTAssertEqual(try server.request("GET", "/decomposed").status, 500)
+        XCTAssertEqual(try server.request("GET", "/nfd/composed").text, "nfd", "an NFC name finds the NFD file")
+        XCTAssertEqual(try server.request("GET", "/nfd/decomposed").text, "nfd")
+        XCTAssertEqual(try server.request("GET", "/nfc/composed").text, "nfc")
+        XCTAssertEqual(try server.request("GET", "/nfc/decomposed").text, "nfc", "an NFD name finds the NFC file")
+        XCTAssertEqual(try server.request("GET", "/upper").status, 500, "case still counts")
         let absent = try server.request("GET", "/absent")
         XCTAssertEqual(absent.status, 500)
         XCTAssertEqual(absent.header("X-Mock-Hint"), "bodyFileName none.txt: no such file in __files (names are matched exactly, case included)")
+    }
+
+    /// Creates `__files/<components>` with exactly these UTF-8 bytes as names (no Foundation path
+    /// conversion, which decomposes on Darwin).
+    private func writeRaw(_ text: String, to components: [String]) throws {
+        var path = Array(folder.appendingPathComponent("__files").path.utf8)
+        for (index, component) in components.enumerated() {
+            path += Array("/".utf8) + Array(component.utf8)
+            let cPath = path.map { CChar(bitPattern: $0) } + [0]
+            if index < components.count - 1 {
+                XCTAssertEqual(mkdir(cPath, 0o755), 0, "mkdir errno \(errno)")
+            } else {
+                let fd = open(cPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                XCTAssertGreaterThanOrEqual(fd, 0, "open errno \(errno)")
+                let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+                try handle.write(contentsOf: Data(text.utf8))
+                try handle.close()
+            }
+        }
     }
 }
