@@ -102,12 +102,13 @@ package enum ChangeLog {
 
     /// The bytes of the log at `path`; throws `StateFileError` when it exists but cannot be read
     /// (a start must not go on without it: PostgreSQL refuses an unreadable WAL segment too).
-    package static func bytes(_ path: String) throws -> [UInt8] {
+    package static func bytes(_ path: String, shownAs shown: String? = nil) throws -> [UInt8] {
+        let named = shown ?? path
         var info = stat()
-        guard stat(path, &info) == 0 else { throw StateFileError(path, "cannot read the change log (\(String(cString: strerror(errno))))") }
-        if info.st_mode & mode_t(S_IFMT) != mode_t(S_IFREG) { throw StateFileError(path, "is not a file: a change log must be a regular file") }
+        guard stat(path, &info) == 0 else { throw StateFileError(named, "cannot read the change log (\(String(cString: strerror(errno))))") }
+        if info.st_mode & mode_t(S_IFMT) != mode_t(S_IFREG) { throw StateFileError(named, "is not a file: a change log must be a regular file") }
         guard let bytes = FileBytes.read(path) else {
-            throw StateFileError(path, "cannot read the change log (\(String(cString: strerror(errno))))")
+            throw StateFileError(named, "cannot read the change log (\(String(cString: strerror(errno))))")
         }
         return bytes
     }

@@ -21,6 +21,9 @@ import EmulationKit
 /// Touched by the writer thread only (and by open and close, when it does not run).
 package final class LoggedState: @unchecked Sendable {
     package let path: String
+    /// The path as the user gave it, for messages (`path` is resolved: on a Mac a temporary
+    /// folder's `/var/…` resolves to `/private/var/…`, a path the user never typed).
+    private let shownPath: String
     private let logger: Logger
     /// Each part's image: what the log holds of it.
     private var images: [String: RecordImage] = [:]
@@ -45,9 +48,18 @@ package final class LoggedState: @unchecked Sendable {
     /// The log is compacted once it is this big and bigger than the base (tests lower it).
     package let compactionBytes = Locked(4 * 1024 * 1024)
 
-    package init(path: String, logger: Logger) {
+    /// - Parameters:
+    ///   - path: the resolved state file, which every file operation uses.
+    ///   - shownAs: the path as given, which messages name; `path` when omitted.
+    package init(path: String, shownAs: String? = nil, logger: Logger) {
         self.path = path
+        self.shownPath = shownAs ?? path
         self.logger = logger
+    }
+
+    /// `file` (the state file or one beside it) as messages name it: under the given path.
+    private func shown(_ file: String) -> String {
+        file.hasPrefix(path) ? shownPath + file.dropFirst(path.count) : file
     }
 
     // MARK: - Writing
@@ -145,7 +157,7 @@ package final class LoggedState: @unchecked Sendable {
         log = newLog
         headerPending = true
         generation = next
-        let path = self.path, logger = self.logger, epoch = self.epoch
+        let path = self.path, shownPath = self.shownPath, logger = self.logger, epoch = self.epoch
         DetachedThread.start(name: "mock-server state compaction") { [self] in
             let data = StateFile.envelope(savedAt: Date(), parts: parts, generation: next, epoch: epoch)
             do {
@@ -154,7 +166,7 @@ package final class LoggedState: @unchecked Sendable {
                 removeLogs(before: next)
             } catch {
                 // The old base and both logs stay: a start replays them in order.
-                logger.warning("state: cannot compact \(path) (\(error)); its change log keeps growing")
+                logger.warning("state: cannot compact \(shownPath) (\(error)); its change log keeps growing")
             }
             compactionDone.lock()
             compacting.withLock { $0 = false }
@@ -179,7 +191,7 @@ package final class LoggedState: @unchecked Sendable {
             try AtomicFile.replace(path, with: data)
             removeLogs(before: generation + 2)
         } catch {
-            logger.warning("state: cannot compact \(path) at the stop (\(error)); the change log beside it is kept and replayed at the next start")
+            logger.warning("state: cannot compact \(shownPath) at the stop (\(error)); the change log beside it is kept and replayed at the next start")
         }
     }
 
@@ -197,7 +209,7 @@ package final class LoggedState: @unchecked Sendable {
         var replayed = 0, next = base?.generation ?? 0
         for g in ChangeLog.generations(of: path) {
             let file = ChangeLog.path(for: path, generation: g)
-            let bytes = try ChangeLog.bytes(file)
+            let bytes = try ChangeLog.bytes(file, shownAs: shown(file))
             let header = ChangeLog.header(of: bytes)
             let follows: Bool
             if let base, let epoch = base.epoch {
@@ -214,13 +226,13 @@ package final class LoggedState: @unchecked Sendable {
             if !follows {
                 // The base's own log, made but killed before its first write finished: it holds
                 // nothing committed (the next base replaces it).
-                if base?.epoch != nil, header == nil, (try? ChangeLog.read(bytes, path: file))?.isEmpty == true { continue }
+                if base?.epoch != nil, header == nil, (try? ChangeLog.read(bytes, path: shown(file)))?.isEmpty == true { continue }
                 try setAside(file, why: base == nil ? "there is no state file for it to follow" : "it does not follow the state file (another epoch or generation)")
                 continue
             }
-            let contents = try ChangeLog.read(bytes, path: file)
+            let contents = try ChangeLog.read(bytes, path: shown(file))
             if let torn = contents.tornTail {
-                logger.warning("state: \(file): the last group of changes (offset \(torn.offset), \(torn.length) bytes) is torn or fails its checksum, so it was never answered (the process stopped while writing it); dropped")
+                logger.warning("state: \(shown(file)): the last group of changes (offset \(torn.offset), \(torn.length) bytes) is torn or fails its checksum, so it was never answered (the process stopped while writing it); dropped")
             }
             ops += contents.ops
             replayed += 1
@@ -234,13 +246,13 @@ package final class LoggedState: @unchecked Sendable {
         for (key, image) in images { raw[key] = image.rawCopy() }
         for (part, op) in ops { raw[part]?.apply(op) }
         let data = StateFile.envelope(savedAt: Date(), parts: raw.map { (key: $0.key, json: Data($0.value.json())) }, generation: generation)
-        let loaded = try StateFile.decode(data, path: path, entries: entries)
+        let loaded = try StateFile.decode(data, path: shownPath, entries: entries)
         for restore in loaded.restores {
             do { try restore.run() } catch {
-                throw StateFileError(path, "after replaying its change log, at systems.\(restore.key): \(error)")
+                throw StateFileError(shownPath, "after replaying its change log, at systems.\(restore.key): \(error)")
             }
         }
-        logger.info("state: \(ops.count) changes replayed from \(replayed == 1 ? "the change log" : "\(replayed) change logs") beside \(path)")
+        logger.info("state: \(ops.count) changes replayed from \(replayed == 1 ? "the change log" : "\(replayed) change logs") beside \(shownPath)")
     }
 
     /// Renames a log that is not this base's (`PATH.log.N.stale`, numbered when taken) and says
@@ -252,9 +264,9 @@ package final class LoggedState: @unchecked Sendable {
             target = file + ".stale\(n)"
         }
         guard rename(file, target) == 0 else {
-            throw StateFileError(file, "this change log is not replayed (\(why)) and cannot be set aside as \(target) (\(String(cString: strerror(errno)))); move it away")
+            throw StateFileError(shown(file), "this change log is not replayed (\(why)) and cannot be set aside as \(shown(target)) (\(String(cString: strerror(errno)))); move it away")
         }
-        logger.warning("state: \(file) set aside as \(target), not replayed: \(why)")
+        logger.warning("state: \(shown(file)) set aside as \(shown(target)), not replayed: \(why)")
     }
 
     private static func newEpoch() -> String {

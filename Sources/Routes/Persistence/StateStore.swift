@@ -49,7 +49,7 @@ package final class StateStore: Sendable {
         self.entries = Locked(entries)
         self.logger = logger
         self.lock = lock
-        logged = LoggedState(path: realPath, logger: logger)
+        logged = LoggedState(path: realPath, shownAs: path, logger: logger)
     }
 
     /// Opens `path` for `parts`: restores them from it, or, when there is no file, keeps their

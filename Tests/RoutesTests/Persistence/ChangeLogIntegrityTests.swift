@@ -55,6 +55,31 @@ final class ChangeLogIntegrityTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(lines.withLock { $0 }.filter { $0.contains("set aside as \(log).stale") }.count, 1, lines.withLock { $0 }.joined(separator: "\n"))
     }
 
+    /// Messages name the path the user gave, not its `realpath`: on a Mac a temporary folder's
+    /// `/var/…` resolves to `/private/var/…` (F4). Here a symlinked folder plays `/var`.
+    func testMessagesNameTheGivenPathNotTheResolvedOne() throws {
+        let real = dir.appendingPathComponent("real"), link = dir.appendingPathComponent("link")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        let given = link.appendingPathComponent("state.json").path
+        let first = try TestServer()
+        let store = try StateStore.open(path: given, parts: first.app.persistentParts, logger: .silent)
+        first.outbox.sendSMS(to: "9031000001", text: "code")
+        store.flush()
+        store.closeForTests()
+        let log = try XCTUnwrap(ChangeLog.generations(of: given).last.map { ChangeLog.path(for: given, generation: $0) })
+        try FileManager.default.removeItem(atPath: given)
+
+        let (logger, lines) = logged()
+        let second = try TestServer()
+        let reopened = try StateStore.open(path: given, parts: second.app.persistentParts, logger: logger)
+        defer { reopened.close() }
+        logger.flush()
+        let text = lines.withLock { $0 }.joined(separator: "\n")
+        XCTAssertTrue(text.contains("state: \(log) set aside as \(log).stale"), text)
+        XCTAssertFalse(text.contains(real.path), "no message names the resolved folder: \(text)")
+    }
+
     func testALogOfAnotherEpochIsSetAsideNotApplied() throws {
         let log = try killedAfterSending(["9031000001"])
         let stranger = try Data(contentsOf: URL(fileURLWithPath: log))
