@@ -24,10 +24,15 @@ package final class SignalTrap: Sendable {
         self.signals = signals
     }
 
-    /// Blocks `signals` for this thread and the threads it starts from now on.
+    /// Blocks `signals` for this thread and the threads it starts from now on, and gives them
+    /// their default disposition: a process started with one ignored (`nohup` ignores SIGHUP, a
+    /// script's background job SIGINT) would never see it on a Mac, since xnu discards a signal
+    /// whose disposition is `SIG_IGN` even while it is blocked (`bsd/kern/kern_sig.c:2124-2128`);
+    /// Linux keeps a blocked one pending. Blocked first, so none can act on its default meanwhile.
     package static func block(_ signals: [Int32] = [SIGINT, SIGTERM]) -> SignalTrap {
         var set = signalSet(signals)
         _ = pthread_sigmask(SIG_BLOCK, &set, nil)
+        for s in signals { _ = signal(s, SIG_DFL) }
         return SignalTrap(signals: signals)
     }
 

@@ -43,6 +43,29 @@ final class SignalExecutableTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try server.exitStatus(), 0, "stopped by SIGTERM, not killed by SIGHUP")
     }
 
+    /// Started with its signals ignored (`nohup` ignores SIGHUP, a script's background job SIGINT):
+    /// the server still takes them. xnu discards a signal whose disposition is `SIG_IGN` even while
+    /// it is blocked (`kern_sig.c:2124-2128`), Linux keeps it pending, so on Linux the disposition
+    /// itself is what the test reads (`SigIgn` in /proc), and the signals are then sent as well.
+    func testSignalsIgnoredWhenStartedAreStillTaken() throws {
+        let server = try TestExecutable(["--port", "0"], shell: "trap '' HUP INT TERM")
+        defer { server.stopNow() }
+        _ = try server.bannerPort()
+        #if os(Linux)
+        let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+        let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") })
+        let ignored = try XCTUnwrap(UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16))
+        for trapped in [SIGHUP, SIGINT, SIGTERM] {
+            XCTAssertEqual(ignored & (1 << UInt64(trapped - 1)), 0, "signal \(trapped) is still ignored: SigIgn \(line)")
+        }
+        #endif
+        server.signal(SIGHUP)
+        var log = ""
+        XCTAssertTrue(waitForLog(server, "SIGHUP ignored", into: &log), log)
+        server.signal(SIGTERM)
+        XCTAssertEqual(try server.exitStatus(), 0, "stopped by SIGTERM")
+    }
+
     func testSIGHUPUnderWatchReloadsTheSeed() throws {
         let seedPath = dir.appendingPathComponent("seed.json").path
         try FileManager.default.copyItem(atPath: TestServer.repositorySeedPath, toPath: seedPath)
