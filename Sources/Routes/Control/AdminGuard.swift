@@ -7,12 +7,15 @@ import Stubs
 /// A browser open on the developer's machine is a loopback client, so loopback alone is not
 /// enough: a page from elsewhere must neither reach the admin paths under another name (DNS
 /// rebinding: `Host` must be a loopback name or the configured host), nor read them
-/// cross-origin (`Origin` must be this server), nor change state with a simple request (a
-/// cross-site form or `no-cors` fetch cannot send a JSON `Content-Type` or a custom header).
+/// cross-origin (`Origin` must be this server), nor change state: a browser's cross-site write
+/// always shows itself (an `Origin` that is not this server's, `Origin: null`, and in current
+/// browsers `Sec-Fetch-Site: cross-site` or `same-site`), while WireMock's clients, curl and a
+/// test's own calls send none of these, whatever their `Content-Type`.
 package struct AdminGuard: Sendable {
     /// `X-Mock-Admin-Token: <token>` opens the admin paths to other machines (`--admin-token`).
     package static let tokenHeader = "X-Mock-Admin-Token"
-    /// `X-Mock-Admin: 1` marks a state-changing admin request as not coming from a cross-site form.
+    /// `X-Mock-Admin: 1`, which the console still sends: until revision 4 of the guard a
+    /// state-changing request needed it or a JSON `Content-Type`; neither is needed now.
     package static let markerHeader = "X-Mock-Admin"
     /// `/__mock/*` and `/__admin/*` (WireMock's admin API over the stubs) answer as `admin`,
     /// errors in Vapor's shape like the transport's own. No CORS: they are read by their own
@@ -72,15 +75,21 @@ package struct AdminGuard: Sendable {
         if !cookie, let host, let problem = hostProblem(host, localPort: context.localPort) {
             return AdminGuard.forbidden(problem)
         }
-        // Every Origin header: a second one must not slip past the first one's check.
+        // Every Origin header (`null` included): a second one must not slip past the first one's check.
         for origin in request.headers.values("Origin") where !isSameOrigin(origin, host: host) {
             return AdminGuard.forbidden("cross-origin admin request from \(origin) refused: the admin routes serve only their own console (/__mock/)")
         }
-        if !AdminGuard.isSafe(request.method) && !isNonSimple(request) {
-            return AdminGuard.forbidden("state-changing admin requests need Content-Type: application/json or an \(AdminGuard.markerHeader): 1 header (a cross-site form cannot send either)")
+        if !AdminGuard.isSafe(request.method) {
+            for site in request.headers.values("Sec-Fetch-Site") where AdminGuard.crossSiteFetches.contains(site.trimmingASCIISpaces().lowercased()) {
+                return AdminGuard.forbidden("a browser's \(site) write to the admin routes refused (Sec-Fetch-Site: \(site)): only this server's console may change state from a browser")
+            }
         }
         return nil
     }
+
+    /// `Sec-Fetch-Site` values a browser sends on a request another site's page started (Fetch
+    /// Metadata: `same-origin` and `none` are this server's console and the address bar).
+    private static let crossSiteFetches: Set<String> = ["cross-site", "same-site"]
 
     /// The 429 for a peer that sent too many wrong tokens.
     package static func tooManyFailures(retryAfter seconds: Int) -> HTTPResponse {
@@ -100,14 +109,6 @@ package struct AdminGuard: Sendable {
 
     package static func isSafe(_ method: HTTPMethod) -> Bool {
         method == .get || method == .head || method == .options
-    }
-
-    /// A request a browser sends cross-site only after a CORS preflight (which admin paths fail).
-    private func isNonSimple(_ request: HTTPRequest) -> Bool {
-        if request.headers.contains(AdminGuard.markerHeader) || request.headers.contains(AdminGuard.tokenHeader) { return true }
-        guard let type = request.headers["Content-Type"] else { return false }
-        let media = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIISpaces().lowercased() } ?? ""
-        return media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json"))
     }
 
     package func isAcceptedHost(_ value: String) -> Bool {

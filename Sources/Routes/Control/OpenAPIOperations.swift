@@ -11,18 +11,12 @@ extension OAS {
         return ops
     }
 
-    /// A state-changing admin operation says so in its 403; one a client may send without a JSON
-    /// body declares the `X-Mock-Admin` header it then needs: required without a body, optional
-    /// beside an optional body (a JSON body stands for it).
+    /// A state-changing admin operation says in its 403 what the guard refuses (a browser's
+    /// cross-site write); it needs no header of its own.
     package static func markStateChanging(_ op: inout Object) {
         if var responses = op["responses"], responses["403"] != nil {
             responses.set("403", adminWriteForbidden)
             op.set("responses", responses)
-        }
-        if op["requestBody"]?["required"] != .bool(true) {
-            var parameters: [Object] = []
-            if case .array(let given)? = op["parameters"] { parameters = given }
-            op.set("parameters", .array(parameters + [adminMarker(required: op["requestBody"] == nil)]))
         }
     }
 }

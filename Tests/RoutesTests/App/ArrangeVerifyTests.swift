@@ -24,8 +24,8 @@ final class ArrangeVerifyTests: MockServerTestCase {
         XCTAssertEqual(try server.request("DELETE", "/__mock/emails", headers: TestServer.adminWrite).status, 204)
         XCTAssertEqual(try server.request("GET", "/__mock/emails").text, "[]")
         XCTAssertEqual(try server.request("GET", "/__mock/sms").jsonArray?.count, 1, "the SMS stay")
-        // Guarded like every state-changing admin request.
-        XCTAssertEqual(try server.request("DELETE", "/__mock/sms").status, 403)
+        // Guarded like every state-changing admin request: a browser's cross-site write is refused.
+        XCTAssertEqual(try server.request("DELETE", "/__mock/sms", headers: [("Origin", "http://evil.example")]).status, 403)
     }
 
     func testAStateSnapshotRestoresAccountsSessionsOutboxAndClock() throws {

@@ -43,16 +43,18 @@ final class AdminGuardCoverageTests: MockServerTestCase {
         XCTAssertEqual(open, ["GET /__mock/health: 200"], "only health answers a page that reached the server as evil.example")
     }
 
-    func testEveryAdminWriteRefusesASimpleCrossSiteRequest() throws {
+    func testEveryAdminWriteRefusesABrowsersCrossSiteRequest() throws {
         var open: [String] = []
         for route in adminRoutes() {
             guard let method = route.method, method != .get, method != .head, method != .options else { continue }
-            // What a cross-site form can send: a form body, no custom header.
-            let response = try send(method.rawValue, route.path, [("Host", "127.0.0.1:\(server.port)"),
-                                                                ("Content-Type", "application/x-www-form-urlencoded")])
-            if response.status != 403 { open.append("\(method.rawValue) \(route.path): \(response.status)") }
+            // What a cross-site form sends: a form body, and the marks a browser adds to it.
+            for mark in [("Origin", "http://evil.example"), ("Sec-Fetch-Site", "cross-site")] {
+                let response = try send(method.rawValue, route.path, [("Host", "127.0.0.1:\(server.port)"),
+                                                                    ("Content-Type", "application/x-www-form-urlencoded"), mark])
+                if response.status != 403 { open.append("\(method.rawValue) \(route.path) \(mark.0): \(response.status)") }
+            }
         }
-        XCTAssertEqual(open, [], "every state-changing admin route needs X-Mock-Admin or a JSON body")
+        XCTAssertEqual(open, [], "every state-changing admin route refuses a browser's cross-site write")
     }
 
     /// The table says where each route stands: only health and the console page (whose token

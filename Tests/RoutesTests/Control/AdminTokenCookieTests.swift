@@ -55,8 +55,9 @@ final class AdminTokenCookieTests: XCTestCase {
         let cookie = try signIn(server, token: "s3cret-token-0123456789")
         _ = try server.musbookingCode(phone: "9123456789")
         // Another port of the same host is the same site, so its form would carry the cookie:
-        // a write still needs the marker, and a foreign Origin is still refused.
-        XCTAssertEqual(respond(server, .post, "/__mock/reset", ["Cookie": cookie]).status.code, 403)
+        // its write shows Sec-Fetch-Site: same-site (and its Origin), and both are still refused.
+        XCTAssertEqual(respond(server, .post, "/__mock/reset", ["Cookie": cookie, "Sec-Fetch-Site": "same-site"]).status.code, 403)
+        XCTAssertEqual(respond(server, .post, "/__mock/reset", ["Cookie": cookie, "Origin": "http://\(lanHost.dropLast(4))3000"]).status.code, 403)
         XCTAssertEqual(respond(server, .get, "/__mock/sms", ["Cookie": cookie, "Origin": "http://\(lanHost.dropLast(4))3000"]).status.code, 403)
         XCTAssertEqual(server.outbox.sms().count, 1)
         // A wrong value, another name, the token itself as the value, or a server started with

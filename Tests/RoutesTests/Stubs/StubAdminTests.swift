@@ -86,8 +86,8 @@ final class StubAdminTests: MockServerTestCase {
     }
 
     func testTheAdminGuardCoversAdminPaths() throws {
-        // A cross-site page may not change stubs: a simple POST without JSON or the marker header.
-        let refused = try server.request("POST", "/__admin/mappings", headers: [("Content-Type", "text/plain")], body: Array(minimal.utf8))
+        // A cross-site page may not change stubs: a simple POST, with the Origin a browser adds.
+        let refused = try server.request("POST", "/__admin/mappings", headers: [("Content-Type", "text/plain"), ("Origin", "http://evil.example")], body: Array(minimal.utf8))
         XCTAssertEqual(refused.status, 403)
         let origin = try server.request("GET", "/__admin/mappings", headers: [("Origin", "http://evil.example")])
         XCTAssertEqual(origin.status, 403)

@@ -53,20 +53,10 @@ package enum OAS {
     /// Every admin route may answer 403 to a client that is not allowed in.
     package static var adminForbidden: Object { response("Not a loopback client, or a wrong X-Mock-Admin-Token.", json(ref("AdminError"))) }
 
-    /// The 403 of a state-changing admin route, which also refuses a request that is neither JSON nor marked.
+    /// The 403 of a state-changing admin route, which also refuses a browser's cross-site write.
     package static var adminWriteForbidden: Object {
-        response("Not a loopback client, a wrong X-Mock-Admin-Token, or a state-changing request with neither Content-Type: application/json nor X-Mock-Admin: 1.",
+        response("Not a loopback client, a wrong X-Mock-Admin-Token, or a browser's cross-site write (an Origin that is not this server's, Origin: null, or Sec-Fetch-Site: cross-site or same-site).",
                  json(ref("AdminError")))
-    }
-
-    /// `X-Mock-Admin: 1`: what a state-changing admin request without a JSON body must carry
-    /// (a cross-site form cannot send it). Any value passes; `1` is the convention. Required
-    /// where the operation has no body; where its body is optional, a JSON body stands for it.
-    package static func adminMarker(required: Bool) -> Object {
-        ["name": "X-Mock-Admin", "in": "header", "required": .bool(required), "schema": ["type": "string", "example": "1"],
-         "description": .string(required
-            ? "Marks a state-changing admin request as not coming from a cross-site form: send 1. Without it the answer is 403."
-            : "Send 1 when the request has no JSON body (then it is required: without it the answer is 403); a JSON body stands for it.")]
     }
 
     /// Schemas with a `const` and no `type` get the constant's type, so generators type them
