@@ -198,11 +198,28 @@ def run_client(mock, wire, folder):
     return calls, failures
 
 
+def run_java_client(jar, classes, servers):
+    """WireMock 2.35.1's own Java client (Tests/WireMockConformance/java/JavaClientCheck.java) against
+    each server: register, editStub, removeStub, resets, scenario state, find and serve events. It
+    must pass on WireMock (the check itself is right) and here."""
+    failures = []
+    for server in servers:
+        run = subprocess.run(["java", "-cp", jar + os.pathsep + classes, "JavaClientCheck", str(server["port"])],
+                             capture_output=True, text=True, timeout=90)
+        for line in run.stdout.splitlines():
+            if line.startswith("FAIL") or line.endswith(" failed"):
+                print(f"  {server['name']}: {line}")
+        if run.returncode != 0:
+            failures.append(f"WireMock's Java client against {server['name']}: exit {run.returncode} {run.stderr[-500:]}")
+    return failures
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--mock-server", required=True)
     p.add_argument("--jar", required=True)
     p.add_argument("--corpus", required=True)
+    p.add_argument("--java-client", help="folder of the compiled JavaClientCheck class")
     args = p.parse_args()
     corpus = json.load(open(args.corpus))
     work = tempfile.mkdtemp(prefix="wiremock-conformance.")
@@ -234,6 +251,10 @@ def main():
         calls, client_failures = run_client(mock, wire, os.path.join(work, "mappings"))
         print(f"wiremock-conformance: PyPI wiremock admin client and persistence: {calls} calls compared")
         failures += client_failures
+        if args.java_client:
+            java_failures = run_java_client(args.jar, args.java_client, [wire, mock])
+            print(f"wiremock-conformance: WireMock's Java client: {'passed on both' if not java_failures else 'FAILED'}")
+            failures += java_failures
         for f in failures:
             print(f"  DIFFERENT: {f}")
         if failures:

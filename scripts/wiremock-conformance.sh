@@ -3,7 +3,8 @@
 # Tests/WireMockConformance/corpus.json goes to both servers (status, body, the headers the
 # mappings set), then PyPI's `wiremock` admin client drives both (create, list, count, find,
 # clientIp, reset), then `persistent: true`, its DELETE and `POST /__admin/mappings/save` on each
-# (answers and the files written to the shared mappings folder). Installs what it needs: Debian's openjdk-17-jre-headless, and PyPI's wiremock 2.7.0
+# (answers and the files written to the shared mappings folder), then WireMock's own Java client
+# (register, editStub, removeStub, resets, scenario state, find, serve events) against each. Installs what it needs: Debian's openjdk-17-jre-headless, and PyPI's wiremock 2.7.0
 # into .venv-wiremock (its wheel ships wiremock-standalone-2.35.1.jar). Both servers listen on
 # loopback only. Usage: scripts/wiremock-conformance.sh [path/to/mock-server]
 set -euo pipefail
@@ -13,15 +14,19 @@ source scripts/lib/python-venv.sh
 source scripts/lib/mock-server.sh
 bin="$(mock_server_binary "$@")"
 
-if ! command -v java > /dev/null; then
+# javac too: WireMock's own Java client is compiled against the jar (JavaClientCheck.java).
+if ! command -v java > /dev/null || ! command -v javac > /dev/null; then
     SUDO=""; [[ "$(id -u)" -ne 0 ]] && SUDO="sudo"
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless > /dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jdk-headless > /dev/null
 fi
 VENV="$ROOT/.venv-wiremock"
 ensure_venv "$VENV" wiremock==2.7.0 requests
 JAR="$("$VENV/bin/python" -c 'import os, wiremock; print(os.path.join(os.path.dirname(wiremock.__file__), "server", "wiremock-standalone-2.35.1.jar"))')"
 [[ -f "$JAR" ]] || { echo "wiremock-conformance: $JAR is missing from the wiremock wheel" >&2; exit 1; }
 
-timeout 110 "$VENV/bin/python" scripts/wiremock-conformance.py --mock-server "$bin" --jar "$JAR" \
-    --corpus Tests/WireMockConformance/corpus.json
+classes="$(mktemp -d)"
+trap 'rm -rf "$classes"' EXIT
+javac -d "$classes" -cp "$JAR" Tests/WireMockConformance/java/JavaClientCheck.java
+timeout 200 "$VENV/bin/python" scripts/wiremock-conformance.py --mock-server "$bin" --jar "$JAR" \
+    --corpus Tests/WireMockConformance/corpus.json --java-client "$classes"

@@ -160,7 +160,9 @@ extension OAS {
 
             // WireMock's admin API over the stubs (docs/stubs.md), behind the same guard.
             AdminRoute(.get, "/__admin/mappings", tag: "stubs", "Every stub mapping, newest first",
-                       ["200": response("The mappings.", json(object(["mappings": array(stubMapping), "meta": object(["total": ["type": "integer"]])])))],
+                       ["200": response("The mappings.", json(object(["mappings": array(stubMapping), "meta": object(["total": ["type": "integer"]])]))),
+                        "400": stubBadQuery],
+                       parameters: [stubCount("limit", "At most this many mappings."), stubCount("offset", "Skip this many first.")],
                        handler: stubs.listMappingsHandler),
             AdminRoute(.post, "/__admin/mappings", tag: "stubs", "Add a stub mapping (persistent: true writes it to the --mappings folder first)", [
                 "201": response("Added, with its id.", json(stubMapping)), "422": stubRefused, "409": stubReadOnly, "503": stubNotWritten,
@@ -174,6 +176,12 @@ extension OAS {
             AdminRoute(.delete, "/__admin/mappings/:id", tag: "stubs", "Remove a stub mapping (and a persistent one's file)",
                        ["200": stubDone, "404": stubNotFound, "409": stubReadOnly, "503": stubNotWritten],
                        parameters: [stubId], handler: stubs.removeMappingHandler),
+            AdminRoute(.post, "/__admin/mappings/edit", tag: "stubs", "Replace the mapping the body's id names (WireMock's older form of PUT, which its Java client's editStub sends)",
+                       ["204": response("Replaced."), "404": stubNotFound, "422": stubRefused, "409": stubReadOnly, "503": stubNotWritten],
+                       body: body(stubMapping, [jsonType]), handler: stubs.editByBodyHandler),
+            AdminRoute(.post, "/__admin/mappings/remove", tag: "stubs", "Remove the mapping the body's id names, or else every mapping with the body's request pattern (what the Java client's removeStub sends)",
+                       ["200": stubDone, "422": stubRefused, "409": stubReadOnly, "503": stubNotWritten],
+                       body: body(stubMapping, [jsonType]), handler: stubs.removeByBodyHandler),
             AdminRoute(.post, "/__admin/mappings/reset", tag: "stubs", "Stubs back to the --mappings folder", ["200": stubDone, "422": stubRefused],
                        handler: stubs.resetMappingsHandler),
             AdminRoute(.post, "/__admin/mappings/save", tag: "stubs", "Write every mapping added or changed over HTTP to the --mappings folder",
@@ -187,7 +195,15 @@ extension OAS {
                        ], required: ["mappings"]), [jsonType]), handler: stubs.importHandler),
             AdminRoute(.get, "/__admin/requests", tag: "stubs", "The journal as WireMock serve events, newest first", ["200": response("Requests.", json(object([
                 "requests": array(["type": "object"]), "meta": object(["total": ["type": "integer"]]), "requestJournalDisabled": ["type": "boolean"],
-            ])))], handler: stubs.listRequestsHandler),
+            ]))), "400": stubBadQuery], parameters: [
+                stubCount("limit", "At most this many events."),
+                query("since", "Only requests after this ISO 8601 date-time.", schema: ["type": "string", "format": "date-time"]),
+                query("unmatched", "true: only requests nothing answered.", schema: ["type": "string", "enum": ["true", "false"]]),
+                query("matchingStub", "Only requests the mapping with this id answered."),
+            ], handler: stubs.listRequestsHandler),
+            AdminRoute(.get, "/__admin/requests/:id", tag: "stubs", "One serve event",
+                       ["200": response("The serve event.", json(["type": "object"])), "404": response("No journaled request has that id.", json(["type": "object"]))],
+                       parameters: [path("id", "The serve event's id, as GET /__admin/requests gives it.")], handler: stubs.servedRequestHandler),
             AdminRoute(.delete, "/__admin/requests", tag: "stubs", "Empty the journal", ["200": stubDone], handler: stubs.clearRequestsHandler),
             AdminRoute(.post, "/__admin/requests/reset", tag: "stubs", "Empty the journal", ["200": stubDone], handler: stubs.resetRequestsHandler),
             AdminRoute(.post, "/__admin/requests/count", tag: "stubs", "How many journaled requests a request pattern matches", [
@@ -203,6 +219,10 @@ extension OAS {
                 "id": string, "name": string, "state": string, "possibleStates": array(string), "mappings": array(stubMapping),
             ]))])))], handler: stubs.scenariosHandler),
             AdminRoute(.post, "/__admin/scenarios/reset", tag: "stubs", "Every scenario back to Started", ["200": stubDone], handler: stubs.resetScenariosHandler),
+            AdminRoute(.put, "/__admin/scenarios/:name/state", tag: "stubs", "Set one scenario's state ({\"state\": …}), or with no body reset it to Started",
+                       ["200": stubDone, "404": response("No scenario has that name.", json(["type": "object"])), "422": stubRefused],
+                       body: body(object(["state": string], required: ["state"]), [jsonType], required: false),
+                       parameters: [path("name", "The scenario's name.")], handler: stubs.scenarioStateHandler),
             AdminRoute(.post, "/__admin/reset", tag: "stubs", "Journal emptied, stubs back to the --mappings folder, scenarios to Started",
                        ["200": stubDone, "422": stubRefused], handler: stubs.resetHandler),
             AdminRoute(.get, "/__mock/stubs", "The stubs as the console lists them, newest first", [

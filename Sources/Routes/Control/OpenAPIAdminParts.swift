@@ -99,6 +99,14 @@ extension OAS {
     package static var stubDone: Object { response("Done.", json(["type": "object"])) }
     package static var stubNotFound: Object { response("No mapping has that id.", json(["type": "object"])) }
     package static var stubId: Object { path("id", "The mapping's UUID.") }
+    /// A paging count (`limit`, `offset`): a whole number, 0 or more.
+    package static func stubCount(_ name: String, _ description: String) -> Object {
+        query(name, description, schema: ["type": "integer", "minimum": 0])
+    }
+    /// A paging parameter that is not a count, or a parameter these routes do not know.
+    package static var stubBadQuery: Object {
+        response("A query parameter is bad or unknown (WireMock's error shape; X-Mock-Hint says which).", json(["type": "object"]))
+    }
 
     /// Journaled requests as WireMock lists them.
     package static var stubRequests: Object {

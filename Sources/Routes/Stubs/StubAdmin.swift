@@ -26,7 +26,7 @@ package struct StubAdmin: Sendable {
     /// `GET /__admin/mappings`.
     package var listMappingsHandler: HTTPHandler {
         let admin = self
-        return { _, _ in admin.listMappings() }
+        return { request, _ in admin.listMappings(request) }
     }
 
     /// `POST /__admin/mappings`.
@@ -99,7 +99,7 @@ package struct StubAdmin: Sendable {
     /// `GET /__admin/requests`.
     package var listRequestsHandler: HTTPHandler {
         let admin = self
-        return { _, _ in admin.listRequests() }
+        return { request, _ in admin.listRequests(request) }
     }
 
     /// `DELETE /__admin/requests`.
@@ -200,9 +200,13 @@ package struct StubAdmin: Sendable {
         return .failure(StubProblem("/", "the body is not JSON: syntax error at line \(line), column \(column)"))
     }
 
-    private func listMappings() -> HTTPResponse {
+    private func listMappings(_ request: HTTPRequest) -> HTTPResponse {
         let all = store.mappings
-        return StubAdmin.json(.ok, ["mappings": .array(all.map(\.json)), "meta": ["total": .number(Double(all.count))]])
+        switch StubAdminQuery.page(all, request.queryParameters, allowed: ["limit", "offset"]) {
+        case .failure(let problem): return StubAdminQuery.badRequest(problem)
+        case .success(let page):
+            return StubAdmin.json(.ok, ["mappings": .array(page.map(\.json)), "meta": ["total": .number(Double(all.count))]])
+        }
     }
 
     private func create(_ request: HTTPRequest) -> HTTPResponse {
@@ -293,11 +297,26 @@ package struct StubAdmin: Sendable {
         }
     }
 
-    private func listRequests() -> HTTPResponse {
-        let all = journal.loggedRequests()
-        let byId = Dictionary(store.mappings.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let events = all.reversed().map { $0.serveEventJSON(mapping: $0.stub.flatMap { byId[$0.id] }) }
-        return StubAdmin.json(.ok, ["requests": .array(Array(events)), "meta": ["total": .number(Double(all.count))], "requestJournalDisabled": false])
+    /// Newest first; `unmatched=true` and `matchingStub=ID` choose which (and `meta.total` counts
+    /// those), then `since` and `limit` page them, as WireMock's `GetAllRequestsTask`.
+    private func listRequests(_ request: HTTPRequest) -> HTTPResponse {
+        let parameters = request.queryParameters
+        var all = Array(journal.loggedRequests().reversed())
+        if parameters.first("unmatched") == "true" { all = all.filter { !$0.wasMatched } }
+        if let stub = parameters.first("matchingStub")?.lowercased() { all = all.filter { $0.stub?.id == stub } }
+        let since: Date?
+        switch StubAdminQuery.since(parameters) {
+        case .failure(let problem): return StubAdminQuery.badRequest(problem)
+        case .success(let date): since = date
+        }
+        let chosen = since.map { date in all.filter { $0.at > date } } ?? all
+        switch StubAdminQuery.page(chosen, parameters, allowed: ["limit", "since", "unmatched", "matchingStub"]) {
+        case .failure(let problem): return StubAdminQuery.badRequest(problem)
+        case .success(let page):
+            let byId = Dictionary(store.mappings.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let events = page.map { $0.serveEventJSON(mapping: $0.stub.flatMap { byId[$0.id] }) }
+            return StubAdmin.json(.ok, ["requests": .array(events), "meta": ["total": .number(Double(all.count))], "requestJournalDisabled": false])
+        }
     }
 
     /// The journaled requests a WireMock request pattern (the body) matches.

@@ -78,7 +78,8 @@ package struct StubLoggedRequest: Sendable {
         ]
     }
 
-    /// WireMock's `ServeEvent`: the request, the response and the stub that answered.
+    /// WireMock's `ServeEvent`: the request, the response and the mapping that answered
+    /// (`stubMapping`, WireMock's own field: its Java client refuses a field it does not know).
     func serveEventJSON(mapping: StubMapping?) -> JSONValue {
         var event: JSONValue = [
             "id": .string(uuid),
@@ -87,10 +88,7 @@ package struct StubLoggedRequest: Sendable {
             "response": ["status": status.map { .number(Double($0)) } ?? .null, "body": .string(String(decoding: responseBody, as: UTF8.self))],
             "wasMatched": .bool(wasMatched),
         ]
-        if let stub {
-            event = event.stubSetting("stub", stub.json)
-            if let mapping { event = event.stubSetting("stubMapping", mapping.json) }
-        }
+        if stub != nil, let mapping { event = event.stubSetting("stubMapping", mapping.json) }
         return event
     }
 }

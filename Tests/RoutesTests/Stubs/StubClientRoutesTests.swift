@@ -1,0 +1,98 @@
+import Foundation
+import HTTPServer
+import MockTestSupport
+import Routes
+import TestSupport
+import XCTest
+
+/// The admin calls WireMock's own clients make beyond mapping CRUD, as the Java client sends
+/// them: mappings posted as `text/plain`, bodiless resets, the older edit and remove, one
+/// scenario's state, one serve event, and the journal's paging (refused when unknown).
+final class StubClientRoutesTests: MockServerTestCase {
+    private let id = "6a1c2b3d-0000-4000-8000-00000000a001"
+    private let javaText = [("Content-Type", "text/plain; charset=UTF-8")]
+
+    private func mapping(_ url: String, _ body: String, id: String? = nil, extra: String = "") -> String {
+        let named = id.map { #""id": "\#($0)", "#} ?? ""
+        return #"{\#(named)"request": {"method": "GET", "url": "\#(url)"}, "response": {"status": 200, "body": "\#(body)"}\#(extra)}"#
+    }
+
+    private func post(_ path: String, _ text: String = "") throws -> TestResponse {
+        try server.request("POST", path, headers: text.isEmpty ? [] : javaText, body: Array(text.utf8))
+    }
+
+    func testEditAndRemoveByBodyAsTheJavaClientSendsThem() throws {
+        XCTAssertEqual(try post("/__admin/mappings", mapping("/java", "one", id: id)).status, 201, "a text/plain post passes the guard")
+        let edited = try post("/__admin/mappings/edit", mapping("/java", "two", id: id))
+        XCTAssertEqual(edited.status, 204, edited.text)
+        XCTAssertEqual(try server.request("GET", "/java").text, "two")
+        XCTAssertEqual(try post("/__admin/mappings/edit", mapping("/java", "x", id: "6a1c2b3d-0000-4000-8000-0000000000ff")).status, 404)
+        XCTAssertEqual(try post("/__admin/mappings/edit", mapping("/java", "x")).status, 422, "edit names its mapping by id")
+
+        XCTAssertEqual(try post("/__admin/mappings/remove", mapping("/java", "two", id: id)).status, 200)
+        XCTAssertEqual(try server.request("GET", "/java").status, 404)
+        // Without an id: every mapping with the same request pattern, however its keys are ordered.
+        XCTAssertEqual(try post("/__admin/mappings", mapping("/same", "a")).status, 201)
+        XCTAssertEqual(try post("/__admin/mappings", mapping("/same", "b")).status, 201)
+        XCTAssertEqual(try post("/__admin/mappings", mapping("/other", "c")).status, 201)
+        XCTAssertEqual(try post("/__admin/mappings/remove", #"{"request": {"url": "/same", "method": "GET"}}"#).status, 200)
+        XCTAssertEqual(try server.request("GET", "/same").status, 404)
+        XCTAssertEqual(try server.request("GET", "/other").text, "c")
+    }
+
+    func testOneScenarioIsSetOrResetAndAnUnknownOneIs404() throws {
+        let first = #", "scenarioName": "flow", "requiredScenarioState": "Started", "newScenarioState": "second""#
+        let second = #", "scenarioName": "flow", "requiredScenarioState": "second""#
+        XCTAssertEqual(try post("/__admin/mappings", mapping("/flow", "first", extra: first)).status, 201)
+        XCTAssertEqual(try post("/__admin/mappings", mapping("/flow", "second", extra: second)).status, 201)
+        XCTAssertEqual(try server.request("GET", "/flow").text, "first")
+        XCTAssertEqual(try server.request("GET", "/flow").text, "second")
+        XCTAssertEqual(try server.request("PUT", "/__admin/scenarios/flow/state").status, 200, "no body: back to Started")
+        XCTAssertEqual(try server.request("GET", "/flow").text, "first")
+        XCTAssertEqual(try server.request("PUT", "/__admin/scenarios/flow/state", headers: javaText, body: Array(#"{"state": "second"}"#.utf8)).status, 200)
+        XCTAssertEqual(try server.request("GET", "/flow").text, "second")
+        let unknown = try server.request("PUT", "/__admin/scenarios/nope/state")
+        XCTAssertEqual(unknown.status, 404)
+        XCTAssertEqual((unknown.jsonObject?["errors"] as? [[String: Any]])?.first?["title"] as? String, "Scenario nope does not exist")
+        XCTAssertEqual(try server.request("PUT", "/__admin/scenarios/flow/state", body: Array(#"{"stat": "x"}"#.utf8)).status, 422)
+    }
+
+    func testServeEventsCarryWireMocksFieldsOnlyAndAreFoundPagedAndFiltered() throws {
+        XCTAssertEqual(try post("/__admin/mappings", mapping("/seen", "yes", id: id)).status, 201)
+        for _ in 0..<3 { XCTAssertEqual(try server.request("GET", "/seen").status, 200) }
+        XCTAssertEqual(try server.request("GET", "/missing").status, 404)
+
+        let all = try XCTUnwrap(try server.request("GET", "/__admin/requests").jsonObject)
+        let events = try XCTUnwrap(all["requests"] as? [[String: Any]])
+        XCTAssertEqual(events.count, 4)
+        XCTAssertNil(events.last?["stub"], "a field WireMock's Java client does not know")
+        XCTAssertEqual((events.last?["stubMapping"] as? [String: Any])?["id"] as? String, id)
+
+        let page = try XCTUnwrap(try server.request("GET", "/__admin/requests?limit=2").jsonObject)
+        XCTAssertEqual((page["requests"] as? [Any])?.count, 2)
+        XCTAssertEqual((page["meta"] as? [String: Any])?["total"] as? Int, 4, "the total counts them all")
+        let unmatched = try XCTUnwrap(try server.request("GET", "/__admin/requests?unmatched=true").jsonObject)
+        XCTAssertEqual(((unmatched["requests"] as? [[String: Any]])?.first?["request"] as? [String: Any])?["url"] as? String, "/missing")
+        let byStub = try XCTUnwrap(try server.request("GET", "/__admin/requests?matchingStub=\(id)").jsonObject)
+        XCTAssertEqual((byStub["requests"] as? [Any])?.count, 3)
+        let later = try XCTUnwrap(try server.request("GET", "/__admin/requests?since=2999-01-01T00:00:00Z").jsonObject)
+        XCTAssertEqual((later["requests"] as? [Any])?.count, 0)
+        XCTAssertEqual(try server.request("GET", "/__admin/requests?since=yesterday").status, 400)
+        XCTAssertEqual(try server.request("GET", "/__admin/requests?limit=-1").status, 400)
+        let unknown = try server.request("GET", "/__admin/requests?offset=1")
+        XCTAssertEqual(unknown.status, 400, "a parameter not implemented is refused, never ignored")
+        XCTAssertNotNil(unknown.header("X-Mock-Hint"))
+
+        let eventId = try XCTUnwrap(events.first?["id"] as? String)
+        let one = try server.request("GET", "/__admin/requests/\(eventId)")
+        XCTAssertEqual(one.status, 200)
+        XCTAssertEqual(one.jsonObject?["id"] as? String, eventId)
+        XCTAssertEqual(try server.request("GET", "/__admin/requests/00000000-0000-4000-8000-0000000fffff").status, 404)
+
+        XCTAssertEqual(try post("/__admin/mappings", mapping("/two", "2")).status, 201)
+        let mappings = try XCTUnwrap(try server.request("GET", "/__admin/mappings?limit=1&offset=1").jsonObject)
+        XCTAssertEqual(((mappings["mappings"] as? [[String: Any]])?.first?["id"] as? String), id, "newest first, the second of two")
+        XCTAssertEqual((mappings["meta"] as? [String: Any])?["total"] as? Int, 2)
+        XCTAssertEqual(try server.request("GET", "/__admin/mappings?page=2").status, 400)
+    }
+}
