@@ -14,6 +14,20 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
         public var action: MockFaultAction
     }
 
+    /// The stub mapping that answered a request (`system` is then `stubs`).
+    public struct Stub: Codable, Sendable, Equatable {
+        /// The mapping's id (a UUID, lower case).
+        public var id: String
+        /// The mapping's name; nil when it has none.
+        public var name: String?
+
+        /// The mapping with this `id` and `name`.
+        public init(id: String, name: String?) {
+            self.id = id
+            self.name = name
+        }
+    }
+
     /// Increasing; a filter's `since` takes it to read only newer entries.
     public var id: Int
     /// When the request arrived, by the mock's clock (to the second; entries of one second are
@@ -46,9 +60,11 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
     public var truncated: Bool?
     /// The fault rule that fired on this request, if one did.
     public var fault: Fault?
+    /// The stub mapping that answered this request, if one did.
+    public var stub: Stub?
 
     private enum CodingKeys: String, CodingKey {
-        case id, at, system, clientIp, method, path, query, status, durationMs, requestHeaders, requestBody, responseBody, hint, truncated, fault
+        case id, at, system, clientIp, method, path, query, status, durationMs, requestHeaders, requestBody, responseBody, hint, truncated, fault, stub
     }
 
     /// Reads an entry as the server writes it (`at` in the one date form of `/__mock/`).
@@ -69,6 +85,7 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
         hint = try c.decodeIfPresent(String.self, forKey: .hint)
         truncated = try c.decodeIfPresent(Bool.self, forKey: .truncated)
         fault = try c.decodeIfPresent(Fault.self, forKey: .fault)
+        stub = try c.decodeIfPresent(Stub.self, forKey: .stub)
     }
 
     /// Writes the entry in the server's shape (`at` as `2026-11-22T11:14:30Z`).
@@ -89,6 +106,7 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
         try c.encodeIfPresent(hint, forKey: .hint)
         try c.encodeIfPresent(truncated, forKey: .truncated)
         try c.encodeIfPresent(fault, forKey: .fault)
+        try c.encodeIfPresent(stub, forKey: .stub)
     }
 }
 

@@ -18,4 +18,6 @@ extension ControlPlane: StubJournal {
     }
 
     package func clearRequests() { journal.clear() }
+
+    package var isJournalDisabled: Bool { !journal.isEnabled }
 }

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Dispatch
 import HTTPServer
+import Stubs
 
 extension ControlPlane {
     // The handlers of `/__mock/requests`, `/__mock/faults`, `/__mock/clock` and `/__mock/tokens/*`
@@ -196,8 +197,10 @@ extension ControlPlane {
             }
         }
         if let v = query["system"] {
-            guard catalog.names.contains(v) else {
-                return .failure(FilterProblem(description: "\"system\" must be one of \(catalog.names.joined(separator: ", "))"))
+            // `stubs`: the requests a stub mapping answered (their entries' `system`).
+            let systems = catalog.names + [StubStore.systemName]
+            guard systems.contains(v) else {
+                return .failure(FilterProblem(description: "\"system\" must be one of \(systems.joined(separator: ", "))"))
             }
             filter.system = v
         }

@@ -12,7 +12,8 @@ extension OAS {
     package static func journalFilters(_ systems: SystemCatalog) -> [Object] {
         let nonEmpty: Object = ["type": "string", "minLength": 1]
         return [
-            query("system", systems.names.dropLast().joined(separator: ", ") + " or " + (systems.names.last ?? "") + ".", schema: ["type": "string", "enum": strings(systems.names)]),
+            query("system", systems.names.joined(separator: ", ") + ", or stubs (answered by a stub mapping).",
+                  schema: ["type": "string", "enum": strings(systems.names + ["stubs"])]),
             query("method", "GET, POST, …, or WS.", schema: nonEmpty),
             query("path", "Exact, or a pattern with *.", schema: nonEmpty), query("status", "", schema: ["type": "integer", "minimum": 100, "maximum": 599]),
             query("since", "Only entries after this id; then the oldest `limit`.", schema: ["type": "integer", "minimum": 0, "maximum": 2147483647]),

@@ -124,7 +124,7 @@ package struct StubAdmin: Sendable {
     package var countRequestsHandler: HTTPHandler {
         let admin = self
         return { request, _ in
-            admin.matching(request).map { StubAdmin.json(.ok, ["count": .number(Double($0.count)), "requestJournalDisabled": false]) }
+            admin.matching(request).map { StubAdmin.json(.ok, ["count": .number(Double($0.count)), "requestJournalDisabled": .bool(admin.journal.isJournalDisabled)]) }
         }
     }
 
@@ -133,7 +133,7 @@ package struct StubAdmin: Sendable {
         let admin = self
         return { request, _ in
             admin.matching(request).map { found in
-                StubAdmin.json(.ok, ["requests": .array(found.map { $0.requestJSON(host: $0.request.headers["Host"]) }), "requestJournalDisabled": false])
+                StubAdmin.json(.ok, ["requests": .array(found.map { $0.requestJSON(host: $0.request.headers["Host"]) }), "requestJournalDisabled": .bool(admin.journal.isJournalDisabled)])
             }
         }
     }
@@ -143,7 +143,7 @@ package struct StubAdmin: Sendable {
         let admin = self
         return { _, _ in
             let found = admin.journal.loggedRequests().filter { !$0.wasMatched }
-            return StubAdmin.json(.ok, ["requests": .array(found.map { $0.requestJSON(host: $0.request.headers["Host"]) }), "requestJournalDisabled": false])
+            return StubAdmin.json(.ok, ["requests": .array(found.map { $0.requestJSON(host: $0.request.headers["Host"]) }), "requestJournalDisabled": .bool(admin.journal.isJournalDisabled)])
         }
     }
 
@@ -315,7 +315,7 @@ package struct StubAdmin: Sendable {
         case .success(let page):
             let byId = Dictionary(store.mappings.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             let events = page.map { $0.serveEventJSON(mapping: $0.stub.flatMap { byId[$0.id] }) }
-            return StubAdmin.json(.ok, ["requests": .array(events), "meta": ["total": .number(Double(all.count))], "requestJournalDisabled": false])
+            return StubAdmin.json(.ok, ["requests": .array(events), "meta": ["total": .number(Double(all.count))], "requestJournalDisabled": .bool(journal.isJournalDisabled)])
         }
     }
 

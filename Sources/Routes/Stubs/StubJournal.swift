@@ -99,4 +99,6 @@ package protocol StubJournal: Sendable {
     func loggedRequests() -> [StubLoggedRequest]
     /// Forgets them (`DELETE /__admin/requests`, `POST /__admin/reset`).
     func clearRequests()
+    /// True when nothing is journaled (`--journal-size 0`): WireMock's `requestJournalDisabled`.
+    var isJournalDisabled: Bool { get }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import MockAdminWire
 import MockTestSupport
 import Routes
 import TestSupport
@@ -94,5 +95,24 @@ final class StubClientRoutesTests: MockServerTestCase {
         XCTAssertEqual(((mappings["mappings"] as? [[String: Any]])?.first?["id"] as? String), id, "newest first, the second of two")
         XCTAssertEqual((mappings["meta"] as? [String: Any])?["total"] as? Int, 2)
         XCTAssertEqual(try server.request("GET", "/__admin/mappings?page=2").status, 400)
+    }
+
+    func testTheJournalFiltersStubsAndItsEntryNamesTheStubThroughTheWireType() throws {
+        XCTAssertEqual(try post("/__admin/mappings", mapping("/named", "n", id: id, extra: #", "name": "named stub""#)).status, 201)
+        XCTAssertEqual(try server.request("GET", "/named").status, 200)
+        XCTAssertEqual(try server.request("GET", "/rows/1").status, 403, "a system's request")
+        let filtered = try server.request("GET", "/__mock/requests?system=stubs")
+        XCTAssertEqual(filtered.status, 200, filtered.text)
+        let entries = try JSONDecoder().decode([MockJournalEntry].self, from: Data(filtered.text.utf8))
+        XCTAssertEqual(entries.map(\.path), ["/named"])
+        XCTAssertEqual(entries.first?.stub, MockJournalEntry.Stub(id: id, name: "named stub"))
+        XCTAssertEqual(try server.request("GET", "/__mock/requests/count?system=stubs").jsonObject?["count"] as? Int, 1)
+    }
+
+    func testRequestJournalDisabledSaysSoWhenTheJournalIsOff() throws {
+        let off = try TestServer(journalSize: 0)
+        defer { off.stop() }
+        XCTAssertEqual(try off.request("GET", "/__admin/requests").jsonObject?["requestJournalDisabled"] as? Bool, true)
+        XCTAssertEqual(try server.request("GET", "/__admin/requests").jsonObject?["requestJournalDisabled"] as? Bool, false)
     }
 }
