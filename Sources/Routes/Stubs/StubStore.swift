@@ -59,8 +59,13 @@ package struct StubReference: Sendable, Equatable {
         var scenarios: [String: String] = [:]
         var hits: [String: Int] = [:]
         var nextSequence = 0
+        /// Counts changes of the index and of the scenarios' states: a match made on a snapshot
+        /// commits only when what it read is unchanged (`StubStore+Matching.swift`).
+        var indexVersion = 0
+        var scenarioVersion = 0
 
         mutating func rebuildIndex() {
+            indexVersion += 1
             exact = StubPathTable()
             patterns = []
             for entry in entries.sorted(by: { $0.precedes($1) }) {
@@ -69,6 +74,7 @@ package struct StubReference: Sendable, Equatable {
         }
 
         mutating func insert(_ entry: Entry) {
+            indexVersion += 1
             entries.append(entry)
             if let path = entry.mapping.request.exactPath {
                 exact.insert(entry, path: path)
@@ -80,6 +86,7 @@ package struct StubReference: Sendable, Equatable {
         /// Scenarios no mapping names any more are forgotten; new ones start in `Started`.
         mutating func syncScenarios() {
             let names = Set(entries.compactMap(\.mapping.scenarioName))
+            scenarioVersion += 1
             scenarios = scenarios.filter { names.contains($0.key) }
             for name in names where scenarios[name] == nil { scenarios[name] = StubStore.startedState }
         }
@@ -104,15 +111,21 @@ package struct StubReference: Sendable, Equatable {
     /// `DIR/__files` of `--mappings DIR`.
     package var filesRoot: String? { files?.filesRoot }
     private let now: @Sendable () -> Date
+    /// A test's seam: called in the middle of every match, with no lock held (nil in a server).
+    let matchProbe: (@Sendable (StubRequest) -> Void)?
     /// Told about every change (the log and the events stream).
     private let observer: Locked<(@Sendable (StubChange) -> Void)?> = Locked(nil)
 
     /// - Parameters:
     ///   - files: the `--mappings` folder (nil: `bodyFileName` is refused, resets load nothing).
     ///   - now: the mock's clock, for `{{now}}`.
-    package init(files: StubFiles? = nil, now: @escaping @Sendable () -> Date) {
+    ///   - matchProbe: for tests: called in the middle of every match, with no lock held, so a
+    ///     test can hold a match there while it calls the admin API.
+    package init(files: StubFiles? = nil, now: @escaping @Sendable () -> Date,
+                 matchProbe: (@Sendable (StubRequest) -> Void)? = nil) {
         self.files = files
         self.now = now
+        self.matchProbe = matchProbe
     }
 
     /// Sets who hears about changes.
@@ -322,7 +335,10 @@ package struct StubReference: Sendable, Equatable {
 
     /// Every scenario back to `Started`.
     package func resetScenarios() {
-        state.withLock { s in for key in s.scenarios.keys { s.scenarios[key] = StubStore.startedState } }
+        state.withLock { s in
+            for key in s.scenarios.keys { s.scenarios[key] = StubStore.startedState }
+            s.scenarioVersion += 1
+        }
         report(.scenariosReset)
     }
 
@@ -395,13 +411,8 @@ package struct StubReference: Sendable, Equatable {
         // anything is built: the systems' requests pay only this.
         guard filter.mayMatch(request.path, refresh: { state.withLock { ($0.exact, !$0.patterns.isEmpty) } }) else { return nil }
         let stubRequest = StubRequest(request)
-        let found: StubMapping? = state.withLock { s in
-            guard let entry = StubStore.best(&s, for: stubRequest) else { return nil }
-            s.hits[entry.mapping.id, default: 0] += 1
-            if let scenario = entry.mapping.scenarioName, let next = entry.mapping.newScenarioState { s.scenarios[scenario] = next }
-            return entry.mapping
-        }
-        guard let found else { return nil }
+        // Matched on a snapshot with the lock released: a slow match holds up no one else.
+        guard let found = match(stubRequest) else { return nil }
         var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, delivery: &context.delivery)
         response.headers.add("Matched-Stub-Id", found.id)
         if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
@@ -410,8 +421,10 @@ package struct StubReference: Sendable, Equatable {
         return response
     }
 
-    /// The first mapping, in priority order, among the request path's own and the patterns.
-    private static func best(_ s: inout State, for request: StubRequest) -> Entry? {
+    /// The first mapping, in priority order, among the request path's own and the patterns, and
+    /// whether a scenario's state decided it (a mapping was passed over or taken for it).
+    static func best(_ s: MatchView, for request: StubRequest) -> (entry: Entry?, readScenario: Bool) {
+        var readScenario = false
         let own = s.exact.entries(for: request.path)
         var i = own.startIndex, j = 0
         while i < own.endIndex || j < s.patterns.count {
@@ -421,11 +434,13 @@ package struct StubReference: Sendable, Equatable {
             } else {
                 entry = s.patterns[j]; j += 1
             }
-            if let scenario = entry.mapping.scenarioName, let required = entry.mapping.requiredScenarioState,
-               s.scenarios[scenario] != required { continue }
-            if entry.mapping.request.matches(request) { return entry }
+            if let scenario = entry.mapping.scenarioName, let required = entry.mapping.requiredScenarioState {
+                readScenario = true
+                if s.scenarios[scenario] != required { continue }
+            }
+            if entry.mapping.request.matches(request) { return (entry, readScenario) }
         }
-        return nil
+        return (nil, readScenario)
     }
 }
 
