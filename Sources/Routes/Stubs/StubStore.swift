@@ -63,6 +63,10 @@ package struct StubReference: Sendable, Equatable {
         /// commits only when what it read is unchanged (`StubStore+Matching.swift`).
         var indexVersion = 0
         var scenarioVersion = 0
+        /// The file of each mapping the folder holds, by id, whether loaded or not: a `DELETE
+        /// /__admin/mappings` leaves the files, so a persistent mapping with one of their ids is
+        /// written back to its file, never to a second one with the same id.
+        var folderFiles: [String: StubFileOrigin] = [:]
 
         mutating func rebuildIndex() {
             indexVersion += 1
@@ -173,8 +177,9 @@ package struct StubReference: Sendable, Equatable {
 
     /// Adds mappings under `writes`, all or none (`dryRun`: only checks they could be), and says
     /// why not. A mapping in `written` is in the folder now (that file); a replaced mapping's file
-    /// stays its file.
-    func insert(_ mappings: [StubMapping], fromFiles: Bool, replaceExisting: Bool,
+    /// stays its file. `replaceAll`: every other mapping is removed in the same step (an import
+    /// with `deleteAllNotInImport`), its hit counts and scenarios too.
+    func insert(_ mappings: [StubMapping], fromFiles: Bool, replaceExisting: Bool, replaceAll: Bool = false,
                 written: [String: StubFileOrigin] = [:], dryRun: Bool = false) -> StubProblem? {
         let owns = systemOwns.withLock { $0 }
         return state.withLock { s -> StubProblem? in
@@ -182,18 +187,24 @@ package struct StubReference: Sendable, Equatable {
             for m in mappings {
                 if !ids.insert(m.id).inserted { return StubProblem("/id", "id \(m.id) appears twice") }
             }
-            let replaced = s.entries.filter { ids.contains($0.mapping.id) }
-            if !replaceExisting, let clash = replaced.first {
+            let replaced = s.entries.filter { replaceAll || ids.contains($0.mapping.id) }
+            if !replaceExisting && !replaceAll, let clash = replaced.first {
                 return StubProblem("/id", "a mapping with id \(clash.mapping.id) exists: PUT /__admin/mappings/\(clash.mapping.id) replaces it")
             }
             if s.entries.count - replaced.count + mappings.count > StubStore.maxStubs {
                 return StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded (\(s.entries.count) are): remove some (DELETE /__admin/mappings/{id}) or match many paths with one urlPathPattern")
             }
             if dryRun { return nil }
-            if !replaced.isEmpty {
+            if replaceAll {
+                s.entries = []
+                s.hits = [:]
+                s.scenarios = [:]
+                s.rebuildIndex()
+            } else if !replaced.isEmpty {
                 s.entries.removeAll { ids.contains($0.mapping.id) }
                 s.rebuildIndex()
             }
+            for (id, origin) in written { s.folderFiles[id] = origin }
             for m in mappings {
                 let file = written[m.id] ?? replaced.first { $0.mapping.id == m.id }?.file
                 s.insert(Entry(mapping: m, sequence: s.nextSequence, fromFiles: fromFiles || written[m.id] != nil,
@@ -226,6 +237,7 @@ package struct StubReference: Sendable, Equatable {
         let owns = systemOwns.withLock { $0 }
         return state.withLock { s -> Bool in
             guard let i = s.entries.firstIndex(where: { $0.mapping.id == id }) else { return false }
+            if let written { s.folderFiles[id] = written }
             let old = s.entries[i]
             s.entries[i] = Entry(mapping: mapping, sequence: old.sequence, fromFiles: old.fromFiles || written != nil,
                                  file: written ?? old.file, saved: written != nil)
@@ -302,18 +314,38 @@ package struct StubReference: Sendable, Equatable {
         if changed { report(.reloaded(count)) }
     }
 
-    /// Under `writes`: the folder's mappings in place of the ones from files; whether anything changed.
-    private func apply(_ folder: StubFiles.Folder) throws(StubProblem) -> Bool {
+    /// `POST /__admin/mappings/reset`: every mapping removed and the folder's loaded, its hit
+    /// counts and scenarios forgotten, in one step under `writes` (a persistent mapping answered
+    /// meanwhile is in the folder read, or added after). A folder that no longer loads changes nothing.
+    package func resetToFolder() throws(StubFiles.LoadError) {
+        let (removed, count) = try writes.withLock { _ throws(StubFiles.LoadError) -> ([Entry], Int) in
+            let folder = try files?.loadFolder() ?? StubFiles.Folder()
+            let before = state.withLock { $0.entries }
+            do throws(StubProblem) { _ = try apply(folder, dropHTTP: true) } catch { throw StubFiles.LoadError(description: error.description) }
+            return (before, folder.mappings.count)
+        }
+        if !removed.isEmpty { report(.removed(removed.map { StubReference(id: $0.mapping.id, name: $0.mapping.name) })) }
+        report(.reloaded(count))
+    }
+
+    /// Under `writes`: the folder's mappings in place of the ones from files (`dropHTTP`: of every
+    /// one, hit counts and scenarios too); whether anything changed.
+    private func apply(_ folder: StubFiles.Folder, dropHTTP: Bool = false) throws(StubProblem) -> Bool {
         let owns = systemOwns.withLock { $0 }
         let result: Result<Bool, StubProblem> = state.withLock { s in
             let loaded = Set(folder.mappings.map(\.id))
-            let kept = s.entries.filter { !$0.fromFiles && !loaded.contains($0.mapping.id) }
+            let kept = dropHTTP ? [] : s.entries.filter { !$0.fromFiles && !loaded.contains($0.mapping.id) }
             if kept.count + folder.mappings.count > StubStore.maxStubs {
                 return .failure(StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded"))
             }
             var before: [String: Entry] = [:]
             for entry in s.entries where entry.fromFiles { before[entry.mapping.id] = entry }
-            var changed = s.entries.count != kept.count + folder.mappings.count
+            var changed = dropHTTP || s.entries.count != kept.count + folder.mappings.count
+            if dropHTTP {
+                s.hits = [:]
+                s.scenarios = [:]
+            }
+            s.folderFiles = folder.origins
             s.entries = kept
             for m in folder.mappings {
                 if let old = before[m.id], old.mapping.json == m.json {
