@@ -95,7 +95,7 @@ struct Options {
         Setting(flag: "--ws-ping-interval", env: "MOCK_WS_PING_INTERVAL", valueName: "SECONDS", help: "a silent WebSocket is pinged after this; no answer as long again closes it with 1001 (default 30)") { o, v in o.server.webSocketPingInterval = try seconds(v, "--ws-ping-interval") },
         Setting(flag: "--ws-frame-timeout", env: "MOCK_WS_FRAME_TIMEOUT", valueName: "SECONDS", help: "a started WebSocket frame or message left unfinished this long is closed with 1008 (default 30)") { o, v in o.server.webSocketFrameTimeout = try seconds(v, "--ws-frame-timeout") },
         Setting(flag: "--state", env: "MOCK_STATE", valueName: "PATH", help: "keep all state in this file across restarts (a change is answered once it is on disk; created from the seed if missing)") { o, v in o.statePath = v },
-        Setting(flag: "--watch", env: "MOCK_WATCH", valueName: "", help: "reload the --seed file and the --mappings folder when they change on disk (polled every 300 ms; a bad edit is logged and ignored)") { o, v in o.watch = try flag(v, "--watch") },
+        Setting(flag: "--watch", env: "MOCK_WATCH", valueName: "", help: "reload the --seed file and the --mappings folder when they change on disk (inotify on Linux, polled every 300 ms on a Mac; a bad edit is logged and ignored)") { o, v in o.watch = try flag(v, "--watch") },
         Setting(flag: "--shutdown-grace", env: "MOCK_SHUTDOWN_GRACE", valueName: "SECONDS", help: "time requests in flight get on SIGINT/SIGTERM (default 5)") { o, v in o.server.shutdownGrace = try seconds(v, "--shutdown-grace") },
     ]
 

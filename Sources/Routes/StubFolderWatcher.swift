@@ -7,9 +7,12 @@ import HTTPServer
 import Stubs
 import StatePersistence
 
-/// `--watch` with `--mappings DIR`: polls the mapping files (names, sizes, modification times) and
-/// reloads the folder's stubs after a change. A folder that no longer loads is logged with its
-/// file and place, and the stubs stay as they were.
+/// `--watch` with `--mappings DIR`: follows the mapping files (names, sizes, modification times)
+/// and reloads the folder's stubs after a change. Woken by inotify on Linux (`DIR` and every
+/// folder under it: `mappings` at every depth, `__files`, a `mappings` folder replaced), so an
+/// idle watcher costs nothing however many files there are; polled every `interval` where there
+/// is no notification (Darwin). A folder that no longer loads is logged with its file and place,
+/// and the stubs stay as they were. (A change in `__files` reloads nothing: bodies are read when served.)
 package final class StubFolderWatcher: Sendable {
     private let files: StubFiles
     private let poller: PollingWatcher<[String]>
@@ -19,7 +22,8 @@ package final class StubFolderWatcher: Sendable {
         guard let files = store.files else { return nil }
         self.files = files
         poller = PollingWatcher(name: "mock-server mappings watcher", interval: interval,
-                                fingerprint: { StubFolderWatcher.fingerprint(files) }) {
+                                fingerprint: { StubFolderWatcher.fingerprint(files) },
+                                events: DirectoryEvents(directories: [files.root], recursive: true, fallbackInterval: interval)) {
             do {
                 try store.reloadFolder()
             } catch {
@@ -29,6 +33,9 @@ package final class StubFolderWatcher: Sendable {
     }
 
     package var path: String { files.mappingsFolder }
+
+    /// How changes are seen: `inotify`, or `polling` every interval.
+    package var mechanism: String { poller.mechanism }
 
     package func start() { poller.start() }
 

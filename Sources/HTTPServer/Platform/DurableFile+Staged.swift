@@ -40,17 +40,66 @@ extension DurableFile {
     }
 
     /// Renames each staged file over its path, then flushes each directory once, so the new
-    /// names are durable. A rename that fails stops it: the files not yet renamed are removed.
+    /// names are durable. All or none: a step that fails puts back every file already renamed
+    /// (its old version, or no file where there was none) and removes the files not yet renamed,
+    /// so a refused change leaves nothing of itself on disk.
     package static func commit(_ staged: [Staged]) throws(Failure) {
-        for (i, file) in staged.enumerated() where Sys.rename(file.temporary, file.path) != 0 {
-            let failed = failure("cannot rename \(file.temporary) over \(file.path)")
-            discard(Array(staged[i...]))
-            throw failed
+        var renamed: [(file: Staged, backup: String?)] = []
+        for (i, file) in staged.enumerated() {
+            // Every file but the last keeps its old version under a second name (a hard link, no
+            // copy) until all are in place; the last one's failure has nothing of its own to undo.
+            var backup: String?
+            if i < staged.count - 1 {
+                do throws(Failure) { backup = try keepOldVersion(of: file) } catch {
+                    rollBack(renamed)
+                    discard(Array(staged[i...]))
+                    throw error
+                }
+            }
+            guard Sys.rename(file.temporary, file.path) == 0 else {
+                let failed = failure("cannot rename \(file.temporary) over \(file.path)")
+                if let backup { Sys.unlink(backup) }
+                rollBack(renamed)
+                discard(Array(staged[i...]))
+                throw failed
+            }
+            renamed.append((file, backup))
         }
+        for done in renamed { if let backup = done.backup { Sys.unlink(backup) } }
         // Without this a rename may still be only in memory when the machine goes down.
+        flushDirectories(of: staged.map(\.path))
+    }
+
+    /// A second name for the file at `file.path` (nil: there is none, a new file), so `rollBack`
+    /// can put it back. A directory in its place refuses the change here, before any rename.
+    private static func keepOldVersion(of file: Staged) throws(Failure) -> String? {
+        let backup = file.temporary + ".old"
+        // A leftover of a killed process that had this pid.
+        Sys.unlink(backup)
+        if link(file.path, backup) == 0 { return backup }
+        let error = Sys.lastError
+        if error == ENOENT { return nil }
+        // A file system without hard links: a copy of a regular file does the same.
+        let type = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.type] as? FileAttributeType
+        if type == .typeRegular, (try? FileManager.default.copyItem(atPath: file.path, toPath: backup)) != nil {
+            return backup
+        }
+        throw Failure(description: "cannot keep the old \(file.path) until the change is made: \(Sys.errorText(error))")
+    }
+
+    /// Puts back the files `commit` renamed before a later step failed, newest first.
+    private static func rollBack(_ renamed: [(file: Staged, backup: String?)]) {
+        for done in renamed.reversed() {
+            if let backup = done.backup { _ = Sys.rename(backup, done.file.path) } else { Sys.unlink(done.file.path) }
+        }
+        flushDirectories(of: renamed.map(\.file.path))
+    }
+
+    /// Flushes each directory of `paths` once.
+    private static func flushDirectories(of paths: [String]) {
         var flushed = Set<String>()
-        for file in staged where flushed.insert(URL(fileURLWithPath: file.path).deletingLastPathComponent().path).inserted {
-            flushDirectory(of: file.path)
+        for path in paths where flushed.insert(URL(fileURLWithPath: path).deletingLastPathComponent().path).inserted {
+            flushDirectory(of: path)
         }
     }
 

@@ -5,8 +5,10 @@ import Foundation
 #endif
 import HTTPServer
 
-/// Polls one file's modification time, size and inode on a background thread and calls
-/// `changed` after each difference (a `PollingWatcher` of the file's attributes).
+/// Follows one file's modification time, size and inode on a background thread and calls
+/// `changed` after each difference (a `PollingWatcher` of the file's attributes), woken by any
+/// change in the file's directory (inotify on Linux: a save by rename replaces the file, so its
+/// directory is what is watched), else polling.
 package final class FileWatcher: Sendable {
     private struct Fingerprint: Equatable, Sendable {
         var modified: Date?
@@ -23,10 +25,15 @@ package final class FileWatcher: Sendable {
     package init(path: String, interval: TimeInterval = FileWatcher.defaultInterval, changed: @escaping @Sendable () -> Void) {
         self.path = path
         // A file that vanished (an editor between unlink and rename) is not a change yet.
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         poller = PollingWatcher(name: "mock-server seed watcher", interval: interval,
                                 fingerprint: { FileWatcher.fingerprint(path) }, isSettled: { $0.size != nil },
+                                events: DirectoryEvents(directories: [directory], recursive: false, fallbackInterval: interval),
                                 changed: changed)
     }
+
+    /// How changes are seen: `inotify`, or `polling` every interval.
+    package var mechanism: String { poller.mechanism }
 
     /// Takes the current fingerprint as the baseline and starts polling.
     package func start() { poller.start() }

@@ -252,6 +252,7 @@ package struct StubAdmin: Sendable {
 
     private func importMappings(_ request: HTTPRequest) -> HTTPResponse {
         do throws(StubChangeError) {
+            var replaceAll = false
             let mappings = try StubAdmin.checked { () throws(StubProblem) -> [StubMapping] in
                 let value = try StubAdmin.parse(request.body).get()
                 var replace = true
@@ -263,10 +264,12 @@ package struct StubAdmin: Sendable {
                     case "IGNORE"?: replace = false
                     default: throw StubProblem("/importOptions/duplicatePolicy", "duplicatePolicy must be OVERWRITE or IGNORE")
                     }
-                    if try o.bool("deleteAllNotInImport") == true { store.removeAll(keepFiles: false) }
+                    // Removed with the import's own change, after its mappings are decoded and written.
+                    replaceAll = try o.bool("deleteAllNotInImport") == true
                 }
                 var items = try StubDocument.mappings(in: value)
-                if !replace {
+                // After a removal of every other mapping none exists to keep.
+                if !replace && !replaceAll {
                     let existing = Set(store.mappings.map(\.id))
                     items = items.filter { item, _ in !existing.contains((item["id"]?.string ?? item["uuid"]?.string ?? "").lowercased()) }
                 }
@@ -277,7 +280,7 @@ package struct StubAdmin: Sendable {
                 }
                 return mappings
             }
-            let hint = try store.addSaving(mappings, replaceExisting: true)
+            let hint = try store.addSaving(mappings, replaceExisting: true, replaceAll: replaceAll)
             return hint.map(StubAdmin.emptyOK.hinted) ?? StubAdmin.emptyOK
         } catch {
             return error.response
@@ -285,15 +288,12 @@ package struct StubAdmin: Sendable {
     }
 
     private func resetMappings() -> HTTPResponse {
-        do throws(StubProblem) {
-            // The folder is read first: a folder that no longer loads leaves the stubs as they were.
-            let fromFiles: StubFiles.Folder
-            do { fromFiles = try store.files?.loadFolder() ?? StubFiles.Folder() } catch { throw StubProblem("/", error.description) }
-            store.removeAll(keepFiles: false)
-            try store.reloadFiles(fromFiles)
+        // One step: a folder that no longer loads leaves the stubs as they were.
+        do throws(StubFiles.LoadError) {
+            try store.resetToFolder()
             return StubAdmin.emptyOK
         } catch {
-            return error.response
+            return StubProblem("/", error.description).response
         }
     }
 

@@ -23,22 +23,29 @@ package struct StubFiles: Sendable {
         package let description: String
     }
 
-    /// The `.json` files of `DIR/mappings` (and its subfolders), in name order.
+    /// The `.json` files of `DIR/mappings` and its subfolders at any depth (as WireMock reads
+    /// them; a team groups its mappings by feature), in name order. Hidden names are skipped.
     package func files() throws(LoadError) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: mappingsFolder) else {
             throw LoadError(description: "\(mappingsFolder): no such folder (--mappings DIR reads DIR/mappings/*.json and DIR/__files)")
         }
         var found: [String] = []
+        StubFiles.collect(names, in: mappingsFolder, depth: 0, into: &found)
+        return found
+    }
+
+    /// Deeper than this is a symbolic link that loops, not a team's folders.
+    static let maxDepth = 16
+
+    private static func collect(_ names: [String], in folder: String, depth: Int, into found: inout [String]) {
         for name in names.sorted() where !name.hasPrefix(".") {
-            let path = mappingsFolder + "/" + name
-            // One level of subfolders, as a team groups its mappings by feature.
+            let path = folder + "/" + name
             if let inner = try? FileManager.default.contentsOfDirectory(atPath: path) {
-                found += inner.sorted().filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.map { path + "/" + $0 }
+                if depth < maxDepth { collect(inner, in: path, depth: depth + 1, into: &found) }
             } else if name.lowercased().hasSuffix(".json") {
                 found.append(path)
             }
         }
-        return found
     }
 
     /// Every mapping of the folder, checked; the first bad file stops it with its file, line and column.

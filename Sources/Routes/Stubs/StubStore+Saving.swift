@@ -42,21 +42,23 @@ extension StubStore {
     package static let notSavedHint = "not saved: this server has no mappings folder; start it with --mappings DIR to keep stubs with \"persistent\": true"
 
     /// Adds mappings (`POST /__admin/mappings`, an import), all or none, each persistent one
-    /// written to the folder first. Returns `notSavedHint` when a persistent one is kept in memory only.
-    package func addSaving(_ mappings: [StubMapping], replaceExisting: Bool = false) throws(StubChangeError) -> String? {
+    /// written to the folder first. `replaceAll` (an import with `deleteAllNotInImport`): every
+    /// other mapping is removed in the same step, after the files are written, so a refused import
+    /// removes nothing. Returns `notSavedHint` when a persistent one is kept in memory only.
+    package func addSaving(_ mappings: [StubMapping], replaceExisting: Bool = false, replaceAll: Bool = false) throws(StubChangeError) -> String? {
         let persistent = mappings.filter(\.isPersistent)
-        guard !persistent.isEmpty, let files else {
-            do { try add(mappings, replaceExisting: replaceExisting) } catch { throw .refused(error) }
-            return persistent.isEmpty ? nil : StubStore.notSavedHint
-        }
-        try writes.withLock { _ throws(StubChangeError) in
-            if let problem = insert(mappings, fromFiles: false, replaceExisting: replaceExisting, dryRun: true) { throw .refused(problem) }
-            let written = try write(persistent, in: files)
+        let removed = try writes.withLock { _ throws(StubChangeError) -> [Entry] in
+            if let problem = insert(mappings, fromFiles: false, replaceExisting: replaceExisting, replaceAll: replaceAll, dryRun: true) { throw .refused(problem) }
+            let before = replaceAll ? state.withLock { $0.entries } : []
+            let written = persistent.isEmpty ? [:] : try files.map { files throws(StubChangeError) in try write(persistent, in: files) } ?? [:]
             // Checked above, under the same lock: nothing can have changed since.
-            if let problem = insert(mappings, fromFiles: false, replaceExisting: replaceExisting, written: written) { throw .refused(problem) }
+            if let problem = insert(mappings, fromFiles: false, replaceExisting: replaceExisting, replaceAll: replaceAll, written: written) { throw .refused(problem) }
+            let ids = Set(mappings.map(\.id))
+            return before.filter { !ids.contains($0.mapping.id) }
         }
+        if !removed.isEmpty { report(.removed(removed.map { StubReference(id: $0.mapping.id, name: $0.mapping.name) })) }
         if !mappings.isEmpty { report(.added(mappings.map { StubReference(id: $0.id, name: $0.name) })) }
-        return nil
+        return persistent.isEmpty || files != nil ? nil : StubStore.notSavedHint
     }
 
     /// Replaces the mapping with `id` (`PUT /__admin/mappings/{id}`), writing it to its file
@@ -86,6 +88,7 @@ extension StubStore {
                 do { try DurableFile.remove(file.path) } catch {
                     throw .notSaved(StubNotSaved(status: .serviceUnavailable, description: "the mapping stays: \(error)"))
                 }
+                state.withLock { s in s.folderFiles[entry.mapping.id] = nil }
             }
             return take(id: id)
         }
@@ -111,15 +114,20 @@ extension StubStore {
         return saved
     }
 
-    /// Writes each mapping to its file (the one it came from, else a new one named as WireMock
-    /// names them), all or none; under `writes`. Returns each mapping's file by id.
+    /// Writes each mapping to its file (the one that holds its id, loaded or not, else a new one
+    /// named as WireMock names them), all or none; under `writes`. Returns each mapping's file by id.
     private func write(_ mappings: [StubMapping], in files: StubFiles) throws(StubChangeError) -> [String: StubFileOrigin] {
-        let known = state.withLock { s in Dictionary(s.entries.compactMap { e in e.file.map { (e.mapping.id, $0) } }, uniquingKeysWith: { a, _ in a }) }
+        let known = state.withLock { s in
+            s.folderFiles.merging(s.entries.compactMap { e in e.file.map { (e.mapping.id, $0) } }, uniquingKeysWith: { _, loaded in loaded })
+        }
         var origins: [String: StubFileOrigin] = [:]
         var listing: [String]?
         for mapping in mappings {
             let origin: StubFileOrigin
             if let file = known[mapping.id] {
+                origin = file
+            } else if let file = StubStore.fileNamed(for: mapping.id, in: files, listing: &listing) {
+                // Put there from outside since the folder was read: its name ends in the id.
                 origin = file
             } else {
                 // A name already in the folder in another case is that file on a Mac's volume;
@@ -148,6 +156,24 @@ extension StubStore {
             throw .notSaved(StubNotSaved(status: .serviceUnavailable, description: "nothing changed: \(error)"))
         }
         return origins
+    }
+
+    /// A file of the folder's top level named as WireMock names a mapping's file (`NAME-ID.json`
+    /// or `ID.json`, in any case) that holds the one mapping `id`: a file of several, or of another
+    /// mapping, is never overwritten.
+    private static func fileNamed(for id: String, in files: StubFiles, listing: inout [String]?) -> StubFileOrigin? {
+        let entries = listing ?? ((try? FileManager.default.contentsOfDirectory(atPath: files.mappingsFolder)) ?? [])
+        listing = entries
+        let suffix = id.lowercased() + ".json"
+        for name in entries where !name.hasPrefix(".") {
+            let lower = name.lowercased()
+            guard lower == suffix || lower.hasSuffix("-" + suffix) else { continue }
+            let path = files.mappingsFolder + "/" + name
+            guard let bytes = FileBytes.read(path), let value = JSONValue.parse(bytes), value.isObject, value["mappings"] == nil,
+                  (value["id"]?.string ?? value["uuid"]?.string)?.lowercased() == id.lowercased() else { continue }
+            return StubFileOrigin(path: path, holdsSeveral: false)
+        }
+        return nil
     }
 
     private static func readOnly(_ id: String, _ file: StubFileOrigin) -> StubNotSaved {

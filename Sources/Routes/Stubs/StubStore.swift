@@ -59,8 +59,17 @@ package struct StubReference: Sendable, Equatable {
         var scenarios: [String: String] = [:]
         var hits: [String: Int] = [:]
         var nextSequence = 0
+        /// Counts changes of the index and of the scenarios' states: a match made on a snapshot
+        /// commits only when what it read is unchanged (`StubStore+Matching.swift`).
+        var indexVersion = 0
+        var scenarioVersion = 0
+        /// The file of each mapping the folder holds, by id, whether loaded or not: a `DELETE
+        /// /__admin/mappings` leaves the files, so a persistent mapping with one of their ids is
+        /// written back to its file, never to a second one with the same id.
+        var folderFiles: [String: StubFileOrigin] = [:]
 
         mutating func rebuildIndex() {
+            indexVersion += 1
             exact = StubPathTable()
             patterns = []
             for entry in entries.sorted(by: { $0.precedes($1) }) {
@@ -69,6 +78,7 @@ package struct StubReference: Sendable, Equatable {
         }
 
         mutating func insert(_ entry: Entry) {
+            indexVersion += 1
             entries.append(entry)
             if let path = entry.mapping.request.exactPath {
                 exact.insert(entry, path: path)
@@ -80,6 +90,7 @@ package struct StubReference: Sendable, Equatable {
         /// Scenarios no mapping names any more are forgotten; new ones start in `Started`.
         mutating func syncScenarios() {
             let names = Set(entries.compactMap(\.mapping.scenarioName))
+            scenarioVersion += 1
             scenarios = scenarios.filter { names.contains($0.key) }
             for name in names where scenarios[name] == nil { scenarios[name] = StubStore.startedState }
         }
@@ -104,15 +115,21 @@ package struct StubReference: Sendable, Equatable {
     /// `DIR/__files` of `--mappings DIR`.
     package var filesRoot: String? { files?.filesRoot }
     private let now: @Sendable () -> Date
+    /// A test's seam: called in the middle of every match, with no lock held (nil in a server).
+    let matchProbe: (@Sendable (StubRequest) -> Void)?
     /// Told about every change (the log and the events stream).
     private let observer: Locked<(@Sendable (StubChange) -> Void)?> = Locked(nil)
 
     /// - Parameters:
     ///   - files: the `--mappings` folder (nil: `bodyFileName` is refused, resets load nothing).
     ///   - now: the mock's clock, for `{{now}}`.
-    package init(files: StubFiles? = nil, now: @escaping @Sendable () -> Date) {
+    ///   - matchProbe: for tests: called in the middle of every match, with no lock held, so a
+    ///     test can hold a match there while it calls the admin API.
+    package init(files: StubFiles? = nil, now: @escaping @Sendable () -> Date,
+                 matchProbe: (@Sendable (StubRequest) -> Void)? = nil) {
         self.files = files
         self.now = now
+        self.matchProbe = matchProbe
     }
 
     /// Sets who hears about changes.
@@ -160,8 +177,9 @@ package struct StubReference: Sendable, Equatable {
 
     /// Adds mappings under `writes`, all or none (`dryRun`: only checks they could be), and says
     /// why not. A mapping in `written` is in the folder now (that file); a replaced mapping's file
-    /// stays its file.
-    func insert(_ mappings: [StubMapping], fromFiles: Bool, replaceExisting: Bool,
+    /// stays its file. `replaceAll`: every other mapping is removed in the same step (an import
+    /// with `deleteAllNotInImport`), its hit counts and scenarios too.
+    func insert(_ mappings: [StubMapping], fromFiles: Bool, replaceExisting: Bool, replaceAll: Bool = false,
                 written: [String: StubFileOrigin] = [:], dryRun: Bool = false) -> StubProblem? {
         let owns = systemOwns.withLock { $0 }
         return state.withLock { s -> StubProblem? in
@@ -169,18 +187,24 @@ package struct StubReference: Sendable, Equatable {
             for m in mappings {
                 if !ids.insert(m.id).inserted { return StubProblem("/id", "id \(m.id) appears twice") }
             }
-            let replaced = s.entries.filter { ids.contains($0.mapping.id) }
-            if !replaceExisting, let clash = replaced.first {
+            let replaced = s.entries.filter { replaceAll || ids.contains($0.mapping.id) }
+            if !replaceExisting && !replaceAll, let clash = replaced.first {
                 return StubProblem("/id", "a mapping with id \(clash.mapping.id) exists: PUT /__admin/mappings/\(clash.mapping.id) replaces it")
             }
             if s.entries.count - replaced.count + mappings.count > StubStore.maxStubs {
                 return StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded (\(s.entries.count) are): remove some (DELETE /__admin/mappings/{id}) or match many paths with one urlPathPattern")
             }
             if dryRun { return nil }
-            if !replaced.isEmpty {
+            if replaceAll {
+                s.entries = []
+                s.hits = [:]
+                s.scenarios = [:]
+                s.rebuildIndex()
+            } else if !replaced.isEmpty {
                 s.entries.removeAll { ids.contains($0.mapping.id) }
                 s.rebuildIndex()
             }
+            for (id, origin) in written { s.folderFiles[id] = origin }
             for m in mappings {
                 let file = written[m.id] ?? replaced.first { $0.mapping.id == m.id }?.file
                 s.insert(Entry(mapping: m, sequence: s.nextSequence, fromFiles: fromFiles || written[m.id] != nil,
@@ -213,6 +237,7 @@ package struct StubReference: Sendable, Equatable {
         let owns = systemOwns.withLock { $0 }
         return state.withLock { s -> Bool in
             guard let i = s.entries.firstIndex(where: { $0.mapping.id == id }) else { return false }
+            if let written { s.folderFiles[id] = written }
             let old = s.entries[i]
             s.entries[i] = Entry(mapping: mapping, sequence: old.sequence, fromFiles: old.fromFiles || written != nil,
                                  file: written ?? old.file, saved: written != nil)
@@ -289,18 +314,38 @@ package struct StubReference: Sendable, Equatable {
         if changed { report(.reloaded(count)) }
     }
 
-    /// Under `writes`: the folder's mappings in place of the ones from files; whether anything changed.
-    private func apply(_ folder: StubFiles.Folder) throws(StubProblem) -> Bool {
+    /// `POST /__admin/mappings/reset`: every mapping removed and the folder's loaded, its hit
+    /// counts and scenarios forgotten, in one step under `writes` (a persistent mapping answered
+    /// meanwhile is in the folder read, or added after). A folder that no longer loads changes nothing.
+    package func resetToFolder() throws(StubFiles.LoadError) {
+        let (removed, count) = try writes.withLock { _ throws(StubFiles.LoadError) -> ([Entry], Int) in
+            let folder = try files?.loadFolder() ?? StubFiles.Folder()
+            let before = state.withLock { $0.entries }
+            do throws(StubProblem) { _ = try apply(folder, dropHTTP: true) } catch { throw StubFiles.LoadError(description: error.description) }
+            return (before, folder.mappings.count)
+        }
+        if !removed.isEmpty { report(.removed(removed.map { StubReference(id: $0.mapping.id, name: $0.mapping.name) })) }
+        report(.reloaded(count))
+    }
+
+    /// Under `writes`: the folder's mappings in place of the ones from files (`dropHTTP`: of every
+    /// one, hit counts and scenarios too); whether anything changed.
+    private func apply(_ folder: StubFiles.Folder, dropHTTP: Bool = false) throws(StubProblem) -> Bool {
         let owns = systemOwns.withLock { $0 }
         let result: Result<Bool, StubProblem> = state.withLock { s in
             let loaded = Set(folder.mappings.map(\.id))
-            let kept = s.entries.filter { !$0.fromFiles && !loaded.contains($0.mapping.id) }
+            let kept = dropHTTP ? [] : s.entries.filter { !$0.fromFiles && !loaded.contains($0.mapping.id) }
             if kept.count + folder.mappings.count > StubStore.maxStubs {
                 return .failure(StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded"))
             }
             var before: [String: Entry] = [:]
             for entry in s.entries where entry.fromFiles { before[entry.mapping.id] = entry }
-            var changed = s.entries.count != kept.count + folder.mappings.count
+            var changed = dropHTTP || s.entries.count != kept.count + folder.mappings.count
+            if dropHTTP {
+                s.hits = [:]
+                s.scenarios = [:]
+            }
+            s.folderFiles = folder.origins
             s.entries = kept
             for m in folder.mappings {
                 if let old = before[m.id], old.mapping.json == m.json {
@@ -322,7 +367,10 @@ package struct StubReference: Sendable, Equatable {
 
     /// Every scenario back to `Started`.
     package func resetScenarios() {
-        state.withLock { s in for key in s.scenarios.keys { s.scenarios[key] = StubStore.startedState } }
+        state.withLock { s in
+            for key in s.scenarios.keys { s.scenarios[key] = StubStore.startedState }
+            s.scenarioVersion += 1
+        }
         report(.scenariosReset)
     }
 
@@ -395,13 +443,8 @@ package struct StubReference: Sendable, Equatable {
         // anything is built: the systems' requests pay only this.
         guard filter.mayMatch(request.path, refresh: { state.withLock { ($0.exact, !$0.patterns.isEmpty) } }) else { return nil }
         let stubRequest = StubRequest(request)
-        let found: StubMapping? = state.withLock { s in
-            guard let entry = StubStore.best(&s, for: stubRequest) else { return nil }
-            s.hits[entry.mapping.id, default: 0] += 1
-            if let scenario = entry.mapping.scenarioName, let next = entry.mapping.newScenarioState { s.scenarios[scenario] = next }
-            return entry.mapping
-        }
-        guard let found else { return nil }
+        // Matched on a snapshot with the lock released: a slow match holds up no one else.
+        guard let found = match(stubRequest) else { return nil }
         var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, delivery: &context.delivery)
         response.headers.add("Matched-Stub-Id", found.id)
         if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
@@ -410,8 +453,10 @@ package struct StubReference: Sendable, Equatable {
         return response
     }
 
-    /// The first mapping, in priority order, among the request path's own and the patterns.
-    private static func best(_ s: inout State, for request: StubRequest) -> Entry? {
+    /// The first mapping, in priority order, among the request path's own and the patterns, and
+    /// whether a scenario's state decided it (a mapping was passed over or taken for it).
+    static func best(_ s: MatchView, for request: StubRequest) -> (entry: Entry?, readScenario: Bool) {
+        var readScenario = false
         let own = s.exact.entries(for: request.path)
         var i = own.startIndex, j = 0
         while i < own.endIndex || j < s.patterns.count {
@@ -421,11 +466,13 @@ package struct StubReference: Sendable, Equatable {
             } else {
                 entry = s.patterns[j]; j += 1
             }
-            if let scenario = entry.mapping.scenarioName, let required = entry.mapping.requiredScenarioState,
-               s.scenarios[scenario] != required { continue }
-            if entry.mapping.request.matches(request) { return entry }
+            if let scenario = entry.mapping.scenarioName, let required = entry.mapping.requiredScenarioState {
+                readScenario = true
+                if s.scenarios[scenario] != required { continue }
+            }
+            if entry.mapping.request.matches(request) { return (entry, readScenario) }
         }
-        return nil
+        return (nil, readScenario)
     }
 }
 

@@ -33,6 +33,24 @@ final class SeedWatchTests: TemporaryDirectoryTestCase {
         waitUntil("the second change") { changes.withLock { $0 } == 2 }
     }
 
+    /// No polling to fall back on (an hour's interval): on Linux inotify on the file's folder sees
+    /// an edit in place and a save by rename.
+    func testTheWatcherSeesChangesWithoutPolling() throws {
+        #if os(Linux)
+        let changes = Locked(0)
+        let watcher = FileWatcher(path: seedPath, interval: 3600) { changes.withLock { $0 += 1 } }
+        XCTAssertEqual(watcher.mechanism, "inotify")
+        watcher.start()
+        defer { watcher.stop() }
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: seedPath))
+        waitUntil("the edit") { changes.withLock { $0 } == 1 }
+        let other = dir.appendingPathComponent("seed.json.new")
+        try Data("{ }".utf8).write(to: other)
+        XCTAssertEqual(rename(other.path, seedPath), 0)
+        waitUntil("the save by rename") { changes.withLock { $0 } == 2 }
+        #endif
+    }
+
     func testABadEditIsLoggedWithItsPlaceAndTheRunningStateIsKept() throws {
         let server = try TestServer(seedPath: seedPath)
         let log = LogCapture()

@@ -85,4 +85,49 @@ final class StubFolderWatchTests: TemporaryDirectoryTestCase {
         waitUntil("the warning") { log.contains("mappings not reloaded") }
         XCTAssertEqual(try server.request("GET", "/w").text, "two, longer")
     }
+
+    /// No polling to fall back on (an hour's interval): on Linux each outside change is seen by
+    /// inotify alone, at any depth of `mappings` and in a folder made after the start.
+    func testEveryOutsideChangeIsSeenWithoutPolling() throws {
+        #if os(Linux)
+        let mappings = dir.appendingPathComponent("mappings")
+        let deep = mappings.appendingPathComponent("team/feature")
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        let edited = deep.appendingPathComponent("edited.json")
+        try Data(#"{"request": {"url": "/e"}, "response": {"body": "one"}}"#.utf8).write(to: edited)
+        let removed = mappings.appendingPathComponent("removed.json")
+        try Data(#"{"request": {"url": "/r"}, "response": {"body": "r"}}"#.utf8).write(to: removed)
+        let path = dir.path
+        let server = try TestServer(environment: { env in
+            env.stubs = (try? StubLoading.store(root: path, clock: env.clock)) ?? env.stubs
+        })
+        defer { server.stop() }
+        let log = LogCapture()
+        let watcher = try XCTUnwrap(StubFolderWatcher(store: server.app.environment.stubs, logger: log.logger, interval: 3600))
+        XCTAssertEqual(watcher.mechanism, "inotify")
+        watcher.start()
+        defer { watcher.stop() }
+        let reloads = Locked(0)
+        server.app.environment.stubs.observe { change in if case .reloaded = change { reloads.withLock { $0 += 1 } } }
+        XCTAssertEqual(try server.request("GET", "/e").text, "one")
+
+        // In place, the same size: only the time differs.
+        let handle = try FileHandle(forWritingTo: edited)
+        try handle.write(contentsOf: Data(#"{"request": {"url": "/e"}, "response": {"body": "two"}}"#.utf8))
+        try handle.close()
+        waitUntil("the edit in place") { (try? server.request("GET", "/e").text) == "two" }
+
+        // Added in a folder made after the start, two levels down.
+        let later = mappings.appendingPathComponent("later/inner")
+        try FileManager.default.createDirectory(at: later, withIntermediateDirectories: true)
+        try Data(#"{"request": {"url": "/a"}, "response": {"body": "added"}}"#.utf8).write(to: later.appendingPathComponent("added.json"))
+        waitUntil("the added file") { (try? server.request("GET", "/a").text) == "added" }
+
+        try FileManager.default.removeItem(at: removed)
+        waitUntil("the removed file") { (try? server.request("GET", "/r").status) == 404 }
+        XCTAssertGreaterThanOrEqual(reloads.withLock { $0 }, 3)
+        XCTAssertFalse(log.contains("mappings not reloaded"), "no half-written file was read: \(log.all)")
+        #endif
+    }
 }
+
