@@ -6,6 +6,8 @@ extension StubStore {
         self.state.withLock { s in
             guard s.scenarios[name] != nil else { return false }
             s.scenarios[name] = state ?? StubStore.startedState
+            // A match running meanwhile that read this scenario matches again (StubStore+Matching).
+            s.scenarioVersion += 1
             return true
         }
     }
