@@ -19,5 +19,7 @@ extension ControlPlane: StubJournal {
 
     package func clearRequests() { journal.clear() }
 
+    package func removeRequests(ids: Set<Int>) { journal.remove(ids: ids) }
+
     package var isJournalDisabled: Bool { !journal.isEnabled }
 }

@@ -119,6 +119,19 @@ package final class RequestJournal: Sendable {
         ring.withLock { $0.entries }.reduce(0) { $0 + (filter.matches($1, reading) ? 1 : 0) }
     }
 
+    /// Forgets the entries with these ids (`DELETE /__admin/requests/{id}` and WireMock's removals);
+    /// how many were there.
+    @discardableResult
+    package func remove(ids: Set<Int>) -> Int {
+        ring.withLock { r in
+            let kept = r.ordered().filter { !ids.contains($0.id) }
+            let removed = r.entries.count - kept.count
+            r.entries = kept
+            r.head = 0
+            return removed
+        }
+    }
+
     /// Forgets every entry (ids keep increasing, so `since` stays meaningful).
     package func clear() {
         ring.withLock { r in

@@ -1,3 +1,8 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -151,5 +156,155 @@ enum StubAdminQuery {
     /// WireMock answers a bad paging parameter 400 with its error shape.
     static func badRequest(_ problem: StubProblem) -> HTTPResponse {
         HTTPResponse.json(.badRequest, bytes: Array(problem.json.jsonText.utf8)).hinted(StubProblem.ascii(problem.description))
+    }
+}
+
+/// WireMock's removals from the journal and its metadata queries over the mappings.
+extension StubAdmin {
+    /// `DELETE /__admin/requests/{id}`: 200 `{}` whether or not the journal still had it (WireMock).
+    package var removeServedRequestHandler: HTTPHandler {
+        let admin = self
+        return { _, context in
+            let id = (context.pathParameters["id"] ?? "").lowercased()
+            let ids = Set(admin.journal.loggedRequests().filter { $0.uuid == id }.map(\.id))
+            if !ids.isEmpty { admin.journal.removeRequests(ids: ids) }
+            return StubAdmin.emptyOK
+        }
+    }
+
+    /// `POST /__admin/requests/remove`: a request pattern; the events it matches are removed and
+    /// listed (`{"serveEvents": [...]}`).
+    package var removeRequestsHandler: HTTPHandler {
+        let admin = self
+        return { request, _ in
+            switch admin.matching(request) {
+            case .failure(let problem): return problem.response
+            case .success(let found): return admin.removed(found)
+            }
+        }
+    }
+
+    /// `POST /__admin/requests/remove-by-metadata`: a string matcher over the answering mapping's
+    /// `metadata` (as JSON text); those events are removed and listed.
+    package var removeRequestsByMetadataHandler: HTTPHandler {
+        let admin = self
+        return { request, _ in
+            switch admin.metadataMatches(request) {
+            case .failure(let problem): return problem.response
+            case .success(let ids):
+                return admin.removed(admin.journal.loggedRequests().filter { $0.stub.map { ids.contains($0.id) } ?? false })
+            }
+        }
+    }
+
+    /// `POST /__admin/mappings/find-by-metadata`: the mappings whose `metadata` the matcher matches.
+    package var findByMetadataHandler: HTTPHandler {
+        let admin = self
+        return { request, _ in
+            switch admin.metadataMatches(request) {
+            case .failure(let problem): return problem.response
+            case .success(let ids):
+                let found = admin.store.mappings.filter { ids.contains($0.id) }
+                return StubAdmin.json(.ok, ["mappings": .array(found.map(\.json)), "meta": ["total": .number(Double(found.count))]])
+            }
+        }
+    }
+
+    /// `POST /__admin/mappings/remove-by-metadata`: those mappings removed (a persistent one's file too).
+    package var removeByMetadataHandler: HTTPHandler {
+        let admin = self
+        return { request, _ in
+            switch admin.metadataMatches(request) {
+            case .failure(let problem): return problem.response
+            case .success(let ids):
+                do throws(StubChangeError) {
+                    for id in ids.sorted() { _ = try admin.store.removeSaving(id: id) }
+                    return StubAdmin.emptyOK
+                } catch {
+                    return error.response
+                }
+            }
+        }
+    }
+
+    /// Removes `found` from the journal and lists them as WireMock does.
+    private func removed(_ found: [StubLoggedRequest]) -> HTTPResponse {
+        journal.removeRequests(ids: Set(found.map(\.id)))
+        return StubAdmin.json(.ok, ["serveEvents": .array(found.reversed().map(serveEvent))])
+    }
+
+    /// The ids of the mappings whose `metadata`, as JSON text, the body's string matcher matches
+    /// (WireMock matches `Json.write(metadata)`); a mapping without metadata is matched as `{}`.
+    private func metadataMatches(_ request: HTTPRequest) -> Result<Set<String>, StubProblem> {
+        do throws(StubProblem) {
+            let pattern = try StringPattern.decode(try StubAdmin.parse(request.body).get(), at: "")
+            return .success(Set(store.mappings.filter { pattern.matches(($0.json["metadata"] ?? .object([])).jsonText) }.map(\.id)))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// `/__admin/files` and `/__admin/settings`, as WireMock answers them.
+extension StubAdmin {
+    /// `GET /__admin/files`: every file under `__files`, at any depth, as sorted full paths
+    /// (WireMock's `GetAllStubFilesTask`); `[]` without a `--mappings` folder.
+    package var filesHandler: HTTPHandler {
+        let admin = self
+        return { _, _ in
+            guard let root = admin.store.filesRoot else { return StubAdmin.json(.ok, .array([])) }
+            var paths: [String] = []
+            StubAdmin.listFiles(in: root, depth: 0, into: &paths)
+            return StubAdmin.json(.ok, .array(paths.sorted().map(JSONValue.string)))
+        }
+    }
+
+    /// Every regular file under `folder` (symbolic links followed, as WireMock's walk does), at
+    /// most 32 levels and `StubStore.maxStubs` files deep.
+    private static func listFiles(in folder: String, depth: Int, into paths: inout [String]) {
+        guard depth < 32, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names.sorted() where paths.count < StubStore.maxStubs {
+            let path = folder + "/" + name
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            if info.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) {
+                listFiles(in: path, depth: depth + 1, into: &paths)
+            } else if info.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) {
+                paths.append(path)
+            }
+        }
+    }
+
+    /// `GET /__admin/settings`: no global settings are kept, so `{"settings": {}}`, WireMock's
+    /// answer when none is set.
+    package var settingsHandler: HTTPHandler {
+        { _, _ in StubAdmin.json(.ok, ["settings": .object([])]) }
+    }
+
+    /// `PUT`/`POST /__admin/settings`: refused, never taken and ignored: global delays and proxying
+    /// are not implemented; a stub's own `fixedDelayMilliseconds` is.
+    package var settingsRefusedHandler: HTTPHandler {
+        { _, _ in
+            StubAdmin.json(HTTPStatus(code: 501, reasonPhrase: "Not Implemented"),
+                           ["errors": [["code": 501, "title": "Global settings are not supported here"]]])
+                .hinted("global settings (fixedDelay, delayDistribution, proxyPassThrough) are not implemented: set fixedDelayMilliseconds on each stub")
+        }
+    }
+}
+
+extension StubAdmin {
+    /// `GET /__admin/docs`: WireMock's index page, linking this server's OpenAPI document.
+    package static var docsIndexHandler: HTTPHandler {
+        { _, _ in
+            let page = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="UTF-8"><title>mock-server: API documents</title></head>
+            <body><a href="/__admin/docs/swagger">OpenAPI document</a> (also at /__mock/openapi.json)<br>
+            <a href="/__mock/">Console</a></body></html>
+            """
+            var response = HTTPResponse(status: .ok, body: Array(page.utf8))
+            response.headers.set("Content-Type", "text/html; charset=utf-8")
+            return response
+        }
     }
 }

@@ -320,7 +320,7 @@ package struct StubAdmin: Sendable {
     }
 
     /// The journaled requests a WireMock request pattern (the body) matches.
-    private func matching(_ request: HTTPRequest) -> Result<[StubLoggedRequest], StubProblem> {
+    func matching(_ request: HTTPRequest) -> Result<[StubLoggedRequest], StubProblem> {
         let pattern: RequestPattern
         do throws(StubProblem) {
             pattern = try RequestPattern.decode(try StubAdmin.parse(request.body).get(), at: "")

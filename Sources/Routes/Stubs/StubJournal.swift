@@ -99,6 +99,8 @@ package protocol StubJournal: Sendable {
     func loggedRequests() -> [StubLoggedRequest]
     /// Forgets them (`DELETE /__admin/requests`, `POST /__admin/reset`).
     func clearRequests()
+    /// Forgets the ones with these journal ids (`DELETE /__admin/requests/{id}`, `/requests/remove`).
+    func removeRequests(ids: Set<Int>)
     /// True when nothing is journaled (`--journal-size 0`): WireMock's `requestJournalDisabled`.
     var isJournalDisabled: Bool { get }
 }

@@ -115,4 +115,42 @@ final class StubClientRoutesTests: MockServerTestCase {
         XCTAssertEqual(try off.request("GET", "/__admin/requests").jsonObject?["requestJournalDisabled"] as? Bool, true)
         XCTAssertEqual(try server.request("GET", "/__admin/requests").jsonObject?["requestJournalDisabled"] as? Bool, false)
     }
+
+    func testMetadataQueriesAndJournalRemovals() throws {
+        let tagged = #", "metadata": {"four": {"five": "55555"}}"#
+        XCTAssertEqual(try post("/__admin/mappings", mapping("/tagged", "t", id: id, extra: tagged)).status, 201)
+        XCTAssertEqual(try post("/__admin/mappings", mapping("/plain", "p")).status, 201)
+        let byMetadata = #"{"matchesJsonPath": {"expression": "$.four.five", "contains": "55555"}}"#
+        let found = try XCTUnwrap(try post("/__admin/mappings/find-by-metadata", byMetadata).jsonObject)
+        XCTAssertEqual((found["mappings"] as? [[String: Any]])?.compactMap { $0["id"] as? String }, [id])
+
+        for path in ["/tagged", "/tagged", "/plain", "/plain"] { XCTAssertEqual(try server.request("GET", path).status, 200) }
+        let removed = try XCTUnwrap(try post("/__admin/requests/remove-by-metadata", byMetadata).jsonObject)
+        XCTAssertEqual((removed["serveEvents"] as? [Any])?.count, 2)
+        let byPattern = try XCTUnwrap(try post("/__admin/requests/remove", #"{"url": "/plain"}"#).jsonObject)
+        XCTAssertEqual((byPattern["serveEvents"] as? [Any])?.count, 2)
+        XCTAssertEqual((try server.request("GET", "/__admin/requests").jsonObject?["requests"] as? [Any])?.count, 0)
+
+        XCTAssertEqual(try server.request("GET", "/plain").status, 200)
+        let event = try XCTUnwrap((try server.request("GET", "/__admin/requests").jsonObject?["requests"] as? [[String: Any]])?.first?["id"] as? String)
+        XCTAssertEqual(try server.request("DELETE", "/__admin/requests/\(event)").status, 200)
+        XCTAssertEqual(try server.request("GET", "/__admin/requests/\(event)").status, 404)
+        XCTAssertEqual(try server.request("DELETE", "/__admin/requests/\(event)").status, 200, "gone already: still 200, as WireMock")
+
+        XCTAssertEqual(try post("/__admin/mappings/remove-by-metadata", byMetadata).status, 200)
+        XCTAssertEqual(try server.request("GET", "/tagged").status, 404)
+        XCTAssertEqual(try server.request("GET", "/plain").text, "p")
+    }
+
+    func testSettingsFilesAndDocsAnswerAsWireMockAndSettingChangesAreRefused() throws {
+        XCTAssertEqual(try server.request("GET", "/__admin/settings").text, #"{"settings":{}}"#)
+        let put = try server.request("PUT", "/__admin/settings", body: Array(#"{"fixedDelay": 100}"#.utf8))
+        XCTAssertEqual(put.status, 501, "refused, never taken and ignored")
+        XCTAssertNotNil(put.header("X-Mock-Hint"))
+        XCTAssertEqual(try server.request("GET", "/__admin/files").text, "[]", "no --mappings folder")
+        let docs = try server.request("GET", "/__admin/docs")
+        XCTAssertEqual(docs.status, 200)
+        XCTAssertTrue(docs.text.contains("/__admin/docs/swagger"), docs.text)
+        XCTAssertEqual(try server.request("GET", "/__admin/docs/swagger").jsonObject?["openapi"] as? String, "3.1.0")
+    }
 }
