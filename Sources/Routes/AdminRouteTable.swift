@@ -215,6 +215,12 @@ extension OAS {
             AdminRoute(.post, "/__admin/requests/remove-by-metadata", tag: "stubs", "Forget the serve events of the mappings whose metadata a string matcher matches", [
                 "200": response("The removed events.", json(object(["serveEvents": array(["type": "object"])]))), "422": stubRefused,
             ], body: body(["type": "object"], [jsonType]), handler: stubs.removeRequestsByMetadataHandler),
+            AdminRoute(.get, "/__admin/requests/unmatched/near-misses", tag: "stubs", "For each request nothing answered, the three mappings closest to matching it",
+                       ["200": stubNearMisses], handler: stubs.unmatchedNearMissesHandler),
+            AdminRoute(.post, "/__admin/near-misses/request", tag: "stubs", "The three mappings closest to matching a logged request ({url, method, headers?, body?})",
+                       ["200": stubNearMisses, "422": stubRefused], body: body(["type": "object"], [jsonType]), handler: stubs.requestNearMissesHandler),
+            AdminRoute(.post, "/__admin/near-misses/request-pattern", tag: "stubs", "The three journaled requests closest to a request pattern",
+                       ["200": stubNearMisses, "422": stubRefused], body: body(stubRequestPattern, [jsonType]), handler: stubs.patternNearMissesHandler),
             AdminRoute(.get, "/__admin/files", tag: "stubs", "Every file under __files, as sorted full paths",
                        ["200": response("The paths.", json(array(string)))], handler: stubs.filesHandler),
             AdminRoute(.get, "/__admin/settings", tag: "stubs", "Global settings: none are kept ({\"settings\": {}})",

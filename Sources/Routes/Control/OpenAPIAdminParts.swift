@@ -100,6 +100,14 @@ extension OAS {
     package static var stubDone: Object { response("Done.", json(["type": "object"])) }
     package static var stubNotFound: Object { response("No mapping has that id.", json(["type": "object"])) }
     package static var stubId: Object { path("id", "The mapping's UUID.") }
+    /// WireMock's near misses, nearest first; `distance` is this server's measure (docs/stubs.md).
+    package static var stubNearMisses: Object {
+        response("Near misses.", json(object(["nearMisses": array(object([
+            "request": ["type": "object"], "stubMapping": ["type": "object"], "requestPattern": ["type": "object"],
+            "matchResult": object(["distance": ["type": "number", "minimum": 0, "maximum": 1]]), "scenarioState": string,
+        ]))])))
+    }
+
     /// A paging count (`limit`, `offset`): a whole number, 0 or more.
     package static func stubCount(_ name: String, _ description: String) -> Object {
         query(name, description, schema: ["type": "integer", "minimum": 0])

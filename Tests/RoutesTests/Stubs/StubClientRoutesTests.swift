@@ -153,4 +153,29 @@ final class StubClientRoutesTests: MockServerTestCase {
         XCTAssertTrue(docs.text.contains("/__admin/docs/swagger"), docs.text)
         XCTAssertEqual(try server.request("GET", "/__admin/docs/swagger").jsonObject?["openapi"] as? String, "3.1.0")
     }
+
+    func testNearMissesRankTheClosestFirst() throws {
+        let close = #"{"id": "\#(id)", "request": {"method": "POST", "url": "/orders", "headers": {"X-Kind": {"equalTo": "a"}}}, "response": {}}"#
+        let far = #"{"request": {"method": "DELETE", "url": "/elsewhere"}, "response": {}}"#
+        XCTAssertEqual(try post("/__admin/mappings", close).status, 201)
+        XCTAssertEqual(try post("/__admin/mappings", far).status, 201)
+        // Method and URL match, the header does not: one part of three missed.
+        XCTAssertEqual(try server.request("POST", "/orders", headers: [("X-Kind", "b")]).status, 404)
+
+        let unmatched = try XCTUnwrap(try server.request("GET", "/__admin/requests/unmatched/near-misses").jsonObject?["nearMisses"] as? [[String: Any]])
+        XCTAssertEqual(unmatched.count, 2)
+        XCTAssertEqual((unmatched.first?["stubMapping"] as? [String: Any])?["id"] as? String, id, "the closest first")
+        let distance = try XCTUnwrap((unmatched.first?["matchResult"] as? [String: Any])?["distance"] as? Double)
+        XCTAssertEqual(distance, 1.0 / 3.0, accuracy: 1e-9)
+
+        let asked = try XCTUnwrap(try post("/__admin/near-misses/request", #"{"url": "/orders", "method": "POST", "headers": {"X-Kind": "a"}}"#)
+            .jsonObject?["nearMisses"] as? [[String: Any]])
+        XCTAssertEqual((asked.first?["matchResult"] as? [String: Any])?["distance"] as? Double, 0, "a logged request that matches: distance 0")
+        XCTAssertEqual(try post("/__admin/near-misses/request", #"{"method": "GET"}"#).status, 422, "url is required")
+
+        let byPattern = try XCTUnwrap(try post("/__admin/near-misses/request-pattern", #"{"method": "POST", "url": "/orders"}"#)
+            .jsonObject?["nearMisses"] as? [[String: Any]])
+        XCTAssertEqual(((byPattern.first?["request"] as? [String: Any])?["url"] as? String), "/orders")
+        XCTAssertEqual((byPattern.first?["matchResult"] as? [String: Any])?["distance"] as? Double, 0)
+    }
 }
