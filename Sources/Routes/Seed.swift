@@ -97,7 +97,17 @@ extension Seed {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON"))
             }
             let ledger = SeedDecoding(defaults: defaults, systems: systems)
-            var seed = try SeedValueDecoder(value: json, codingPath: [], ledger: ledger).decode(Seed.self)
+            var seed: Seed
+            do {
+                seed = try SeedValueDecoder(value: json, codingPath: [], ledger: ledger).decode(Seed.self)
+            } catch DecodingError.keyNotFound(let key, let context) {
+                // A missing key beside one nobody reads is most often a typo: name the typo.
+                if let unknown = ledger.unknownKey(besideMissing: key.stringValue, at: context.codingPath, in: json) {
+                    throw SeedError(description: "\(source): at \(unknown.path): unknown key (keys there: \(unknown.known.joined(separator: ", ")))",
+                                    hint: "check its spelling: \"\(key.stringValue)\" is missing there")
+                }
+                throw DecodingError.keyNotFound(key, context)
+            }
             if let unknown = ledger.firstUnknownKey(in: json) {
                 let known = unknown.known.isEmpty ? "" : " (keys there: \(unknown.known.joined(separator: ", ")))"
                 throw SeedError(description: "\(source): at \(unknown.path): unknown key\(known)",

@@ -45,6 +45,27 @@ final class SeedDecoding {
         return nil
     }
 
+    /// For a key missing at `codingPath`: a key of that object nobody asked for (the misspelt
+    /// `pasword` beside a missing `password`), with the keys the object has, the missing one
+    /// included; nil when the object has no such key (the key is simply missing).
+    func unknownKey(besideMissing missing: String, at codingPath: [any CodingKey], in root: JSONValue) -> (path: String, known: [String])? {
+        var value = root
+        for key in codingPath {
+            if let index = key.intValue {
+                guard case .array(let items) = value, items.indices.contains(index) else { return nil }
+                value = items[index]
+            } else {
+                guard let member = value[key.stringValue] else { return nil }
+                value = member
+            }
+        }
+        guard case .object(let members) = value else { return nil }
+        let path = SeedDecoding.text(codingPath)
+        let known = (asked[path] ?? []).union([missing])
+        guard let stranger = members.first(where: { !known.contains($0.key) }) else { return nil }
+        return (SeedDecoding.join(path, stranger.key), known.sorted())
+    }
+
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
     /// The path as error messages write it: `rows.accounts[0].email`.

@@ -38,6 +38,14 @@ final class PartialSeedTests: XCTestCase {
         XCTAssertTrue(setting.description.contains("at settings.smsCod: unknown key"), setting.description)
     }
 
+    /// The README's example: `pasword` for `password` is named as the typo, not only as the key
+    /// that is then missing.
+    func testAMisspeltRequiredKeyIsNamedNotOnlyTheMissingOne() throws {
+        let error = try XCTUnwrap(refusal(#"{"rows": {"accounts": [{"email": "a@b.c", "pasword": "x"}], "totalRows": 5, "pageSize": 2, "textSeed": 1}}"#))
+        XCTAssertEqual(error.description, "my-seed.json: at rows.accounts[0].pasword: unknown key (keys there: email, password)")
+        XCTAssertEqual(error.hint, "check its spelling: \"password\" is missing there")
+    }
+
     func testAMissingKeyInsideASectionSaysSectionsAreWholeOrLeftOut() throws {
         let error = try XCTUnwrap(refusal(#"{"rsschool": {"login": "a", "password": "b"}}"#))
         XCTAssertTrue(error.description.contains("at rsschool: missing key \"secureSequence\""), error.description)
