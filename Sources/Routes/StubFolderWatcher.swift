@@ -8,8 +8,8 @@ import Stubs
 import StatePersistence
 
 /// `--watch` with `--mappings DIR`: polls the mapping files (names, sizes, modification times) and
-/// reloads the folder's stubs after a change. A folder that no longer loads is logged with its
-/// file and place, and the stubs stay as they were.
+/// reloads the folder's stubs after a change. A refused mapping is logged with its file and place,
+/// and its file keeps the stubs it held; a folder that is gone keeps them all.
 package final class StubFolderWatcher: Sendable {
     private let files: StubFiles
     private let poller: PollingWatcher<[String]>
@@ -21,7 +21,8 @@ package final class StubFolderWatcher: Sendable {
         poller = PollingWatcher(name: "mock-server mappings watcher", interval: interval,
                                 fingerprint: { StubFolderWatcher.fingerprint(files) }) {
             do {
-                try store.reloadFolder()
+                // Each refused mapping (its file keeps what it held) and each warning, on every reload.
+                for line in try store.reloadFolder().lines(reload: true) { logger.warning(line) }
             } catch {
                 logger.warning("mappings not reloaded, the stubs stay as they were: \(error)")
             }

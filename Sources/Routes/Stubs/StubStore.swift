@@ -103,6 +103,10 @@ package struct StubReference: Sendable, Equatable {
     package let files: StubFiles?
     /// `DIR/__files` of `--mappings DIR`.
     package var filesRoot: String? { files?.filesRoot }
+    /// `--global-response-templating`: every response is a template.
+    package let templateAll: Bool
+    /// What the folder's last load refused and warned about (`GET /__admin/mappings/refused`).
+    package let loadRecord = StubLoadRecord()
     private let now: @Sendable () -> Date
     /// Told about every change (the log and the events stream).
     private let observer: Locked<(@Sendable (StubChange) -> Void)?> = Locked(nil)
@@ -110,8 +114,10 @@ package struct StubReference: Sendable, Equatable {
     /// - Parameters:
     ///   - files: the `--mappings` folder (nil: `bodyFileName` is refused, resets load nothing).
     ///   - now: the mock's clock, for `{{now}}`.
-    package init(files: StubFiles? = nil, now: @escaping @Sendable () -> Date) {
+    ///   - templateAll: every response is a template (`--global-response-templating`).
+    package init(files: StubFiles? = nil, templateAll: Bool = false, now: @escaping @Sendable () -> Date) {
         self.files = files
+        self.templateAll = templateAll
         self.now = now
     }
 
@@ -268,25 +274,33 @@ package struct StubReference: Sendable, Equatable {
         try reloadFiles(StubFiles.Folder(mappings: mappings))
     }
 
-    /// Replaces the mappings from files with the folder's (a `--watch` reload, a reset), all or
-    /// none. A mapping its file holds unchanged keeps its place (its order among equal
+    /// Replaces the mappings from files with the folder's (a `--watch` reload, a reset); a file
+    /// with a refused mapping keeps the mappings it held before. A mapping its file holds unchanged keeps its place (its order among equal
     /// priorities): a folder that changed only by the server's own writes (`persistent: true`)
     /// reloads to the same stubs, and says nothing.
     package func reloadFiles(_ folder: StubFiles.Folder) throws(StubProblem) {
-        let changed = try writes.withLock { _ throws(StubProblem) in try apply(folder) }
-        if changed { report(.reloaded(folder.mappings.count)) }
+        let (changed, count) = try writes.withLock { _ throws(StubProblem) -> (Bool, Int) in
+            let kept = keepingPrevious(folder)
+            return (try apply(kept), kept.mappings.count)
+        }
+        loadRecord.replace(with: folder.report)
+        if changed { report(.reloaded(count)) }
     }
 
-    /// Reads the `--mappings` folder and reloads its mappings (`--watch`), all or none. The folder
-    /// is read under `writes`: read while the server writes a mapping to it, it would lack that
-    /// mapping, and the reload would drop a stub that was answered.
-    package func reloadFolder() throws(StubFiles.LoadError) {
-        guard let files else { return }
-        let (changed, count) = try writes.withLock { _ throws(StubFiles.LoadError) -> (Bool, Int) in
-            let folder = try files.loadFolder()
-            do throws(StubProblem) { return (try apply(folder), folder.mappings.count) } catch { throw StubFiles.LoadError(description: error.description) }
+    /// Reads the `--mappings` folder and reloads its mappings (`--watch`); a file with a refused
+    /// mapping keeps what it held, and the report says why. The folder is read under `writes`:
+    /// read while the server writes a mapping to it, it would lack that mapping, and the reload
+    /// would drop a stub that was answered.
+    @discardableResult
+    package func reloadFolder() throws(StubFiles.LoadError) -> StubLoadReport {
+        guard let files else { return StubLoadReport() }
+        let (changed, count, loadReport) = try writes.withLock { _ throws(StubFiles.LoadError) -> (Bool, Int, StubLoadReport) in
+            let folder = keepingPrevious(try files.loadFolder(templateAll: templateAll))
+            do throws(StubProblem) { return (try apply(folder), folder.mappings.count, folder.report) } catch { throw StubFiles.LoadError(description: error.description) }
         }
+        loadRecord.replace(with: loadReport)
         if changed { report(.reloaded(count)) }
+        return loadReport
     }
 
     /// Under `writes`: the folder's mappings in place of the ones from files; whether anything changed.
