@@ -80,6 +80,7 @@ package struct StubFiles: Sendable {
         /// The files with a refused mapping (or not JSON): a reload keeps what they held before.
         package var failedFiles: Set<String> = []
 
+        /// A folder of these mappings, with no origins and nothing refused (a reload from memory).
         package init(mappings: [StubMapping] = []) { self.mappings = mappings }
 
         /// `--mappings-strict`: every refusal in one error, or nil when none.

@@ -11,6 +11,7 @@ package struct StubRefusal: Sendable, Equatable {
     /// Why, and what to do about it.
     package let reason: String
 
+    /// A refusal; an empty pointer means the whole file (`/`).
     package init(file: String, pointer: String, reason: String) {
         self.file = file
         self.pointer = pointer.isEmpty ? "/" : pointer
@@ -30,6 +31,7 @@ package struct StubLoadReport: Sendable, Equatable {
     package var refused: [StubRefusal] = []
     package var warnings: [String] = []
 
+    /// A report of these refusals and warnings (none by default).
     package init(refused: [StubRefusal] = [], warnings: [String] = []) {
         self.refused = refused
         self.warnings = warnings
@@ -49,8 +51,10 @@ package struct StubLoadReport: Sendable, Equatable {
 package final class StubLoadRecord: Sendable {
     private let report = Locked(StubLoadReport())
 
+    /// No load yet: nothing refused.
     package init() {}
 
+    /// The last load's report.
     package var current: StubLoadReport { report.withLock { $0 } }
 
     func replace(with next: StubLoadReport) { report.withLock { $0 = next } }
