@@ -20,9 +20,20 @@ enum Banner {
         var adminTokenGenerated = false
         var statePath: String?
         var watchedPath: String?
+        /// `--mappings DIR`: what loaded from it.
+        var stubs: Stubs? = nil
+        /// `--watch` with `--mappings`: the mappings folder polled.
+        var watchedMappings: String? = nil
         /// `--max-connections`, and the limit in force (lower when `ulimit -n` allows fewer).
         var configuredConnections = 0
         var connectionLimit = 0
+    }
+
+    /// The stubs `--mappings DIR` loaded, and how many of its mappings were refused.
+    struct Stubs {
+        var count: Int
+        var folder: String
+        var refused: Int
     }
 
     /// Lines are wrapped at this width (continuations indented under the first endpoint).
@@ -51,11 +62,20 @@ enum Banner {
         }
         lines += wrapped(label: "outbox & admin", items: ["GET /__mock/sms", "GET /__mock/emails", "POST /__mock/reset", "GET /__mock/health"])
         lines += wrapped(label: "console", items: ["\(baseURL)/__mock/  (inbox, accounts, requests, faults, clock)"])
+        if let stubs = facts.stubs {
+            // Refused mappings are named in the log above and listed over HTTP, never dropped silently.
+            let refused = stubs.refused == 0 ? "(WireMock's admin API: /__admin/mappings)"
+                : "\(stubs.refused) refused: see GET /__admin/mappings/refused and the log above"
+            lines += wrapped(label: "stubs", items: ["\(stubs.count) from \(stubs.folder)", refused])
+        }
         if let statePath = facts.statePath {
             lines += wrapped(label: "state", items: ["kept in \(statePath) (a change is answered once it is on disk; POST /__mock/reset puts it back to the seed)"])
         }
         if let watchedPath = facts.watchedPath {
             lines += wrapped(label: "watching", items: ["\(watchedPath): saving it reloads the seed"])
+        }
+        if let watchedMappings = facts.watchedMappings {
+            lines += wrapped(label: "watching", items: ["\(watchedMappings): saving a mapping file reloads the stubs"])
         }
         if facts.connectionLimit < facts.configuredConnections {
             lines += wrapped(label: "connections", items: [

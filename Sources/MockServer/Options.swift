@@ -20,6 +20,10 @@ struct Options {
     var seedPath: String?
     /// A WireMock folder: `DIR/mappings/*.json`, bodies in `DIR/__files`.
     var mappingsPath: String?
+    /// `--mappings-strict`: a refused mapping stops the start (exit 65), every one listed.
+    var mappingsStrict = false
+    /// `--global-response-templating`: every stub's response is a template.
+    var globalTemplating = false
     var logLevel = LogLevel.info
     var logFormat = LogFormat.text
     var adminToken: String?
@@ -57,7 +61,11 @@ struct Options {
         Setting(flag: "--host", env: "MOCK_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1; 0.0.0.0 or :: for every interface)") { o, v in o.server.host = v },
         Setting(flag: "--port", env: "MOCK_PORT", valueName: "N", help: "port to listen on (default 8080; 0 picks a free port, printed in the banner)") { o, v in o.server.port = try int(v, "--port", 0...65535) },
         Setting(flag: "--seed", env: "MOCK_SEED", valueName: "PATH", help: "initial data (default: the bundled copy of the repository's seed.json)") { o, v in o.seedPath = v },
-        Setting(flag: "--mappings", env: "MOCK_MAPPINGS", valueName: "DIR", help: "WireMock stub mappings for every other endpoint: DIR/mappings/*.json, bodies from DIR/__files (docs/stubs.md)") { o, v in o.mappingsPath = v },
+        Setting(flag: "--mappings", env: "MOCK_MAPPINGS", valueName: "DIR", help: "WireMock stub mappings for every other endpoint: DIR/mappings/**/*.json, bodies from DIR/__files; a mapping it cannot serve is logged and skipped (docs/stubs.md)") { o, v in o.mappingsPath = v },
+        Setting(flag: "--root-dir", env: "MOCK_ROOT_DIR", valueName: "DIR", help: "WireMock's name for --mappings DIR") { o, v in o.mappingsPath = v },
+        Setting(flag: "--mappings-strict", env: "MOCK_MAPPINGS_STRICT", valueName: "", help: "a mapping --mappings refuses stops the start (exit 65, every one listed) instead of being logged and skipped; for CI") { o, v in o.mappingsStrict = try flag(v, "--mappings-strict") },
+        Setting(flag: "--global-response-templating", env: "MOCK_GLOBAL_RESPONSE_TEMPLATING", valueName: "", help: "every stub's response is a template, as WireMock's flag (without it a stub opts in with \"transformers\": [\"response-template\"])") { o, v in o.globalTemplating = try flag(v, "--global-response-templating") },
+        Setting(flag: "--local-response-templating", env: "MOCK_LOCAL_RESPONSE_TEMPLATING", valueName: "", help: "WireMock's flag for what is the default here: a stub opts in to templating with \"transformers\": [\"response-template\"]") { o, v in _ = try flag(v, "--local-response-templating") },
         Setting(flag: "--log-level", env: "MOCK_LOG_LEVEL", valueName: "LEVEL", help: "info (default: a line per request, SMS and e-mails), debug (more detail), warning (quiet), error or off") { o, v in
             guard let l = LogLevel(name: v) else { throw UsageError(description: "--log-level must be debug, info, warning, error or off, not \"\(v)\"") }
             o.logLevel = l

@@ -22,6 +22,15 @@ func exitWith(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
+/// A start that fails once the logger exists: under `--log-format json` each message is a JSON
+/// error line (so `2>&1 | jq` reads it), else plain text as `exitWith`.
+func startFailed(_ messages: [String], status: Int32, logger: Logger) -> Never {
+    guard logger.format == .json else { exitWith(messages.map { "mock-server: " + $0 }.joined(separator: "\n"), status: status) }
+    for message in messages { logger.error(message) }
+    logger.flush()
+    exit(status)
+}
+
 let options: Options
 do {
     options = try Options.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
@@ -43,19 +52,31 @@ let seed: Seed
 do {
     seed = try options.seedPath.map { try Seed.load(path: $0) } ?? Seed.bundled()
 } catch let error as SeedError {
-    exitWith("mock-server: \(error.withHint)", status: 65)
+    startFailed([logger.format == .json ? error.withHintInline : error.withHint], status: 65, logger: logger)
 } catch {
-    exitWith("mock-server: \(error)", status: 65)
+    startFailed(["\(error)"], status: 65, logger: logger)
 }
 
 var environment = MockEnvironment(logger: logger)
 environment.maxWaitMs = options.maxWaitMs
 environment.settings = options.systemSettings
 if let mappingsPath = options.mappingsPath {
-    // A mapping folder that does not load stops the start, as a bad seed does (file:line:column).
-    do { environment.stubs = try StubLoading.store(root: mappingsPath, clock: environment.clock) } catch {
-        exitWith("mock-server: \(error)", status: 65)
+    // Each mapping loads alone: a refused one is logged (file, pointer, reason) and listed at
+    // /__admin/mappings/refused; --mappings-strict makes any of them stop the start, all listed.
+    // Only a missing DIR/mappings stops it otherwise.
+    do {
+        environment.stubs = try StubLoading.store(root: mappingsPath, clock: environment.clock, templateAll: options.globalTemplating)
+    } catch {
+        startFailed(["\(error)"], status: 65, logger: logger)
     }
+    let report = environment.stubs.loadRecord.current
+    if options.mappingsStrict && !report.refused.isEmpty {
+        startFailed(report.refused.map(\.line) + ["\(report.refused.count) mapping(s) refused; --mappings-strict starts only with every mapping loaded"],
+                    status: 65, logger: logger)
+    }
+    for line in report.lines() { logger.warning(line) }
+} else if options.globalTemplating {
+    environment.stubs = StubLoading.templatingStore(clock: environment.clock)
 }
 let app = MockApp(seed: seed, environment: environment, adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)
@@ -75,7 +96,7 @@ mappingsWatcher?.start()
 do {
     try server.start()
 } catch {
-    exitWith("mock-server: cannot listen on \(options.server.host):\(options.server.port): \(error)", status: 69)
+    startFailed(["cannot listen on \(options.server.host):\(options.server.port): \(error)"], status: 69, logger: logger)
 }
 
 signalTrap.start { sig in
@@ -99,6 +120,9 @@ let banner = Banner.text(Banner.Facts(
     host: host, port: server.port, seedName: options.seedPath ?? "bundled seed", systems: app.systems,
     deviceAddresses: deviceAddresses, adminToken: options.adminToken, adminTokenGenerated: options.adminTokenGenerated,
     statePath: persistence.store?.path, watchedPath: persistence.watchedSeed,
+    stubs: options.mappingsPath.map { Banner.Stubs(count: environment.stubs.mappings.count, folder: $0,
+                                                   refused: environment.stubs.loadRecord.current.refused.count) },
+    watchedMappings: mappingsWatcher?.path,
     configuredConnections: options.server.maxConnections, connectionLimit: server.connectionLimit))
 let url = Banner.listeningURL(host: host, port: server.port)
 if logger.format == .json {
@@ -108,7 +132,10 @@ if logger.format == .json {
     LogOutput.writeAll(logger.formatted(.banner, banner, fields: [
         ("version", .text(MockServerVersion.current)), ("host", .text(host)), ("port", .number(server.port)), ("url", .text(url)),
         ("seed", .text(options.seedPath)), ("console", .text(url + "/__mock/")),
-    ]), to: 1)
+    ] + (options.mappingsPath.map { path in [
+        ("mappings", .text(path)), ("stubs", .number(environment.stubs.mappings.count)),
+        ("stubsRefused", .number(environment.stubs.loadRecord.current.refused.count)),
+    ] } ?? [])), to: 1)
     logger.outbox(.listening, "listening on \(url)", fields: [("host", .text(host)), ("port", .number(server.port)), ("url", .text(url))])
 } else {
     // One write, so scripts reading the banner from a pipe see it at once.

@@ -86,7 +86,11 @@ extension EmbeddedMockServer {
         let clock: any Clock = settings.clockOffset == 0 ? SystemClock() : ShiftedClock(offset: settings.clockOffset)
         var environment = MockEnvironment(clock: clock, logger: logger)
         environment.settings = try EmbeddedMockServer.systemSettings(settings)
-        if let mappings = settings.mappings { environment.stubs = try StubLoading.store(root: mappings.path, clock: environment.clock) }
+        if let mappings = settings.mappings {
+            // As the command line: a refused mapping is logged and listed at /__admin/mappings/refused; the rest load.
+            environment.stubs = try StubLoading.store(root: mappings.path, clock: environment.clock)
+            for line in environment.stubs.loadRecord.current.lines() { logger.warning(line) }
+        }
         let app = MockApp(seed: try EmbeddedMockServer.load(settings.seed), environment: environment, adminToken: settings.adminToken,
                           adminHosts: [configuration.host], journalSize: settings.journalSize)
         try self.init(app: app, configuration: configuration, logger: logger, statePath: settings.statePath)

@@ -168,6 +168,11 @@ extension OAS {
                 "201": response("Added, with its id.", json(stubMapping)), "422": stubRefused, "409": stubReadOnly, "503": stubNotWritten,
             ], body: body(stubMapping, [jsonType]), handler: stubs.createHandler),
             AdminRoute(.delete, "/__admin/mappings", tag: "stubs", "Remove every stub mapping", ["200": stubDone], handler: stubs.removeMappingsHandler),
+            AdminRoute(.get, "/__admin/mappings/refused", tag: "stubs", "The --mappings folder's mappings its last load refused, with why",
+                       ["200": response("Each refused mapping's file, JSON pointer and reason, and the load's warnings.", json(object([
+                           "refused": array(object(["file": string, "pointer": string, "reason": string])),
+                           "warnings": array(string), "meta": object(["total": ["type": "integer"]]),
+                       ])))], handler: stubs.refusedHandler),
             AdminRoute(.get, "/__admin/mappings/:id", tag: "stubs", "One stub mapping", ["200": response("The mapping.", json(stubMapping)), "404": stubNotFound],
                        parameters: [stubId], handler: stubs.mappingHandler),
             AdminRoute(.put, "/__admin/mappings/:id", tag: "stubs", "Replace a stub mapping",

@@ -89,7 +89,7 @@ package final class MockPersistence: Sendable {
         do {
             seed = try Seed.load(path: path)
         } catch {
-            logger.warning("seed not reloaded, the running state is kept: \((error as? SeedError)?.withHint ?? "\(error)")")
+            logger.warning("seed not reloaded, the running state is kept: \((error as? SeedError)?.withHintInline ?? "\(error)")")
             return
         }
         let next = current.withLock { $0 }.rebuilt(seed: seed)

@@ -63,6 +63,9 @@ package struct SeedError: Error, CustomStringConvertible, Sendable {
 
     /// The description and the hint, as one message for a terminal.
     package var withHint: String { hint.map { "\(description)\n(\($0))" } ?? description }
+
+    /// The description and the hint on one line, for a log line (which shows a line break as `\n`).
+    package var withHintInline: String { hint.map { "\(description) (\($0))" } ?? description }
 }
 
 extension Seed {

@@ -45,9 +45,10 @@ final class SeedDecoding {
         return nil
     }
 
-    /// For a key missing at `codingPath`: a key of that object nobody asked for (the misspelt
-    /// `pasword` beside a missing `password`), with the keys the object has, the missing one
-    /// included; nil when the object has no such key (the key is simply missing).
+    /// For a key missing at `codingPath`: a key of that object nobody asked for that is the
+    /// missing one misspelt (at most two letters off, case aside: `pasword` beside a missing
+    /// `password`), with the keys the object has, the missing one included; nil when there is
+    /// none (the key is simply missing; keys after it were not asked yet, so only a near spelling counts).
     func unknownKey(besideMissing missing: String, at codingPath: [any CodingKey], in root: JSONValue) -> (path: String, known: [String])? {
         var value = root
         for key in codingPath {
@@ -62,8 +63,25 @@ final class SeedDecoding {
         guard case .object(let members) = value else { return nil }
         let path = SeedDecoding.text(codingPath)
         let known = (asked[path] ?? []).union([missing])
-        guard let stranger = members.first(where: { !known.contains($0.key) }) else { return nil }
+        guard let stranger = members.first(where: { !known.contains($0.key) && SeedDecoding.isNear($0.key, missing) }) else { return nil }
         return (SeedDecoding.join(path, stranger.key), known.sorted())
+    }
+
+    /// Whether `a` is `b` with at most two letters inserted, removed or changed, case aside
+    /// (Levenshtein distance; keys are short).
+    static func isNear(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.lowercased().unicodeScalars), y = Array(b.lowercased().unicodeScalars)
+        guard abs(x.count - y.count) <= 2, x.count <= 64, y.count <= 64 else { return false }
+        guard !x.isEmpty, !y.isEmpty else { return max(x.count, y.count) <= 2 }
+        var previous = Array(0...y.count)
+        for i in 1...x.count {
+            var current = [i] + Array(repeating: 0, count: y.count)
+            for j in 1...y.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[y.count] <= 2
     }
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }

@@ -11,8 +11,9 @@ import StatePersistence
 /// and reloads the folder's stubs after a change. Woken by inotify on Linux (`DIR` and every
 /// folder under it: `mappings` at every depth, `__files`, a `mappings` folder replaced), so an
 /// idle watcher costs nothing however many files there are; polled every `interval` where there
-/// is no notification (Darwin). A folder that no longer loads is logged with its file and place,
-/// and the stubs stay as they were. (A change in `__files` reloads nothing: bodies are read when served.)
+/// is no notification (Darwin). A refused mapping is logged with its file and place, and its file
+/// keeps the stubs it held; a folder that is gone keeps them all. (A change in `__files` reloads
+/// nothing: bodies are read when served.)
 package final class StubFolderWatcher: Sendable {
     private let files: StubFiles
     private let poller: PollingWatcher<[String]>
@@ -25,7 +26,8 @@ package final class StubFolderWatcher: Sendable {
                                 fingerprint: { StubFolderWatcher.fingerprint(files) },
                                 events: DirectoryEvents(directories: [files.root], recursive: true, fallbackInterval: interval)) {
             do {
-                try store.reloadFolder()
+                // Each refused mapping (its file keeps what it held) and each warning, on every reload.
+                for line in try store.reloadFolder().lines(reload: true) { logger.warning(line) }
             } catch {
                 logger.warning("mappings not reloaded, the stubs stay as they were: \(error)")
             }

@@ -94,6 +94,21 @@ final class AdminClientStubTests: XCTestCase {
         XCTAssertEqual(answer.body, "from the folder")
     }
 
+    func testAnEmbeddedServerStartsBesideARefusedMappingAndTheClientListsIt() async throws {
+        let folder = try makeFolder()
+        try Data(#"{"request": {"url": "/hello"}, "response": {"body": "from the folder"}}"#.utf8)
+            .write(to: folder.appendingPathComponent("mappings/hello.json"))
+        try Data(#"{"request": {"url": "/p"}, "response": {"proxyBaseUrl": "http://example.com"}}"#.utf8)
+            .write(to: folder.appendingPathComponent("mappings/proxy.json"))
+        let server = try EmbeddedMockServer(mappings: folder)
+        self.server = server
+        let answer = try await get(server, "/hello")
+        XCTAssertEqual(answer.body, "from the folder")
+        let refused = try await server.admin.refusedStubs()
+        XCTAssertEqual(refused.map(\.pointer), ["/response/proxyBaseUrl"])
+        XCTAssertTrue(refused.first?.file.hasSuffix("mappings/proxy.json") == true, "\(refused)")
+    }
+
     func testRemoveAllStubsRemovesTheFoldersToo() async throws {
         let folder = try makeFolder()
         try Data(#"{"request": {"url": "/hello"}, "response": {"body": "from the folder"}}"#.utf8)

@@ -22,7 +22,7 @@ package struct RequestPattern: Sendable {
     let query: [(String, StringPattern)]
     let cookies: [(String, StringPattern)]
     let bodyPatterns: [StringPattern]
-    /// `Authorization: Basic …` for these credentials.
+    /// `Authorization: Basic …` for these credentials, in lower case (compared ignoring case).
     let basicAuth: String?
 
     static let fields = ["method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers", "cookies",
@@ -81,7 +81,7 @@ package struct RequestPattern: Sendable {
             guard let user = try c.string("username"), let password = try c.string("password") else {
                 throw StubProblem(pointer + "/basicAuthCredentials", "give both \"username\" and \"password\"")
             }
-            basicAuth = "Basic " + Base64.encode(Array((user + ":" + password).utf8))
+            basicAuth = ("Basic " + Base64.encode(Array((user + ":" + password).utf8))).lowercased()
         }
         return RequestPattern(method: method.map { $0.uppercased() == "ANY" ? nil : $0 } ?? nil, url: url,
                               headers: try object.map("headers", decodeField), query: try object.map("queryParameters", decodeField),
@@ -98,7 +98,8 @@ package struct RequestPattern: Sendable {
         case .urlPattern(let r): if !r.matchesWhole(request.url) { return false }
         case .urlPathPattern(let r): if !r.matchesWhole(request.path) { return false }
         }
-        if let basicAuth, !request.headers.values("Authorization").contains(basicAuth) { return false }
+        // WireMock compares the whole header ignoring case (`equalToIgnoreCase`): `BASIC dXNlcjpwdw==` matches.
+        if let basicAuth, !request.headers.values("Authorization").contains(where: { $0.lowercased() == basicAuth }) { return false }
         for (name, pattern) in headers where !pattern.matches(values: request.headers.values(name)) { return false }
         if !query.isEmpty {
             let parameters = request.queryParameters

@@ -1,17 +1,18 @@
 import HTTPServer
 
-/// One of WireMock's value matchers (`equalTo`, `contains`, `matches`, `doesNotMatch`,
+/// One of WireMock's value matchers (`equalTo`, `contains`, `doesNotContain`, `matches`, `doesNotMatch`,
 /// `absent`, `equalToJson`, `matchesJsonPath`), applied to a header, query parameter, cookie or body.
 enum StringPattern: Sendable {
     case equalTo(String, caseInsensitive: Bool)
     case contains(String)
+    case doesNotContain(String)
     case matches(StubRegex)
     case doesNotMatch(StubRegex)
     case absent
     case equalToJson(JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool)
     case matchesJsonPath(JSONPath, StringPatternBox?)
 
-    static let operators = ["equalTo", "contains", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath"]
+    static let operators = ["equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath"]
     static let refusedOperators: [String: String] = [
         "binaryEqualTo": "binaryEqualTo is not supported: compare with equalTo on the text, or contains",
         "equalToXml": "XML matching (equalToXml) is not supported",
@@ -38,10 +39,10 @@ enum StringPattern: Sendable {
             try object.allow(["equalTo", "caseInsensitive"])
             guard let text = try object.string("equalTo") else { throw StubProblem(pointer + "/equalTo", "\"equalTo\" must be a string") }
             return .equalTo(text, caseInsensitive: try object.bool("caseInsensitive") ?? false)
-        case "contains":
-            try object.allow(["contains"])
-            guard let text = try object.string("contains") else { throw StubProblem(pointer + "/contains", "\"contains\" must be a string") }
-            return .contains(text)
+        case "contains", "doesNotContain":
+            try object.allow([op])
+            guard let text = try object.string(op) else { throw StubProblem(pointer + "/" + op, "\"\(op)\" must be a string") }
+            return op == "contains" ? .contains(text) : .doesNotContain(text)
         case "matches", "doesNotMatch":
             try object.allow([op])
             guard let text = try object.string(op) else { throw StubProblem(pointer + "/" + op, "\"\(op)\" must be a string") }
@@ -49,7 +50,12 @@ enum StringPattern: Sendable {
             return op == "matches" ? .matches(regex) : .doesNotMatch(regex)
         case "absent":
             try object.allow(["absent"])
-            guard try object.bool("absent") == true else { throw StubProblem(pointer + "/absent", "\"absent\" must be true") }
+            // WireMock 1.x and some recorders wrote `"absent": "(absent)"`; 2.x still reads it as `true`.
+            let legacy = object["absent"] == .string("(absent)")
+            let flag = legacy ? true : try object.bool("absent")
+            guard flag == true else {
+                throw StubProblem(pointer + "/absent", "\"absent\" must be true")
+            }
             return .absent
         case "equalToJson":
             try object.allow(["equalToJson", "ignoreArrayOrder", "ignoreExtraElements"],
@@ -90,6 +96,7 @@ enum StringPattern: Sendable {
         case .equalTo(let expected, let caseInsensitive):
             return caseInsensitive ? expected.lowercased() == value.lowercased() : expected == value
         case .contains(let part): return value.contains(part)
+        case .doesNotContain(let part): return !value.contains(part)
         case .matches(let regex): return regex.matchesWhole(value)
         case .doesNotMatch(let regex): return !regex.matchesWhole(value)
         case .absent: return false

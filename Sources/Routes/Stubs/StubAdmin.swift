@@ -56,6 +56,17 @@ package struct StubAdmin: Sendable {
         return { request, _ in admin.importMappings(request) }
     }
 
+    /// `GET /__admin/mappings/refused`: the mappings the `--mappings` folder's last load refused
+    /// (start, reset, `--watch` reload), each with its file, JSON pointer and reason, and the warnings.
+    package var refusedHandler: HTTPHandler {
+        let admin = self
+        return { _, _ in
+            let report = admin.store.loadRecord.current
+            return StubAdmin.json(.ok, ["refused": .array(report.refused.map(\.json)), "warnings": .array(report.warnings.map(JSONValue.string)),
+                                        "meta": ["total": .number(Double(report.refused.count))]])
+        }
+    }
+
     /// `GET /__admin/mappings/:id`.
     package var mappingHandler: HTTPHandler {
         let admin = self
@@ -197,7 +208,7 @@ package struct StubAdmin: Sendable {
         if let value = JSONValue.parse(body) { return .success(value) }
         let offset = JSONValue.syntaxErrorOffset(body) ?? 0
         let (line, column) = StubFiles.lineColumn(body, offset)
-        return .failure(StubProblem("/", "the body is not JSON: syntax error at line \(line), column \(column)"))
+        return .failure(StubProblem("/", "the body is not JSON: syntax error at line \(line), column \(column): \(JSONSyntaxHint.expected(body, at: offset))"))
     }
 
     private func listMappings(_ request: HTTPRequest) -> HTTPResponse {
@@ -217,7 +228,7 @@ package struct StubAdmin: Sendable {
                     throw StubProblem("/", "POST /__admin/mappings takes one mapping object; POST /__admin/mappings/import takes {\"mappings\": [...]}")
                 }
                 var generator = SystemRandomNumberGenerator()
-                return try StubMapping.decode(value, filesRoot: store.filesRoot, newId: UUIDString.random(using: &generator))
+                return try StubMapping.decode(value, filesRoot: store.filesRoot, newId: UUIDString.random(using: &generator), templateAll: store.templateAll)
             }
             let hint = try store.addSaving([mapping])
             let created = StubAdmin.json(.created, mapping.json)
@@ -239,7 +250,7 @@ package struct StubAdmin: Sendable {
             let mapping = try StubAdmin.checked { () throws(StubProblem) -> StubMapping in
                 let value = try StubAdmin.parse(request.body).get()
                 return try StubMapping.decode(value.stubSetting("id", .string(id)).stubSetting("uuid", .string(id)),
-                                              filesRoot: store.filesRoot, newId: id)
+                                              filesRoot: store.filesRoot, newId: id, templateAll: store.templateAll)
             }
             let (found, hint) = try store.replaceSaving(id: id, with: mapping)
             guard found else { return StubAdmin.notFound }
@@ -250,12 +261,16 @@ package struct StubAdmin: Sendable {
         }
     }
 
+    /// As WireMock 2.35.1 imports (`WireMockApp.importStubs`): the mappings are added last first,
+    /// so the first is the newest (listed first, winning ties); an id already loaded is replaced
+    /// (`OVERWRITE`, the default) or left as it is (`IGNORE`); then, with `deleteAllNotInImport`,
+    /// every mapping whose id the import does not give is removed. All or none: a refused mapping
+    /// is a 422 and nothing changes.
     private func importMappings(_ request: HTTPRequest) -> HTTPResponse {
         do throws(StubChangeError) {
-            var replaceAll = false
-            let mappings = try StubAdmin.checked { () throws(StubProblem) -> [StubMapping] in
+            let (mappings, givenIds, deleteOthers) = try StubAdmin.checked { () throws(StubProblem) -> ([StubMapping], Set<String>, Bool) in
                 let value = try StubAdmin.parse(request.body).get()
-                var replace = true
+                var replace = true, deleteOthers = false
                 if let options = value["importOptions"] {
                     let o = try StrictObject(options, at: "/importOptions", what: "\"importOptions\"")
                     try o.allow(["duplicatePolicy", "deleteAllNotInImport"])
@@ -264,23 +279,22 @@ package struct StubAdmin: Sendable {
                     case "IGNORE"?: replace = false
                     default: throw StubProblem("/importOptions/duplicatePolicy", "duplicatePolicy must be OVERWRITE or IGNORE")
                     }
-                    // Removed with the import's own change, after its mappings are decoded and written.
-                    replaceAll = try o.bool("deleteAllNotInImport") == true
+                    deleteOthers = try o.bool("deleteAllNotInImport") ?? false
                 }
-                var items = try StubDocument.mappings(in: value)
-                // After a removal of every other mapping none exists to keep.
-                if !replace && !replaceAll {
-                    let existing = Set(store.mappings.map(\.id))
-                    items = items.filter { item, _ in !existing.contains((item["id"]?.string ?? item["uuid"]?.string ?? "").lowercased()) }
-                }
+                let existing = Set(store.mappings.map(\.id))
                 var generator = SystemRandomNumberGenerator()
                 var mappings: [StubMapping] = []
-                for (item, pointer) in items {
-                    mappings.append(try StubMapping.decode(item, at: pointer, filesRoot: store.filesRoot, newId: UUIDString.random(using: &generator)))
+                for (item, pointer) in try StubDocument.mappings(in: value) {
+                    mappings.append(try StubMapping.decode(item, at: pointer, filesRoot: store.filesRoot,
+                                                           newId: UUIDString.random(using: &generator), templateAll: store.templateAll))
                 }
-                return mappings
+                let given = Set(mappings.map(\.id))
+                if !replace { mappings.removeAll { existing.contains($0.id) } }
+                return (mappings.reversed(), given, deleteOthers)
             }
-            let hint = try store.addSaving(mappings, replaceExisting: true, replaceAll: replaceAll)
+            // With deleteAllNotInImport every other mapping goes in the same step, after the
+            // import's mappings are decoded and written: a refused import removes nothing.
+            let hint = try store.addSaving(mappings, replaceExisting: true, keepOnly: deleteOthers ? givenIds : nil)
             return hint.map(StubAdmin.emptyOK.hinted) ?? StubAdmin.emptyOK
         } catch {
             return error.response

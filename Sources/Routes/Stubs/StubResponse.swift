@@ -53,10 +53,11 @@ struct StubResponse: Sendable {
     static let maxDelayMs = 600_000
 
     /// Reads a `response` object. `filesRoot` is the `__files` folder (nil: `bodyFileName` refused).
-    static func decode(_ value: JSONValue, at pointer: String, filesRoot: String?) throws(StubProblem) -> StubResponse {
+    static func decode(_ value: JSONValue, at pointer: String, filesRoot: String?, templateAll: Bool = false) throws(StubProblem) -> StubResponse {
         let object = try StrictObject(value, at: pointer, what: "\"response\"")
         try object.allow(fields, unsupported: refused)
-        var templated = false
+        // `--global-response-templating`: every response is a template, as WireMock's flag makes it.
+        var templated = templateAll
         if let transformers = object["transformers"] {
             guard case .array(let names) = transformers else { throw StubProblem(pointer + "/transformers", "\"transformers\" must be an array") }
             for (i, name) in names.enumerated() {
@@ -101,13 +102,17 @@ struct StubResponse: Sendable {
             body = .bytes(bytes)
         case "bodyFileName"?:
             guard let name = try object.string("bodyFileName") else { break }
+            // A templated name is read as a template first, so a helper this server lacks is the reason
+            // given; its path is checked outside `{{…}}` here, and as rendered when served.
+            let file = try template(name, pointer + "/bodyFileName")
             guard filesRoot != nil else {
                 throw StubProblem(pointer + "/bodyFileName", "bodyFileName needs a mappings folder: start with --mappings DIR and put the file in DIR/__files")
             }
-            if name.hasPrefix("/") || name.split(separator: "/").contains("..") || name.contains("\\") || name.isEmpty {
+            let path = file.isPlain ? name : file.literalText
+            if path.hasPrefix("/") || path.split(separator: "/").contains("..") || path.contains("\\") || name.isEmpty {
                 throw StubProblem(pointer + "/bodyFileName", "bodyFileName \"\(name)\" must be a relative path inside __files (no leading /, no ..)")
             }
-            body = .file(try template(name, pointer + "/bodyFileName"))
+            body = .file(file)
         default: break
         }
         let fixed = try object.int("fixedDelayMilliseconds", in: 0...maxDelayMs)

@@ -42,17 +42,17 @@ extension StubStore {
     package static let notSavedHint = "not saved: this server has no mappings folder; start it with --mappings DIR to keep stubs with \"persistent\": true"
 
     /// Adds mappings (`POST /__admin/mappings`, an import), all or none, each persistent one
-    /// written to the folder first. `replaceAll` (an import with `deleteAllNotInImport`): every
-    /// other mapping is removed in the same step, after the files are written, so a refused import
-    /// removes nothing. Returns `notSavedHint` when a persistent one is kept in memory only.
-    package func addSaving(_ mappings: [StubMapping], replaceExisting: Bool = false, replaceAll: Bool = false) throws(StubChangeError) -> String? {
+    /// written to the folder first. `keepOnly` (an import with `deleteAllNotInImport`: the ids it
+    /// names): every other mapping is removed in the same step, after the files are written, so a
+    /// refused import removes nothing. Returns `notSavedHint` when a persistent one is kept in memory only.
+    package func addSaving(_ mappings: [StubMapping], replaceExisting: Bool = false, keepOnly: Set<String>? = nil) throws(StubChangeError) -> String? {
         let persistent = mappings.filter(\.isPersistent)
         let removed = try writes.withLock { _ throws(StubChangeError) -> [Entry] in
-            if let problem = insert(mappings, fromFiles: false, replaceExisting: replaceExisting, replaceAll: replaceAll, dryRun: true) { throw .refused(problem) }
-            let before = replaceAll ? state.withLock { $0.entries } : []
+            if let problem = insert(mappings, fromFiles: false, replaceExisting: replaceExisting, keepOnly: keepOnly, dryRun: true) { throw .refused(problem) }
+            let before = keepOnly == nil ? [] : state.withLock { $0.entries }.filter { !(keepOnly?.contains($0.mapping.id) ?? true) }
             let written = persistent.isEmpty ? [:] : try files.map { files throws(StubChangeError) in try write(persistent, in: files) } ?? [:]
             // Checked above, under the same lock: nothing can have changed since.
-            if let problem = insert(mappings, fromFiles: false, replaceExisting: replaceExisting, replaceAll: replaceAll, written: written) { throw .refused(problem) }
+            if let problem = insert(mappings, fromFiles: false, replaceExisting: replaceExisting, keepOnly: keepOnly, written: written) { throw .refused(problem) }
             let ids = Set(mappings.map(\.id))
             return before.filter { !ids.contains($0.mapping.id) }
         }

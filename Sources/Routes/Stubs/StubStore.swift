@@ -114,6 +114,10 @@ package struct StubReference: Sendable, Equatable {
     package let files: StubFiles?
     /// `DIR/__files` of `--mappings DIR`.
     package var filesRoot: String? { files?.filesRoot }
+    /// `--global-response-templating`: every response is a template.
+    package let templateAll: Bool
+    /// What the folder's last load refused and warned about (`GET /__admin/mappings/refused`).
+    package let loadRecord = StubLoadRecord()
     private let now: @Sendable () -> Date
     /// A test's seam: called in the middle of every match, with no lock held (nil in a server).
     let matchProbe: (@Sendable (StubRequest) -> Void)?
@@ -123,11 +127,13 @@ package struct StubReference: Sendable, Equatable {
     /// - Parameters:
     ///   - files: the `--mappings` folder (nil: `bodyFileName` is refused, resets load nothing).
     ///   - now: the mock's clock, for `{{now}}`.
+    ///   - templateAll: every response is a template (`--global-response-templating`).
     ///   - matchProbe: for tests: called in the middle of every match, with no lock held, so a
     ///     test can hold a match there while it calls the admin API.
-    package init(files: StubFiles? = nil, now: @escaping @Sendable () -> Date,
+    package init(files: StubFiles? = nil, templateAll: Bool = false, now: @escaping @Sendable () -> Date,
                  matchProbe: (@Sendable (StubRequest) -> Void)? = nil) {
         self.files = files
+        self.templateAll = templateAll
         self.now = now
         self.matchProbe = matchProbe
     }
@@ -177,9 +183,10 @@ package struct StubReference: Sendable, Equatable {
 
     /// Adds mappings under `writes`, all or none (`dryRun`: only checks they could be), and says
     /// why not. A mapping in `written` is in the folder now (that file); a replaced mapping's file
-    /// stays its file. `replaceAll`: every other mapping is removed in the same step (an import
-    /// with `deleteAllNotInImport`), its hit counts and scenarios too.
-    func insert(_ mappings: [StubMapping], fromFiles: Bool, replaceExisting: Bool, replaceAll: Bool = false,
+    /// stays its file. `keepOnly` (an import with `deleteAllNotInImport`): every mapping whose id is
+    /// not in it is removed in the same step, its hit counts too (a kept one is one the import
+    /// names but left as it was, `duplicatePolicy: IGNORE`).
+    func insert(_ mappings: [StubMapping], fromFiles: Bool, replaceExisting: Bool, keepOnly: Set<String>? = nil,
                 written: [String: StubFileOrigin] = [:], dryRun: Bool = false) -> StubProblem? {
         let owns = systemOwns.withLock { $0 }
         return state.withLock { s -> StubProblem? in
@@ -187,21 +194,18 @@ package struct StubReference: Sendable, Equatable {
             for m in mappings {
                 if !ids.insert(m.id).inserted { return StubProblem("/id", "id \(m.id) appears twice") }
             }
-            let replaced = s.entries.filter { replaceAll || ids.contains($0.mapping.id) }
-            if !replaceExisting && !replaceAll, let clash = replaced.first {
+            let dropped = { (entry: Entry) in ids.contains(entry.mapping.id) || keepOnly.map { !$0.contains(entry.mapping.id) } ?? false }
+            let replaced = s.entries.filter(dropped)
+            if !replaceExisting && keepOnly == nil, let clash = replaced.first {
                 return StubProblem("/id", "a mapping with id \(clash.mapping.id) exists: PUT /__admin/mappings/\(clash.mapping.id) replaces it")
             }
             if s.entries.count - replaced.count + mappings.count > StubStore.maxStubs {
                 return StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded (\(s.entries.count) are): remove some (DELETE /__admin/mappings/{id}) or match many paths with one urlPathPattern")
             }
             if dryRun { return nil }
-            if replaceAll {
-                s.entries = []
-                s.hits = [:]
-                s.scenarios = [:]
-                s.rebuildIndex()
-            } else if !replaced.isEmpty {
-                s.entries.removeAll { ids.contains($0.mapping.id) }
+            if !replaced.isEmpty {
+                s.entries.removeAll(where: dropped)
+                if keepOnly != nil { for entry in replaced where !ids.contains(entry.mapping.id) { s.hits[entry.mapping.id] = nil } }
                 s.rebuildIndex()
             }
             for (id, origin) in written { s.folderFiles[id] = origin }
@@ -293,33 +297,43 @@ package struct StubReference: Sendable, Equatable {
         try reloadFiles(StubFiles.Folder(mappings: mappings))
     }
 
-    /// Replaces the mappings from files with the folder's (a `--watch` reload, a reset), all or
-    /// none. A mapping its file holds unchanged keeps its place (its order among equal
+    /// Replaces the mappings from files with the folder's (a `--watch` reload, a reset); a file
+    /// with a refused mapping keeps the mappings it held before. A mapping its file holds unchanged keeps its place (its order among equal
     /// priorities): a folder that changed only by the server's own writes (`persistent: true`)
     /// reloads to the same stubs, and says nothing.
     package func reloadFiles(_ folder: StubFiles.Folder) throws(StubProblem) {
-        let changed = try writes.withLock { _ throws(StubProblem) in try apply(folder) }
-        if changed { report(.reloaded(folder.mappings.count)) }
+        let (changed, count) = try writes.withLock { _ throws(StubProblem) -> (Bool, Int) in
+            let kept = keepingPrevious(folder)
+            return (try apply(kept), kept.mappings.count)
+        }
+        loadRecord.replace(with: folder.report)
+        if changed { report(.reloaded(count)) }
     }
 
-    /// Reads the `--mappings` folder and reloads its mappings (`--watch`), all or none. The folder
-    /// is read under `writes`: read while the server writes a mapping to it, it would lack that
-    /// mapping, and the reload would drop a stub that was answered.
-    package func reloadFolder() throws(StubFiles.LoadError) {
-        guard let files else { return }
-        let (changed, count) = try writes.withLock { _ throws(StubFiles.LoadError) -> (Bool, Int) in
-            let folder = try files.loadFolder()
-            do throws(StubProblem) { return (try apply(folder), folder.mappings.count) } catch { throw StubFiles.LoadError(description: error.description) }
+    /// Reads the `--mappings` folder and reloads its mappings (`--watch`); a file with a refused
+    /// mapping keeps what it held, and the report says why. The folder is read under `writes`:
+    /// read while the server writes a mapping to it, it would lack that mapping, and the reload
+    /// would drop a stub that was answered.
+    @discardableResult
+    package func reloadFolder() throws(StubFiles.LoadError) -> StubLoadReport {
+        guard let files else { return StubLoadReport() }
+        let (changed, count, loadReport) = try writes.withLock { _ throws(StubFiles.LoadError) -> (Bool, Int, StubLoadReport) in
+            let folder = keepingPrevious(try files.loadFolder(templateAll: templateAll))
+            do throws(StubProblem) { return (try apply(folder), folder.mappings.count, folder.report) } catch { throw StubFiles.LoadError(description: error.description) }
         }
+        loadRecord.replace(with: loadReport)
         if changed { report(.reloaded(count)) }
+        return loadReport
     }
 
     /// `POST /__admin/mappings/reset`: every mapping removed and the folder's loaded, its hit
     /// counts and scenarios forgotten, in one step under `writes` (a persistent mapping answered
-    /// meanwhile is in the folder read, or added after). A folder that no longer loads changes nothing.
+    /// meanwhile is in the folder read, or added after). A file with a refused mapping keeps what
+    /// it held (`loadRecord` says why); a folder that is gone changes nothing.
     package func resetToFolder() throws(StubFiles.LoadError) {
         let (removed, count) = try writes.withLock { _ throws(StubFiles.LoadError) -> ([Entry], Int) in
-            let folder = try files?.loadFolder() ?? StubFiles.Folder()
+            let folder = try readFolder()
+            loadRecord.replace(with: folder.report)
             let before = state.withLock { $0.entries }
             do throws(StubProblem) { _ = try apply(folder, dropHTTP: true) } catch { throw StubFiles.LoadError(description: error.description) }
             return (before, folder.mappings.count)

@@ -6,8 +6,9 @@ import TestSupport
 import XCTest
 import EmulationKit
 
-/// `--mappings DIR`: a folder of WireMock files loads (bodies from `__files`), a bad file stops the
-/// start with its file, line and column, and `POST /__mock/reset` keeps the folder's stubs.
+/// `--mappings DIR`: a folder of WireMock files loads (bodies from `__files`), a bad file is refused
+/// with its file, line, column and what was expected (under `--mappings-strict` it stops the
+/// start), and `POST /__mock/reset` keeps the folder's stubs.
 final class StubFilesTests: XCTestCase {
     private var folder: URL!
 
@@ -39,30 +40,33 @@ final class StubFilesTests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/added").status, 404, "an HTTP-added stub does not")
     }
 
-    func testASyntaxErrorNamesFileLineAndColumn() throws {
+    func testASyntaxErrorNamesFileLineColumnAndWhatWasExpected() throws {
         try write("{\n  \"request\": {\"url\": \"/x\"},,\n}", to: "mappings/broken.json")
-        XCTAssertThrowsError(try StubLoading.store(root: folder.path, clock: ManualClock())) { error in
-            XCTAssertTrue("\(error)".hasSuffix("mappings/broken.json:2:28: JSON syntax error"), "\(error)")
+        XCTAssertThrowsError(try StubLoading.store(root: folder.path, clock: ManualClock(), strict: true)) { error in
+            XCTAssertTrue("\(error)".hasSuffix("mappings/broken.json: /: JSON syntax error at line 2, column 28: expected a quoted name (no `,` before `}`)"), "\(error)")
         }
+        try write("{\"request\": {\"url\": \"/x\"}\n", to: "mappings/broken.json")
+        let refused = try StubLoading.store(root: folder.path, clock: ManualClock()).loadRecord.current.refused
+        XCTAssertEqual(refused.map(\.reason), ["JSON syntax error at line 2, column 1: expected `,` or `}` (the text ends while the `{` at line 1, column 1 is still open)"])
     }
 
     func testAnUnsupportedFieldNamesFileAndField() throws {
         try write(#"{"request": {"url": "/x"}, "response": {"proxyBaseUrl": "http://example.com"}}"#, to: "mappings/proxy.json")
-        XCTAssertThrowsError(try StubLoading.store(root: folder.path, clock: ManualClock())) { error in
+        XCTAssertThrowsError(try StubLoading.store(root: folder.path, clock: ManualClock(), strict: true)) { error in
             XCTAssertTrue("\(error)".contains("proxy.json: /response/proxyBaseUrl"), "\(error)")
         }
     }
 
-    func testTheExecutableRefusesABadFolder() throws {
+    func testTheExecutableRefusesABadFolderUnderStrict() throws {
         try write("{\"request\": ", to: "mappings/cut.json")
-        let process = try TestExecutable(["--port", "0", "--mappings", folder.path])
+        let process = try TestExecutable(["--port", "0", "--mappings", folder.path, "--mappings-strict"])
         let (status, stderr) = try process.finish()
         XCTAssertEqual(status, 65)
-        XCTAssertTrue(stderr.contains("cut.json:1:13"), stderr)
+        XCTAssertTrue(stderr.contains("cut.json: /: JSON syntax error at line 1, column 13: expected a value"), stderr)
     }
 }
 
-/// `--watch` with `--mappings`: a saved file reloads the folder's stubs; a bad one keeps them.
+/// `--watch` with `--mappings`: a saved file reloads the folder's stubs; a bad one keeps its own and says why.
 final class StubFolderWatchTests: TemporaryDirectoryTestCase {
     func testASavedMappingReloadsAndABadOneKeepsTheStubs() throws {
         let mappings = dir.appendingPathComponent("mappings")
@@ -82,8 +86,10 @@ final class StubFolderWatchTests: TemporaryDirectoryTestCase {
         try Data(#"{"request": {"url": "/w"}, "response": {"body": "two, longer"}}"#.utf8).write(to: file)
         waitUntil("the reload") { (try? server.request("GET", "/w").text) == "two, longer" }
         try Data(#"{"request": {"url": "/w"}, "response": {"body": "#.utf8).write(to: file)
-        waitUntil("the warning") { log.contains("mappings not reloaded") }
-        XCTAssertEqual(try server.request("GET", "/w").text, "two, longer")
+        waitUntil("the warning") { log.contains("a.json: /: JSON syntax error") }
+        XCTAssertEqual(try server.request("GET", "/w").text, "two, longer", "a refused file keeps what it held")
+        XCTAssertTrue(log.contains("its file keeps the mappings it had"), "\(log.all)")
+        XCTAssertFalse(log.all.contains { $0.contains("\\n") }, "no literal \\n in a reload warning: \(log.all)")
     }
 
     /// No polling to fall back on (an hour's interval): on Linux each outside change is seen by
