@@ -19,6 +19,10 @@ package struct StubReference: Sendable, Equatable {
 @usableFromInline package final class StubStore: Sendable {
     /// Mappings kept at most.
     package static let maxStubs = 10_000
+    /// Instructions the URL patterns of all mappings may compile to together: a request's pass
+    /// over its path reads the union's DFA, and a full DFA cache falls back to a Pike VM whose
+    /// cost is path length × this.
+    package static let maxPatternInstructions = 1_000_000
     package static let startedState = "Started"
     /// A stub answer's `system` (in its request context) starts with this, then the stub's name
     /// (or id), for the log line.
@@ -56,6 +60,8 @@ package struct StubReference: Sendable, Equatable {
         var entries: [Entry] = []
         var exact = StubPathTable()
         var patterns: [Entry] = []
+        /// `patterns` compiled into sets; nil after a change, until the next request needs them.
+        var sets: StubPatternSets?
         var scenarios: [String: String] = [:]
         var hits: [String: Int] = [:]
         var nextSequence = 0
@@ -63,6 +69,7 @@ package struct StubReference: Sendable, Equatable {
         mutating func rebuildIndex() {
             exact = StubPathTable()
             patterns = []
+            sets = nil
             for entry in entries.sorted(by: { $0.precedes($1) }) {
                 if let path = entry.mapping.request.exactPath { exact.insert(entry, path: path) } else { patterns.append(entry) }
             }
@@ -74,7 +81,17 @@ package struct StubReference: Sendable, Equatable {
                 exact.insert(entry, path: path)
             } else {
                 StubStore.insertSorted(entry, into: &patterns)
+                sets = nil
             }
+        }
+
+        /// The pattern sets, compiled on first use after a change (many changes in a row, such
+        /// as an import one POST at a time, compile once).
+        mutating func patternSets() -> StubPatternSets {
+            if let sets { return sets }
+            let built = patterns.isEmpty ? StubPatternSets.empty : StubPatternSets(patterns)
+            sets = built
+            return built
         }
 
         /// Scenarios no mapping names any more are forgotten; new ones start in `Started`.
@@ -94,6 +111,13 @@ package struct StubReference: Sendable, Equatable {
     @usableFromInline let loaded = StubFlag()
     /// The lock-free first look at a request's path.
     private let filter = StubPathFilter()
+    /// Pattern mappings whose whole request pattern was tried.
+    private let patternsTried = StubCounter()
+
+    /// How much work pattern matching has done (tests check a request pays one pass, not one
+    /// match per pattern): passes of the pattern sets over a path or URL, and pattern mappings
+    /// tried in full (their set matched).
+    package var patternWork: (passes: Int, patternsTried: Int) { (filter.passes.count, patternsTried.count) }
     /// Whether a stub may answer a path an emulated system owns (a pattern, or an exact path of
     /// theirs): while none may, the systems' requests skip the stubs after one atomic load.
     @usableFromInline let overrides = StubFlag()
@@ -139,6 +163,13 @@ package struct StubReference: Sendable, Equatable {
         return s.exact.groups.contains { owns($0.path) }
     }
 
+    /// The refusal of URL patterns that would compile to more than `maxPatternInstructions` together.
+    static func patternProblem<Kept: Sequence<StubMapping>>(_ kept: Kept, _ added: [StubMapping]) -> StubProblem? {
+        let total = kept.reduce(0) { $0 + StubPatternSets.instructions(of: $1) } + added.reduce(0) { $0 + StubPatternSets.instructions(of: $1) }
+        guard total > maxPatternInstructions else { return nil }
+        return StubProblem("/request", "the URL patterns of the mappings would compile to \(total) instructions together, over the \(maxPatternInstructions) allowed: use simpler patterns or exact paths")
+    }
+
     static func insertSorted(_ entry: Entry, into list: inout [Entry]) {
         var low = 0, high = list.count
         while low < high {
@@ -176,6 +207,8 @@ package struct StubReference: Sendable, Equatable {
             if s.entries.count - replaced.count + mappings.count > StubStore.maxStubs {
                 return StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded (\(s.entries.count) are): remove some (DELETE /__admin/mappings/{id}) or match many paths with one urlPathPattern")
             }
+            let kept = s.entries.lazy.filter { !ids.contains($0.mapping.id) }.map(\.mapping)
+            if let problem = StubStore.patternProblem(kept, mappings) { return problem }
             if dryRun { return nil }
             if !replaced.isEmpty {
                 s.entries.removeAll { ids.contains($0.mapping.id) }
@@ -298,6 +331,7 @@ package struct StubReference: Sendable, Equatable {
             if kept.count + folder.mappings.count > StubStore.maxStubs {
                 return .failure(StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded"))
             }
+            if let problem = StubStore.patternProblem(kept.map(\.mapping), folder.mappings) { return .failure(problem) }
             var before: [String: Entry] = [:]
             for entry in s.entries where entry.fromFiles { before[entry.mapping.id] = entry }
             var changed = s.entries.count != kept.count + folder.mappings.count
@@ -391,12 +425,16 @@ package struct StubReference: Sendable, Equatable {
     /// the journal reads the stub back from the answer (`reference(of:system:)`).
     package func answer(_ request: HTTPRequest, in context: inout RequestContext) -> HTTPResponse? {
         guard loaded.isSet else { return nil }
-        // A request whose path has no mapping (and no pattern exists) is turned away before
-        // anything is built: the systems' requests pay only this.
-        guard filter.mayMatch(request.path, refresh: { state.withLock { ($0.exact, !$0.patterns.isEmpty) } }) else { return nil }
+        // A request whose path has no mapping and that no pattern accepts is turned away before
+        // anything is built: the systems' requests pay only this (a pass over the path per
+        // pattern set, outside the lock).
+        guard let look = filter.look(path: request.path, url: request.target, refresh: { state.withLock { s in (s.exact, s.patternSets()) } }) else { return nil }
         let stubRequest = StubRequest(request)
         let found: StubMapping? = state.withLock { s in
-            guard let entry = StubStore.best(&s, for: stubRequest) else { return nil }
+            // Changed since the look: the patterns again, from the current sets (rare).
+            let patterns = look.generation == filter.generation ? look.patterns
+                : s.patternSets().candidates(path: stubRequest.path, url: stubRequest.url, caches: nil).entries
+            guard let entry = best(&s, for: stubRequest, patterns: patterns) else { return nil }
             s.hits[entry.mapping.id, default: 0] += 1
             if let scenario = entry.mapping.scenarioName, let next = entry.mapping.newScenarioState { s.scenarios[scenario] = next }
             return entry.mapping
@@ -410,16 +448,18 @@ package struct StubReference: Sendable, Equatable {
         return response
     }
 
-    /// The first mapping, in priority order, among the request path's own and the patterns.
-    private static func best(_ s: inout State, for request: StubRequest) -> Entry? {
+    /// The first mapping, in priority order, among the request path's own and the pattern
+    /// mappings whose URL matcher accepted it (`patterns`, best first).
+    private func best(_ s: inout State, for request: StubRequest, patterns: [Entry]) -> Entry? {
         let own = s.exact.entries(for: request.path)
         var i = own.startIndex, j = 0
-        while i < own.endIndex || j < s.patterns.count {
+        while i < own.endIndex || j < patterns.count {
             let entry: Entry
-            if j >= s.patterns.count || (i < own.endIndex && own[i].precedes(s.patterns[j])) {
+            if j >= patterns.count || (i < own.endIndex && own[i].precedes(patterns[j])) {
                 entry = own[i]; i += 1
             } else {
-                entry = s.patterns[j]; j += 1
+                entry = patterns[j]; j += 1
+                patternsTried.add(1)
             }
             if let scenario = entry.mapping.scenarioName, let required = entry.mapping.requiredScenarioState,
                s.scenarios[scenario] != required { continue }
