@@ -12,12 +12,14 @@ package struct RegexPattern: Sendable {
     }
 
     /// The DFA cache's bound per pattern.
-    package static let dfaBudget = 1 << 20
+    package static let dfaBudget = 1 << 18
 
+    /// The pattern as written.
     package let source: String
     let program: RegexProgram
     /// Named groups' numbers.
     package let names: [String: Int]
+    /// Capturing groups, named ones included.
     package let groupCount: Int
     private let dfa: SharedDFA
 

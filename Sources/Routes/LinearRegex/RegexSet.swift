@@ -22,6 +22,7 @@ package struct RegexSet: Sendable {
     package static let dfaBudget = 8 << 20
 
     let program: RegexProgram
+    /// Patterns in the set.
     package let count: Int
     private let budget: Int
 
@@ -32,6 +33,7 @@ package struct RegexSet: Sendable {
         budget = dfaBudget
     }
 
+    /// Whether the set holds no pattern (nothing matches).
     package var isEmpty: Bool { count == 0 }
     /// Instructions in the union's program.
     package var instructionCount: Int { program.instructions.count }
@@ -48,7 +50,8 @@ package struct RegexSet: Sendable {
                 let before = cache.dfa.steps
                 if let ids = cache.dfa.run(utf8) {
                     cache.count(pass: cache.dfa.steps - before)
-                    return ids.map { Int($0) }
+                    // Most texts match nothing: no array is made for them.
+                    return ids.isEmpty ? [] : ids.map { Int($0) }
                 }
             }
             var vm = PikeVM(program, tracksSlots: false)

@@ -3,8 +3,9 @@ import LinearRegex
 /// The mappings without an exact path, for the request path: those with no URL matcher (every
 /// path), and the `urlPathPattern` and `urlPattern` ones, each kind compiled into one
 /// `RegexSet`, so a request pays one pass over its path (and one over its URL), not one match
-/// per pattern.
-struct StubPatternSets: Sendable {
+/// per pattern. A class: every request reads it from its loop's copy, and a struct of five
+/// arrays and two sets would be retained field by field at each read.
+final class StubPatternSets: Sendable {
     /// Mappings with no URL matcher, best first.
     let anyPath: [StubStore.Entry]
     /// `urlPathPattern` mappings, best first; `pathSet` reports them by index here.
