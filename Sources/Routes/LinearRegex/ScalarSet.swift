@@ -61,9 +61,13 @@ struct ScalarSet: Hashable, Sendable {
     /// The set with every member's simple case variants added (`(?i)`). Ranges wider than
     /// `limit` scalars are taken as they are: they are classes like `[^x]` or `\u0000-\uFFFF`
     /// that hold most case pairs already, and walking them would make compiling costly.
+    /// At most `limit` scalars are walked in all, so a class of many small ranges compiles quickly too.
     func caseFolded(limit: UInt32 = 0x3000) -> ScalarSet {
         var added: [ClosedRange<UInt32>] = []
+        var walked: UInt32 = 0
         for r in ranges where r.upperBound - r.lowerBound < limit {
+            walked += r.upperBound - r.lowerBound + 1
+            if walked > limit { break }
             for value in r {
                 for variant in ScalarSet.caseVariants(of: value) where !r.contains(variant) { added.append(variant...variant) }
             }
