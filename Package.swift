@@ -43,10 +43,13 @@ let package = Package(
         .target(name: "StatePersistence", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Persistence"),
         // The composition root: the registry, the seed, the app, the admin routes that span the plane.
         .target(name: "Routes", dependencies: ["HTTPServer", "EmulationKit", "MockControl", "StatePersistence", "Stubs", "MockAdminWire"] + systemTargets,
-                exclude: ["Kit", "Rows", "CustomerGateway", "SkyZone", "Musbooking", "RSSchool", "Control", "Persistence", "Stubs"]),
+                exclude: ["Kit", "Rows", "CustomerGateway", "SkyZone", "Musbooking", "RSSchool", "Control", "Persistence", "Stubs", "LinearRegex"]),
         // WireMock-format stub mappings for every other endpoint: matching, answers, /__admin
         // (imports only HTTPServer; the kit's environment holds the store).
-        .target(name: "Stubs", dependencies: ["HTTPServer"], path: "Sources/Routes/Stubs"),
+        .target(name: "Stubs", dependencies: ["HTTPServer", "LinearRegex"], path: "Sources/Routes/Stubs"),
+        // Regular expressions matched in linear time (Thompson NFA, Pike VM, lazy DFA, sets of
+        // patterns); the C library only, so a crafted text cannot hold a thread.
+        .target(name: "LinearRegex", path: "Sources/Routes/LinearRegex"),
         // The mock as a library: app construction, bundled seed, in-process start and stop.
         .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockControl", "StatePersistence", "MockServerAdminClient"]),
         // The admin API client (Foundation/URLSession only); re-exports the wire types.
@@ -64,6 +67,7 @@ let package = Package(
         // The whole mock on a port (TestServer) and the built executable, for the tests above the transport.
         .target(name: "MockTestSupport", dependencies: ["HTTPServer", "TestSupport"] + mockTargets, path: "Tests/MockTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "LinearRegexTests", dependencies: ["LinearRegex"]),
         // MockServer: the executable tests run the built binary, and Xcode builds it first only for a
         // test target that depends on it (SwiftPM's swift test builds every product anyway).
         .testTarget(name: "RoutesTests", dependencies: mockTargets + ["MockAdminWire", "HTTPServer", "TestSupport", "MockTestSupport", "MockServerKit", "MockServer"],

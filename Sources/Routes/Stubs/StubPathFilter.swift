@@ -8,21 +8,33 @@ import Synchronization
 #endif
 import HTTPServer
 
-/// "Could a stub answer this path?", asked by every request while stubs are loaded, without the
-/// store's lock: each thread keeps its own copy of the exact-path table and of whether any
-/// pattern exists, taken under the lock and refreshed when the store's generation moves on.
+/// "Could a stub answer this request, and which pattern mappings?", asked by every request
+/// while stubs are loaded, without the store's lock: each thread keeps its own copy of the
+/// exact-path table and of the pattern sets (with its own DFA caches), taken under the lock and
+/// refreshed when the store's generation moves on.
 final class StubPathFilter: Sendable {
-    /// One thread's copy, immutable (replaced whole, so reading it needs no exclusivity check).
+    /// One thread's copy, immutable but for its DFA caches (replaced whole, and only its thread reads it).
     private final class Copy {
         let generation: UInt64
         let table: StubPathTable
-        let hasPatterns: Bool
+        let sets: StubPatternSets
+        lazy var caches = StubPatternSets.Caches(sets)
 
-        init(generation: UInt64, table: StubPathTable, hasPatterns: Bool) {
+        init(generation: UInt64, table: StubPathTable, sets: StubPatternSets) {
             self.generation = generation
             self.table = table
-            self.hasPatterns = hasPatterns
+            self.sets = sets
         }
+    }
+
+    /// Passes of the pattern sets over a request's path or URL, for the store's `patternWork`.
+    let passes = StubCounter()
+
+    /// What the first look found, from the index at `generation`.
+    struct Look {
+        let generation: UInt64
+        /// The pattern mappings whose URL matcher accepts the request, best first.
+        let patterns: [StubStore.Entry]
     }
 
     private static let key: pthread_key_t = {
@@ -49,20 +61,30 @@ final class StubPathFilter: Sendable {
     func advance() { current.withLock { $0 += 1 } }
     #endif
 
-    /// Whether `path` has a mapping or any pattern exists; `refresh` gives the store's current
-    /// table (under its lock) when this thread's copy is out of date.
-    func mayMatch(_ path: String, refresh: () -> (StubPathTable, Bool)) -> Bool {
+    /// The request's pattern candidates, or nil when neither an exact mapping of `path` nor a
+    /// pattern mapping can answer; `refresh` gives the store's current table and pattern sets
+    /// (under its lock) when this thread's copy is out of date.
+    func look(path: String, url: String, refresh: () -> (StubPathTable, StubPatternSets)) -> Look? {
+        let copy = threadCopy(refresh)
+        if copy.sets.isEmpty { return copy.table.contains(path) ? Look(generation: copy.generation, patterns: []) : nil }
+        let (patterns, passes) = copy.sets.candidates(path: path, url: url, caches: copy.caches)
+        self.passes.add(passes)
+        guard !patterns.isEmpty || copy.table.contains(path) else { return nil }
+        return Look(generation: copy.generation, patterns: patterns)
+    }
+
+    private func threadCopy(_ refresh: () -> (StubPathTable, StubPatternSets)) -> Copy {
         let now = generation
         let pointer = pthread_getspecific(StubPathFilter.key)
         if let pointer {
             let copy = Unmanaged<Copy>.fromOpaque(pointer).takeUnretainedValue()
-            if copy.generation == now { return copy.hasPatterns || copy.table.contains(path) }
+            if copy.generation == now { return copy }
         }
         // The generation is read first: a change after it only makes the next request refresh again.
-        let (table, hasPatterns) = refresh()
-        let copy = Copy(generation: now, table: table, hasPatterns: hasPatterns)
+        let (table, sets) = refresh()
+        let copy = Copy(generation: now, table: table, sets: sets)
         _ = pthread_setspecific(StubPathFilter.key, Unmanaged.passRetained(copy).toOpaque())
         if let pointer { Unmanaged<Copy>.fromOpaque(pointer).release() }
-        return hasPatterns || table.contains(path)
+        return copy
     }
 }

@@ -1,21 +1,20 @@
-/// A compiled regular expression of a mapping (`matches`, `doesNotMatch`, `urlPattern`,
-/// `urlPathPattern`): matched against the whole text, as Java's `matches()` does in WireMock.
-struct StubRegex: @unchecked Sendable {
-    // Regex is immutable once compiled; it is read from any loop thread.
-    private let regex: Regex<AnyRegexOutput>
-    let source: String
+import LinearRegex
 
-    /// Compiles `source`; a pattern that does not compile is refused with the reason.
+/// A compiled regular expression of a mapping (`matches`, `doesNotMatch`, `urlPattern`,
+/// `urlPathPattern`): matched against the whole text, as Java's `matches()` does in WireMock,
+/// in time linear in the text (LinearRegex), so no request can hold a thread or the store's lock.
+struct StubRegex: Sendable {
+    let pattern: RegexPattern
+    var source: String { pattern.source }
+
+    /// Compiles `source`; a pattern that does not compile, or needs backtracking, is refused with the reason.
     init(_ source: String, at pointer: String) throws(StubProblem) {
         do {
-            regex = try Regex(source)
+            pattern = try RegexPattern(source)
         } catch {
-            throw StubProblem(pointer, "the regular expression \"\(source)\" does not compile: \(error)")
+            throw StubProblem(pointer, "the regular expression \"\(source)\" is refused: \(error)")
         }
-        self.source = source
     }
 
-    func matchesWhole(_ text: String) -> Bool {
-        (try? regex.wholeMatch(in: text)) != nil
-    }
+    func matchesWhole(_ text: String) -> Bool { pattern.matchesWhole(text) }
 }

@@ -16,7 +16,8 @@ extension StubStore {
     /// Tries before a match is answered from a snapshot the store has moved past.
     static let maxMatchAttempts = 4
 
-    /// What a match reads: the index and the scenarios' states, with the versions they had.
+    /// What a match reads: the path index, the pattern mappings whose URL matcher accepted the
+    /// request, and the scenarios' states, with the versions they had.
     struct MatchView: Sendable {
         let exact: StubPathTable
         let patterns: [Entry]
@@ -24,10 +25,10 @@ extension StubStore {
         let indexVersion: Int
         let scenarioVersion: Int
 
-        /// Under the state's lock.
-        init(_ s: State) {
+        /// Under the state's lock; `patterns`: the candidates of the pattern sets.
+        init(_ s: State, patterns: [Entry]) {
             exact = s.exact
-            patterns = s.patterns
+            self.patterns = patterns
             scenarios = s.scenarios
             indexVersion = s.indexVersion
             scenarioVersion = s.scenarioVersion
@@ -36,12 +37,18 @@ extension StubStore {
 
     /// The mapping that answers `request`, its hit counted and its scenario moved; nil when none
     /// matches. Takes the state's lock twice per attempt, never across the match.
-    func match(_ request: StubRequest) -> StubMapping? {
+    /// `look`: the pattern sets' candidates from the path filter's pass outside the lock, used
+    /// when the index has not changed since (else found again from the current sets: rare).
+    func match(_ request: StubRequest, look: StubPathFilter.Look) -> StubMapping? {
         var attempt = 1
         while true {
-            let view = state.withLock { MatchView($0) }
+            let view = state.withLock { s in
+                let patterns = look.generation == filter.generation ? look.patterns
+                    : s.patternSets().candidates(path: request.path, url: request.url, caches: nil).entries
+                return MatchView(s, patterns: patterns)
+            }
             matchProbe?(request)
-            let (found, readScenario) = StubStore.best(view, for: request)
+            let (found, readScenario) = best(view, for: request)
             // Nothing matched: nothing to count, and the answer is the snapshot's.
             guard let entry = found else { return nil }
             let last = attempt >= StubStore.maxMatchAttempts

@@ -65,6 +65,9 @@ extension StubStore {
     /// first when it is persistent; false when there is none. An edit without `persistent: true`
     /// changes memory only and leaves any file as it is (as WireMock).
     package func replaceSaving(id: String, with mapping: StubMapping) throws(StubChangeError) -> (found: Bool, hint: String?) {
+        // The pattern cap, before the lock the change takes: a concurrent add can pass it by one mapping at most.
+        let others = state.withLock { s in s.entries.filter { $0.mapping.id != id }.map(\.mapping) }
+        if let problem = StubStore.patternProblem(others, [mapping]) { throw .refused(problem) }
         guard mapping.isPersistent, let files else {
             let found = replace(id: id, with: mapping)
             return (found, found && mapping.isPersistent ? StubStore.notSavedHint : nil)

@@ -19,6 +19,10 @@ package struct StubReference: Sendable, Equatable {
 @usableFromInline package final class StubStore: Sendable {
     /// Mappings kept at most.
     package static let maxStubs = 10_000
+    /// Instructions the URL patterns of all mappings may compile to together: a request's pass
+    /// over its path reads the union's DFA, and a full DFA cache falls back to a Pike VM whose
+    /// cost is path length × this.
+    package static let maxPatternInstructions = 1_000_000
     package static let startedState = "Started"
     /// A stub answer's `system` (in its request context) starts with this, then the stub's name
     /// (or id), for the log line.
@@ -56,6 +60,8 @@ package struct StubReference: Sendable, Equatable {
         var entries: [Entry] = []
         var exact = StubPathTable()
         var patterns: [Entry] = []
+        /// `patterns` compiled into sets; nil after a change, until the next request needs them.
+        var sets: StubPatternSets?
         var scenarios: [String: String] = [:]
         var hits: [String: Int] = [:]
         var nextSequence = 0
@@ -72,6 +78,7 @@ package struct StubReference: Sendable, Equatable {
             indexVersion += 1
             exact = StubPathTable()
             patterns = []
+            sets = nil
             for entry in entries.sorted(by: { $0.precedes($1) }) {
                 if let path = entry.mapping.request.exactPath { exact.insert(entry, path: path) } else { patterns.append(entry) }
             }
@@ -84,7 +91,17 @@ package struct StubReference: Sendable, Equatable {
                 exact.insert(entry, path: path)
             } else {
                 StubStore.insertSorted(entry, into: &patterns)
+                sets = nil
             }
+        }
+
+        /// The pattern sets, compiled on first use after a change (many changes in a row, such
+        /// as an import one POST at a time, compile once).
+        mutating func patternSets() -> StubPatternSets {
+            if let sets { return sets }
+            let built = patterns.isEmpty ? StubPatternSets.empty : StubPatternSets(patterns)
+            sets = built
+            return built
         }
 
         /// Scenarios no mapping names any more are forgotten; new ones start in `Started`.
@@ -104,7 +121,14 @@ package struct StubReference: Sendable, Equatable {
     /// Whether any mapping is loaded: the pipeline's only cost while none is.
     @usableFromInline let loaded = StubFlag()
     /// The lock-free first look at a request's path.
-    private let filter = StubPathFilter()
+    let filter = StubPathFilter()
+    /// Pattern mappings whose whole request pattern was tried.
+    private let patternsTried = StubCounter()
+
+    /// How much work pattern matching has done (tests check a request pays one pass, not one
+    /// match per pattern): passes of the pattern sets over a path or URL, and pattern mappings
+    /// tried in full (their set matched).
+    package var patternWork: (passes: Int, patternsTried: Int) { (filter.passes.count, patternsTried.count) }
     /// Whether a stub may answer a path an emulated system owns (a pattern, or an exact path of
     /// theirs): while none may, the systems' requests skip the stubs after one atomic load.
     @usableFromInline let overrides = StubFlag()
@@ -162,6 +186,13 @@ package struct StubReference: Sendable, Equatable {
         return s.exact.groups.contains { owns($0.path) }
     }
 
+    /// The refusal of URL patterns that would compile to more than `maxPatternInstructions` together.
+    static func patternProblem<Kept: Sequence<StubMapping>>(_ kept: Kept, _ added: [StubMapping]) -> StubProblem? {
+        let total = kept.reduce(0) { $0 + StubPatternSets.instructions(of: $1) } + added.reduce(0) { $0 + StubPatternSets.instructions(of: $1) }
+        guard total > maxPatternInstructions else { return nil }
+        return StubProblem("/request", "the URL patterns of the mappings would compile to \(total) instructions together, over the \(maxPatternInstructions) allowed: use simpler patterns or exact paths")
+    }
+
     static func insertSorted(_ entry: Entry, into list: inout [Entry]) {
         var low = 0, high = list.count
         while low < high {
@@ -202,6 +233,8 @@ package struct StubReference: Sendable, Equatable {
             if s.entries.count - replaced.count + mappings.count > StubStore.maxStubs {
                 return StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded (\(s.entries.count) are): remove some (DELETE /__admin/mappings/{id}) or match many paths with one urlPathPattern")
             }
+            let kept = s.entries.lazy.filter { !ids.contains($0.mapping.id) }.map(\.mapping)
+            if let problem = StubStore.patternProblem(kept, mappings) { return problem }
             if dryRun { return nil }
             if !replaced.isEmpty {
                 s.entries.removeAll(where: dropped)
@@ -352,6 +385,7 @@ package struct StubReference: Sendable, Equatable {
             if kept.count + folder.mappings.count > StubStore.maxStubs {
                 return .failure(StubProblem("/", "at most \(StubStore.maxStubs) stub mappings may be loaded"))
             }
+            if let problem = StubStore.patternProblem(kept.map(\.mapping), folder.mappings) { return .failure(problem) }
             var before: [String: Entry] = [:]
             for entry in s.entries where entry.fromFiles { before[entry.mapping.id] = entry }
             var changed = dropHTTP || s.entries.count != kept.count + folder.mappings.count
@@ -453,12 +487,13 @@ package struct StubReference: Sendable, Equatable {
     /// the journal reads the stub back from the answer (`reference(of:system:)`).
     package func answer(_ request: HTTPRequest, in context: inout RequestContext) -> HTTPResponse? {
         guard loaded.isSet else { return nil }
-        // A request whose path has no mapping (and no pattern exists) is turned away before
-        // anything is built: the systems' requests pay only this.
-        guard filter.mayMatch(request.path, refresh: { state.withLock { ($0.exact, !$0.patterns.isEmpty) } }) else { return nil }
+        // A request whose path has no mapping and that no pattern accepts is turned away before
+        // anything is built: the systems' requests pay only this (a pass over the path per
+        // pattern set, outside the lock).
+        guard let look = filter.look(path: request.path, url: request.target, refresh: { state.withLock { s in (s.exact, s.patternSets()) } }) else { return nil }
         let stubRequest = StubRequest(request)
         // Matched on a snapshot with the lock released: a slow match holds up no one else.
-        guard let found = match(stubRequest) else { return nil }
+        guard let found = match(stubRequest, look: look) else { return nil }
         var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, delivery: &context.delivery)
         response.headers.add("Matched-Stub-Id", found.id)
         if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
@@ -467,18 +502,21 @@ package struct StubReference: Sendable, Equatable {
         return response
     }
 
-    /// The first mapping, in priority order, among the request path's own and the patterns, and
-    /// whether a scenario's state decided it (a mapping was passed over or taken for it).
-    static func best(_ s: MatchView, for request: StubRequest) -> (entry: Entry?, readScenario: Bool) {
+    /// The first mapping, in priority order, among the request path's own and the pattern
+    /// mappings whose URL matcher accepted it (`s.patterns`, best first), and whether a scenario's
+    /// state decided it (a mapping was passed over or taken for it).
+    func best(_ s: MatchView, for request: StubRequest) -> (entry: Entry?, readScenario: Bool) {
         var readScenario = false
+        let patterns = s.patterns
         let own = s.exact.entries(for: request.path)
         var i = own.startIndex, j = 0
-        while i < own.endIndex || j < s.patterns.count {
+        while i < own.endIndex || j < patterns.count {
             let entry: Entry
-            if j >= s.patterns.count || (i < own.endIndex && own[i].precedes(s.patterns[j])) {
+            if j >= patterns.count || (i < own.endIndex && own[i].precedes(patterns[j])) {
                 entry = own[i]; i += 1
             } else {
-                entry = s.patterns[j]; j += 1
+                entry = patterns[j]; j += 1
+                patternsTried.add(1)
             }
             if let scenario = entry.mapping.scenarioName, let required = entry.mapping.requiredScenarioState {
                 readScenario = true
