@@ -5,6 +5,16 @@ loopback ports, and are reset between cases. Each request's status, body (JSON-e
 are JSON, else byte-equal; a regex for random values) and the headers the case's mappings set
 must agree; a malformed mapping must be refused (422) by both, and a 'deliberate' one by this
 server only. Then PyPI's wiremock admin client drives both. Exits 1 on any difference.
+
+With --real-folders DIR (scripts/wiremock-conformance.sh runs it inside a network namespace of
+its own, so proxies and webhooks the folders name cannot reach anything): each real WireMock
+folder of DIR (Tests/WireMockConformance/real-folders) is loaded by ONE WireMock JVM (its root's
+mappings/ and __files/ replaced by the folder's, then POST /__admin/reset, which reloads the
+folder from disk as at start) and by a mock-server started on it (--mappings, a copy of the
+folder); the folder's requests.json (scripts/real-folders-requests.py) goes to both. "Did not
+start" is a result, not a crash. With --wiremock-tests FILE: cases translated from WireMock's own
+acceptance tests, each step's expectation checked on both. Thresholds: --min-real-same-percent,
+--min-wiremock-tests-percent.
 """
 import argparse, http.client, json, os, re, shutil, socket, subprocess, sys, tempfile, time
 
@@ -213,14 +223,278 @@ def run_java_client(jar, classes, servers):
             failures.append(f"WireMock's Java client against {server['name']}: exit {run.returncode} {run.stderr[-500:]}")
     return failures
 
+# ---------------------------------------------------------------------------------------------
+# Real WireMock folders (Tests/WireMockConformance/real-folders) and WireMock's own tests.
+
+# Documented, intentional differences (docs/stubs.md "Deliberate differences"): a request whose
+# own mapping uses one of these features is counted as deliberate, not as a difference, when the
+# answers differ. Each entry: (label, test on the mapping, the documented reason).
+def _uses_xml_matcher(m):
+    return any(k in p for p in m.get("request", {}).get("bodyPatterns", []) for k in ("equalToXml", "matchesXPath"))
+
+
+def _uses_other_transformer(m):
+    return any(t != "response-template" for t in m.get("response", {}).get("transformers", []))
+
+
+def _uses_block_helper(m):
+    text = json.dumps(m.get("response", {}))
+    return "{{#" in text
+
+
+def _uses_proxy_or_webhook(m):
+    return "proxyBaseUrl" in m.get("response", {}) or "postServeActions" in m
+
+
+REAL_DELIBERATE = [
+    ("XML matcher", _uses_xml_matcher, "XML matchers are not supported: refused rather than ignored"),
+    ("transformer", _uses_other_transformer, "only response-template exists here: refused rather than ignored"),
+    ("block helper", _uses_block_helper, "block helpers are not supported: refused when added"),
+    ("proxy/webhook", _uses_proxy_or_webhook, "proxying and webhooks are not supported: refused rather than ignored"),
+]
+
+
+def read_mappings(folder):
+    """{'mappings/x.json#i': mapping} as the request generator numbered them."""
+    out = {}
+    root = os.path.join(folder, "mappings")
+    for dirpath, _dirs, files in os.walk(root):
+        for f in files:
+            if not f.endswith(".json"):
+                continue
+            rel = os.path.relpath(os.path.join(dirpath, f), folder)
+            try:
+                doc = json.load(open(os.path.join(folder, rel), encoding="utf-8"))
+            except ValueError:
+                continue
+            ms = doc["mappings"] if isinstance(doc, dict) and "mappings" in doc else [doc]
+            for i, m in enumerate(ms):
+                out[f"{rel}#{i}"] = m if isinstance(m, dict) else {}
+    return out
+
+
+def is_json_type(hdrs):
+    return any("json" in v.lower() for v in hdrs.get("content-type", []))
+
+
+def same_answer(a, b, header_names):
+    """None when a (here) and b (WireMock) agree, else the first difference."""
+    if a[0] != b[0]:
+        return f"status {a[0]} here, {b[0]} in WireMock (bodies {a[2][:120]!r} / {b[2][:120]!r})"
+    if a[0] == "error":
+        return None
+    if a[0] == 404 and "matched-stub-id" not in a[1] and "matched-stub-id" not in b[1]:
+        return None  # unmatched: WireMock's body is its near-miss report (deliberate, docs/stubs.md)
+    if is_json_type(a[1]) or is_json_type(b[1]):
+        if not same_body(a[2], b[2]):
+            return f"body {a[2][:160]!r} here, {b[2][:160]!r} in WireMock"
+    elif a[2] != b[2]:
+        return f"body {a[2][:160]!r} here, {b[2][:160]!r} in WireMock"
+    for h in sorted(header_names):
+        if header_values(a[1], h) != header_values(b[1], h):
+            return f"header {h}: {header_values(a[1], h)} here, {header_values(b[1], h)} in WireMock"
+    return None
+
+
+def replace_root(root, folder):
+    for sub in ("mappings", "__files"):
+        shutil.rmtree(os.path.join(root, sub), ignore_errors=True)
+        src = os.path.join(folder, sub)
+        if os.path.isdir(src):
+            shutil.copytree(src, os.path.join(root, sub))
+        else:
+            os.makedirs(os.path.join(root, sub))
+
+
+def admin_total(base):
+    r = requests.get(base + "/__admin/mappings", timeout=10)
+    r.raise_for_status()
+    return r.json().get("meta", {}).get("total", len(r.json().get("mappings", [])))
+
+
+def start_mock(binary, folder, log_path, seconds=20):
+    """(proc, base, None) once it answers, or (None, None, why) when it exits or never answers."""
+    port = free_port()
+    log = open(log_path, "w")
+    proc = subprocess.Popen([binary, "--port", str(port), "--log-level", "warning", "--mappings", folder],
+                            stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            log.close()
+            text = open(log_path, errors="replace").read().strip().splitlines()
+            return None, None, f"exit {proc.returncode}: {(text[-1] if text else '')[:300]}"
+        try:
+            if requests.get(base + "/__admin/mappings", timeout=1).status_code == 200:
+                return proc, base, None
+        except requests.RequestException:
+            pass
+        time.sleep(0.05)
+    stop([proc])
+    return None, None, f"no answer within {seconds} s"
+
+
+def stop(procs):
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def run_real_folders(top, binary, wire, wire_root, work):
+    """Per folder and in total: started or not, mappings loaded, requests compared, same."""
+    totals = {"folders": 0, "started": 0, "mappings": 0, "wm_loaded": 0, "loaded": 0, "compared": 0,
+              "same": 0, "deliberate": 0, "skipped": 0, "not_comparable": 0}
+    differences = []
+    for name in sorted(os.listdir(top)):
+        folder = os.path.join(top, name)
+        req_file = os.path.join(folder, "requests.json")
+        if not os.path.isfile(req_file):
+            continue
+        doc = json.load(open(req_file, encoding="utf-8"))
+        mappings = read_mappings(folder)
+        totals["folders"] += 1
+        totals["mappings"] += doc["mappings"]
+        totals["skipped"] += len(doc["skipped"])
+        # WireMock: the folder becomes its root's content, then reset reloads it from disk.
+        replace_root(wire_root, folder)
+        r = requests.post(wire["url"] + "/__admin/reset", timeout=60)
+        wm_loaded = admin_total(wire["url"])
+        wm_note = "" if r.status_code == 200 else f" (WireMock's reset answered {r.status_code}: {r.text[:200]})"
+        totals["wm_loaded"] += wm_loaded
+        # This server: started on a copy of the folder (it may write to a folder it serves).
+        copy = os.path.join(work, "mock-" + name)
+        shutil.copytree(folder, copy)
+        proc, base, why = start_mock(binary, copy, os.path.join(work, f"mock-{name}.log"))
+        loaded = admin_total(base) if proc else 0
+        if proc:
+            totals["started"] += 1
+            totals["loaded"] += loaded
+        port = int(base.rsplit(":", 1)[1]) if proc else None
+        same = deliberate = compared = not_comparable = 0
+        try:
+            for req in doc["requests"]:
+                m = mappings.get(req.get("mapping") or "", {})
+                b = send(wire["port"], req)
+                if wm_note and b[0] == "error":
+                    not_comparable += 1
+                    continue
+                a = send(port, req) if proc else ("did not start", {}, b"")
+                compared += 1
+                set_headers = set(m.get("response", {}).get("headers", {}) or {})
+                diff = same_answer(a, b, set_headers)
+                if diff is None:
+                    same += 1
+                    continue
+                label = next((lab for lab, test, _why in REAL_DELIBERATE if test(m)), None)
+                if label:
+                    deliberate += 1
+                elif proc:  # a folder that did not start is reported once, on its own line
+                    differences.append(f"{name} {req.get('mapping') or '(unmatched)'} [{req['method']} {req['url'][:100]}]: {diff}")
+        finally:
+            if proc:
+                stop([proc])
+        for k, v in (("compared", compared), ("same", same), ("deliberate", deliberate), ("not_comparable", not_comparable)):
+            totals[k] += v
+        state = "started" if proc else f"did not start ({why})"
+        print(f"  {name}: {doc['mappings']} mappings, WireMock loaded {wm_loaded}{wm_note}; here {state}, "
+              f"loaded {loaded}, refused {doc['mappings'] - loaded if proc else doc['mappings']}; "
+              f"{compared} requests compared, {same} same as WireMock, {deliberate} deliberate"
+              + (f", {len(doc['skipped'])} mapping(s) without a derived request" if doc["skipped"] else "")
+              + (f", {not_comparable} not comparable" if not_comparable else ""))
+    return totals, differences
+
+
+def check_expect(got, expect):
+    """None when the answer meets the test's expectation, else what differs."""
+    status, hdrs, body = got
+    if "status" in expect and status != expect["status"]:
+        return f"status {status}, expected {expect['status']}"
+    text = body.decode("utf-8", "replace")
+    if "body" in expect and text != expect["body"]:
+        return f"body {text[:120]!r}, expected {expect['body'][:120]!r}"
+    if "bodyContains" in expect:
+        for piece in expect["bodyContains"]:
+            if piece not in text:
+                return f"body {text[:160]!r} lacks {piece!r}"
+    if "json" in expect or "jsonHas" in expect:
+        try:
+            value = json.loads(body)
+        except ValueError:
+            return f"body {text[:120]!r} is not JSON"
+        if "json" in expect and value != expect["json"]:
+            return f"JSON {text[:160]!r}, expected {json.dumps(expect['json'])[:160]}"
+        for pointer, want in expect.get("jsonHas", {}).items():
+            cur = value
+            for part in [p for p in pointer.split("/") if p]:
+                if isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+                    cur = cur[int(part)]
+                elif isinstance(cur, dict) and part in cur:
+                    cur = cur[part]
+                else:
+                    return f"JSON has no {pointer} ({text[:160]!r})"
+            if want != "*" and cur != want:
+                return f"JSON {pointer} is {cur!r}, expected {want!r}"
+    for name, want in expect.get("headers", {}).items():
+        have = header_values(hdrs, name)
+        if want is None and have:
+            return f"header {name} {have}, expected none"
+        if want is not None and (not have or want not in have[0]):
+            return f"header {name} {have}, expected {want!r}"
+    return None
+
+
+def run_wiremock_tests(corpus, servers):
+    """Each case on each server after a reset: every step's answer must meet its expectation."""
+    results = {}
+    for server in servers:
+        passed = {}
+        for case in corpus["cases"]:
+            reset(server["url"])
+            problem = None
+            for i, step in enumerate(case["steps"]):
+                req = dict(step)
+                if "json" in step:
+                    req["body"] = json.dumps(step["json"])
+                    req.setdefault("headers", {})["Content-Type"] = "application/json"
+                got = send(server["port"], req)
+                if got[0] == "error":
+                    problem = f"step {i + 1} {step['method']} {step['url']}: no valid answer"
+                    break
+                problem = check_expect(got, step.get("expect", {}))
+                if problem:
+                    problem = f"step {i + 1} {step['method']} {step['url']}: {problem}"
+                    break
+            passed[case["name"]] = problem
+        results[server["name"]] = passed
+    return results
+
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--mock-server", required=True)
     p.add_argument("--jar", required=True)
-    p.add_argument("--corpus", required=True)
+    p.add_argument("--corpus")
     p.add_argument("--java-client", help="folder of the compiled JavaClientCheck class")
+    p.add_argument("--real-folders", help="folder of real WireMock folders, each with requests.json")
+    p.add_argument("--wiremock-tests", help="JSON cases translated from WireMock's own acceptance tests")
+    p.add_argument("--min-real-same-percent", type=float, default=0.0,
+                   help="least share of real-folder requests answered as WireMock does (deliberate ones aside)")
+    p.add_argument("--min-wiremock-tests-percent", type=float, default=0.0,
+                   help="least share, of the translated WireMock test cases WireMock passes, that pass here")
+    p.add_argument("--require-isolated-network", action="store_true",
+                   help="refuse to run unless this process's network namespace has only loopback")
     args = p.parse_args()
+    if args.real_folders or args.wiremock_tests:
+        return isolated_main(args)
+    if not args.corpus:
+        p.error("--corpus, --real-folders or --wiremock-tests is required")
     corpus = json.load(open(args.corpus))
     work = tempfile.mkdtemp(prefix="wiremock-conformance.")
     os.makedirs(os.path.join(work, "mappings"))
@@ -269,6 +543,92 @@ def main():
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def network_interfaces():
+    """The interfaces of this process's network namespace (/proc/self/net/dev is per namespace)."""
+    with open("/proc/self/net/dev") as f:
+        return sorted(line.split(":")[0].strip() for line in f.readlines()[2:])
+
+
+def isolated_main(args):
+    if args.require_isolated_network:
+        names = network_interfaces()
+        if names != ["lo"]:
+            raise SystemExit(f"wiremock-conformance: network interfaces {names}: run inside `unshare -n` (only lo)")
+        print("wiremock-conformance: isolated step: network namespace with loopback only (nothing can leave the machine)")
+    started = time.monotonic()
+    work = tempfile.mkdtemp(prefix="wiremock-real.")
+    wire_root = os.path.join(work, "wiremock-root")
+    os.makedirs(os.path.join(wire_root, "mappings"))
+    os.makedirs(os.path.join(wire_root, "__files"))
+    wire_port = free_port()
+    procs = []
+    failed = []
+    try:
+        wire_proc = subprocess.Popen(["java", "-jar", args.jar, "--port", str(wire_port), "--bind-address", "127.0.0.1",
+                                      "--root-dir", wire_root, "--disable-banner", "--local-response-templating"],
+                                     stdout=open(os.path.join(work, "wiremock.log"), "w"), stderr=subprocess.STDOUT)
+        procs.append(wire_proc)
+        wire = {"name": "WireMock", "port": wire_port, "url": f"http://127.0.0.1:{wire_port}"}
+        wait_until_up(wire["url"], wire_proc, "WireMock", seconds=60)
+        # First, while WireMock's root is still empty: its file source remembers every file it
+        # loaded across resets, and DELETE /__admin/mappings then fails on the real folders'
+        # multi-mapping files (read-only to it).
+        if args.wiremock_tests:
+            corpus = json.load(open(args.wiremock_tests, encoding="utf-8"))
+            mock_folder = os.path.join(work, "mock-tests")
+            os.makedirs(os.path.join(mock_folder, "mappings"))
+            replace_root(wire_root, mock_folder)
+            requests.post(wire["url"] + "/__admin/reset", timeout=60).raise_for_status()
+            proc, base, why = start_mock(args.mock_server, mock_folder, os.path.join(work, "mock-tests.log"))
+            if proc:
+                procs.append(proc)
+                mock = {"name": "mock-server", "port": int(base.rsplit(":", 1)[1]), "url": base}
+                results = run_wiremock_tests(corpus, [wire, mock])
+            else:
+                results = {"WireMock": run_wiremock_tests(corpus, [wire])["WireMock"],
+                           "mock-server": {c["name"]: f"did not start ({why})" for c in corpus["cases"]}}
+            wm_pass = [c for c in corpus["cases"] if results["WireMock"][c["name"]] is None]
+            here = [c for c in wm_pass if results["mock-server"][c["name"]] is None]
+            for c in corpus["cases"]:
+                if results["WireMock"][c["name"]] is not None:
+                    print(f"  WireMock fails {c['name']} ({c['source']}): {results['WireMock'][c['name']]}")
+                elif results["mock-server"][c["name"]] is not None:
+                    print(f"  fails here: {c['name']} ({c['source']}): {results['mock-server'][c['name']]}")
+            percent = 100.0 * len(here) / len(wm_pass) if wm_pass else 100.0
+            print(f"wiremock-conformance: WireMock's own tests: {len(corpus['cases'])} cases from "
+                  f"{len({c['source'].split('.')[0] for c in corpus['cases']})} test classes; WireMock passes "
+                  f"{len(wm_pass)}, of those {len(here)} pass here ({percent:.1f}%)")
+            if len(wm_pass) < len(corpus["cases"]):
+                failed.append(f"WireMock itself fails {len(corpus['cases']) - len(wm_pass)} translated case(s): the translation is wrong")
+            if percent < args.min_wiremock_tests_percent:
+                failed.append(f"WireMock's tests: {percent:.1f}% pass here, below --min-wiremock-tests-percent {args.min_wiremock_tests_percent}")
+        if args.real_folders:
+            print(f"wiremock-conformance: real folders of {args.real_folders} (one WireMock 2.35.1, a mock-server per folder)")
+            t, differences = run_real_folders(args.real_folders, args.mock_server, wire, wire_root, work)
+            base = t["compared"] - t["deliberate"]
+            percent = 100.0 * t["same"] / base if base else 100.0
+            print(f"wiremock-conformance: real folders: {t['folders']} folders, {t['mappings']} mappings "
+                  f"(WireMock loaded {t['wm_loaded']}); here {t['started']} of {t['folders']} started, "
+                  f"{t['loaded']} mappings loaded; {t['compared']} requests compared, {t['same']} same as WireMock, "
+                  f"{t['deliberate']} deliberate, {t['compared'] - t['same'] - t['deliberate']} different ({percent:.1f}% same); "
+                  f"{t['skipped']} mappings without a derived request")
+            for d in differences[:40]:
+                print(f"  DIFFERENT: {d}")
+            if len(differences) > 40:
+                print(f"  ... and {len(differences) - 40} more")
+            if percent < args.min_real_same_percent:
+                failed.append(f"real folders: {percent:.1f}% same, below --min-real-same-percent {args.min_real_same_percent}")
+        print(f"wiremock-conformance: isolated step took {time.monotonic() - started:.0f} s")
+        for f in failed:
+            print(f"  FAILED: {f}")
+        if failed:
+            sys.exit(1)
+        print("wiremock-conformance: isolated step OK")
+    finally:
+        stop(procs)
         shutil.rmtree(work, ignore_errors=True)
 
 
