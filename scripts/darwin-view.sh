@@ -57,13 +57,7 @@ build_view() {
   local platform="$1" package="$SCRATCH/$1" log="$SCRATCH/$1.log" leaves
   : > "$log"
   if [[ -n "$TARGET" ]]; then leaves="$TARGET"; else
-    leaves="$(python3 - "$package" <<'PY'
-import json, subprocess, sys
-dump = json.loads(subprocess.check_output(["swift", "package", "--package-path", sys.argv[1], "dump-package"]))
-used = {next(iter(d.values()))[0] for t in dump["targets"] for d in t["dependencies"]}
-print(" ".join(t["name"] for t in dump["targets"] if t["name"] not in used))
-PY
-)"
+    leaves="$(python3 "$HERE/darwin-view/leaves.py" "$package")"
   fi
   local t status=0
   for t in $leaves; do
@@ -122,4 +116,4 @@ if [[ "$PLATFORM" == ios || "$PLATFORM" == all ]]; then
 fi
 [[ -n "$WRITE_ONLY" ]] && { echo "darwin-view: views written under $SCRATCH"; exit 0; }
 if [[ $failed -ne 0 ]]; then echo "darwin-view: the Darwin view does not build (above)" >&2; exit 1; fi
-echo "darwin-view: the macOS and iOS views build with 0 errors and 0 warnings"
+echo "darwin-view: the Darwin view ($PLATFORM) builds with 0 errors and 0 warnings"
