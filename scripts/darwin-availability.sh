@@ -1,28 +1,38 @@
 #!/usr/bin/env bash
-# Darwin availability check, on Linux: builds the package (tests included) against a copy of the
-# toolchain's standard library, _Concurrency and Synchronization whose declarations newer than the floor are
-# marked deprecated with "Darwin: needs macOS N / iOS M", and fails on every call of such a named
-# function, initializer or property. Linux applies no availability rules, so without this a
-# macOS-15-only API (String(validating:as:)) builds here and fails on every Mac.
+# Darwin availability check, on Linux: builds the Darwin view of the package (scripts/darwin-view.sh:
+# every `#if` evaluated for macOS, so Darwin's branches are compiled too and Linux's are not) against
+# a copy of the toolchain's standard library, _Concurrency, Synchronization and _StringProcessing
+# whose declarations newer than the floor are marked deprecated with "Darwin: needs macOS N / iOS M",
+# and fails on every use of such a declaration. Linux applies no availability rules, so without this
+# a macOS-15-only API (String(validating:as:)) builds here and fails on every Mac.
 #
 #   scripts/darwin-availability.sh [--macos N] [--ios M] [PACKAGE_DIR]
 #
 # Without --macos/--ios it reads the floors Package.swift declares (`.macOS(.vN)`, `.iOS(.vM)`),
 # so .ci/run checks exactly what a Mac or iOS build would.
 #
-# The standard library's interface file keeps Apple's @available attributes; the check rewrites
-# the newer ones and lets the compiler rebuild the module from that text (about 30 s once; the
-# module cache is kept in the scratch folder). Operators and type names are left out of the report:
-# a rewritten overload of `&*` or `Int128` can be picked where the real compiler would pick the old
-# one, so only named calls are reported. Foundation has no interface file on Linux, so its newer
-# APIs are not covered: check those by hand against Apple's documentation.
+# The interface files keep Apple's @available attributes; the check rewrites the newer ones and
+# lets the compiler rebuild the modules from that text (about 30 s once; the module cache is kept
+# in the scratch folder). What is reported:
+# - a named function, initializer, property or subscript, from any of the four modules;
+# - a capitalised name (a type: `Int128`, `UInt128`, `InlineArray`, `Atomic`, `Mutex`) only when it
+#   is a top-level type the rewritten interfaces mark (listed while rewriting) and the source spells
+#   it where the warning points. A member or associated type (`AsyncIteratorProtocol.Failure`) is
+#   left out: the same name is often the code's own type. So is a type the solver inferred for a
+#   literal (`(0..<9).map { UInt8(truncatingIfNeeded: $0 &* 31) }` warns "'Int128'" here, while
+#   the real compiler, with no deprecated candidates, picks Int);
+# - not operators: a rewritten overload of `&*` can be picked where the real compiler picks an old one.
+# A canary file planted in the view calls an API newer than any floor (Array.span, macOS 26 / iOS 26):
+# if its warning is not matched, the diagnostic format changed and the check fails rather than
+# passing on nothing. Foundation has no interface file on Linux, so its newer APIs are not covered:
+# docs/darwin-availability.md lists them, checked by hand against Apple's documentation.
 set -euo pipefail
 MACOS=; IOS=; PKG=.
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --macos) MACOS="$2"; shift 2;;
     --ios) IOS="$2"; shift 2;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0;;
     *) PKG="$1"; shift;;
   esac
 done
@@ -35,13 +45,20 @@ if [[ -z "$MACOS" || -z "$IOS" ]]; then
 fi
 TOOLCHAIN_LIB="$(cd "$(dirname "$(readlink -f "$(command -v swift)")")/../lib/swift" && pwd)"
 STDLIB="$TOOLCHAIN_LIB/linux/Swift.swiftmodule"
-IFACE="$(ls "$STDLIB"/*-linux-gnu.swiftinterface | grep -v private | head -1)"
+# The public interface of a module folder (not its .private one).
+interface() { local f; for f in "$1"/*-linux-gnu.swiftinterface; do [[ "$f" == *.private.* ]] || { echo "$f"; return; }; done; }
+IFACE="$(interface "$STDLIB")"
 SCRATCH="${DARWIN_CHECK_SCRATCH:-.build-darwin-availability}"
 RD="$SCRATCH/resource-dir"; MC="$SCRATCH/module-cache"
 mkdir -p "$SCRATCH"; SCRATCH="$(cd "$SCRATCH" && pwd)"; RD="$SCRATCH/resource-dir"; MC="$SCRATCH/module-cache"
-# The modules whose interfaces carry Apple's availability: the standard library, concurrency and
-# Synchronization (Atomic, Mutex: macOS 15 / iOS 18). Each is rebuilt from its rewritten interface.
-MODULES=(Swift _Concurrency Synchronization)
+# The modules whose interfaces carry Apple's availability: the standard library, concurrency,
+# Synchronization (Atomic, Mutex: macOS 15 / iOS 18) and _StringProcessing (Regex, wholeMatch,
+# replacing…). Each is rebuilt from its rewritten interface.
+MODULES=(Swift _Concurrency Synchronization _StringProcessing)
+# The canary needs an API newer than both floors.
+if awk -v m="$MACOS" -v i="$IOS" 'BEGIN { exit !(m >= 26 || i >= 26) }'; then
+  echo "darwin-availability: the floors reach macOS/iOS 26; pick a newer canary than Array.span" >&2; exit 2
+fi
 stamp="$MACOS-$IOS-${MODULES[*]}-$(stat -c %Y "$IFACE")"
 if [[ "$(cat "$RD/.stamp" 2>/dev/null)" != "$stamp" ]]; then
   rm -rf "$RD" "$MC"; mkdir -p "$RD/linux"
@@ -51,9 +68,9 @@ if [[ "$(cat "$RD/.stamp" 2>/dev/null)" != "$stamp" ]]; then
     [[ " ${MODULES[*]} " == *" ${name%.swiftmodule} "* ]] || ln -s "$(readlink -f "$e")" "$RD/linux/$name"
   done
   for m in "${MODULES[@]}"; do
-    src="$(ls "$TOOLCHAIN_LIB/linux/$m.swiftmodule"/*-linux-gnu.swiftinterface | grep -v private | head -1)"
+    src="$(interface "$TOOLCHAIN_LIB/linux/$m.swiftmodule")"
     mkdir -p "$RD/linux/$m.swiftmodule"
-    python3 - "$src" "$RD/linux/$m.swiftmodule/$(basename "$src")" "$MACOS" "$IOS" "$m" <<'PY'
+    python3 - "$src" "$RD/linux/$m.swiftmodule/$(basename "$src")" "$MACOS" "$IOS" "$m" "$RD/marked-types.txt" <<'PY'
 import re, sys
 src, dst, mac_floor, ios_floor, module = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
 n = 0
@@ -66,50 +83,59 @@ def rewrite(m):
     return '@available(*, deprecated, message: "Darwin: needs macOS %s / iOS %s [%s]")' % (m.group(1), m.group(2), module)
 text = re.sub(r'@available\(macOS (\d+(?:\.\d+)?), iOS (\d+(?:\.\d+)?)[^)]*\)', rewrite, open(src).read())
 open(dst, "w").write(text)
+# Top-level types marked above (a declaration at column 0 after the marked attribute and others).
+types = re.findall(r'^@available\(\*, deprecated, message: "Darwin: [^"]*"\)\n(?:@[^\n]*\n)*'
+                   r'(?:@\S+ )*public (?:final )?(?:struct|enum|class|actor|protocol|typealias) ([A-Z]\w*)', text, re.M)
+with open(sys.argv[6], "a") as out:
+    out.writelines(f"{t}\n" for t in sorted(set(types)))
 print("darwin-availability: %d %s declarations are newer than macOS %s / iOS %s" % (n, module, sys.argv[3], sys.argv[4]))
 PY
   done
   echo "$stamp" > "$RD/.stamp"
 fi
 log="$SCRATCH/build.log"
+# The Darwin view of the package (macOS; the iOS view of the libraries is the same text today, see
+# darwin-view.sh), and the canary in its Darwin stand-in, which every target depends on.
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$ROOT/scripts/darwin-view.sh" --write-only --platform macos --repo "$PWD" --scratch "$SCRATCH/view" > /dev/null
+VIEW="$SCRATCH/view/macos"
+CANARY="StandIns/Darwin/AvailabilityCanary.swift"
+cat > "$VIEW/$CANARY" <<'SWIFT'
+// Planted by darwin-availability.sh: Array.span is macOS 26 / iOS 26, newer than any floor, so this
+// line must be reported, or the check's pattern no longer matches the compiler's warnings.
+public func darwinAvailabilityCanary() -> Int { [1].span.count }
+SWIFT
 # A full build every time: an incremental one prints no warnings for files it does not recompile.
-rm -rf "$SCRATCH/build"
-set +e
-swift build --build-tests --scratch-path "$SCRATCH/build" -Xswiftc -resource-dir -Xswiftc "$RD" \
-  -Xswiftc -module-cache-path -Xswiftc "$MC" >"$log" 2>&1
-rc=$?
-set -e
+rm -rf "$SCRATCH/build"; : > "$log"
+rc=0
+for target in $(python3 "$ROOT/scripts/darwin-view/leaves.py" "$VIEW"); do
+  swift build --package-path "$VIEW" --target "$target" --scratch-path "$SCRATCH/build" \
+    -Xswiftc -resource-dir -Xswiftc "$RD" -Xswiftc -module-cache-path -Xswiftc "$MC" >>"$log" 2>&1 || rc=1
+done
 if [[ $rc -ne 0 ]]; then echo "darwin-availability: the build failed (see $log):"; grep -m5 'error:' "$log"; exit 2; fi
-# Named calls from every module; type names (Atomic, Mutex) too, but from the standard library
-# only calls (see above). Lines inside `#if os(Linux)` are Linux-only code and are left out.
-hits="$(python3 - "$log" "$PWD" <<'PY'
+# Every marked use (see the header for which names count), at the repository's paths; the
+# canary's line apart, which must be there.
+hits="$(python3 - "$log" "$VIEW/" "$CANARY" "$RD/marked-types.txt" <<'PY'
 import re, sys
-log, root = sys.argv[1], sys.argv[2] + "/"
-pat = re.compile(r"^([^ ][^:]*):(\d+):\d+: warning: '([A-Za-z_][A-Za-z0-9_]*(?:\([^']*\))?)' is deprecated: Darwin: (.*?) \[#DeprecatedDeclaration\]$")
-def linux_only(path, line):
-    # A stack of open #if blocks: True where the branch taken on Linux is Linux-only.
-    stack = []
-    try:
-        lines = open(path).read().splitlines()
-    except OSError:
-        return False
-    for text in lines[:line - 1]:
-        t = text.strip()
-        if t.startswith("#if "):
-            stack.append(t[4:].replace(" ", "") in ("os(Linux)", "canImport(Glibc)"))
-        elif t.startswith("#elseif") or t.startswith("#else"):
-            if stack: stack[-1] = False
-        elif t.startswith("#endif"):
-            if stack: stack.pop()
-    return any(stack)
-out = set()
+log, view, canary, types_file = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+marked_types = set(open(types_file).read().split())
+pat = re.compile(r"^([^ ][^:]*):(\d+):(\d+): warning: '([A-Za-z_][A-Za-z0-9_]*(?:\([^']*\))?)' is deprecated: Darwin: (.*?) \[#DeprecatedDeclaration\]$")
+out, canary_seen = set(), False
 for l in open(log):
     m = pat.match(l.rstrip("\n"))
     if not m: continue
-    path, line, name, what = m.group(1), int(m.group(2)), m.group(3), m.group(4)
-    if name[0].isupper() and what.endswith("[Swift]"): continue
-    if linux_only(path, line): continue
-    out.add("%s:%d: '%s' %s" % (path.replace(root, "", 1), line, name, what))
+    path, line, column, name, what = m.group(1).replace(view, "", 1), int(m.group(2)), int(m.group(3)), m.group(4), m.group(5)
+    if path == canary:
+        canary_seen = True
+        continue
+    if name[0].isupper():
+        # A type counts where the source spells it: not where the solver inferred it for a literal.
+        source = open(view + path).read().split("\n")[line - 1]
+        if name not in marked_types or not source[column - 1:].startswith(name): continue
+    out.add("%s:%d: '%s' %s" % (path, line, name, what))
+if not canary_seen:
+    sys.exit("darwin-availability: the canary (%s) was not reported: the warning pattern matches nothing "
+             "this compiler prints, so the check would pass on anything" % canary)
 print("\n".join(sorted(out)))
 PY
 )"
@@ -118,4 +144,4 @@ if [[ -n "$hits" ]]; then
   echo "darwin-availability: $(echo "$hits" | wc -l) use(s) of standard-library APIs newer than macOS $MACOS / iOS $IOS"
   exit 1
 fi
-echo "darwin-availability: no standard-library, concurrency or Synchronization API newer than macOS $MACOS / iOS $IOS is called"
+echo "darwin-availability: the canary was reported; no standard-library, concurrency, Synchronization or _StringProcessing API newer than macOS $MACOS / iOS $IOS is used"

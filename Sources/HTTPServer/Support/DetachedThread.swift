@@ -24,12 +24,13 @@ package enum DetachedThread {
         var thread = pthread_t()
         #endif
         let result = pthread_create(&thread, nil, { raw in
-            #if canImport(Darwin)
-            let start = Unmanaged<Start>.fromOpaque(raw).takeRetainedValue()
-            _ = pthread_setname_np(start.name)
-            #else
+            // Optional on Darwin too: libpthread's pthread.h declares `void * _Nullable` for the
+            // start routine's argument when Swift imports it (SWIFT_SDK_OVERLAY_PTHREAD_EPOCH=1).
             guard let raw else { return nil }
             let start = Unmanaged<Start>.fromOpaque(raw).takeRetainedValue()
+            #if canImport(Darwin)
+            _ = pthread_setname_np(start.name)
+            #else
             // Glibc's module leaves pthread_setname_np out; the kernel takes the name here as well.
             let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
             if fd >= 0 {
