@@ -88,6 +88,9 @@ package struct Delivery: Sendable, Equatable {
     /// answers on the same connection wait behind it, in order).
     package var delayNanos: UInt64 = 0
     package var action: Action = .send
+    /// Close the connection once this answer is sent, as a stub's `Connection: close` asks (the
+    /// encoder then writes `Connection: close` itself).
+    package var closesConnection = false
     /// Hold the answer until this promise is completed (`RequestContext.deferring(_:until:)`).
     package var deferred: DeferredResponse?
     /// Told the answer actually sent (a deferred answer's replacement or timeout answer), on the
@@ -101,6 +104,6 @@ package struct Delivery: Sendable, Equatable {
     }
 
     package static func == (a: Delivery, b: Delivery) -> Bool {
-        a.delayNanos == b.delayNanos && a.action == b.action && a.deferred === b.deferred
+        a.delayNanos == b.delayNanos && a.action == b.action && a.deferred === b.deferred && a.closesConnection == b.closesConnection
     }
 }
