@@ -5,6 +5,7 @@ import Foundation
 #endif
 import HTTPServer
 import Routes
+import Stubs
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -53,9 +54,11 @@ environment.maxWaitMs = options.maxWaitMs
 environment.settings = options.systemSettings
 if let mappingsPath = options.mappingsPath {
     // A mapping folder that does not load stops the start, as a bad seed does (file:line:column).
-    do { environment.stubs = try StubLoading.store(root: mappingsPath, clock: environment.clock) } catch {
+    do { environment.stubs = try StubLoading.store(root: mappingsPath, clock: environment.clock, limits: options.stubLimits) } catch {
         exitWith("mock-server: \(error)", status: 65)
     }
+} else if options.stubLimits != StubLimits() {
+    environment.stubs = StubLoading.emptyStore(clock: environment.clock, limits: options.stubLimits)
 }
 let app = MockApp(seed: seed, environment: environment, adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)

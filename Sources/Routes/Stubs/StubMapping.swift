@@ -44,10 +44,13 @@ package struct StubMapping: Sendable {
         if scenario == nil && (required != nil || next != nil) {
             throw StubProblem(pointer + "/scenarioName", "requiredScenarioState and newScenarioState need a \"scenarioName\"")
         }
+        let name = try object.string("name")
+        // The name is sent as `Matched-Stub-Name`: a line break in it would be a header line.
+        if let name, StubFraming.breaksLine(name) { throw StubProblem(pointer + "/name", "\"name\" may not contain CR, LF or NUL") }
         let id = (given ?? newId).lowercased()
         var json = value.stubSetting("id", .string(id)).stubSetting("uuid", .string(id))
         if object["response"] == nil { json = json.stubSetting("response", ["status": 200]) }
-        return StubMapping(id: id, name: try object.string("name"), priority: try object.int("priority", in: 1...Int(Int32.max)) ?? defaultPriority,
+        return StubMapping(id: id, name: name, priority: try object.int("priority", in: 1...Int(Int32.max)) ?? defaultPriority,
                            request: request, response: response, scenarioName: scenario, requiredScenarioState: required,
                            newScenarioState: next, json: json)
     }

@@ -104,14 +104,18 @@ package struct StubReference: Sendable, Equatable {
     /// `DIR/__files` of `--mappings DIR`.
     package var filesRoot: String? { files?.filesRoot }
     private let now: @Sendable () -> Date
+    /// What a stub may answer (`--max-stub-body-bytes`).
+    package let limits: StubLimits
     /// Told about every change (the log and the events stream).
     private let observer: Locked<(@Sendable (StubChange) -> Void)?> = Locked(nil)
 
     /// - Parameters:
     ///   - files: the `--mappings` folder (nil: `bodyFileName` is refused, resets load nothing).
+    ///   - limits: what a stub may answer (`--max-stub-body-bytes`).
     ///   - now: the mock's clock, for `{{now}}`.
-    package init(files: StubFiles? = nil, now: @escaping @Sendable () -> Date) {
+    package init(files: StubFiles? = nil, limits: StubLimits = StubLimits(), now: @escaping @Sendable () -> Date) {
         self.files = files
+        self.limits = limits
         self.now = now
     }
 
@@ -402,7 +406,8 @@ package struct StubReference: Sendable, Equatable {
             return entry.mapping
         }
         guard let found else { return nil }
-        var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, delivery: &context.delivery)
+        var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, limits: limits,
+                                               stub: found.name ?? found.id, delivery: &context.delivery)
         response.headers.add("Matched-Stub-Id", found.id)
         if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
         // The log line names the stub; the journal shows `stubs` and the stub's id and name.
