@@ -48,11 +48,30 @@ package struct StubMapping: Sendable {
         // The name is sent as `Matched-Stub-Name`: a line break in it would be a header line.
         if let name, StubFraming.breaksLine(name) { throw StubProblem(pointer + "/name", "\"name\" may not contain CR, LF or NUL") }
         let id = (given ?? newId).lowercased()
-        var json = value.stubSetting("id", .string(id)).stubSetting("uuid", .string(id))
+        var json = StubMapping.withoutNulls(value).stubSetting("id", .string(id)).stubSetting("uuid", .string(id))
         if object["response"] == nil { json = json.stubSetting("response", ["status": 200]) }
         return StubMapping(id: id, name: name, priority: try object.int("priority", in: 1...Int(Int32.max)) ?? defaultPriority,
                            request: request, response: response, scenarioName: scenario, requiredScenarioState: required,
                            newScenarioState: next, json: json)
+    }
+
+    /// The mapping without `null` members in itself, its `request` and its `response`: a null
+    /// is read as absent, so it is stored and shown absent too, never as a `null` where the
+    /// OpenAPI document declares a string (S10). Values inside (a `jsonBody`, `metadata`'s
+    /// members) keep their nulls.
+    private static func withoutNulls(_ value: JSONValue) -> JSONValue {
+        func dropped(_ value: JSONValue) -> JSONValue {
+            guard case .object(let members) = value else { return value }
+            return .object(members.filter { $0.value != .null })
+        }
+        guard case .object(let members) = value else { return value }
+        return .object(members.compactMap { member in
+            switch member.key {
+            case _ where member.value == .null: return nil
+            case "request", "response": return (member.key, dropped(member.value))
+            default: return member
+            }
+        })
     }
 
     /// `{"id", "name"}`, as the journal, the log and the events name the stub that answered.
