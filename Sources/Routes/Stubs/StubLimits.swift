@@ -9,6 +9,7 @@ package struct StubLimits: Sendable, Equatable {
     /// The most bytes a rendered body (or a rendered header value) may hold.
     package var maxBodyBytes: Int
 
+    /// Limits with this cap (the default unless given).
     package init(maxBodyBytes: Int = StubLimits.defaultMaxBodyBytes) {
         self.maxBodyBytes = maxBodyBytes
     }

@@ -105,7 +105,7 @@ package struct StubReference: Sendable, Equatable {
     package var filesRoot: String? { files?.filesRoot }
     private let now: @Sendable () -> Date
     /// What a stub may answer (`--max-stub-body-bytes`).
-    package let limits: StubLimits
+    let limits: StubLimits
     /// Told about every change (the log and the events stream).
     private let observer: Locked<(@Sendable (StubChange) -> Void)?> = Locked(nil)
 
