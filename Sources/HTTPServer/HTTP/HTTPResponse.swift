@@ -8,11 +8,16 @@ import Foundation
 /// transport, the log and the journal need besides (the owning system, the delivery, the log
 /// level) travels beside it in the `RequestContext`.
 ///
-/// `Date`, `Server`, `Content-Length` and `Connection` are added by the encoder.
+/// `Date`, `Server`, `Content-Length` and `Connection` are added by the encoder (`Date` and
+/// `Server` only when an `outsideFields` response has none of its own).
 package struct HTTPResponse: Sendable {
     package var status: HTTPStatus
     package var headers: HTTPHeaders
     package var body: [UInt8]
+    /// The status message or fields came from outside the server's code (a stub mapping, a
+    /// template over the request): the encoder checks the head for CR, LF and NUL (answering a
+    /// clean 500 instead) and lets the response's `Date` and `Server` replace its own.
+    package var outsideFields = false
 
     package init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status

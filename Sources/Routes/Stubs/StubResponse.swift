@@ -176,6 +176,8 @@ struct StubResponse: Sendable {
     func response(to request: StubRequest, now: Date, filesRoot: String?, limits: StubLimits, stub: String,
                   delivery: inout Delivery) -> HTTPResponse {
         var response = HTTPResponse(status: HTTPStatus(code: status, reasonPhrase: statusMessage))
+        // The mapping's fields are checked once more as they are written, whatever adds to them.
+        response.outsideFields = true
         var scope = StubRenderScope(request, now: now)
         var dropped: [String] = []
         do throws(StubRenderFailure) {
