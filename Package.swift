@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "MockAdminWire"),
         // The executable: command line, banner, signals, state file; the app and server come from Routes and HTTPServer.
         // Not MockServerKit: its admin client would link FoundationNetworking (libcurl, TLS) into the server.
-        .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockControl", "StatePersistence"]),
+        .executableTarget(name: "MockServer", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockControl", "StatePersistence", "Stubs"]),
         // Shared by the test targets: a real server on an ephemeral port and raw-socket clients.
         .target(name: "TestSupport", dependencies: ["HTTPServer"], path: "Tests/TestSupport"),
         // The whole mock on a port (TestServer) and the built executable, for the tests above the transport.

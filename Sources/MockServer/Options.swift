@@ -7,6 +7,7 @@ import HTTPServer
 import Routes
 import EmulationKit
 import MockControl
+import Stubs
 
 /// Everything the command line and the environment can set.
 struct Options {
@@ -34,6 +35,8 @@ struct Options {
     var journalSize = 1000
     var maxInstances = MockInstances.defaultLimit
     var maxWaitMs = Waiters.defaultMaxWaitMs
+    /// The most a stub's rendered body (or header value) may hold (`--max-stub-body-bytes`).
+    var stubLimits = StubLimits()
     /// The systems' settings given as flags (over the seed's `settings`), by `SystemSetting.key`.
     var systemSettings: [String: SettingValue] = [:]
 
@@ -89,6 +92,7 @@ struct Options {
         Setting(flag: "--max-body-bytes", env: "MOCK_MAX_BODY_BYTES", valueName: "N", help: "request body limit, answered 413 (default 1048576)") { o, v in o.server.maxBodyBytes = try int(v, "--max-body-bytes", 0...(1 << 30)) },
         Setting(flag: "--header-timeout", env: "MOCK_HEADER_TIMEOUT", valueName: "SECONDS", help: "time to send a whole request before 408 (default 10)") { o, v in o.server.headerTimeout = try seconds(v, "--header-timeout") },
         Setting(flag: "--idle-timeout", env: "MOCK_IDLE_TIMEOUT", valueName: "SECONDS", help: "idle keep-alive connections are closed after this (default 60)") { o, v in o.server.idleTimeout = try seconds(v, "--idle-timeout") },
+        Setting(flag: "--max-stub-body-bytes", env: "MOCK_MAX_STUB_BODY_BYTES", valueName: "N", help: "a templated stub's rendered body or header value limit, answered 500 naming the stub (default 16777216; 1024 to 1073741824)") { o, v in o.stubLimits.maxBodyBytes = try int(v, "--max-stub-body-bytes", StubLimits.maxBodyBytesRange) },
         Setting(flag: "--max-ws-message-bytes", env: "MOCK_MAX_WS_MESSAGE_BYTES", valueName: "N", help: "WebSocket message limit, closed with 1009 (default 1048576)") { o, v in o.server.maxWebSocketMessageBytes = try int(v, "--max-ws-message-bytes", 125...(1 << 30)) },
         Setting(flag: "--max-connections", env: "MOCK_MAX_CONNECTIONS", valueName: "N", help: "open connections at most; more get 503 (default 10000, lowered to what ulimit -n allows)") { o, v in o.server.maxConnections = try int(v, "--max-connections", 1...10_000_000) },
         Setting(flag: "--max-websockets", env: "MOCK_MAX_WEBSOCKETS", valueName: "N", help: "open WebSockets at most, within --max-connections; more get 503 so HTTP keeps room (default: half of --max-connections)") { o, v in o.server.maxWebSocketConnections = try int(v, "--max-websockets", 1...10_000_000) },

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import HTTPServer
 import Routes
+import Stubs
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -65,7 +66,8 @@ if let mappingsPath = options.mappingsPath {
     // /__admin/mappings/refused; --mappings-strict makes any of them stop the start, all listed.
     // Only a missing DIR/mappings stops it otherwise.
     do {
-        environment.stubs = try StubLoading.store(root: mappingsPath, clock: environment.clock, templateAll: options.globalTemplating)
+        environment.stubs = try StubLoading.store(root: mappingsPath, clock: environment.clock, templateAll: options.globalTemplating,
+                                                       limits: options.stubLimits)
     } catch {
         startFailed(["\(error)"], status: 65, logger: logger)
     }
@@ -75,8 +77,8 @@ if let mappingsPath = options.mappingsPath {
                     status: 65, logger: logger)
     }
     for line in report.lines() { logger.warning(line) }
-} else if options.globalTemplating {
-    environment.stubs = StubLoading.templatingStore(clock: environment.clock)
+} else if options.globalTemplating || options.stubLimits != StubLimits() {
+    environment.stubs = StubLoading.emptyStore(clock: environment.clock, templateAll: options.globalTemplating, limits: options.stubLimits)
 }
 let app = MockApp(seed: seed, environment: environment, adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)

@@ -85,6 +85,14 @@ package final class TestHTTPClient {
         return n == 0 || (n < 0 && errno == ECONNRESET)
     }
 
+    /// Every byte the server sends until it closes the connection (what is left of the buffer
+    /// first): for tests that parse an answer themselves, strictly.
+    package func readToEnd() throws -> [UInt8] {
+        while try readMore() {}
+        defer { buffer.removeAll() }
+        return buffer
+    }
+
     /// Closes the writing side (the server then sees EOF).
     package func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 

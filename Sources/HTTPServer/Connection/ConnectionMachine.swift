@@ -404,8 +404,10 @@ final class ConnectionMachine {
             }
             holdsWebSocketSlot = true
             var bytes: [UInt8] = []
-            HTTPResponseEncoder.encode(response, omitBody: false, keepAlive: true, requestVersion: request.version,
-                                       date: env.date, into: &bytes)
+            if !HTTPResponseEncoder.encode(response, omitBody: false, keepAlive: true, requestVersion: request.version,
+                                           date: env.date, into: &bytes) {
+                refusedHead(method: request.method.rawValue, path: request.path)
+            }
             // An admission may hold the 101 (a fault's delay); frames sent behind it wait in order.
             emit(bytes, delay: context.delivery.delayNanos, then: .none, log: logEntry(request, response, context), start: start)
             phase = .webSocket
@@ -433,14 +435,16 @@ final class ConnectionMachine {
 
     /// Queues an answer as its delivery directive says (at once, delayed, closed, reset, truncated).
     private func deliver(_ response: HTTPResponse, _ context: RequestContext, for request: HTTPRequest, start: UInt64) {
-        let keepAlive = request.wantsKeepAlive && !env.draining && onlyPaths == nil
-        let omitBody = request.method == .head
         let delivery = context.delivery
+        let keepAlive = request.wantsKeepAlive && !env.draining && onlyPaths == nil && !delivery.closesConnection
+        let omitBody = request.method == .head
         if delivery.delayNanos == 0 && delivery.action == .send && delivery.deferred == nil && held.isEmpty {
             // The hot path: encode straight into the output buffer.
             let wasEmpty = pendingOutput == 0
-            HTTPResponseEncoder.encode(response, omitBody: omitBody, keepAlive: keepAlive, requestVersion: request.version,
-                                       date: env.date, into: &outbound)
+            if !HTTPResponseEncoder.encode(response, omitBody: omitBody, keepAlive: keepAlive, requestVersion: request.version,
+                                           date: env.date, into: &outbound) {
+                refusedHead(method: request.method.rawValue, path: request.path)
+            }
             outputAdded(wasEmpty: wasEmpty)
             if !keepAlive { close = .afterFlush }
             if let onSent = delivery.onSent { onSent(response) }
@@ -461,6 +465,12 @@ final class ConnectionMachine {
         emit(bytes, delay: delivery.delayNanos, then: then, log: entry, start: start, sent: ConnectionMachine.sent(response, delivery.onSent))
     }
 
+    /// The encoder refused an answer's head (CR, LF or NUL in a field or the reason) and sent a
+    /// 500 instead: the log says for which request, never the value (it may be a request's text).
+    private func refusedHead(method: String, path: String) {
+        env.logger.warning("answer to \(method) \(path) not sent: a header name, a header value or the reason phrase held CR, LF or NUL; a 500 went instead")
+    }
+
     /// `onSent` bound to what it is to be told: the answer, or a reply's messages.
     private static func sent<Sent: Sendable>(_ sent: Sent, _ onSent: (@Sendable (Sent) -> Void)?) -> (@Sendable () -> Void)? {
         guard let onSent else { return nil }
@@ -475,11 +485,15 @@ final class ConnectionMachine {
                                     system: context.system, hint: response.hint, remoteAddress: remoteAddress, level: context.logLevel)
         switch context.delivery.action {
         case .send:
-            HTTPResponseEncoder.encode(response, omitBody: shape.omitBody, keepAlive: shape.keepAlive, requestVersion: shape.version,
-                                       date: env.date, into: &bytes)
+            if !HTTPResponseEncoder.encode(response, omitBody: shape.omitBody, keepAlive: shape.keepAlive, requestVersion: shape.version,
+                                           date: env.date, into: &bytes) {
+                refusedHead(method: shape.method, path: shape.path)
+            }
         case .truncate:
-            HTTPResponseEncoder.encode(response, omitBody: shape.omitBody, keepAlive: false, requestVersion: shape.version,
-                                       date: env.date, into: &bytes)
+            if !HTTPResponseEncoder.encode(response, omitBody: shape.omitBody, keepAlive: false, requestVersion: shape.version,
+                                           date: env.date, into: &bytes) {
+                refusedHead(method: shape.method, path: shape.path)
+            }
             if !shape.omitBody { bytes.removeLast(min(bytes.count, response.body.count - response.body.count / 2)) }
             then = .afterFlush
         case .raw:

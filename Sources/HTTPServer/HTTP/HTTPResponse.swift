@@ -8,11 +8,16 @@ import Foundation
 /// transport, the log and the journal need besides (the owning system, the delivery, the log
 /// level) travels beside it in the `RequestContext`.
 ///
-/// `Date`, `Server`, `Content-Length` and `Connection` are added by the encoder.
+/// `Date`, `Server`, `Content-Length` and `Connection` are added by the encoder (`Date` and
+/// `Server` only when an `outsideFields` response has none of its own).
 package struct HTTPResponse: Sendable {
     package var status: HTTPStatus
     package var headers: HTTPHeaders
     package var body: [UInt8]
+    /// The status message or fields came from outside the server's code (a stub mapping, a
+    /// template over the request): the encoder checks the head for CR, LF and NUL (answering a
+    /// clean 500 instead) and lets the response's `Date` and `Server` replace its own.
+    package var outsideFields = false
 
     package init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -88,6 +93,9 @@ package struct Delivery: Sendable, Equatable {
     /// answers on the same connection wait behind it, in order).
     package var delayNanos: UInt64 = 0
     package var action: Action = .send
+    /// Close the connection once this answer is sent, as a stub's `Connection: close` asks (the
+    /// encoder then writes `Connection: close` itself).
+    package var closesConnection = false
     /// Hold the answer until this promise is completed (`RequestContext.deferring(_:until:)`).
     package var deferred: DeferredResponse?
     /// Told the answer actually sent (a deferred answer's replacement or timeout answer), on the
@@ -101,6 +109,6 @@ package struct Delivery: Sendable, Equatable {
     }
 
     package static func == (a: Delivery, b: Delivery) -> Bool {
-        a.delayNanos == b.delayNanos && a.action == b.action && a.deferred === b.deferred
+        a.delayNanos == b.delayNanos && a.action == b.action && a.deferred === b.deferred && a.closesConnection == b.closesConnection
     }
 }

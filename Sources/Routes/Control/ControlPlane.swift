@@ -82,6 +82,8 @@ package final class ControlPlane: Sendable {
             logger.info(change.summary)
             events.publish(kind: "stubs", at: clock.now()) { ["change": .string(change.summary)] }
         }
+        // A matcher that gave up on a body (its step budget) says so in the newest app's log.
+        StubWarnings.observe { [logger = environment.logger] warning in logger.warning(warning) }
         // The app it replaces already publishes this outbox's messages to the same hub.
         if let carrying, carrying.outbox === environment.outbox { return }
         environment.outbox.observe { message in

@@ -72,7 +72,8 @@ extension OAS {
     /// WireMock's stub mapping.
     package static var stubMapping: Object {
         ["type": "object", "required": ["request"], "properties": [
-            "id": string, "uuid": string, "name": string, "priority": ["type": "integer", "minimum": 1],
+            "id": ["type": "string", "format": "uuid"], "uuid": ["type": "string", "format": "uuid"], "name": string,
+            "priority": ["type": "integer", "minimum": 1],
             "request": stubRequestPattern,
             "response": ["type": "object", "description": "status, statusMessage, headers, body | jsonBody | base64Body | bodyFileName, fixedDelayMilliseconds, delayDistribution, fault, transformers.",
                          "example": ["status": 200, "jsonBody": ["newCheckout": true]] as Object],

@@ -1,192 +1,93 @@
 import HTTPServer
 
-/// `equalToJson`: structural equality, numbers by value, with WireMock's two relaxations.
+/// `equalToJson`: structural equality, numbers by value, with WireMock's two relaxations. Every
+/// step is taken from a `StubBudget`, so no body makes it run long: out of budget is "no match".
 enum JSONMatch {
-    static func equal(_ expected: JSONValue, _ actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtra: Bool) -> Bool {
+    /// Whether `actual` matches `expected`; false too when the budget ran out (`budget.exhausted`).
+    static func equal(_ expected: JSONValue, _ actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtra: Bool,
+                      budget: inout StubBudget) -> Bool {
+        guard budget.spend() else { return false }
         switch (expected, actual) {
         case (.object(let e), .object(let a)):
+            guard budget.spend(e.count + a.count) else { return false }
             if !ignoreExtra && Set(e.map(\.key)) != Set(a.map(\.key)) { return false }
-            for member in e {
-                guard let other = a.last(where: { $0.key == member.key }) else { return false }
-                if !equal(member.value, other.value, ignoreArrayOrder: ignoreArrayOrder, ignoreExtra: ignoreExtra) { return false }
+            // The last member of a name counts, on both sides (as lookups read it); a table keeps
+            // a big object linear instead of a scan per member.
+            let actualAt = JSONMatch.lastIndexes(a)
+            for (key, i) in JSONMatch.lastIndexes(e) {
+                guard let j = actualAt[key] else { return false }
+                if !equal(e[i].value, a[j].value, ignoreArrayOrder: ignoreArrayOrder, ignoreExtra: ignoreExtra, budget: &budget) { return false }
             }
             return true
         case (.array(let e), .array(let a)):
             if ignoreExtra ? e.count > a.count : e.count != a.count { return false }
             if !ignoreArrayOrder {
-                for (x, y) in zip(e, a) where !equal(x, y, ignoreArrayOrder: false, ignoreExtra: ignoreExtra) { return false }
+                for (x, y) in zip(e, a) where !equal(x, y, ignoreArrayOrder: false, ignoreExtra: ignoreExtra, budget: &budget) { return false }
                 return true
             }
-            // Each expected element takes a different actual one (a small bipartite search; bodies are small).
-            var used = [Bool](repeating: false, count: a.count)
-            return assign(e[...], a, &used, ignoreExtra: ignoreExtra)
+            return unordered(e, a, ignoreExtra: ignoreExtra, budget: &budget)
         default:
             return expected == actual
         }
     }
 
-    private static func assign(_ rest: ArraySlice<JSONValue>, _ actual: [JSONValue], _ used: inout [Bool], ignoreExtra: Bool) -> Bool {
-        guard let first = rest.first else { return true }
-        for (i, candidate) in actual.enumerated() where !used[i] && equal(first, candidate, ignoreArrayOrder: true, ignoreExtra: ignoreExtra) {
-            used[i] = true
-            if assign(rest.dropFirst(), actual, &used, ignoreExtra: ignoreExtra) { return true }
-            used[i] = false
+    private static func lastIndexes(_ members: [(key: String, value: JSONValue)]) -> [String: Int] {
+        var at: [String: Int] = [:]
+        at.reserveCapacity(members.count)
+        for (i, member) in members.enumerated() { at[member.key] = i }
+        return at
+    }
+
+    /// Each expected element takes its own actual element, in any order. Identical elements
+    /// (same canonical text) are paired first by hash: an identical pair can stand in for any
+    /// other pairing of either of them, so this never loses a match, and it settles the common
+    /// case in near-linear time. What is left is a bipartite matching (Hopcroft–Karp), needed
+    /// only when `ignoreExtra` lets an object or array match a larger one.
+    private static func unordered(_ e: [JSONValue], _ a: [JSONValue], ignoreExtra: Bool, budget: inout StubBudget) -> Bool {
+        var unusedByForm: [[UInt8]: [Int]] = [:]
+        for (j, value) in a.enumerated() {
+            guard let form = JSONCanonical.form(value, budget: &budget) else { return false }
+            unusedByForm[form, default: []].append(j)
         }
-        return false
-    }
-}
-
-/// The JSONPath subset WireMock mappings commonly use: members (`$.a.b`, `$['a']`), indexes
-/// (`$.a[0]`), wildcards (`$.a[*]`) and filters `[?(@.x == 'y')]` (`==`, `!=`, `<`, `<=`, `>`,
-/// `>=`, or a bare `@.x` for "has x"). Anything else is refused when the mapping is read.
-struct JSONPath: Sendable {
-    enum Step: Sendable {
-        case member(String)
-        case index(Int)
-        case wildcard
-        case filter(path: [String], op: String?, literal: JSONValue?)
-    }
-
-    let steps: [Step]
-    let source: String
-
-    /// No wildcard and no filter: the result is at most one value.
-    var isDefinite: Bool {
-        steps.allSatisfy { if case .member = $0 { return true }; if case .index = $0 { return true }; return false }
-    }
-
-    init(_ text: String, at pointer: String) throws(StubProblem) {
-        source = text
-        var s = Substring(text.trimmingASCIIWhitespace())
-        func fail(_ why: String) -> StubProblem {
-            StubProblem(pointer, "JSONPath \"\(text)\" is outside the supported subset ($.a.b, $['a'], $.a[0], $.a[*], [?(@.x == 'y')]): \(why)")
+        var used = [Bool](repeating: false, count: a.count)
+        var left: [(value: JSONValue, form: [UInt8])] = []
+        for value in e {
+            guard let form = JSONCanonical.form(value, budget: &budget) else { return false }
+            if let j = unusedByForm[form]?.popLast() { used[j] = true } else { left.append((value, form)) }
         }
-        guard s.first == "$" else { throw fail("it must start with $") }
-        s = s.dropFirst()
-        var steps: [Step] = []
-        while let c = s.first {
-            if s.hasPrefix("..") { throw fail("deep scan (..) is not supported") }
-            if c == "." {
-                s = s.dropFirst()
-                let name = s.prefix { $0 != "." && $0 != "[" }
-                if name.isEmpty { throw fail("a name is missing after .") }
-                if name.hasSuffix(")") { throw fail("functions such as \(name) are not supported") }
-                steps.append(name == "*" ? .wildcard : .member(String(name)))
-                s = s.dropFirst(name.count)
-            } else if c == "[" {
-                guard let close = JSONPath.closingBracket(s) else { throw fail("a [ is not closed") }
-                let inside = s[s.index(after: s.startIndex)..<close].trimmingASCIIWhitespace()
-                s = s[s.index(after: close)...]
-                if inside == "*" {
-                    steps.append(.wildcard)
-                } else if let n = Int(inside) {
-                    steps.append(.index(n))
-                } else if let quoted = JSONPath.quoted(Substring(inside)) {
-                    steps.append(.member(quoted))
-                } else if inside.hasPrefix("?(") && inside.hasSuffix(")") {
-                    steps.append(try JSONPath.filter(String(inside.dropFirst(2).dropLast()), fail))
-                } else {
-                    throw fail("[\(inside)] is not supported")
+        if left.isEmpty { return true }
+        // Without ignoreExtra, equal up to order is identical canonical text: nothing else can match.
+        guard ignoreExtra else { return false }
+        let right = a.indices.filter { !used[$0] }.map { a[$0] }
+        var adjacency: [[Int]] = []
+        adjacency.reserveCapacity(left.count)
+        // Identical expected elements have the same candidates: worked out once.
+        var edgesByForm: [[UInt8]: [Int]] = [:]
+        for (x, form) in left {
+            if let edges = edgesByForm[form] {
+                adjacency.append(edges)
+                continue
+            }
+            // A scalar matches only an identical value, and those are taken.
+            var edges: [Int] = []
+            switch x {
+            case .object:
+                for (k, y) in right.enumerated() where y.isObject {
+                    if equal(x, y, ignoreArrayOrder: true, ignoreExtra: true, budget: &budget) { edges.append(k) }
+                    if budget.exhausted { return false }
                 }
-            } else {
-                throw fail("unexpected \"\(c)\"")
-            }
-        }
-        self.steps = steps
-    }
-
-    private static func closingBracket(_ s: Substring) -> Substring.Index? {
-        var quote: Character?
-        var i = s.startIndex
-        while i < s.endIndex {
-            let c = s[i]
-            if let q = quote { if c == q { quote = nil } } else if c == "'" || c == "\"" { quote = c } else if c == "]" { return i }
-            i = s.index(after: i)
-        }
-        return nil
-    }
-
-    private static func quoted(_ s: Substring) -> String? {
-        guard s.count >= 2, let f = s.first, f == s.last, f == "'" || f == "\"" else { return nil }
-        return String(s.dropFirst().dropLast())
-    }
-
-    private static func filter(_ text: String, _ fail: (String) -> StubProblem) throws(StubProblem) -> Step {
-        let ops = ["==", "!=", "<=", ">=", "<", ">"]
-        var op: String?, left = Substring(text), right: Substring?
-        for candidate in ops {
-            if let r = text.firstRange(of: candidate) {
-                op = candidate
-                left = text[..<r.lowerBound]
-                right = text[r.upperBound...]
-                break
-            }
-        }
-        let lhs = left.trimmingASCIIWhitespace()
-        guard lhs.hasPrefix("@") else { throw fail("a filter must test @.member") }
-        let names = lhs.dropFirst().split(separator: ".", omittingEmptySubsequences: true).map(String.init)
-        guard !names.isEmpty || op != nil else { throw fail("a filter must name a member") }
-        if names.contains(where: { $0.contains("[") || $0.contains("(") }) { throw fail("filter paths are member names only") }
-        guard let op, let right else { return .filter(path: names, op: nil, literal: nil) }
-        let r = right.trimmingASCIIWhitespace()
-        let literal: JSONValue
-        if let q = quoted(Substring(r)) { literal = .string(q) } else if let n = Double(r) { literal = .number(n) }
-        else if r == "true" || r == "false" { literal = .bool(r == "true") } else if r == "null" { literal = .null }
-        else { throw fail("the right side of \(op) must be a quoted string, a number, true, false or null") }
-        return .filter(path: names, op: op, literal: literal)
-    }
-
-    /// Every value the path selects.
-    func evaluate(_ root: JSONValue) -> [JSONValue] {
-        var current = [root]
-        for step in steps {
-            var next: [JSONValue] = []
-            for value in current {
-                switch (step, value) {
-                case (.member(let name), .object(let members)):
-                    if let v = members.last(where: { $0.key == name })?.value { next.append(v) }
-                case (.index(let i), .array(let items)):
-                    let at = i < 0 ? items.count + i : i
-                    if items.indices.contains(at) { next.append(items[at]) }
-                case (.wildcard, .array(let items)): next += items
-                case (.wildcard, .object(let members)): next += members.map(\.value)
-                case (.filter(let path, let op, let literal), .array(let items)):
-                    next += items.filter { JSONPath.test($0, path, op, literal) }
-                case (.filter(let path, let op, let literal), .object):
-                    if JSONPath.test(value, path, op, literal) { next.append(value) }
-                default: break
+            case .array:
+                for (k, y) in right.enumerated() {
+                    guard case .array = y else { continue }
+                    if equal(x, y, ignoreArrayOrder: true, ignoreExtra: true, budget: &budget) { edges.append(k) }
+                    if budget.exhausted { return false }
                 }
-            }
-            current = next
-        }
-        return current
-    }
-
-    private static func test(_ item: JSONValue, _ path: [String], _ op: String?, _ literal: JSONValue?) -> Bool {
-        var value: JSONValue? = item
-        for name in path { value = value?.stubMembers.last(where: { $0.key == name })?.value }
-        guard let value else { return false }
-        guard let op, let literal else { return true }
-        switch op {
-        case "==": return value == literal
-        case "!=": return value != literal
-        default:
-            switch (value, literal) {
-            case (.number(let a), .number(let b)):
-                return op == "<" ? a < b : op == "<=" ? a <= b : op == ">" ? a > b : a >= b
-            case (.string(let a), .string(let b)):
-                return op == "<" ? a < b : op == "<=" ? a <= b : op == ">" ? a > b : a >= b
             default: return false
             }
+            if edges.isEmpty { return false }
+            edgesByForm[form] = edges
+            adjacency.append(edges)
         }
-    }
-}
-
-extension StringProtocol {
-    func trimmingASCIIWhitespace() -> String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\n" || f == "\r" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\n" || l == "\r" { s = s.dropLast() }
-        return String(s)
+        return BipartiteMatching.coversLeft(adjacency, rightCount: right.count, budget: &budget)
     }
 }

@@ -102,10 +102,18 @@ enum StringPattern: Sendable {
         case .absent: return false
         case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtra):
             guard let actual = JSONValue.parse(value) else { return false }
-            return JSONMatch.equal(expected, actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtra: ignoreExtra)
+            var budget = StubBudget()
+            let equal = JSONMatch.equal(expected, actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtra: ignoreExtra, budget: &budget)
+            if budget.exhausted { StubBudget.reportExhausted("equalToJson", bytes: value.utf8.count) }
+            return equal
         case .matchesJsonPath(let path, let sub):
             guard let document = JSONValue.parse(value) else { return false }
-            let found = path.evaluate(document)
+            var budget = StubBudget()
+            let found = path.evaluate(document, budget: &budget)
+            if budget.exhausted {
+                StubBudget.reportExhausted("matchesJsonPath \(path.source)", bytes: value.utf8.count)
+                return false
+            }
             guard let sub else { return path.isDefinite ? !found.isEmpty && found[0] != .null : !found.isEmpty }
             if path.isDefinite {
                 guard let first = found.first else { return sub.pattern.matchesMissing }

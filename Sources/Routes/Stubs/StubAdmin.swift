@@ -249,6 +249,13 @@ package struct StubAdmin: Sendable {
         do throws(StubChangeError) {
             let mapping = try StubAdmin.checked { () throws(StubProblem) -> StubMapping in
                 let value = try StubAdmin.parse(request.body).get()
+                // The path names the mapping; an id in the body must still be one (a UUID string).
+                let given = try StrictObject(value, at: "", what: "a mapping")
+                for key in ["id", "uuid"] {
+                    if let text = try given.string(key), !UUIDString.isValid(text) {
+                        throw StubProblem("/" + key, "\"\(key)\" must be a UUID such as 8c5db8b0-2db4-4ad7-a99f-38c9b00da3f7 (or left out: the path names the mapping)")
+                    }
+                }
                 return try StubMapping.decode(value.stubSetting("id", .string(id)).stubSetting("uuid", .string(id)),
                                               filesRoot: store.filesRoot, newId: id, templateAll: store.templateAll)
             }

@@ -53,15 +53,18 @@ package struct StubMapping: Sendable {
         if scenario == nil && (required != nil || next != nil) {
             throw StubProblem(pointer + "/scenarioName", "requiredScenarioState and newScenarioState need a \"scenarioName\"")
         }
+        let name = try object.string("name")
+        // The name is sent as `Matched-Stub-Name`: a line break in it would be a header line.
+        if let name, StubFraming.breaksLine(name) { throw StubProblem(pointer + "/name", "\"name\" may not contain CR, LF or NUL") }
         let id = (given?.id ?? newId).lowercased()
-        var json = JSONValue.object(value.stubMembers.filter { $0.key != "insertionIndex" && $0.key != "postServeActions" })
+        var json = StubMapping.withoutNulls(.object(value.stubMembers.filter { $0.key != "insertionIndex" && $0.key != "postServeActions" }))
         json = json.stubSetting("id", .string(id)).stubSetting("uuid", .string(id))
         if object["request"] == nil { json = json.stubSetting("request", ["method": "ANY"]) }
         if object["response"] == nil { json = json.stubSetting("response", ["status": 200]) }
         let priority = try priority(object, at: pointer)
         // Shown as WireMock shows it once read: a number.
         if case .string? = object["priority"] { json = json.stubSetting("priority", .number(Double(priority))) }
-        return StubMapping(id: id, name: try object.string("name"), priority: priority,
+        return StubMapping(id: id, name: name, priority: priority,
                            request: request, response: response, scenarioName: scenario, requiredScenarioState: required,
                            newScenarioState: next, json: json)
     }
@@ -94,6 +97,25 @@ package struct StubMapping: Sendable {
         StubMapping(id: newId, name: name, priority: priority, request: request, response: response, scenarioName: scenarioName,
                     requiredScenarioState: requiredScenarioState, newScenarioState: newScenarioState,
                     json: json.stubSetting("id", .string(newId)).stubSetting("uuid", .string(newId)))
+    }
+
+    /// The mapping without `null` members in itself, its `request` and its `response`: a null
+    /// is read as absent, so it is stored and shown absent too, never as a `null` where the
+    /// OpenAPI document declares a string (S10). Values inside (a `jsonBody`, `metadata`'s
+    /// members) keep their nulls.
+    private static func withoutNulls(_ value: JSONValue) -> JSONValue {
+        func dropped(_ value: JSONValue) -> JSONValue {
+            guard case .object(let members) = value else { return value }
+            return .object(members.filter { $0.value != .null })
+        }
+        guard case .object(let members) = value else { return value }
+        return .object(members.compactMap { member in
+            switch member.key {
+            case _ where member.value == .null: return nil
+            case "request", "response": return (member.key, dropped(member.value))
+            default: return member
+            }
+        })
     }
 
     /// `{"id", "name"}`, as the journal, the log and the events name the stub that answered.

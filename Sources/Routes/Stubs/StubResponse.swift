@@ -32,8 +32,11 @@ struct StubResponse: Sendable {
 
     let status: Int
     let statusMessage: String?
-    /// Name and value templates (a value is plain text unless the mapping is templated).
+    /// Name and value templates (a value is plain text unless the mapping is templated), the
+    /// framing fields left out (`StubFraming`).
     let headers: [(String, StubTemplate)]
+    /// The mapping's `Connection: close`: the connection is closed after this answer.
+    let closesConnection: Bool
     let body: Body
     let fixedDelay: Int?
     let distribution: Delay
@@ -71,7 +74,12 @@ struct StubResponse: Sendable {
             templated ? try StubTemplate(text, at: at) : StubTemplate(plain: text)
         }
         let status = try object.int("status", in: 100...999) ?? 200
+        let statusMessage = try object.string("statusMessage")
+        if let statusMessage, StubFraming.breaksLine(statusMessage) {
+            throw StubProblem(pointer + "/statusMessage", "\"statusMessage\" may not contain CR, LF or NUL")
+        }
         var headers: [(String, StubTemplate)] = []
+        var closesConnection = false
         for (name, values) in try object.map("headers", { name, value, at throws(StubProblem) -> [JSONValue] in
             if !HTTPHeaderName.isValid(name) { throw StubProblem(at, "\"\(name)\" is not a valid header name") }
             if case .array(let items) = value { return items }
@@ -79,8 +87,13 @@ struct StubResponse: Sendable {
         }) {
             for v in values {
                 guard case .string(let text) = v else { throw StubProblem(pointer + "/headers/" + name, "a header value must be a string or an array of strings") }
-                if text.contains(where: { $0 == "\r" || $0 == "\n" }) { throw StubProblem(pointer + "/headers/" + name, "a header value may not contain a line break") }
-                headers.append((name, try template(text, pointer + "/headers/" + name)))
+                if StubFraming.breaksLine(text) { throw StubProblem(pointer + "/headers/" + name, "a header value may not contain CR, LF or NUL") }
+                let value = try template(text, pointer + "/headers/" + name)
+                switch StubFraming.role(of: name) {
+                case .field: headers.append((name, value))
+                case .framing: break
+                case .connection: if StubFraming.asksToClose(text) { closesConnection = true }
+                }
             }
         }
         let bodyKeys = ["body", "jsonBody", "base64Body", "bodyFileName"].filter { object[$0] != nil }
@@ -143,8 +156,8 @@ struct StubResponse: Sendable {
             }
             fault = f
         }
-        return StubResponse(status: status, statusMessage: try object.string("statusMessage"), headers: headers, body: body,
-                            fixedDelay: fixed, distribution: distribution, fault: fault)
+        return StubResponse(status: status, statusMessage: statusMessage, headers: headers, closesConnection: closesConnection,
+                            body: body, fixedDelay: fixed, distribution: distribution, fault: fault)
     }
 
     /// The delay before this answer, drawn now for a distribution.
@@ -162,28 +175,50 @@ struct StubResponse: Sendable {
         return UInt64(min(Double(StubResponse.maxDelayMs), max(0, ms)) * 1_000_000)
     }
 
-    /// The answer to `request`; `filesRoot` holds `bodyFileName` files. Its delay and fault go
-    /// into `delivery`.
-    func response(to request: StubRequest, now: Date, filesRoot: String?, delivery: inout Delivery) -> HTTPResponse {
+    /// The answer to `request`, its templates rendered within `limits`; `filesRoot` holds
+    /// `bodyFileName` files; `stub` (the mapping's name or id) is what hints name. Its delay,
+    /// fault and `Connection: close` go into `delivery`.
+    func response(to request: StubRequest, now: Date, filesRoot: String?, limits: StubLimits, stub: String,
+                  delivery: inout Delivery) -> HTTPResponse {
         var response = HTTPResponse(status: HTTPStatus(code: status, reasonPhrase: statusMessage))
-        for (name, value) in headers { response.headers.add(name, value.render(request, now: now)) }
-        switch body {
-        case .none: break
-        case .bytes(let bytes): response.body = bytes
-        case .template(let t): response.body = Array(t.render(request, now: now).utf8)
-        case .file(let name):
-            let file = name.render(request, now: now)
-            guard let root = filesRoot else {
-                return HTTPResponse.text(.internalServerError, "bodyFileName \(file) is not a readable file in __files\n")
-                    .hinted(StubProblem.ascii("the mapping's bodyFileName \(file) needs a mappings folder (--mappings DIR)"))
+        // The mapping's fields are checked once more as they are written, whatever adds to them.
+        response.outsideFields = true
+        var scope = StubRenderScope(request, now: now)
+        var dropped: [String] = []
+        do throws(StubRenderFailure) {
+            for (name, value) in headers {
+                let bytes = try value.render(&scope, limit: limits.maxBodyBytes)
+                // A request's CR or LF must never become a header line of its own (response
+                // splitting): the field is left out, and the hint names it, never its value.
+                if bytes.contains(where: StubFraming.breaksLine) { dropped.append(name); continue }
+                response.headers.add(name, String(decoding: bytes, as: UTF8.self))
             }
-            switch StubBodyFile.read(file, in: root) {
-            case .success(let bytes): response.body = bytes
-            case .failure(let missing):
-                return HTTPResponse.text(.internalServerError, "bodyFileName \(file) is not a readable file in __files\n")
-                    .hinted(StubProblem.ascii(missing.hint))
+            switch body {
+            case .none: break
+            case .bytes(let bytes): response.body = bytes
+            case .template(let t): response.body = try t.render(&scope, limit: limits.maxBodyBytes)
+            case .file(let name):
+                let file = String(decoding: try name.render(&scope, limit: limits.maxBodyBytes), as: UTF8.self)
+                guard let root = filesRoot else {
+                    return HTTPResponse.text(.internalServerError, "bodyFileName \(file) is not a readable file in __files\n")
+                        .hinted(StubProblem.ascii("the mapping's bodyFileName \(file) needs a mappings folder (--mappings DIR)"))
+                }
+                switch StubBodyFile.read(file, in: root) {
+                case .success(let bytes): response.body = bytes
+                case .failure(let missing):
+                    return HTTPResponse.text(.internalServerError, "bodyFileName \(file) is not a readable file in __files\n")
+                        .hinted(StubProblem.ascii(missing.hint))
+                }
             }
+        } catch {
+            let reason = "stub \(stub): \(error.reason)"
+            return HTTPResponse.text(.internalServerError, reason + "\n").hinted(StubProblem.ascii(reason))
         }
+        if !dropped.isEmpty {
+            let list = dropped.joined(separator: ", ")
+            response = response.hinted(StubProblem.ascii("stub \(stub): header \(list) left out: its rendered value held CR, LF or NUL"))
+        }
+        if closesConnection { delivery.closesConnection = true }
         if let fault { apply(fault, to: &response, &delivery) }
         let delay = delayNanos()
         if delay > 0 { delivery.delayNanos = delay }

@@ -145,19 +145,24 @@ package struct StubReference: Sendable, Equatable {
     private let now: @Sendable () -> Date
     /// A test's seam: called in the middle of every match, with no lock held (nil in a server).
     let matchProbe: (@Sendable (StubRequest) -> Void)?
+    /// What a stub may answer (`--max-stub-body-bytes`).
+    let limits: StubLimits
     /// Told about every change (the log and the events stream).
     private let observer: Locked<(@Sendable (StubChange) -> Void)?> = Locked(nil)
 
     /// - Parameters:
     ///   - files: the `--mappings` folder (nil: `bodyFileName` is refused, resets load nothing).
+    ///   - limits: what a stub may answer (`--max-stub-body-bytes`).
     ///   - now: the mock's clock, for `{{now}}`.
     ///   - templateAll: every response is a template (`--global-response-templating`).
+    ///   - limits: what a stub may answer (`--max-stub-body-bytes`).
     ///   - matchProbe: for tests: called in the middle of every match, with no lock held, so a
     ///     test can hold a match there while it calls the admin API.
-    package init(files: StubFiles? = nil, templateAll: Bool = false, now: @escaping @Sendable () -> Date,
-                 matchProbe: (@Sendable (StubRequest) -> Void)? = nil) {
+    package init(files: StubFiles? = nil, templateAll: Bool = false, limits: StubLimits = StubLimits(),
+                 now: @escaping @Sendable () -> Date, matchProbe: (@Sendable (StubRequest) -> Void)? = nil) {
         self.files = files
         self.templateAll = templateAll
+        self.limits = limits
         self.now = now
         self.matchProbe = matchProbe
     }
@@ -494,7 +499,8 @@ package struct StubReference: Sendable, Equatable {
         let stubRequest = StubRequest(request)
         // Matched on a snapshot with the lock released: a slow match holds up no one else.
         guard let found = match(stubRequest, look: look) else { return nil }
-        var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, delivery: &context.delivery)
+        var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, limits: limits,
+                                               stub: found.name ?? found.id, delivery: &context.delivery)
         response.headers.add("Matched-Stub-Id", found.id)
         if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
         // The log line names the stub; the journal shows `stubs` and the stub's id and name.

@@ -140,144 +140,65 @@ struct StubTemplate: Sendable {
         return words
     }
 
-    /// The text for one request, with the mock's clock.
-    func render(_ request: StubRequest, now: Date) -> String {
-        var out = ""
+    /// The bytes for one request, stopped at `limit` bytes while rendering (a template of
+    /// many `{{{request.body}}}` never builds more than the cap).
+    func render(_ scope: inout StubRenderScope, limit: Int) throws(StubRenderFailure) -> [UInt8] {
+        var out = StubRenderBuffer(limit: limit)
         for part in parts {
             switch part {
-            case .text(let text): out += text
-            case .value(let expression, let escaped):
-                let value = StubTemplate.evaluate(expression, request, now: now)
-                out += escaped ? StubTemplate.escapeHTML(value) : value
+            case .text(let text): out.append(text)
+            case .value(let expression, let escaped): StubTemplate.evaluate(expression, &scope, escaped: escaped, into: &out)
             }
+            if let failure = out.failure { throw failure }
         }
-        return out
+        return out.bytes
     }
 
-    private static func evaluate(_ expression: Expression, _ request: StubRequest, now: Date) -> String {
+    private static func evaluate(_ expression: Expression, _ scope: inout StubRenderScope, escaped: Bool, into out: inout StubRenderBuffer) {
         switch expression {
         case .request(let path):
-            return requestValue(path, request)
+            out.append(requestValue(path, &scope), escaped: escaped)
         case .jsonPath(_, let path):
-            guard let document = JSONValue.parse(request.body) else { return "" }
-            let found = path.evaluate(document)
+            guard let document = scope.document else { return }
+            let found = path.evaluate(document, budget: &scope.budget)
+            if scope.budget.exhausted { return out.fail(.overBudget("the template's jsonPath \(path.source)")) }
             let value = path.isDefinite ? found.first : .array(found)
-            guard let value else { return "" }
+            guard let value else { return }
             switch value {
-            case .string(let s): return s
-            case .null: return ""
-            case .number, .bool: return value.stubText
-            default: return JacksonPretty.text(value)
+            case .string(let s): out.append(s, escaped: escaped)
+            case .null: break
+            case .number, .bool: out.append(value.stubText, escaped: escaped)
+            default: JacksonPretty.write(value, into: &out, escaped: escaped)
             }
         case .randomValue(let length, let type, let uppercase):
-            let text = StubRandom.value(length: length, type: type)
-            return uppercase ? text.uppercased() : text
+            StubRandom.append(length: length, type: type, uppercase: uppercase, escaped: escaped, into: &out)
         case .now(let format, let seconds, let months):
-            return StubDateFormat.format(StubDateFormat.offset(now, seconds: seconds, months: months), format)
+            out.append(StubDateFormat.format(StubDateFormat.offset(scope.now, seconds: seconds, months: months), format), escaped: escaped)
         }
     }
 
-    private static func requestValue(_ path: [String], _ request: StubRequest) -> String {
+    private static func requestValue(_ path: [String], _ scope: inout StubRenderScope) -> String {
         let index = path.count == 3 ? Int(path[2]) ?? 0 : 0
+        let request = scope.request
         switch path[0] {
         case "url": return request.url
         case "path": return FormDecoding.percentDecode(request.path, plusIsSpace: false)
         case "method": return request.method
         case "body": return request.bodyText
         case "pathSegments":
-            let segments = request.path.split(separator: "/").map { FormDecoding.percentDecode($0, plusIsSpace: false) }
+            let segments = scope.pathSegments
             guard let i = Int(path[1]), segments.indices.contains(i) else { return "" }
             return segments[i]
         case "query":
-            let values = request.queryParameters.filter { $0.name == path[1] }.map(\.value)
+            let values = scope.query.filter { $0.name == path[1] }.map(\.value)
             return values.indices.contains(index) ? values[index] : ""
         case "headers":
             let values = request.headers.values(path[1])
             return values.indices.contains(index) ? values[index] : ""
         case "cookies":
-            let values = request.cookies.filter { $0.0 == path[1] }.map(\.1)
+            let values = scope.cookies.filter { $0.0 == path[1] }.map(\.1)
             return values.indices.contains(index) ? values[index] : ""
         default: return ""
         }
-    }
-
-    /// Handlebars' HTML escaping of `{{…}}`.
-    static func escapeHTML(_ text: String) -> String {
-        guard text.contains(where: { "&<>\"'`=".contains($0) }) else { return text }
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#x27;"
-            case "`": out += "&#x60;"
-            case "=": out += "&#x3D;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
-}
-
-/// JSON as WireMock's Jackson pretty printer writes it (what `jsonPath` gives for an object).
-enum JacksonPretty {
-    static func text(_ value: JSONValue, indent: Int = 0) -> String {
-        let pad = String(repeating: "  ", count: indent + 1), end = String(repeating: "  ", count: indent)
-        switch value {
-        case .object(let members):
-            if members.isEmpty { return "{ }" }
-            return "{\n" + members.map { pad + JSONValue.string($0.key).jsonText + " : " + text($0.value, indent: indent + 1) }
-                .joined(separator: ",\n") + "\n" + end + "}"
-        case .array(let items):
-            if items.isEmpty { return "[ ]" }
-            return "[ " + items.map { text($0, indent: indent) }.joined(separator: ", ") + " ]"
-        default:
-            return value.jsonText
-        }
-    }
-}
-
-/// `randomValue`'s alphabets.
-enum StubRandom {
-    static func value(length: Int, type: String) -> String {
-        var generator = SystemRandomNumberGenerator()
-        if type == "UUID" { return UUIDString.random(using: &generator) }
-        let letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", digits = "0123456789"
-        let alphabet: [Character]
-        switch type {
-        case "ALPHABETIC": alphabet = Array(letters)
-        case "NUMERIC": alphabet = Array(digits)
-        case "HEXADECIMAL": alphabet = Array("0123456789abcdef")
-        case "ALPHANUMERIC_AND_SYMBOLS": alphabet = Array(letters + digits + "!#$%&()*+,-./:;<=>?@[]^_{|}~")
-        default: alphabet = Array(letters + digits)
-        }
-        return String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
-    }
-}
-
-/// A random version-4 UUID in lower case, as WireMock's ids are.
-enum UUIDString {
-    static func random<G: RandomNumberGenerator>(using generator: inout G) -> String {
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        bytes[6] = bytes[6] & 0x0F | 0x40
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = bytes.map { b -> String in
-            let h = String(b, radix: 16)
-            return h.count == 1 ? "0" + h : h
-        }.joined()
-        let c = Array(hex)
-        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
-    }
-
-    /// Whether `text` is a UUID (any case).
-    static func isValid(_ text: String) -> Bool {
-        let c = Array(text.utf8)
-        guard c.count == 36 else { return false }
-        for (i, b) in c.enumerated() {
-            if [8, 13, 18, 23].contains(i) { if b != UInt8(ascii: "-") { return false } } else if FormDecoding.hexValue(b) == nil { return false }
-        }
-        return true
     }
 }

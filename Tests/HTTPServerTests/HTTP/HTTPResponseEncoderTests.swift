@@ -37,6 +37,41 @@ final class HTTPResponseEncoderTests: XCTestCase {
                        + "Connection: keep-alive\r\n\r\n")
     }
 
+    /// Defence in depth: whatever added to an answer with fields from outside (a stub's), a CR,
+    /// LF or NUL in a name, a value or the reason phrase never reaches the wire; a clean 500 goes instead.
+    func testAHeadWithALineBreakIsRefusedForACleanError() {
+        let bad: [HTTPResponse] = [
+            HTTPResponse(status: .ok, headers: ["Location": "/x\r\nSet-Cookie: a=1"]),
+            HTTPResponse(status: .ok, headers: ["X-A": "no\nline"]),
+            HTTPResponse(status: .ok, headers: ["X-A": "a long value of more than eight bytes\0 with a NUL"]),
+            HTTPResponse(status: .ok, headers: ["X-A\r\nB": "v"]),
+            HTTPResponse(status: HTTPStatus(code: 200, reasonPhrase: "OK\r\nX: 1")),
+        ]
+        for var response in bad {
+            response.outsideFields = true
+            var out: [UInt8] = []
+            XCTAssertFalse(HTTPResponseEncoder.encode(response, omitBody: false, keepAlive: true, requestVersion: .http1_1, date: date, into: &out))
+            let text = String(decoding: out, as: UTF8.self)
+            XCTAssertTrue(text.hasPrefix("HTTP/1.1 500 "), text)
+            XCTAssertFalse(text.contains("Set-Cookie") || text.contains("X: 1") || text.contains("line"), text)
+        }
+        var out: [UInt8] = []
+        var tab = HTTPResponse(status: .ok, headers: ["X-Tab": "a\tb and more than eight bytes"])
+        tab.outsideFields = true
+        XCTAssertTrue(HTTPResponseEncoder.encode(tab, omitBody: false, keepAlive: true, requestVersion: .http1_1, date: date, into: &out),
+                      "a tab is allowed")
+    }
+
+    /// A stub's own Date or Server replaces the server's (a recorded one), never doubles it.
+    func testTheResponsesDateAndServerReplaceTheServers() {
+        var response = HTTPResponse(status: .ok, headers: ["date": "Wed, 20 Sep 2017 05:37:18 GMT", "SERVER": "GitHub.com"])
+        response.outsideFields = true
+        XCTAssertEqual(encode(response), "HTTP/1.1 200 OK\r\nContent-Length: 0\r\ndate: Wed, 20 Sep 2017 05:37:18 GMT\r\nSERVER: GitHub.com\r\n\r\n")
+        var server = HTTPResponse(status: .ok, headers: ["Server": "x"])
+        server.outsideFields = true
+        XCTAssertEqual(encode(server), "HTTP/1.1 200 OK\r\nDate: Sun, 22 Nov 2026 03:00:00 GMT\r\nContent-Length: 0\r\nServer: x\r\n\r\n")
+    }
+
     func testDecimals() {
         for value in [0, 7, 10, 99, 100, 65_535, 1_000_000_007, Int.max] {
             var out = [UInt8](repeating: 0, count: 20)

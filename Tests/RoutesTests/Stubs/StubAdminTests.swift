@@ -26,6 +26,29 @@ final class StubAdminTests: MockServerTestCase {
         XCTAssertEqual(try server.request("GET", "/x").status, 404)
     }
 
+    /// The document matches the server (S10): a null is read as absent and shown absent, and a
+    /// PUT's body id must be a UUID string like a POST's.
+    func testNullFieldsAreStoredAbsentAndAPutsIdMustBeAUUID() throws {
+        let created = try server.request("POST", "/__admin/mappings", jsonText: #"{"name": null, "metadata": null, "request": {"urlPathPattern": null, "url": "/n", "method": null}, "response": {"status": null, "jsonBody": {"kept": null}}}"#)
+        XCTAssertEqual(created.status, 201, created.text)
+        let id = try XCTUnwrap(created.jsonObject?["id"] as? String)
+        let shown = try XCTUnwrap(try server.request("GET", "/__admin/mappings/\(id)").jsonObject)
+        XCTAssertNil(shown["name"])
+        XCTAssertNil(shown["metadata"])
+        XCTAssertEqual((shown["request"] as? [String: Any])?.keys.sorted(), ["url"])
+        let response = try XCTUnwrap(shown["response"] as? [String: Any])
+        XCTAssertNil(response["status"])
+        XCTAssertTrue((response["jsonBody"] as? [String: Any])?.keys.contains("kept") == true, "a body's own null stays")
+        XCTAssertEqual(try server.request("GET", "/n").text, #"{"kept":null}"#)
+        for (body, pointer) in [(#"{"id": 0.0, "request": {"url": "/n"}}"#, "/id"), (#"{"uuid": "", "request": {"url": "/n"}}"#, "/uuid")] {
+            let edited = try server.request("PUT", "/__admin/mappings/\(id)", jsonText: body)
+            XCTAssertEqual(edited.status, 422, body)
+            let errors = try XCTUnwrap(edited.jsonObject?["errors"] as? [[String: Any]])
+            XCTAssertEqual((errors.first?["source"] as? [String: Any])?["pointer"] as? String, pointer)
+        }
+        XCTAssertEqual(try server.request("PUT", "/__admin/mappings/\(id)", jsonText: #"{"id": "\#(id.uppercased())", "request": {"url": "/n"}}"#).status, 200)
+    }
+
     func testUnknownFieldIsRefusedByName() throws {
         let response = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/x", "bogus": 1}, "response": {}}"#)
         XCTAssertEqual(response.status, 422)
