@@ -16,8 +16,9 @@ struct StubResponse: Sendable {
         case none
         case bytes([UInt8])
         case template(StubTemplate)
-        /// A file under `__files`, read when served (so edits show without a reload).
-        case file(StubTemplate)
+        /// A file under `__files`, read when served (so edits show without a reload); its contents
+        /// are a template too when the mapping is templated, as in WireMock.
+        case file(StubTemplate, templated: Bool)
     }
 
     enum Delay: Sendable {
@@ -125,7 +126,7 @@ struct StubResponse: Sendable {
             if path.hasPrefix("/") || path.split(separator: "/").contains("..") || path.contains("\\") || name.isEmpty {
                 throw StubProblem(pointer + "/bodyFileName", "bodyFileName \"\(name)\" must be a relative path inside __files (no leading /, no ..)")
             }
-            body = .file(file)
+            body = .file(file, templated: templated)
         default: break
         }
         let fixed = try object.int("fixedDelayMilliseconds", in: 0...maxDelayMs)
@@ -197,13 +198,24 @@ struct StubResponse: Sendable {
             case .none: break
             case .bytes(let bytes): response.body = bytes
             case .template(let t): response.body = try t.render(&scope, limit: limits.maxBodyBytes)
-            case .file(let name):
+            case .file(let name, let templated):
                 let file = String(decoding: try name.render(&scope, limit: limits.maxBodyBytes), as: UTF8.self)
                 guard let root = filesRoot else {
                     return HTTPResponse.text(.internalServerError, "bodyFileName \(file) is not a readable file in __files\n")
                         .hinted(StubProblem.ascii("the mapping's bodyFileName \(file) needs a mappings folder (--mappings DIR)"))
                 }
                 switch StubBodyFile.read(file, in: root) {
+                case .success(let bytes) where templated:
+                    // Read when served, so parsed when served: a helper this server lacks is a 500
+                    // saying so, never the file's text sent as if it had been rendered.
+                    let contents: StubTemplate
+                    do throws(StubProblem) {
+                        contents = try StubTemplate(String(decoding: bytes, as: UTF8.self), at: "/__files/" + file)
+                    } catch {
+                        let reason = "stub \(stub): bodyFileName \(file) is a template this server cannot render: \(error.detail)"
+                        return HTTPResponse.text(.internalServerError, reason + "\n").hinted(StubProblem.ascii(reason))
+                    }
+                    response.body = try contents.render(&scope, limit: limits.maxBodyBytes)
                 case .success(let bytes): response.body = bytes
                 case .failure(let missing):
                     return HTTPResponse.text(.internalServerError, "bodyFileName \(file) is not a readable file in __files\n")

@@ -47,7 +47,7 @@ struct StubTemplate: Sendable {
 
     private static func expression(_ text: String, at pointer: String) throws(StubProblem) -> Expression {
         func fail(_ why: String) -> StubProblem {
-            StubProblem(pointer, "template {{\(text)}}: \(why) (supported: request.url, request.path, request.pathSegments.[n], request.method, request.query.x, request.headers.x, request.cookies.x, request.body, jsonPath request.body '$.a', randomValue, now)")
+            StubProblem(pointer, "template {{\(text)}}: \(why) (supported: request.url, request.path, request.path.[n], request.pathSegments.[n], request.baseUrl, request.requestLine.host/port/scheme, request.method, request.query.x, request.headers.x, request.cookies.x, request.body, jsonPath request.body '$.a', randomValue, now)")
         }
         if let first = text.first, "#/^!>&".contains(first) || text == "else" { throw fail("block helpers, partials and comments are not supported") }
         let words = try StubTemplate.words(text, fail)
@@ -98,12 +98,30 @@ struct StubTemplate: Sendable {
             return .now(format: named["format"], offsetSeconds: seconds, offsetMonths: months)
         default:
             guard positional.isEmpty, named.isEmpty, let path = requestPath(head) else { throw fail("unknown helper or value \"\(head)\"") }
-            let simple = ["url", "path", "method", "body"]
+            let simple = ["url", "path", "method", "body", "baseUrl"]
             guard path.count >= 1 else { throw fail("name a part of the request") }
             if simple.contains(path[0]) && path.count == 1 { return .request(path) }
+            // WireMock 2's `request.path.[n]` (`request.path.n`): a path segment.
+            if path[0] == "path" && path.count == 2, Int(path[1]) != nil { return .request(["pathSegments", path[1]]) }
+            if path[0] == "requestLine" && path.count == 2 && ["method", "path", "scheme", "host", "port", "baseUrl"].contains(path[1]) {
+                return .request(path[1] == "path" || path[1] == "method" || path[1] == "baseUrl" ? [path[1]] : path)
+            }
             if ["pathSegments", "query", "headers", "cookies"].contains(path[0]) && (2...3).contains(path.count) { return .request(path) }
             throw fail("\(head) is not supported")
         }
+    }
+
+    /// The name of a `Host` value: `[::1]:8080` → `::1`, `example.com:8080` → `example.com`.
+    static func hostName(_ host: String) -> String {
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[host.index(after: host.startIndex)..<close]) }
+        return String(host.split(separator: ":", maxSplits: 1).first ?? "")
+    }
+
+    /// The port of a `Host` value, or 80 when it names none (plain HTTP).
+    static func hostPort(_ host: String) -> String {
+        let afterName = host.hasPrefix("[") ? host.split(separator: "]", maxSplits: 1).dropFirst().first.map(String.init) ?? "" : host
+        guard let colon = afterName.lastIndex(of: ":") else { return "80" }
+        return String(afterName[afterName.index(after: colon)...])
     }
 
     /// `request.query.x.[1]` → `["query", "x", "1"]`; nil when it does not start with `request.`.
@@ -185,6 +203,15 @@ struct StubTemplate: Sendable {
         case "path": return FormDecoding.percentDecode(request.path, plusIsSpace: false)
         case "method": return request.method
         case "body": return request.bodyText
+        // As WireMock builds it from the request it received: this server speaks plain HTTP.
+        case "baseUrl": return "http://" + (request.headers["Host"] ?? "localhost")
+        case "requestLine":
+            let host = request.headers["Host"] ?? "localhost"
+            switch path[1] {
+            case "scheme": return "http"
+            case "host": return StubTemplate.hostName(host)
+            default: return StubTemplate.hostPort(host)
+            }
         case "pathSegments":
             let segments = scope.pathSegments
             guard let i = Int(path[1]), segments.indices.contains(i) else { return "" }

@@ -127,4 +127,25 @@ final class StubBodyFileTests: XCTestCase {
             }
         }
     }
+
+    /// WireMock renders a templated mapping's body file too; one this server cannot render is a
+    /// 500 saying so, never the file's text as if rendered (stubs-compat B2).
+    func testATemplatedMappingsBodyFileIsRenderedOrRefusedAtServeTime() throws {
+        try write("url={{request.url}}", to: "__files/t.txt")
+        try write("{{#each request.query}}x{{/each}}", to: "__files/block.txt")
+        let templated = #", "transformers": ["response-template"]}}"#
+        try write("""
+            [{"request": {"url": "/file"}, "response": {"bodyFileName": "t.txt"\(templated),
+             {"request": {"url": "/plain"}, "response": {"bodyFileName": "t.txt"}},
+             {"request": {"url": "/block"}, "response": {"bodyFileName": "block.txt"\(templated)]
+            """, to: "mappings/all.json")
+        let server = try server()
+        defer { server.stop() }
+        XCTAssertEqual(try server.request("GET", "/file").text, "url=/file")
+        XCTAssertEqual(try server.request("GET", "/plain").text, "url={{request.url}}", "not templated: sent as it is")
+        let block = try server.request("GET", "/block")
+        XCTAssertEqual(block.status, 500)
+        XCTAssertTrue(block.header("X-Mock-Hint")?.contains("bodyFileName block.txt is a template this server cannot render") ?? false,
+                      block.header("X-Mock-Hint") ?? "no hint")
+    }
 }

@@ -94,4 +94,14 @@ final class StubWireMockFormsTests: MockServerTestCase {
         XCTAssertTrue(response.text.contains("regexExtract"), response.text)
         XCTAssertFalse(response.text.contains("relative path"), "the path is fine; the helper is the reason: \(response.text)")
     }
+
+    /// WireMock 2's spellings of the request in a template: `request.path.[n]` (and `.n`),
+    /// `request.baseUrl`, `request.requestLine.host`, `.port`, `.scheme` (stubs-compat B1, B3).
+    func testWireMock2sRequestPathSegmentsAndBaseUrlRender() throws {
+        let body = "{{request.path.[0]}}|{{request.path.1}}|{{request.baseUrl}}|{{request.requestLine.host}}|{{request.requestLine.port}}|{{request.requestLine.scheme}}"
+        let mapping = #"{"request": {"urlPathPattern": "/seg/.*"}, "response": {"transformers": ["response-template"], "body": "\#(body)"}}"#
+        XCTAssertEqual(try post(mapping).status, 201)
+        let answer = try server.request("GET", "/seg/two", headers: [("Host", "my.domain.io:8080")])
+        XCTAssertEqual(answer.text, "seg|two|http://my.domain.io:8080|my.domain.io|8080|http")
+    }
 }
