@@ -39,7 +39,7 @@ extension StubStore {
     /// matches. Takes the state's lock twice per attempt, never across the match.
     /// `look`: the pattern sets' candidates from the path filter's pass outside the lock, used
     /// when the index has not changed since (else found again from the current sets: rare).
-    func match(_ request: StubRequest, look: StubPathFilter.Look) -> StubMapping? {
+    func match(_ request: StubRequest, look: StubPathFilter.Look) -> Entry? {
         var attempt = 1
         while true {
             let view = state.withLock { s in
@@ -55,7 +55,7 @@ extension StubStore {
             let committed = state.withLock { s in
                 StubStore.commit(entry, in: &s, read: view, readScenario: readScenario, last: last)
             }
-            if committed { return entry.mapping }
+            if committed { return entry }
             attempt += 1
         }
     }

@@ -484,6 +484,12 @@ package struct StubReference: Sendable, Equatable {
         }
     }
 
+    /// A mapping file as the log names it: its path under `DIR/mappings`.
+    private func fileLabel(_ origin: StubFileOrigin) -> String {
+        guard let folder = files?.mappingsFolder, origin.path.hasPrefix(folder + "/") else { return origin.path }
+        return String(origin.path.dropFirst(folder.count + 1))
+    }
+
     // MARK: - Serving
 
     /// The stub's answer to `request`, or nil when no mapping matches (the systems answer then).
@@ -498,13 +504,15 @@ package struct StubReference: Sendable, Equatable {
         guard let look = filter.look(path: request.path, url: request.target, refresh: { state.withLock { s in (s.exact, s.patternSets()) } }) else { return nil }
         let stubRequest = StubRequest(request)
         // Matched on a snapshot with the lock released: a slow match holds up no one else.
-        guard let found = match(stubRequest, look: look) else { return nil }
+        guard let entry = match(stubRequest, look: look) else { return nil }
+        let found = entry.mapping
         var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, limits: limits,
                                                stub: found.name ?? found.id, delivery: &context.delivery)
         response.headers.add("Matched-Stub-Id", found.id)
         if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
-        // The log line names the stub; the journal shows `stubs` and the stub's id and name.
-        context.system = StubStore.systemPrefix + (found.name ?? found.id)
+        // The log line names the stub; the journal shows `stubs` and the stub's id and name. A
+        // nameless stub from the folder is named by its file: an id made at load changes each reload.
+        context.system = StubStore.systemPrefix + (found.name ?? entry.file.map { fileLabel($0) } ?? found.id)
         return response
     }
 

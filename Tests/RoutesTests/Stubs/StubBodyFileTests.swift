@@ -148,4 +148,23 @@ final class StubBodyFileTests: XCTestCase {
         XCTAssertTrue(block.header("X-Mock-Hint")?.contains("bodyFileName block.txt is a template this server cannot render") ?? false,
                       block.header("X-Mock-Hint") ?? "no hint")
     }
+
+    /// A nameless mapping without an id is named in the log by its file, which stays the same
+    /// from one reload to the next; the made id would not.
+    func testANamelessStubFromTheFolderIsLoggedByItsFile() throws {
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("mappings/sub"), withIntermediateDirectories: true)
+        try write(#"{"request": {"url": "/nameless"}, "response": {"body": "n"}}"#, to: "mappings/sub/flags.json")
+        let lines = Locked<[String]>([])
+        let logger = Logger(level: .info) { line in lines.withLock { $0.append(line) } }
+        let path = folder.path
+        let server = try TestServer(logger: logger, configure: { $0.eventLoops = 1 }, environment: { env in
+            env.stubs = (try? StubLoading.store(root: path, clock: env.clock)) ?? env.stubs
+        })
+        defer { server.stop() }
+        XCTAssertEqual(try server.request("GET", "/nameless").text, "n")
+        XCTAssertEqual(try server.request("GET", "/rows/1").status, 403, "a later line: the first is written by now")
+        logger.flush()
+        let log = lines.withLock { $0.joined(separator: "\n") }
+        XCTAssertTrue(log.contains("GET /nameless 200") && log.contains("stubs/sub/flags.json"), log)
+    }
 }
