@@ -113,6 +113,8 @@ extension ControlPlane {
                 response.headers.set("Content-Type", JSONValue.parse(body) == nil ? HTTPResponse.textContentType : HTTPResponse.jsonContentType)
             }
             for field in action.sortedHeaders(headers) { response.headers.add(field.name, field.value) }
+            // A fault's fields come from a test: the encoder checks them again (defence in depth).
+            response.outsideFields = true
         case .close:
             response = .empty(.internalServerError)
             context.delivery.action = .close
