@@ -218,8 +218,11 @@ package struct Router: Sendable {
 
     private var routes: [Route] = []
     private var socketRoutes: [SocketRoute] = []
-    /// Routes without parameters by segment count, in order of registration.
-    private var staticBySegments: [[StaticEntry]] = []
+    /// Routes without parameters by segment count, then by the bytes their segments hold (one
+    /// bucket per length, the longest sharing the last), in order of registration: a request
+    /// looks only at routes of its own shape, however many admin routes share its segment count.
+    private var staticBySegments: [[[StaticEntry]]] = []
+    private static let lengthBuckets = 64
     /// Routes with `:name` segments by segment count, tried in order after the static ones.
     private var parameterisedBySegments: [[Int]] = []
     private var groups: [RouteGroup] = []
@@ -315,8 +318,9 @@ package struct Router: Sendable {
         hasCaseInsensitiveRoutes = hasCaseInsensitiveRoutes || caseInsensitive
         let count = compiled.pieces.count
         if compiled.names.isEmpty {
-            while staticBySegments.count <= count { staticBySegments.append([]) }
-            staticBySegments[count].append(StaticEntry(route: index, length: compiled.literals.count))
+            while staticBySegments.count <= count { staticBySegments.append(Array(repeating: [], count: Router.lengthBuckets)) }
+            let length = compiled.literals.count
+            staticBySegments[count][min(length, Router.lengthBuckets - 1)].append(StaticEntry(route: index, length: length))
         } else {
             while parameterisedBySegments.count <= count { parameterisedBySegments.append([]) }
             parameterisedBySegments[count].append(index)
@@ -450,7 +454,7 @@ package struct Router: Sendable {
         // Whether a static route spelling the path keeps it to itself (`RouteGroup.staticPathsAreExclusive`).
         var exclusive = false
         if count < staticBySegments.count && path.first == UInt8(ascii: "/") {
-            let candidates = staticBySegments[count]
+            let candidates = staticBySegments[count][min(length, Router.lengthBuckets - 1)]
             var found = false
             for entry in candidates where entry.length == length && routes[entry.route].compiled.matches(path, foldCase: false) {
                 found = true
