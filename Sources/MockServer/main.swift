@@ -5,6 +5,7 @@ import Foundation
 #endif
 import HTTPServer
 import Routes
+import EmulationKit
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
