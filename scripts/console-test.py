@@ -14,6 +14,9 @@ keyboard-only pass reaches every control with Tab, moves between tabs with the a
 uses the filters, the journal rows, the clock, the fault and token forms and Reset (with its
 confirmation) without a mouse.
 
+Journal: a request a fault cut shows "closed" or "reset", a gateway WebSocket message the type
+of its reply.
+
 Live: a fault, an account and an instance added (and removed) through the admin API while the
 page is open appear (and go) without a reload; the account form asks for each system's own
 fields, a row's Delete, Clear inbox and the state's Import work.
@@ -22,6 +25,8 @@ import importlib.util
 import json
 import os
 import sys
+import http.client as http_client
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -567,6 +572,67 @@ def run_live(width, height, label):
         driver.quit()
 
 
+def cut(path):
+    """A request whose connection a fault closes or resets: no answer at all."""
+    try:
+        http("GET", path)
+    except (urllib.error.URLError, ConnectionError, http_client.HTTPException) as error:
+        return error
+    return None
+
+
+def run_journal_answers(width, height, label):
+    """The journal's rows say what each request got: a connection a fault cut shows "closed" or
+    "reset" (its entry has no status), a gateway WebSocket message the type of its reply."""
+    http("POST", "/__mock/reset", headers={"X-Mock-Admin": "1"})
+    driver = browser(width, height)
+    wait = WebDriverWait(driver, 10)
+    try:
+        driver.get(BASE + "/__mock/")
+        wait.until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        tab(driver, "journal")
+        for path, action in (("/rows/701", {"close": True}), ("/rows/702", {"reset": True})):
+            status, text = admin("POST", "/__mock/faults", {"path": path, "times": 1, "action": action})
+            check(status == 201, f"{label}: fault {status} {text}")
+            check(cut(path) is not None, f"{label}: {path} was cut")
+        entries = json.loads(admin("GET", "/__mock/requests?path=/rows/70*")[1])
+        check([e["status"] for e in entries] == [None, None], f"{label}: cut requests are journaled without a status ({entries})")
+        # A gateway message from the page itself (the browser's WebSocket), answered CUSTOMER_API_TOKEN.
+        reply = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const ws = new WebSocket(location.origin.replace(/^http/, "ws") + "/customer-gateway/customer");
+            ws.onopen = () => ws.send(JSON.stringify({type: "LOGIN_CUSTOMER", sequence_id: "console-1",
+                                                      data: {email: "fpi@bk.ru", password: "123123"}}));
+            ws.onmessage = (m) => { ws.close(); done(m.data); };
+            ws.onerror = () => done("error");""")
+        check("CUSTOMER_API_TOKEN" in reply, f"{label}: the gateway answered {reply}")
+
+        def row(path):
+            rows = [r for r in driver.find_elements(By.CSS_SELECTOR, "#journal-list .entry") if path in r.find_element(By.CSS_SELECTOR, ".path").text]
+            return rows[0] if rows else None
+        wait.until(lambda d: row("/rows/701") and row("/rows/702") and row("LOGIN_CUSTOMER"))
+        for path, word in (("/rows/701", "closed"), ("/rows/702", "reset")):
+            shown = row(path).find_element(By.CSS_SELECTOR, ".status").text
+            check(shown == word, f"{label}: {path}'s status cell says {word!r}, not {shown!r}")
+        ws = row("LOGIN_CUSTOMER")
+        check(ws.find_element(By.CSS_SELECTOR, ".method").text == "WS", f"{label}: the message's row is a WS row")
+        check("LOGIN_CUSTOMER → CUSTOMER_API_TOKEN" in ws.find_element(By.CSS_SELECTOR, ".path").get_attribute("title"),
+              f"{label}: the WS row names its reply's type ({ws.text!r})")
+        # The filter finds rows by what they show.
+        driver.find_element(By.ID, "journal-filter").send_keys("reset")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#journal-list .entry")) == 1)
+        check(row("/rows/702") is not None, f"{label}: filtering on \"reset\" keeps the reset row")
+        driver.find_element(By.ID, "journal-filter").clear()
+        driver.find_element(By.ID, "journal-filter").send_keys(" ")
+        wait.until(lambda d: row("/rows/701") is not None)
+        click(driver, row("/rows/702"))
+        detail = wait.until(EC.visibility_of_element_located((By.ID, "journal-detail")))
+        check(" · reset · " in detail.text, f"{label}: the detail says reset ({detail.text[:120]!r})")
+        shot(driver, f"{label}-journal-answers")
+    finally:
+        driver.quit()
+
+
 def run_control_panels(width, height, label):
     """The journal and control panels against the §6.1 stand-in (when the build has no control plane)."""
     global BASE
@@ -616,6 +682,8 @@ def main():
     os.makedirs(SHOTS, exist_ok=True)
     run_live(1280, 900, "desktop")
     run_live(375, 812, "phone")
+    run_journal_answers(1280, 900, "desktop")
+    run_journal_answers(375, 812, "phone")
     run(1280, 900, "desktop")
     run(375, 812, "phone")
     run_remote(375, 812, "phone")

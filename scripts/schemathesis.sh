@@ -12,7 +12,8 @@
 # guard lets state-changing admin operations through and they are fuzzed too; waits are bounded
 # to 200 ms (--max-wait-ms) so a fuzzed waitMs does not hold the run. scripts/schemathesis.toml
 # holds the per-operation exceptions, each with its reason. Installs schemathesis
-# into .venv-schemathesis; CI runs this.
+# into .venv-schemathesis; CI runs this. SCHEMATHESIS_SEED (default 1) picks the generated cases,
+# SCHEMATHESIS_EXAMPLES (default 25) how many per operation.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -24,7 +25,7 @@ start_mock_server schemathesis --max-wait-ms 200 --max-instances 4
 
 "$VENV/bin/schemathesis" --no-color --config-file "$ROOT/scripts/schemathesis.toml" run "http://127.0.0.1:$PORT/__mock/openapi.json" \
     --phases examples,coverage,fuzzing,stateful \
-    --max-examples "${SCHEMATHESIS_EXAMPLES:-25}" --seed 1 \
+    --max-examples "${SCHEMATHESIS_EXAMPLES:-25}" --seed "${SCHEMATHESIS_SEED:-1}" \
     --exclude-name 'POST /__mock/faults' --exclude-name 'POST /__mock/instances' \
     --exclude-name 'POST /__admin/mappings' --exclude-name 'PUT /__admin/mappings/{id}' \
     --exclude-name 'POST /__admin/mappings/import' --exclude-name 'POST /__admin/mappings/reset' \

@@ -46,14 +46,31 @@ struct Options {
         let env: String
         let valueName: String
         let help: String
+        /// The values it takes, shown in `--help` after the help (`0–65535`, `text, json`); nil
+        /// for free text (an address, a path) and switches. Numbers get it from `number` and
+        /// `seconds`, which check the same bounds.
+        var values: String? = nil
         let apply: @Sendable (inout Options, String) throws -> Void
+    }
+
+    /// A whole-number setting (`N`) in `range`; `--help` shows the range and `unit`.
+    private static func number(_ flag: String, _ env: String, help: String, _ range: ClosedRange<Int>, unit: String = "",
+                               set: @escaping @Sendable (inout Options, Int) -> Void) -> Setting {
+        Setting(flag: flag, env: env, valueName: "N", help: help,
+                values: "\(range.lowerBound)–\(range.upperBound)" + (unit.isEmpty ? "" : " " + unit)) { o, v in set(&o, try int(v, flag, range)) }
+    }
+
+    /// A duration setting (`SECONDS`, fractions allowed); `--help` shows its bounds.
+    private static func seconds(_ flag: String, _ env: String, help: String, set: @escaping @Sendable (inout Options, Double) -> Void) -> Setting {
+        Setting(flag: flag, env: env, valueName: "SECONDS", help: help,
+                values: "above 0 to \(maxSeconds) (a year), fractions allowed") { o, v in set(&o, try seconds(v, flag)) }
     }
 
     struct UsageError: Error, CustomStringConvertible { let description: String }
 
     static let settings: [Setting] = serverSettings.prefix(while: { $0.flag != "--journal-size" })
         + SystemRegistry.settings.map { system in
-            Setting(flag: system.flag, env: system.env, valueName: system.valueName, help: system.help) { o, v in
+            Setting(flag: system.flag, env: system.env, valueName: system.valueName, help: system.help, values: system.valuesHelp) { o, v in
                 do throws(SystemSetting.Invalid) { o.systemSettings[system.key] = try system.parse(v) } catch { throw UsageError(description: error.description) }
             }
         }
@@ -62,18 +79,20 @@ struct Options {
     /// The settings of the server itself; each system's come from the registry.
     private static let serverSettings: [Setting] = [
         Setting(flag: "--host", env: "MOCK_HOST", valueName: "ADDRESS", help: "address to listen on (default 127.0.0.1; 0.0.0.0 or :: for every interface)") { o, v in o.server.host = v },
-        Setting(flag: "--port", env: "MOCK_PORT", valueName: "N", help: "port to listen on (default 8080; 0 picks a free port, printed in the banner)") { o, v in o.server.port = try int(v, "--port", 0...65535) },
+        number("--port", "MOCK_PORT", help: "port to listen on (default 8080; 0 picks a free port, printed in the banner)", 0...65535) { o, v in o.server.port = v },
         Setting(flag: "--seed", env: "MOCK_SEED", valueName: "PATH", help: "initial data (default: the bundled copy of the repository's seed.json)") { o, v in o.seedPath = v },
         Setting(flag: "--mappings", env: "MOCK_MAPPINGS", valueName: "DIR", help: "WireMock stub mappings for every other endpoint: DIR/mappings/**/*.json, bodies from DIR/__files; a mapping it cannot serve is logged and skipped (docs/stubs.md)") { o, v in o.mappingsPath = v },
         Setting(flag: "--root-dir", env: "MOCK_ROOT_DIR", valueName: "DIR", help: "WireMock's name for --mappings DIR") { o, v in o.mappingsPath = v },
         Setting(flag: "--mappings-strict", env: "MOCK_MAPPINGS_STRICT", valueName: "", help: "a mapping --mappings refuses stops the start (exit 65, every one listed) instead of being logged and skipped; for CI") { o, v in o.mappingsStrict = try flag(v, "--mappings-strict") },
         Setting(flag: "--global-response-templating", env: "MOCK_GLOBAL_RESPONSE_TEMPLATING", valueName: "", help: "every stub's response is a template, as WireMock's flag (without it a stub opts in with \"transformers\": [\"response-template\"])") { o, v in o.globalTemplating = try flag(v, "--global-response-templating") },
         Setting(flag: "--local-response-templating", env: "MOCK_LOCAL_RESPONSE_TEMPLATING", valueName: "", help: "WireMock's flag for what is the default here: a stub opts in to templating with \"transformers\": [\"response-template\"]") { o, v in _ = try flag(v, "--local-response-templating") },
-        Setting(flag: "--log-level", env: "MOCK_LOG_LEVEL", valueName: "LEVEL", help: "info (default: a line per request, SMS and e-mails), debug (more detail), warning (quiet), error or off") { o, v in
+        Setting(flag: "--log-level", env: "MOCK_LOG_LEVEL", valueName: "LEVEL", help: "info (default: a line per request, SMS and e-mails), debug (more detail), warning (quiet), error or off",
+                values: LogLevel.allCases.map { "\($0)" }.joined(separator: ", ")) { o, v in
             guard let l = LogLevel(name: v) else { throw UsageError(description: "--log-level must be debug, info, warning, error or off, not \"\(v)\"") }
             o.logLevel = l
         },
-        Setting(flag: "--log-format", env: "MOCK_LOG_FORMAT", valueName: "FORMAT", help: "text (default; coloured on a terminal) or json (one object per line)") { o, v in
+        Setting(flag: "--log-format", env: "MOCK_LOG_FORMAT", valueName: "FORMAT", help: "text (default; coloured on a terminal) or json (one object per line)",
+                values: LogFormat.allCases.map(\.rawValue).joined(separator: ", ")) { o, v in
             guard let f = LogFormat(rawValue: v.lowercased()) else { throw UsageError(description: "--log-format must be text or json, not \"\(v)\"") }
             o.logFormat = f
         },
@@ -84,31 +103,33 @@ struct Options {
             o.adminToken = v
             o.adminTokenGenerated = false
         },
-        Setting(flag: "--max-instances", env: "MOCK_MAX_INSTANCES", valueName: "N", help: "isolated mocks POST /__mock/instances may run at once, each on its own port (default 32; 0 turns them off)") { o, v in o.maxInstances = try int(v, "--max-instances", 0...1024) },
-        Setting(flag: "--max-wait-ms", env: "MOCK_MAX_WAIT_MS", valueName: "N", help: "longest wait of a ?waitMs= admin request (default and most 30000)") { o, v in o.maxWaitMs = try int(v, "--max-wait-ms", 0...30_000) },
-        Setting(flag: "--journal-size", env: "MOCK_JOURNAL_SIZE", valueName: "N", help: "requests kept in /__mock/requests (default 1000; 0 turns the journal off)") { o, v in o.journalSize = try int(v, "--journal-size", 0...1_000_000) },
-        Setting(flag: "--max-header-bytes", env: "MOCK_MAX_HEADER_BYTES", valueName: "N", help: "request line + headers limit, answered 431 (default 16384)") { o, v in o.server.maxHeaderBytes = try int(v, "--max-header-bytes", 256...(1 << 24)) },
-        Setting(flag: "--max-request-line-bytes", env: "MOCK_MAX_REQUEST_LINE_BYTES", valueName: "N", help: "request line limit, answered 414 (default 8192)") { o, v in o.server.maxRequestLineBytes = try int(v, "--max-request-line-bytes", 64...(1 << 24)) },
-        Setting(flag: "--max-body-bytes", env: "MOCK_MAX_BODY_BYTES", valueName: "N", help: "request body limit, answered 413 (default 1048576)") { o, v in o.server.maxBodyBytes = try int(v, "--max-body-bytes", 0...(1 << 30)) },
-        Setting(flag: "--header-timeout", env: "MOCK_HEADER_TIMEOUT", valueName: "SECONDS", help: "time to send a whole request before 408 (default 10)") { o, v in o.server.headerTimeout = try seconds(v, "--header-timeout") },
-        Setting(flag: "--idle-timeout", env: "MOCK_IDLE_TIMEOUT", valueName: "SECONDS", help: "idle keep-alive connections are closed after this (default 60)") { o, v in o.server.idleTimeout = try seconds(v, "--idle-timeout") },
-        Setting(flag: "--max-stub-body-bytes", env: "MOCK_MAX_STUB_BODY_BYTES", valueName: "N", help: "a templated stub's rendered body or header value limit, answered 500 naming the stub (default 16777216; 1024 to 1073741824)") { o, v in o.stubLimits.maxBodyBytes = try int(v, "--max-stub-body-bytes", StubLimits.maxBodyBytesRange) },
-        Setting(flag: "--max-ws-message-bytes", env: "MOCK_MAX_WS_MESSAGE_BYTES", valueName: "N", help: "WebSocket message limit, closed with 1009 (default 1048576)") { o, v in o.server.maxWebSocketMessageBytes = try int(v, "--max-ws-message-bytes", 125...(1 << 30)) },
-        Setting(flag: "--max-connections", env: "MOCK_MAX_CONNECTIONS", valueName: "N", help: "open connections at most; more get 503 (default 10000, lowered to what ulimit -n allows)") { o, v in o.server.maxConnections = try int(v, "--max-connections", 1...10_000_000) },
-        Setting(flag: "--max-websockets", env: "MOCK_MAX_WEBSOCKETS", valueName: "N", help: "open WebSockets at most, within --max-connections; more get 503 so HTTP keeps room (default: half of --max-connections)") { o, v in o.server.maxWebSocketConnections = try int(v, "--max-websockets", 1...10_000_000) },
-        Setting(flag: "--event-loops", env: "MOCK_EVENT_LOOPS", valueName: "N", help: "event-loop threads (default: one per CPU core)") { o, v in o.server.eventLoops = try int(v, "--event-loops", 1...256) },
-        Setting(flag: "--poller", env: "MOCK_POLLER", valueName: "KIND", help: "event-loop readiness: epoll (Linux), kqueue (macOS) or poll (both; default: the system's best)") { o, v in
+        number("--max-instances", "MOCK_MAX_INSTANCES", help: "isolated mocks POST /__mock/instances may run at once, each on its own port (default 32; 0 turns them off)", 0...1024, unit: "instances") { o, v in o.maxInstances = v },
+        number("--max-wait-ms", "MOCK_MAX_WAIT_MS", help: "longest wait of a ?waitMs= admin request (default and most 30000)", 0...30_000, unit: "ms") { o, v in o.maxWaitMs = v },
+        number("--journal-size", "MOCK_JOURNAL_SIZE", help: "requests kept in /__mock/requests (default 1000; 0 turns the journal off)", 0...1_000_000, unit: "requests") { o, v in o.journalSize = v },
+        number("--max-header-bytes", "MOCK_MAX_HEADER_BYTES", help: "request line + headers limit, answered 431 (default 16384)", 256...(1 << 24), unit: "bytes") { o, v in o.server.maxHeaderBytes = v },
+        number("--max-request-line-bytes", "MOCK_MAX_REQUEST_LINE_BYTES", help: "request line limit, answered 414 (default 8192)", 64...(1 << 24), unit: "bytes") { o, v in o.server.maxRequestLineBytes = v },
+        number("--max-body-bytes", "MOCK_MAX_BODY_BYTES", help: "request body limit, answered 413 (default 1048576)", 0...(1 << 30), unit: "bytes") { o, v in o.server.maxBodyBytes = v },
+        seconds("--header-timeout", "MOCK_HEADER_TIMEOUT", help: "time to send a whole request before 408 (default 10)") { o, v in o.server.headerTimeout = v },
+        seconds("--idle-timeout", "MOCK_IDLE_TIMEOUT", help: "idle keep-alive connections are closed after this (default 60)") { o, v in o.server.idleTimeout = v },
+        number("--max-stub-body-bytes", "MOCK_MAX_STUB_BODY_BYTES", help: "a templated stub's rendered body or header value limit, answered 500 naming the stub (default 16777216)",
+               StubLimits.maxBodyBytesRange, unit: "bytes") { o, v in o.stubLimits.maxBodyBytes = v },
+        number("--max-ws-message-bytes", "MOCK_MAX_WS_MESSAGE_BYTES", help: "WebSocket message limit, closed with 1009 (default 1048576)", 125...(1 << 30), unit: "bytes") { o, v in o.server.maxWebSocketMessageBytes = v },
+        number("--max-connections", "MOCK_MAX_CONNECTIONS", help: "open connections at most; more get 503 (default 10000, lowered to what ulimit -n allows)", 1...10_000_000, unit: "connections") { o, v in o.server.maxConnections = v },
+        number("--max-websockets", "MOCK_MAX_WEBSOCKETS", help: "open WebSockets at most, within --max-connections; more get 503 so HTTP keeps room (default: half of --max-connections)", 1...10_000_000, unit: "WebSockets") { o, v in o.server.maxWebSocketConnections = v },
+        number("--event-loops", "MOCK_EVENT_LOOPS", help: "event-loop threads (default: one per CPU core)", 1...256, unit: "threads") { o, v in o.server.eventLoops = v },
+        Setting(flag: "--poller", env: "MOCK_POLLER", valueName: "KIND", help: "event-loop readiness: epoll (Linux), kqueue (macOS) or poll (both; default: the system's best)",
+                values: PollerKind.allCases.map(\.rawValue).joined(separator: ", ")) { o, v in
             guard let kind = PollerKind(rawValue: v) else { throw UsageError(description: "--poller must be epoll, kqueue or poll, not \"\(v)\"") }
             guard kind.isAvailable else { throw UsageError(description: "--poller \(v) is not available on this system; use \(PollerKind.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: " or "))") }
             o.server.poller = kind
         },
-        Setting(flag: "--send-timeout", env: "MOCK_SEND_TIMEOUT", valueName: "SECONDS", help: "a client whose pending output makes no progress this long is closed (default 30)") { o, v in o.server.sendTimeout = try seconds(v, "--send-timeout") },
-        Setting(flag: "--max-pushed-output-bytes", env: "MOCK_MAX_PUSHED_OUTPUT_BYTES", valueName: "N", help: "unread output of pushed WebSocket messages (/__mock/events, the console) summed over all clients; past it the client holding most is closed with 1008 (default 67108864)") { o, v in o.server.maxPushedOutputBytes = try int(v, "--max-pushed-output-bytes", 65_536...(1 << 40)) },
-        Setting(flag: "--ws-ping-interval", env: "MOCK_WS_PING_INTERVAL", valueName: "SECONDS", help: "a silent WebSocket is pinged after this; no answer as long again closes it with 1001 (default 30)") { o, v in o.server.webSocketPingInterval = try seconds(v, "--ws-ping-interval") },
-        Setting(flag: "--ws-frame-timeout", env: "MOCK_WS_FRAME_TIMEOUT", valueName: "SECONDS", help: "a started WebSocket frame or message left unfinished this long is closed with 1008 (default 30)") { o, v in o.server.webSocketFrameTimeout = try seconds(v, "--ws-frame-timeout") },
+        seconds("--send-timeout", "MOCK_SEND_TIMEOUT", help: "a client whose pending output makes no progress this long is closed (default 30)") { o, v in o.server.sendTimeout = v },
+        number("--max-pushed-output-bytes", "MOCK_MAX_PUSHED_OUTPUT_BYTES", help: "unread output of pushed WebSocket messages (/__mock/events, the console) summed over all clients; past it the client holding most is closed with 1008 (default 67108864)", 65_536...(1 << 40), unit: "bytes") { o, v in o.server.maxPushedOutputBytes = v },
+        seconds("--ws-ping-interval", "MOCK_WS_PING_INTERVAL", help: "a silent WebSocket is pinged after this; no answer as long again closes it with 1001 (default 30)") { o, v in o.server.webSocketPingInterval = v },
+        seconds("--ws-frame-timeout", "MOCK_WS_FRAME_TIMEOUT", help: "a started WebSocket frame or message left unfinished this long is closed with 1008 (default 30)") { o, v in o.server.webSocketFrameTimeout = v },
         Setting(flag: "--state", env: "MOCK_STATE", valueName: "PATH", help: "keep all state in this file across restarts (a change is answered once it is on disk; created from the seed if missing)") { o, v in o.statePath = v },
         Setting(flag: "--watch", env: "MOCK_WATCH", valueName: "", help: "reload the --seed file and the --mappings folder when they change on disk (inotify on Linux, polled every 300 ms on a Mac; a bad edit is logged and ignored)") { o, v in o.watch = try flag(v, "--watch") },
-        Setting(flag: "--shutdown-grace", env: "MOCK_SHUTDOWN_GRACE", valueName: "SECONDS", help: "time requests in flight get on SIGINT/SIGTERM (default 5)") { o, v in o.server.shutdownGrace = try seconds(v, "--shutdown-grace") },
+        seconds("--shutdown-grace", "MOCK_SHUTDOWN_GRACE", help: "time requests in flight get on SIGINT/SIGTERM (default 5)") { o, v in o.server.shutdownGrace = v },
     ]
 
     /// Environment first, then the command line, which wins.
@@ -176,7 +197,8 @@ struct Options {
         ]
         for s in settings {
             let left = "  \(s.flag) \(s.valueName)".padded(to: 34)
-            lines.append("\(left)\(s.help)  [$\(s.env)]")
+            let values = s.values.map { "  [\(s.valueName): \($0)]" } ?? ""
+            lines.append("\(left)\(s.help)\(values)  [$\(s.env)]")
         }
         lines.append("  --version".padded(to: 34) + "print the version and exit")
         lines.append("  -h, --help".padded(to: 34) + "this text")
@@ -198,10 +220,12 @@ struct Options {
         }
     }
 
+    /// A duration's bound: the server's nanosecond arithmetic can never overflow (a year is plenty).
+    private static let maxSeconds = 31_536_000
+
     private static func seconds(_ text: String, _ flag: String) throws -> Double {
-        // Bounded so the server's nanosecond arithmetic can never overflow (a year is plenty).
-        guard let v = Double(text), v > 0, v <= 31_536_000 else {
-            throw UsageError(description: "\(flag) must be a number of seconds above 0 and at most 31536000, not \"\(text)\"")
+        guard let v = Double(text), v > 0, v <= Double(maxSeconds) else {
+            throw UsageError(description: "\(flag) must be a number of seconds above 0 and at most \(maxSeconds), not \"\(text)\"")
         }
         return v
     }

@@ -6,6 +6,7 @@ import Foundation
 import HTTPServer
 import Routes
 import Stubs
+import EmulationKit
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)

@@ -13,7 +13,7 @@ extension ControlPlane {
     func waitForOutbox<T: Encodable & Sendable>(_ request: HTTPRequest, in context: inout RequestContext,
                                                 _ read: @escaping @Sendable () -> [T]) -> HTTPResponse {
         switch waiters.waitMs(request.queryParameters) {
-        case .failure(let problem): return ControlPlane.badRequest(problem.description)
+        case .failure(let problem): return ControlPlane.badRequest(problem.description, hint: problem.hint)
         case .success(let ms):
             return waiters.wait(ms: ms, in: &context, ready: {
                 let found = read()

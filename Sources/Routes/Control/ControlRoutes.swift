@@ -16,7 +16,7 @@ extension ControlPlane {
     package var requestsHandler: HTTPHandler {
         { [self] request, context in
             switch (filter(request.queryParameters), waiters.waitMs(request.queryParameters)) {
-            case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
+            case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description, hint: problem.hint)
             case (.success(let filter), .success(let ms)):
                 let journal = journal
                 if ms == 0 {
@@ -42,7 +42,7 @@ extension ControlPlane {
     package var requestCountHandler: HTTPHandler {
         { [self] request, context in
             switch (filter(request.queryParameters, counting: true), waiters.waitMs(request.queryParameters)) {
-            case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description)
+            case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description, hint: problem.hint)
             case (.success(let filter), .success(let ms)):
                 let journal = journal, atLeast = filter.atLeast ?? 1
                 return waiters.wait(ms: ms, in: &context, ready: {

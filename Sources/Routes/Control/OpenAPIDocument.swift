@@ -45,7 +45,7 @@ package enum OpenAPIDocument {
             """
         let document: JSONValue = [
             "openapi": "3.1.0",
-            "info": ["title": "mock-server", "version": "2", "description": .string(description)],
+            "info": ["title": "mock-server", "version": .string(MockServerVersion.current), "description": .string(description)],
             "tags": .array(tags.map { ["name": .string($0)] }),
             "paths": OAS.members(paths.mapValues(OAS.members)),
             "components": [

@@ -80,11 +80,21 @@ package final class Waiters: Sendable {
         }
     }
 
-    /// The `waitMs` query parameter: absent is 0; otherwise a whole number from 0 to 30,000.
+    /// The `waitMs` query parameter: absent is 0; otherwise a whole number from 0 to `maxWaitMs`.
+    /// Anything else is refused (400), not clamped: a test that asked for a longer wait would
+    /// otherwise get an empty answer early and read it as "nothing came". The hint names the
+    /// bound and where it comes from, so the test can wait in steps instead.
     package func waitMs(_ query: Parameters) -> Result<Int, ControlPlane.FilterProblem> {
         guard let text = query["waitMs"] else { return .success(0) }
         guard let n = Int(text), (0...maxWaitMs).contains(n) else {
-            return .failure(ControlPlane.FilterProblem(description: "\"waitMs\" must be a whole number of milliseconds from 0 to \(maxWaitMs)"))
+            let bound = "this server's bound of \(maxWaitMs) ms (--max-wait-ms; default and most \(Waiters.defaultMaxWaitMs))"
+            let hint = if let n = Int(text), n > maxWaitMs {
+                "waitMs=\(n) is above \(bound): to wait longer, ask again when an answer comes back without the match."
+            } else {
+                "waitMs is a whole number from 0 to \(bound)."
+            }
+            return .failure(ControlPlane.FilterProblem(
+                description: "\"waitMs\" must be a whole number of milliseconds from 0 to \(maxWaitMs)", hint: hint))
         }
         return .success(n)
     }

@@ -16,14 +16,26 @@ package struct SystemSetting: Sendable {
     package let valueName: String
     package let help: String
     package let kind: Kind
+    /// What a `.count` counts, for `--help` ("accounts"); empty for a plain number.
+    package let unit: String
 
-    package init(key: String, flag: String, env: String, valueName: String, help: String, kind: Kind) {
+    package init(key: String, flag: String, env: String, valueName: String, help: String, kind: Kind, unit: String = "") {
         self.key = key
         self.flag = flag
         self.env = env
         self.valueName = valueName
         self.help = help
         self.kind = kind
+        self.unit = unit
+    }
+
+    /// The values it takes, as `--help` shows them: `1–9 digits`, `1–10000000 accounts`. Made from
+    /// `kind`, which `parse` checks against, so the help cannot promise other bounds.
+    package var valuesHelp: String {
+        switch kind {
+        case .digits: return "1–9 digits"
+        case .count(let range, _): return "\(range.lowerBound)–\(range.upperBound)" + (unit.isEmpty ? "" : " " + unit)
+        }
     }
 
     /// The value when neither a flag nor the seed sets it.

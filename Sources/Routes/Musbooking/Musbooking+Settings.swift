@@ -9,11 +9,11 @@ extension Musbooking {
     static let pendingCodesSetting = SystemSetting(
         key: "maxPendingSMSCodes", flag: "--max-pending-sms-codes", env: "MOCK_MAX_PENDING_SMS_CODES", valueName: "N",
         help: "musbooking SMS codes kept unused at most; past it the oldest is dropped (default 10000)",
-        kind: .count(1...10_000_000, defaultValue: 10_000))
+        kind: .count(1...10_000_000, defaultValue: 10_000), unit: "codes")
     static let accountsSetting = SystemSetting(
         key: "maxMusbookingAccounts", flag: "--max-musbooking-accounts", env: "MOCK_MAX_MUSBOOKING_ACCOUNTS", valueName: "N",
         help: "musbooking accounts at most; more registrations get 503 (default 100000)",
-        kind: .count(1...10_000_000, defaultValue: 100_000))
+        kind: .count(1...10_000_000, defaultValue: 100_000), unit: "accounts")
 
     package static var settings: [SystemSetting] { [smsCodeSetting, pendingCodesSetting, accountsSetting] }
 }

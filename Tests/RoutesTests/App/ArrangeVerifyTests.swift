@@ -142,10 +142,34 @@ final class ArrangeVerifyTests: MockServerTestCase {
             let r = try server.request("GET", bad)
             XCTAssertEqual(r.status, 400, bad)
             XCTAssertNotNil(r.jsonObject?["error"] as? String, bad)
+            // Given a value, the hint names the bound (an empty one is the filters' "give it a value").
+            if !bad.hasSuffix("=") {
+                XCTAssertTrue(r.header("X-Mock-Hint")?.contains("30000 ms") ?? false, "\(bad): \(r.header("X-Mock-Hint") ?? "no hint")")
+            }
         }
+        // Above the bound is refused, not clamped, and the hint says so and how to wait longer.
+        let over = try server.request("GET", "/__mock/requests/count?waitMs=45000")
+        XCTAssertEqual(over.status, 400)
+        XCTAssertEqual(over.header("X-Mock-Hint"), "waitMs=45000 is above this server's bound of 30000 ms (--max-wait-ms; default and most 30000): to wait longer, ask again when an answer comes back without the match.")
         // Already there: answered at once, whatever the wait.
         try sendSMS("9123456789")
         XCTAssertEqual(try server.request("GET", "/__mock/sms?waitMs=30000").jsonArray?.count, 1)
+    }
+}
+
+/// `--max-wait-ms` lowers the bound; a wait above it is refused with a hint naming the lowered bound.
+final class LoweredWaitBoundTests: XCTestCase {
+    func testAWaitAboveTheLoweredBoundIsRefusedNamingIt() throws {
+        let server = try TestServer(environment: { $0.maxWaitMs = 200 })
+        defer { server.stop() }
+        XCTAssertEqual(try server.request("GET", "/__mock/requests?waitMs=200").status, 200)
+        for path in ["/__mock/requests?waitMs=201", "/__mock/requests/count?waitMs=30000", "/__mock/sms?waitMs=201", "/__mock/emails?waitMs=1000"] {
+            let r = try server.request("GET", path)
+            XCTAssertEqual(r.status, 400, path)
+            let hint = r.header("X-Mock-Hint") ?? ""
+            XCTAssertTrue(hint.contains("bound of 200 ms (--max-wait-ms"), "\(path): \(hint)")
+            XCTAssertTrue(hint.hasPrefix("waitMs=") && hint.contains("ask again"), "\(path): \(hint)")
+        }
     }
 }
 

@@ -29,6 +29,32 @@ final class ExecutableTests: XCTestCase {
         }
     }
 
+    /// Every flag that takes a number or a word states what it takes: numbers their bounds (the
+    /// ones the parser checks) and unit, enumerations their values.
+    func testHelpStatesEveryFlagsRange() throws {
+        let server = try TestExecutable(["--help"])
+        let help = server.readOutput()
+        XCTAssertEqual(try server.finish().status, 0)
+        let lines = help.split(separator: "\n").map(String.init)
+        func line(_ flag: String) -> String { lines.first { $0.hasPrefix("  \(flag) ") } ?? "" }
+        for (flag, values) in [("--port", "[N: 0–65535]"), ("--max-wait-ms", "[N: 0–30000 ms]"), ("--max-body-bytes", "[N: 0–1073741824 bytes]"),
+                               ("--journal-size", "[N: 0–1000000 requests]"), ("--max-skyzone-accounts", "[N: 1–10000000 accounts]"),
+                               ("--sms-code", "[CODE: 1–9 digits]"), ("--header-timeout", "[SECONDS: above 0 to 31536000"),
+                               ("--log-level", "[LEVEL: debug, info, warning, error, off]"), ("--log-format", "[FORMAT: text, json]"),
+                               ("--poller", "[KIND: epoll, kqueue, poll]")] {
+            XCTAssertTrue(line(flag).contains(values), "\(flag): \(line(flag))")
+        }
+        // Every flag with a value name that is a number or a choice has its bracket.
+        for text in lines where [" N ", " SECONDS ", " LEVEL ", " FORMAT ", " KIND ", " CODE "].contains(where: { text.prefix(34).contains($0) }) {
+            let name = text.prefix(34).split(separator: " ").last.map(String.init) ?? ""
+            XCTAssertTrue(text.contains("[\(name): "), text)
+        }
+        // The bounds shown are the ones enforced: one past each end is refused.
+        for args in [["--port", "65536"], ["--max-wait-ms", "30001"], ["--journal-size", "-1"], ["--max-skyzone-accounts", "0"], ["--sms-code", "1234567890"]] {
+            XCTAssertEqual(try TestExecutable(args).finish().status, 64, args.joined(separator: " "))
+        }
+    }
+
     func testPortZeroBannerHealthAndSIGTERMOrSIGINTExitZero() throws {
         for (signal, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
             let server = try TestExecutable(["--port", "0", "--log-level", "info"])

@@ -95,6 +95,29 @@ final class MusbookingRecoveryTests: XCTestCase {
         XCTAssertEqual(user["isConfirmed"] as? Bool, true)
     }
 
+    /// The confirmation link's answers, both ways in and both outcomes, have the media type the
+    /// OpenAPI document gives them (schemathesis' content-type conformance check, ST104): plain
+    /// text, as the original's link page.
+    func testConfirmAnswersHaveTheDocumentedContentType() throws {
+        let server = try TestServer()
+        let document = try XCTUnwrap(try server.request("GET", "/__mock/openapi.json").jsonObject)
+        let operations = try XCTUnwrap((document["paths"] as? [String: Any])?["/api/users/confirm"] as? [String: Any])
+        func documented(_ method: String, _ status: Int) throws -> [String] {
+            let responses = try XCTUnwrap((operations[method] as? [String: Any])?["responses"] as? [String: Any], method)
+            let content = try XCTUnwrap((responses[String(status)] as? [String: Any])?["content"] as? [String: Any], "\(method) \(status)")
+            return content.keys.sorted()
+        }
+        let answers = [("get", try server.request("GET", "/api/users/confirm?id=nobody")),
+                       ("post", try server.request("POST", "/api/users/confirm", form: [("id", "nobody")])),
+                       ("get", try server.request("GET", "/api/users/confirm?id=\(Seed.customerId)")),
+                       ("post", try server.request("POST", "/api/users/confirm", form: [("id", Seed.customerId)]))]
+        XCTAssertEqual(answers.map(\.1.status), [400, 400, 200, 200])
+        for (method, answer) in answers {
+            let type = answer.header("Content-Type")?.split(separator: ";").first.map(String.init) ?? "none"
+            XCTAssertEqual([type], try documented(method, answer.status), "\(method) \(answer.status)")
+        }
+    }
+
     func testCategories() throws {
         let server = try TestServer()
         let token = try server.musbookingLogin(Seed.login, Seed.password)

@@ -261,22 +261,43 @@ package enum ConsoleScript {
     const text = await api("GET", "/__mock/requests?limit=200" + (state.journalSince ? "&since=" + state.journalSince : ""));
     addJournal(JSON.parse(text));
   }
+  // The answer as a row shows it. A request cut without one (status null: a fault's close or
+  // reset, a stub's fault) says "closed" or "reset", not an empty cell; a WebSocket message
+  // (status 101, always) says the type of its reply (replies are JSON messages, one a line).
+  function cutLabel(e) { return e.fault && e.fault.action && e.fault.action.reset ? "reset" : "closed"; }
+  function replyType(line) {
+    try { const m = JSON.parse(line); return m && typeof m.type === "string" ? m.type : ""; } catch (_) { return ""; }
+  }
+  function wsAnswer(e) {
+    const action = (e.fault && e.fault.action) || {};
+    if (action.closeCode !== undefined) return "closed " + action.closeCode;
+    const types = (e.responseBody || "").split("\n").map(replyType).filter(Boolean);
+    return types.length ? types.join(", ") : "no reply";
+  }
+  function statusLabel(e) {
+    if (e.status === null || e.status === undefined) return cutLabel(e);
+    return String(e.status);
+  }
+  function pathLabel(e) {
+    const path = e.path + (e.query ? "?" + e.query : "");
+    return e.method === "WS" ? path + " → " + wsAnswer(e) : path;
+  }
   function renderJournal() {
     const q = $("journal-filter").value.trim().toLowerCase();
-    const shown = state.journal.filter((e) => !q || [e.path, e.system, String(e.status), e.method, e.hint].some((v) => (v || "").toString().toLowerCase().includes(q)));
+    const shown = state.journal.filter((e) => !q || [pathLabel(e), e.system, statusLabel(e), e.method, e.hint].some((v) => (v || "").toString().toLowerCase().includes(q)));
     // Rows are buttons (reachable with Tab, opened with Enter or Space); a re-render keeps the
     // keyboard focus on the row it was on.
     const focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest("#journal-list .entry") : null;
     const focusedId = focused ? Number(focused.dataset.id) : null;
     $("journal-list").replaceChildren(...shown.slice().reverse().map((e) => {
-      const s = Math.floor((e.status || 0) / 100);
+      const s = e.status ? "s" + Math.floor(e.status / 100) : "s-cut";
       return el("li", {}, el("button", { type: "button", class: "entry" + (state.selected === e.id ? " selected" : ""), "data-id": e.id,
         "aria-expanded": String(state.selected === e.id), "aria-controls": "journal-detail", onclick: () => select(e.id) },
         el("span", { class: "when when-cell" }, time(e.at)),
         el("span", { class: "sys" }, e.system || "—"),
         el("span", { class: "method" }, e.method),
-        el("span", { class: "path", title: e.path + (e.query ? "?" + e.query : "") }, e.path + (e.query ? "?" + e.query : "")),
-        el("span", { class: "status s" + s }, e.status),
+        el("span", { class: e.method === "WS" ? "path ws" : "path", title: pathLabel(e) }, pathLabel(e)),
+        el("span", { class: "status " + s }, statusLabel(e)),
         el("span", { class: "dur" }, e.durationMs !== undefined ? (Math.round(e.durationMs * 10) / 10) + " ms" : ""),
         e.hint || e.fault ? el("span", { class: "hint" }, (e.fault ? "fault " + JSON.stringify(e.fault.action) + " " : "") + (e.hint ? "hint: " + e.hint : "")) : null));
     }));
@@ -294,8 +315,8 @@ package enum ConsoleScript {
     const part = (title, text) => text ? [el("h3", {}, title), el("pre", {}, text)] : [];
     d.replaceChildren(
       el("button", { type: "button", class: "close", onclick: () => { select(e.id); const row = document.querySelector('#journal-list .entry[data-id="' + e.id + '"]'); if (row) row.focus(); } }, "Close"),
-      el("h2", {}, e.method + " " + e.path),
-      el("p", { class: "muted" }, "#" + e.id + " · " + (e.system || "no system") + " · " + e.status + " · " + (e.durationMs ?? "?") + " ms · " + dateTime(e.at) + (e.truncated ? " · bodies truncated" : "")),
+      el("h2", {}, e.method + " " + (e.method === "WS" ? pathLabel(e) : e.path)),
+      el("p", { class: "muted" }, "#" + e.id + " · " + (e.system || "no system") + " · " + statusLabel(e) + " · " + (e.durationMs ?? "?") + " ms · " + dateTime(e.at) + (e.truncated ? " · bodies truncated" : "")),
       ...part("Hint", e.hint),
       ...part("Fault", e.fault ? JSON.stringify(e.fault, null, 2) : ""),
       ...part("Query", e.query),

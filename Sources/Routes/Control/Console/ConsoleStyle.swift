@@ -109,12 +109,14 @@ td.c-id { font: .8rem var(--mono); color: var(--muted); }
 .entry:hover, .entry.selected { background: var(--surface-2); }
 .entry .when { font-variant-numeric: tabular-nums; }
 .entry .path { font-family: var(--mono); font-size: .85rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+/* A message's row wraps rather than cut off the reply's type at its end. */
+.entry .path.ws { white-space: normal; overflow-wrap: anywhere; }
 .entry .hint { grid-column: 4 / -1; color: var(--warn); font-size: .82rem; }
 .entry .dur { text-align: right; color: var(--muted); font-variant-numeric: tabular-nums; }
 .method { font: 600 .8rem var(--mono); }
 .sys { font-size: .78rem; color: var(--muted); }
 .status { font: 700 .85rem var(--mono); }
-.s2 { color: var(--ok); } .s3 { color: var(--accent); } .s4 { color: var(--warn); } .s5 { color: var(--err); }
+.s2 { color: var(--ok); } .s3 { color: var(--accent); } .s4 { color: var(--warn); } .s5 { color: var(--err); } .s-cut { color: var(--err); }
 .detail { background: var(--surface); border: 1px solid var(--border); border-radius: 12px; padding: .9rem 1rem; box-shadow: var(--shadow); align-self: start; position: sticky; top: 4.5rem; max-height: calc(100vh - 6rem); overflow: auto; }
 .detail h3 { font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: .9rem 0 .3rem; }
 .detail pre { font: .82rem/1.4 var(--mono); background: var(--surface-2); padding: .6rem; border-radius: 8px; white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; }
@@ -160,7 +162,7 @@ button.delete { padding: .2rem .6rem; font-size: .85rem; }
   main { padding: .8rem .8rem 3rem; }
   .columns, .journal-layout.with-detail { grid-template-columns: minmax(0, 1fr); }
   .column-head input { width: 100%; }
-  .entry { grid-template-columns: 3rem minmax(0, 1fr) 2.4rem 3.8rem; gap: .5rem; }
+  .entry { grid-template-columns: 3rem minmax(0, 1fr) 3.2rem 3.8rem; gap: .5rem; }
   .tabs button { padding: .35rem .55rem; }
   .entry .sys { display: none; }
   .entry .when-cell { display: none; }
