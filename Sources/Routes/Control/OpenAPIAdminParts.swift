@@ -106,7 +106,7 @@ extension OAS {
         response("Near misses.", json(object(["nearMisses": array(object([
             "request": ["type": "object"], "stubMapping": ["type": "object"], "requestPattern": ["type": "object"],
             "matchResult": object(["distance": ["type": "number", "minimum": 0, "maximum": 1]]), "scenarioState": string,
-        ]))])))
+        ], required: ["request", "matchResult"]))])))
     }
 
     /// A paging count (`limit`, `offset`): a whole number, 0 or more.
