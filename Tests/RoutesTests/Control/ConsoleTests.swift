@@ -55,6 +55,19 @@ final class ConsoleTests: XCTestCase {
     /// The markup side of the accessibility work (axe-core and a keyboard-only run drive the page
     /// itself in scripts/console-test.sh): tab roles tied to their panels, a name for every input
     /// outside a <label>, and Reset behind a confirmation dialog.
+    /// The Stubs panel lists the mappings folder's refused mappings (issue 35: refused, listed,
+    /// never dropped silently), from the same list as `GET /__admin/mappings/refused`.
+    func testTheStubsPanelListsRefusedMappings() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let page = try server.request("GET", "/__mock/").text
+        XCTAssertTrue(page.contains("id=\"stubs-refused-box\" hidden"), "hidden until something is refused")
+        XCTAssertTrue(page.contains("id=\"stubs-refused\""))
+        let script = try server.request("GET", "/__mock/console.js").text
+        XCTAssertTrue(script.contains("api(\"GET\", \"/__admin/mappings/refused\")"), "the panel reads the refused list")
+        XCTAssertEqual(try server.request("GET", "/__admin/mappings/refused").status, 200, "the console may read it")
+    }
+
     func testThePageDeclaresTabRolesInputNamesAndAResetConfirmation() throws {
         let page = try TestServer().request("GET", "/__mock/").text
         XCTAssertTrue(page.contains(#"role="tablist""#))

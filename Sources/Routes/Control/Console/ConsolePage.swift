@@ -88,6 +88,11 @@ package enum ConsolePage {
     <p class="muted">WireMock mappings that answer before the systems (--mappings DIR, or POST /__admin/mappings); newest first, with their hits and scenario state.</p>
     <ol id="stubs-list" class="faults"></ol>
     <p id="stubs-empty" class="empty">No stubs loaded: every request goes to the systems.</p>
+    <div id="stubs-refused-box" hidden>
+      <h3>Refused from the mappings folder <span class="count" id="stubs-refused-count">0</span></h3>
+      <p class="muted">Mappings this server cannot serve as WireMock would: the rest of the folder loaded (GET /__admin/mappings/refused).</p>
+      <ol id="stubs-refused" class="faults"></ol>
+    </div>
   </section>
   <section id="controls" class="panel" role="tabpanel" aria-labelledby="tab-controls" tabindex="0">
     <div class="control-grid">

@@ -367,10 +367,15 @@ package enum ConsoleScript {
 
   // ---- stubs -----------------------------------------------------------------------------
   async function loadStubs() {
-    const text = await api("GET", "/__mock/stubs");
-    if (text === state.stubsText) return;
-    state.stubsText = text;
+    const [text, refusedText] = await Promise.all([api("GET", "/__mock/stubs"), api("GET", "/__admin/mappings/refused")]);
+    if (text + refusedText === state.stubsText) return;
+    state.stubsText = text + refusedText;
     const stubs = JSON.parse(text);
+    const refused = JSON.parse(refusedText).refused || [];
+    $("stubs-refused-count").textContent = refused.length;
+    $("stubs-refused").replaceChildren(...refused.map((r) => el("li", {},
+      el("code", {}, r.file + (r.pointer && r.pointer !== "/" ? " " + r.pointer : "")), " · " + r.reason)));
+    $("stubs-refused-box").hidden = refused.length === 0;
     $("stubs-count").textContent = stubs.length;
     $("stubs-list").replaceChildren(...stubs.map((s) => el("li", {},
       el("code", {}, s.method + " " + (s.url === null ? "any URL" : s.url) + (s.urlMatch && s.urlMatch.endsWith("Pattern") ? " (pattern)" : "")),
