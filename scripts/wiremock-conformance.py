@@ -462,6 +462,19 @@ def run_real_folders(top, binary, wire, wire_root, work):
     return totals, differences
 
 
+def json_at(value, pointer, missing=None):
+    """The value at a JSON pointer ("/a/0/b"), else `missing`."""
+    cur = value
+    for part in [p for p in pointer.split("/") if p]:
+        if isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+            cur = cur[int(part)]
+        elif isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        else:
+            return missing
+    return cur
+
+
 def check_expect(got, expect):
     """None when the answer meets the test's expectation, else what differs."""
     status, hdrs, body = got
@@ -474,7 +487,7 @@ def check_expect(got, expect):
         for piece in expect["bodyContains"]:
             if piece not in text:
                 return f"body {text[:160]!r} lacks {piece!r}"
-    if "json" in expect or "jsonHas" in expect:
+    if any(k in expect for k in ("json", "jsonHas", "jsonLength", "jsonAbsent")):
         try:
             value = json.loads(body)
         except ValueError:
@@ -492,6 +505,13 @@ def check_expect(got, expect):
                     return f"JSON has no {pointer} ({text[:160]!r})"
             if want != "*" and cur != want:
                 return f"JSON {pointer} is {cur!r}, expected {want!r}"
+        for pointer, want in expect.get("jsonLength", {}).items():
+            cur = json_at(value, pointer)
+            if not isinstance(cur, (list, dict)) or len(cur) != want:
+                return f"JSON {pointer} has {len(cur) if isinstance(cur, (list, dict)) else 'no'} items, expected {want} ({text[:160]!r})"
+        for pointer in expect.get("jsonAbsent", []):
+            if json_at(value, pointer, missing=KeyError) is not KeyError:
+                return f"JSON has {pointer}, expected none ({text[:160]!r})"
     for name, want in expect.get("headers", {}).items():
         have = header_values(hdrs, name)
         if want is None and have:
