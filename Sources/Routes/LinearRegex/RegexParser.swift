@@ -13,7 +13,11 @@ struct RegexParser {
     private(set) var groupCount = 0
     private(set) var names: [String: Int] = [:]
 
-    init(_ pattern: String) { scalars = Array(pattern.unicodeScalars) }
+    /// `dotAll`: `.` matches line terminators from the start, as Java's `Pattern.DOTALL` (`(?s)`).
+    init(_ pattern: String, dotAll: Bool = false) {
+        scalars = Array(pattern.unicodeScalars)
+        flags.dotAll = dotAll
+    }
 
     /// The whole pattern.
     mutating func parse() throws(RegexSyntaxError) -> RegexNode {

@@ -24,9 +24,10 @@ package struct RegexPattern: Sendable {
     private let dfa: SharedDFA
 
     /// Compiles `source`; refuses a syntax error, a construct that needs backtracking, or a
-    /// program over `maxInstructions`, saying which.
-    package init(_ source: String) throws(RegexSyntaxError) {
-        var parser = RegexParser(source)
+    /// program over `maxInstructions`, saying which. `dotAll`: `.` matches line terminators too,
+    /// as Java's `Pattern.DOTALL`, which WireMock compiles every stub regex with.
+    package init(_ source: String, dotAll: Bool = false) throws(RegexSyntaxError) {
+        var parser = RegexParser(source, dotAll: dotAll)
         let node = try parser.parse()
         program = try RegexCompiler.compile(node, groups: parser.groupCount)
         names = parser.names

@@ -68,11 +68,15 @@ extension StubAdmin {
                     return error.response
                 }
             }
-            guard admin.store.setScenario(name, to: state) else {
+            switch admin.store.setScenario(name, to: state) {
+            case .done: return StubAdmin.emptyOK
+            case .unknownScenario:
                 return StubAdmin.json(.notFound, ["errors": [["code": 404, "title": .string("Scenario \(name) does not exist")]]])
                     .hinted(StubProblem.ascii("no scenario is named \(name) (GET /__admin/scenarios lists them)"))
+            case .unknownState(let possible):
+                return StubAdmin.json(HTTPStatus(code: 422), ["errors": [["code": 11, "title": .string("Scenario \(name) does not support state \(state ?? "")")]]])
+                    .hinted(StubProblem.ascii("scenario \(name) has the states \(possible.joined(separator: ", ")); its mappings name no other"))
             }
-            return StubAdmin.emptyOK
         }
     }
 
@@ -148,14 +152,19 @@ enum StubAdminQuery {
     static func since(_ parameters: Parameters) -> Result<Date?, StubProblem> {
         guard let text = parameters.first("since") else { return .success(nil) }
         guard let date = try? Date(text, strategy: .iso8601) else {
-            return .failure(StubProblem("/since", "since must be an ISO 8601 date-time such as 2026-12-05T10:00:00Z, not \(text)"))
+            return .failure(StubProblem("since", "since must be an ISO 8601 date-time such as 2026-12-05T10:00:00Z, not \(text)"))
         }
         return .success(date)
     }
 
-    /// WireMock answers a bad paging parameter 400 with its error shape.
-    static func badRequest(_ problem: StubProblem) -> HTTPResponse {
-        HTTPResponse.json(.badRequest, bytes: Array(problem.json.jsonText.utf8)).hinted(StubProblem.ascii(problem.description))
+    /// WireMock answers a bad paging parameter 400 with its error shape (`title`: WireMock's own
+    /// words, where its clients read them).
+    static func badRequest(_ problem: StubProblem, title: String? = nil) -> HTTPResponse {
+        var body = problem.json
+        if let title {
+            body = ["errors": [["code": 10, "source": ["pointer": .string(problem.pointer)], "title": .string(title), "detail": .string(problem.detail)]]]
+        }
+        return HTTPResponse.json(.badRequest, bytes: Array(body.jsonText.utf8)).hinted(StubProblem.ascii(problem.description))
     }
 }
 

@@ -324,10 +324,16 @@ package struct StubAdmin: Sendable {
         let parameters = request.queryParameters
         var all = Array(journal.loggedRequests().reversed())
         if parameters.first("unmatched") == "true" { all = all.filter { !$0.wasMatched } }
-        if let stub = parameters.first("matchingStub")?.lowercased() { all = all.filter { $0.stub?.id == stub } }
+        if let stub = parameters.first("matchingStub")?.lowercased() {
+            guard UUIDString.isValid(stub) else {
+                return StubAdmin.json(.badRequest, ["errors": [["code": 10, "title": .string("Query parameter matchingStub value '\(stub)' is not a valid UUID")]]])
+                    .hinted(StubProblem.ascii("matchingStub must be a stub mapping's id (a UUID), not '\(stub)'"))
+            }
+            all = all.filter { $0.stub?.id == stub }
+        }
         let since: Date?
         switch StubAdminQuery.since(parameters) {
-        case .failure(let problem): return StubAdminQuery.badRequest(problem)
+        case .failure(let problem): return StubAdminQuery.badRequest(problem, title: "\(parameters.first("since") ?? "") is not a valid ISO8601 date")
         case .success(let date): since = date
         }
         let chosen = since.map { date in all.filter { $0.at > date } } ?? all

@@ -7,10 +7,12 @@ struct StubRegex: Sendable {
     let pattern: RegexPattern
     var source: String { pattern.source }
 
-    /// Compiles `source`; a pattern that does not compile, or needs backtracking, is refused with the reason.
+    /// Compiles `source` with `.` matching line terminators too, as WireMock compiles every stub
+    /// regex (`Pattern.DOTALL`, its `AbstractRegexPattern`): a multi-line body matches
+    /// `.*foo.*` there. A pattern that does not compile, or needs backtracking, is refused with the reason.
     init(_ source: String, at pointer: String) throws(StubProblem) {
         do {
-            pattern = try RegexPattern(source)
+            pattern = try RegexPattern(source, dotAll: true)
         } catch {
             throw StubProblem(pointer, "the regular expression \"\(source)\" is refused: \(error)")
         }

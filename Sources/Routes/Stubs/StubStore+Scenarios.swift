@@ -1,14 +1,26 @@
 /// One scenario's state set from outside (`PUT /__admin/scenarios/{name}/state`).
 extension StubStore {
-    /// Sets scenario `name` to `state` (back to `Started` when nil), as WireMock does: any state
-    /// is taken, named by a mapping or not. False when no loaded mapping is in that scenario.
-    package func setScenario(_ name: String, to state: String?) -> Bool {
-        self.state.withLock { s in
-            guard s.scenarios[name] != nil else { return false }
+    /// What setting a scenario's state did.
+    package enum ScenarioSetting: Sendable, Equatable {
+        case done
+        /// No loaded mapping is in that scenario.
+        case unknownScenario
+        /// No mapping of the scenario names that state (WireMock's 422).
+        case unknownState(possible: [String])
+    }
+
+    /// Sets scenario `name` to `state`, one its mappings name (as WireMock's `Scenario.setState`
+    /// checks), or back to `Started` when nil.
+    package func setScenario(_ name: String, to state: String?) -> ScenarioSetting {
+        if let state, let scenario = scenarios.first(where: { $0.name == name }), !scenario.possibleStates.contains(state) {
+            return .unknownState(possible: scenario.possibleStates)
+        }
+        return self.state.withLock { s in
+            guard s.scenarios[name] != nil else { return .unknownScenario }
             s.scenarios[name] = state ?? StubStore.startedState
             // A match running meanwhile that read this scenario matches again (StubStore+Matching).
             s.scenarioVersion += 1
-            return true
+            return .done
         }
     }
 }

@@ -453,11 +453,11 @@ package struct StubReference: Sendable, Equatable {
         let (entries, states) = state.withLock { ($0.entries, $0.scenarios) }
         return states.keys.sorted().map { name in
             let members = entries.filter { $0.mapping.scenarioName == name }.map(\.mapping)
+            // As WireMock lists them: the states the mappings move to, then those they require.
             var possible: [String] = []
-            for m in members {
-                for s in [m.newScenarioState, m.requiredScenarioState].compactMap({ $0 }) where !possible.contains(s) { possible.append(s) }
+            for s in members.compactMap(\.newScenarioState) + members.compactMap(\.requiredScenarioState) where !possible.contains(s) {
+                possible.append(s)
             }
-            if !possible.contains(StubStore.startedState) { possible.append(StubStore.startedState) }
             return Scenario(name: name, state: states[name] ?? StubStore.startedState, possibleStates: possible, mappings: members)
         }
     }

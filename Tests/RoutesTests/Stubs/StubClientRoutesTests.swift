@@ -56,6 +56,11 @@ final class StubClientRoutesTests: MockServerTestCase {
         XCTAssertEqual(unknown.status, 404)
         XCTAssertEqual((unknown.jsonObject?["errors"] as? [[String: Any]])?.first?["title"] as? String, "Scenario nope does not exist")
         XCTAssertEqual(try server.request("PUT", "/__admin/scenarios/flow/state", body: Array(#"{"stat": "x"}"#.utf8)).status, 422)
+        let unsupported = try server.request("PUT", "/__admin/scenarios/flow/state", body: Array(#"{"state": "nowhere"}"#.utf8))
+        XCTAssertEqual(unsupported.status, 422, "a state no mapping of the scenario names, as WireMock's Scenario.setState")
+        XCTAssertEqual(try server.request("GET", "/flow").text, "second", "unchanged")
+        let states = (try server.request("GET", "/__admin/scenarios").jsonObject?["scenarios"] as? [[String: Any]])?.first?["possibleStates"] as? [String]
+        XCTAssertEqual(states, ["second", "Started"], "the states moved to, then those required, as WireMock lists them")
     }
 
     func testServeEventsCarryWireMocksFieldsOnlyAndAreFoundPagedAndFiltered() throws {
@@ -80,6 +85,7 @@ final class StubClientRoutesTests: MockServerTestCase {
         XCTAssertEqual((later["requests"] as? [Any])?.count, 0)
         XCTAssertEqual(try server.request("GET", "/__admin/requests?since=yesterday").status, 400)
         XCTAssertEqual(try server.request("GET", "/__admin/requests?limit=-1").status, 400)
+        XCTAssertEqual(try server.request("GET", "/__admin/requests?matchingStub=").status, 400, "not a UUID")
         let unknown = try server.request("GET", "/__admin/requests?offset=1")
         XCTAssertEqual(unknown.status, 400, "a parameter not implemented is refused, never ignored")
         XCTAssertNotNil(unknown.header("X-Mock-Hint"))
@@ -177,5 +183,12 @@ final class StubClientRoutesTests: MockServerTestCase {
             .jsonObject?["nearMisses"] as? [[String: Any]])
         XCTAssertEqual(((byPattern.first?["request"] as? [String: Any])?["url"] as? String), "/orders")
         XCTAssertEqual((byPattern.first?["matchResult"] as? [String: Any])?["distance"] as? Double, 0)
+    }
+
+    /// WireMock compiles every stub regex with DOTALL: `.` crosses a line break in a body.
+    func testARegexDotCrossesLineBreaksAsInWireMock() throws {
+        let mapping = #"{"request": {"method": "POST", "url": "/dot", "bodyPatterns": [{"matches": ".*foo.*"}]}, "response": {"body": "matched"}}"#
+        XCTAssertEqual(try post("/__admin/mappings", mapping).status, 201)
+        XCTAssertEqual(try server.request("POST", "/dot", body: Array("a\nfoo\nb".utf8)).text, "matched")
     }
 }
