@@ -34,7 +34,7 @@ package struct AdminGuard: Sendable {
 
     package init(adminToken: String?, extraHosts: [String] = [], logger: Logger = .silent) {
         self.adminToken = (adminToken?.isEmpty ?? true) ? nil : adminToken
-        self.extraHosts = Set(extraHosts.map { AdminGuard.hostName($0.lowercased()) }.filter { !$0.isEmpty })
+        self.extraHosts = Set(extraHosts.map { HostField.name($0.lowercased()) }.filter { !$0.isEmpty })
         failures = AdminFailures(logger: logger)
     }
 
@@ -112,7 +112,7 @@ package struct AdminGuard: Sendable {
     }
 
     package func isAcceptedHost(_ value: String) -> Bool {
-        let name = AdminGuard.hostName(value.lowercased())
+        let name = HostField.name(value.lowercased())
         return AdminGuard.isLoopbackName(name) || extraHosts.contains(name)
     }
 
@@ -124,30 +124,11 @@ package struct AdminGuard: Sendable {
             return "admin routes answer requests addressed to localhost, 127.0.0.1 or [::1], not \(value): a web page may be reaching this server through DNS rebinding"
         }
         guard localPort != 0 else { return nil }
-        let port = AdminGuard.hostPort(value)
+        let port = HostField.port(value)
         guard port == localPort else {
             return "admin routes answer requests addressed to this server's port \(localPort), not \(port.map(String.init) ?? "none (80)") (Host: \(value))"
         }
         return nil
-    }
-
-    /// The port of a `Host` value (`[::1]:8080` → 8080); 80 when it names none, nil when it is not a number.
-    package static func hostPort(_ value: String) -> Int? {
-        let trimmed = value.trimmingASCIISpaces()
-        let afterName: Substring
-        if trimmed.hasPrefix("[") {
-            guard let close = trimmed.firstIndex(of: "]") else { return nil }
-            afterName = trimmed[trimmed.index(after: close)...]
-        } else if let colon = trimmed.firstIndex(of: ":") {
-            afterName = trimmed[colon...]
-        } else {
-            afterName = ""
-        }
-        if afterName.isEmpty { return 80 }
-        guard afterName.first == ":" else { return nil }
-        let digits = afterName.dropFirst()
-        guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy(\.isASCIIDigit) else { return nil }
-        return Int(digits)
     }
 
     /// `localhost` (and its subdomains, RFC 6761), `127.0.0.0/8`, `::1` and `::ffff:127.x`.
@@ -158,17 +139,6 @@ package struct AdminGuard: Sendable {
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { part in
             !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigit) && (Int(part) ?? 256) <= 255
         }
-    }
-
-    /// The host of a `Host` value without its port and IPv6 brackets: `[::1]:8080` → `::1`.
-    package static func hostName(_ value: String) -> String {
-        let trimmed = String(value.trimmingASCIISpaces())
-        if trimmed.hasPrefix("[") {
-            guard let close = trimmed.firstIndex(of: "]") else { return trimmed }
-            return String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
-        }
-        if let colon = trimmed.firstIndex(of: ":") { return String(trimmed[..<colon]) }
-        return trimmed
     }
 
     /// `Origin: http://127.0.0.1:8080` against `Host: 127.0.0.1:8080` (the console's own page).

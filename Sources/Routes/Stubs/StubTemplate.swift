@@ -111,19 +111,6 @@ struct StubTemplate: Sendable {
         }
     }
 
-    /// The name of a `Host` value: `[::1]:8080` → `::1`, `example.com:8080` → `example.com`.
-    static func hostName(_ host: String) -> String {
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[host.index(after: host.startIndex)..<close]) }
-        return String(host.split(separator: ":", maxSplits: 1).first ?? "")
-    }
-
-    /// The port of a `Host` value, or 80 when it names none (plain HTTP).
-    static func hostPort(_ host: String) -> String {
-        let afterName = host.hasPrefix("[") ? host.split(separator: "]", maxSplits: 1).dropFirst().first.map(String.init) ?? "" : host
-        guard let colon = afterName.lastIndex(of: ":") else { return "80" }
-        return String(afterName[afterName.index(after: colon)...])
-    }
-
     /// `request.query.x.[1]` → `["query", "x", "1"]`; nil when it does not start with `request.`.
     private static func requestPath(_ word: String) -> [String]? {
         let bits = word.split(separator: ".", omittingEmptySubsequences: false).map { bit -> String in
@@ -209,8 +196,8 @@ struct StubTemplate: Sendable {
             let host = request.headers["Host"] ?? "localhost"
             switch path[1] {
             case "scheme": return "http"
-            case "host": return StubTemplate.hostName(host)
-            default: return StubTemplate.hostPort(host)
+            case "host": return HostField.name(host)
+            default: return HostField.port(host).map(String.init) ?? ""
             }
         case "pathSegments":
             let segments = scope.pathSegments
