@@ -88,32 +88,46 @@ package struct RequestPattern: Sendable {
                               cookies: try object.map("cookies", decodeField), bodyPatterns: bodyPatterns, basicAuth: basicAuth)
     }
 
-    /// Whether `request` matches every part of the pattern.
+    /// Whether `request` matches every part of the pattern (stops at the first part that misses).
     func matches(_ request: StubRequest) -> Bool {
-        if let method, method != request.method { return false }
-        switch url {
-        case .any: break
-        case .url(let u): if u != request.url { return false }
-        case .urlPath(let p): if p != request.path { return false }
-        case .urlPattern(let r): if !r.matchesWhole(request.url) { return false }
-        case .urlPathPattern(let r): if !r.matchesWhole(request.path) { return false }
+        var all = true
+        visitParts(of: request) { matched in
+            all = matched
+            return matched
         }
+        return all
+    }
+
+    /// Tells `visit` whether each part of the pattern matches `request`, in order: the method, the
+    /// URL, the basic credentials, each header, query parameter, cookie and body pattern; stops
+    /// when `visit` answers false. The one place that says what a part matching means, for
+    /// `matches` and for the near misses' `distance`.
+    func visitParts(of request: StubRequest, _ visit: (Bool) -> Bool) {
+        guard visit(method.map { $0 == request.method } ?? true) else { return }
+        let url: Bool
+        switch self.url {
+        case .any: url = true
+        case .url(let u): url = u == request.url
+        case .urlPath(let p): url = p == request.path
+        case .urlPattern(let r): url = r.matchesWhole(request.url)
+        case .urlPathPattern(let r): url = r.matchesWhole(request.path)
+        }
+        guard visit(url) else { return }
         // WireMock compares the whole header ignoring case (`equalToIgnoreCase`): `BASIC dXNlcjpwdw==` matches.
-        if let basicAuth, !request.headers.values("Authorization").contains(where: { $0.lowercased() == basicAuth }) { return false }
-        for (name, pattern) in headers where !pattern.matches(values: request.headers.values(name)) { return false }
+        if let basicAuth, !visit(request.headers.values("Authorization").contains(where: { $0.lowercased() == basicAuth })) { return }
+        for (name, pattern) in headers where !visit(pattern.matches(values: request.headers.values(name))) { return }
         if !query.isEmpty {
             let parameters = request.queryParameters
-            for (name, pattern) in query where !pattern.matches(values: parameters.filter { $0.name == name }.map(\.value)) { return false }
+            for (name, pattern) in query where !visit(pattern.matches(values: parameters.filter { $0.name == name }.map(\.value))) { return }
         }
         if !cookies.isEmpty {
             let jar = request.cookies
-            for (name, pattern) in cookies where !pattern.matches(values: jar.filter { $0.0 == name }.map(\.1)) { return false }
+            for (name, pattern) in cookies where !visit(pattern.matches(values: jar.filter { $0.0 == name }.map(\.1))) { return }
         }
         if !bodyPatterns.isEmpty {
             let body = request.bodyText
-            for pattern in bodyPatterns where !pattern.matches(values: body.isEmpty && pattern.matchesMissing ? [] : [body]) { return false }
+            for pattern in bodyPatterns where !visit(pattern.matches(values: body.isEmpty && pattern.matchesMissing ? [] : [body])) { return }
         }
-        return true
     }
 }
 

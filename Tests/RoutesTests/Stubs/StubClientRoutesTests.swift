@@ -191,4 +191,16 @@ final class StubClientRoutesTests: MockServerTestCase {
         XCTAssertEqual(try post("/__admin/mappings", mapping).status, 201)
         XCTAssertEqual(try server.request("POST", "/dot", body: Array("a\nfoo\nb".utf8)).text, "matched")
     }
+
+    /// A near miss's distance reads each part as matching does: credentials in `BASIC` (any case)
+    /// match, so a request the stub would answer is at distance 0.
+    func testANearMissMeasuresPartsAsMatchingDoes() throws {
+        let mapping = #"{"request": {"method": "GET", "url": "/auth", "basicAuthCredentials": {"username": "tom", "password": "secret"}}, "response": {"body": "in"}}"#
+        XCTAssertEqual(try post("/__admin/mappings", mapping).status, 201)
+        let header = "BASIC " + Data("tom:secret".utf8).base64EncodedString()
+        XCTAssertEqual(try server.request("GET", "/auth", headers: [("Authorization", header)]).text, "in")
+        let asked = #"{"url": "/auth", "method": "GET", "headers": {"Authorization": "\#(header)"}}"#
+        let misses = try XCTUnwrap(try post("/__admin/near-misses/request", asked).jsonObject?["nearMisses"] as? [[String: Any]])
+        XCTAssertEqual((misses.first?["matchResult"] as? [String: Any])?["distance"] as? Double, 0)
+    }
 }
