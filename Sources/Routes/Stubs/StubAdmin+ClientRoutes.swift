@@ -1,8 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -262,25 +257,7 @@ extension StubAdmin {
         let admin = self
         return { _, _ in
             guard let root = admin.store.filesRoot else { return StubAdmin.json(.ok, .array([])) }
-            var paths: [String] = []
-            StubAdmin.listFiles(in: root, depth: 0, into: &paths)
-            return StubAdmin.json(.ok, .array(paths.sorted().map(JSONValue.string)))
-        }
-    }
-
-    /// Every regular file under `folder` (symbolic links followed, as WireMock's walk does), at
-    /// most 32 levels and `StubStore.maxStubs` files deep.
-    private static func listFiles(in folder: String, depth: Int, into paths: inout [String]) {
-        guard depth < 32, let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names.sorted() where paths.count < StubStore.maxStubs {
-            let path = folder + "/" + name
-            var info = stat()
-            guard stat(path, &info) == 0 else { continue }
-            if info.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) {
-                listFiles(in: path, depth: depth + 1, into: &paths)
-            } else if info.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) {
-                paths.append(path)
-            }
+            return StubAdmin.json(.ok, .array(StubFiles.allFiles(under: root).sorted().map(JSONValue.string)))
         }
     }
 

@@ -40,18 +40,29 @@ package struct StubFiles: Sendable {
         }
         var found: [String] = []
         var visited = Set<String>()
-        StubFiles.walk(mappingsFolder, names, into: &found, visited: &visited)
+        StubFiles.walk(mappingsFolder, names, keeping: { $0.lowercased().hasSuffix(".json") }, into: &found, visited: &visited)
         return found
     }
 
-    /// Depth first; a folder met twice (a symbolic link back up) is walked once.
-    private static func walk(_ folder: String, _ names: [String], into found: inout [String], visited: inout Set<String>) {
+    /// Every file under `folder` (`GET /__admin/files`), walked as `files()` walks the mappings;
+    /// `[]` when it is not a folder.
+    package static func allFiles(under folder: String) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        var found: [String] = []
+        var visited = Set<String>()
+        walk(folder, names, keeping: { _ in true }, into: &found, visited: &visited)
+        return found
+    }
+
+    /// Depth first, in name order; a folder met twice (a symbolic link back up) is walked once.
+    private static func walk(_ folder: String, _ names: [String], keeping keep: (String) -> Bool, into found: inout [String],
+                             visited: inout Set<String>) {
         guard visited.insert(StubFiles.realPath(folder)).inserted else { return }
         for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) where !name.hasPrefix(".") {
             let path = folder + "/" + name
             if let inner = try? FileManager.default.contentsOfDirectory(atPath: path) {
-                walk(path, inner, into: &found, visited: &visited)
-            } else if name.lowercased().hasSuffix(".json") {
+                walk(path, inner, keeping: keep, into: &found, visited: &visited)
+            } else if keep(name) {
                 found.append(path)
             }
         }

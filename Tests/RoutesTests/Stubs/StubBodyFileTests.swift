@@ -167,4 +167,16 @@ final class StubBodyFileTests: XCTestCase {
         let log = lines.withLock { $0.joined(separator: "\n") }
         XCTAssertTrue(log.contains("GET /nameless 200") && log.contains("stubs/sub/flags.json"), log)
     }
+
+    /// `GET /__admin/files`: every file under `__files`, at any depth, sorted full paths.
+    func testTheAdminFilesListingWalksEveryLevel() throws {
+        try write("a", to: "__files/body.json")
+        try write("b", to: "__files/users/one.json")
+        try write("[]", to: "mappings/none.json")
+        let server = try server()
+        defer { server.stop() }
+        let root = folder.appendingPathComponent("__files").path
+        let listed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try server.request("GET", "/__admin/files").text.utf8)) as? [String])
+        XCTAssertEqual(listed, [root + "/body.json", root + "/users/one.json"])
+    }
 }
