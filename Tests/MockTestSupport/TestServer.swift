@@ -55,9 +55,12 @@ package final class TestServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Sends one request and waits for its response.
-    /// What a state-changing admin request carries (the admin guard refuses simple cross-site requests).
+    /// The header the console sends on its writes. Since revision 4 of the admin guard it is
+    /// needed by none (the guard refuses what a browser's cross-site write shows instead); tests
+    /// that send it check that it is still accepted.
     package static let adminWrite: [(String, String)] = [("X-Mock-Admin", "1")]
+
+    /// Sends one request and waits for its response.
 
     package func request(_ method: String, _ path: String, headers: [(String, String)] = [],
                         body: [UInt8] = []) throws -> TestResponse {

@@ -14,9 +14,6 @@ import Stubs
 package struct AdminGuard: Sendable {
     /// `X-Mock-Admin-Token: <token>` opens the admin paths to other machines (`--admin-token`).
     package static let tokenHeader = "X-Mock-Admin-Token"
-    /// `X-Mock-Admin: 1`, which the console still sends: until revision 4 of the guard a
-    /// state-changing request needed it or a JSON `Content-Type`; neither is needed now.
-    package static let markerHeader = "X-Mock-Admin"
     /// `/__mock/*` and `/__admin/*` (WireMock's admin API over the stubs) answer as `admin`,
     /// errors in Vapor's shape like the transport's own. No CORS: they are read by their own
     /// console only, which is same-origin.
