@@ -12,11 +12,13 @@ extension StubStore {
     /// Sets scenario `name` to `state`, one its mappings name (as WireMock's `Scenario.setState`
     /// checks), or back to `Started` when nil.
     package func setScenario(_ name: String, to state: String?) -> ScenarioSetting {
-        if let state, let scenario = scenarios.first(where: { $0.name == name }), !scenario.possibleStates.contains(state) {
-            return .unknownState(possible: scenario.possibleStates)
-        }
-        return self.state.withLock { s in
+        self.state.withLock { s in
             guard s.scenarios[name] != nil else { return .unknownScenario }
+            // Checked and set in one step: the scenario's mappings cannot change in between.
+            if let state {
+                let possible = StubStore.possibleStates(s.entries.lazy.map(\.mapping).filter { $0.scenarioName == name })
+                guard possible.contains(state) else { return .unknownState(possible: possible) }
+            }
             s.scenarios[name] = state ?? StubStore.startedState
             // A match running meanwhile that read this scenario matches again (StubStore+Matching).
             s.scenarioVersion += 1

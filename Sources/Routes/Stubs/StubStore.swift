@@ -453,13 +453,18 @@ package struct StubReference: Sendable, Equatable {
         let (entries, states) = state.withLock { ($0.entries, $0.scenarios) }
         return states.keys.sorted().map { name in
             let members = entries.filter { $0.mapping.scenarioName == name }.map(\.mapping)
-            // As WireMock lists them: the states the mappings move to, then those they require.
-            var possible: [String] = []
-            for s in members.compactMap(\.newScenarioState) + members.compactMap(\.requiredScenarioState) where !possible.contains(s) {
-                possible.append(s)
-            }
-            return Scenario(name: name, state: states[name] ?? StubStore.startedState, possibleStates: possible, mappings: members)
+            return Scenario(name: name, state: states[name] ?? StubStore.startedState, possibleStates: StubStore.possibleStates(members),
+                            mappings: members)
         }
+    }
+
+    /// A scenario's states as WireMock lists them: those its mappings move to, then those they require.
+    static func possibleStates(_ members: [StubMapping]) -> [String] {
+        var possible: [String] = []
+        for s in members.compactMap(\.newScenarioState) + members.compactMap(\.requiredScenarioState) where !possible.contains(s) {
+            possible.append(s)
+        }
+        return possible
     }
 
     /// Each mapping, newest first, as the console lists it: id, name, priority, method, URL,
