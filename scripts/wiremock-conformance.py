@@ -494,15 +494,11 @@ def check_expect(got, expect):
             return f"body {text[:120]!r} is not JSON"
         if "json" in expect and value != expect["json"]:
             return f"JSON {text[:160]!r}, expected {json.dumps(expect['json'])[:160]}"
+        absent = object()
         for pointer, want in expect.get("jsonHas", {}).items():
-            cur = value
-            for part in [p for p in pointer.split("/") if p]:
-                if isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
-                    cur = cur[int(part)]
-                elif isinstance(cur, dict) and part in cur:
-                    cur = cur[part]
-                else:
-                    return f"JSON has no {pointer} ({text[:160]!r})"
+            cur = json_at(value, pointer, missing=absent)
+            if cur is absent:
+                return f"JSON has no {pointer} ({text[:160]!r})"
             if want != "*" and cur != want:
                 return f"JSON {pointer} is {cur!r}, expected {want!r}"
         for pointer, want in expect.get("jsonLength", {}).items():
