@@ -15,7 +15,7 @@ extension StubAdmin {
         let admin = self
         return { request, _ in
             do throws(StubChangeError) {
-                let (id, mapping) = try StubAdmin.checkedMapping(request.body, admin.store.filesRoot, needsId: true)
+                let (id, mapping) = try StubAdmin.checkedMapping(request.body, admin.store, needsId: true)
                 let (found, hint) = try admin.store.replaceSaving(id: id, with: mapping)
                 guard found else { return StubAdmin.notFound }
                 let done = HTTPResponse(status: .noContent)
@@ -33,7 +33,7 @@ extension StubAdmin {
         let admin = self
         return { request, _ in
             do throws(StubChangeError) {
-                let (id, mapping) = try StubAdmin.checkedMapping(request.body, admin.store.filesRoot, needsId: false)
+                let (id, mapping) = try StubAdmin.checkedMapping(request.body, admin.store, needsId: false)
                 if !id.isEmpty, try admin.store.removeSaving(id: id) { return StubAdmin.emptyOK }
                 let pattern = StubAdmin.canonical(mapping.json["request"] ?? .null)
                 for other in admin.store.mappings where StubAdmin.canonical(other.json["request"] ?? .null) == pattern {
@@ -92,16 +92,19 @@ extension StubAdmin {
         logged.serveEventJSON(mapping: logged.stub.flatMap { store.mapping(id: $0.id) })
     }
 
-    /// A mapping from an admin body, and the id it names (lowercased; "" when it names none).
-    private static func checkedMapping(_ body: [UInt8], _ filesRoot: String?, needsId: Bool) throws(StubChangeError) -> (String, StubMapping) {
+    /// A mapping from an admin body, read as `POST /__admin/mappings` reads one (the decoder's
+    /// rule for `id` and `uuid`, `--global-response-templating`), and the id the body names
+    /// (lowercased; "" when it names none).
+    private static func checkedMapping(_ body: [UInt8], _ store: StubStore, needsId: Bool) throws(StubChangeError) -> (String, StubMapping) {
         do throws(StubProblem) {
             let value = try parse(body).get()
             guard value.isObject else { throw StubProblem("/", "the body must be one mapping object") }
-            let id = (value["id"]?.string ?? value["uuid"]?.string ?? "").lowercased()
-            if needsId && id.isEmpty { throw StubProblem("/id", "the mapping to edit is named by its \"id\" (or \"uuid\"); PUT /__admin/mappings/{id} takes it in the path") }
+            let named = ["id", "uuid"].contains { !(value[$0]?.string ?? "").isEmpty }
+            if needsId && !named { throw StubProblem("/id", "the mapping to edit is named by its \"id\" (or \"uuid\"); PUT /__admin/mappings/{id} takes it in the path") }
             var generator = SystemRandomNumberGenerator()
-            let named = id.isEmpty ? value : value.stubSetting("id", .string(id)).stubSetting("uuid", .string(id))
-            return (id, try StubMapping.decode(named, filesRoot: filesRoot, newId: id.isEmpty ? UUIDString.random(using: &generator) : id))
+            let mapping = try StubMapping.decode(value, filesRoot: store.filesRoot, newId: UUIDString.random(using: &generator),
+                                                 templateAll: store.templateAll)
+            return (named ? mapping.id : "", mapping)
         } catch {
             throw .refused(error)
         }

@@ -203,4 +203,16 @@ final class StubClientRoutesTests: MockServerTestCase {
         let misses = try XCTUnwrap(try post("/__admin/near-misses/request", asked).jsonObject?["nearMisses"] as? [[String: Any]])
         XCTAssertEqual((misses.first?["matchResult"] as? [String: Any])?["distance"] as? Double, 0)
     }
+
+    /// `POST /__admin/mappings/edit` reads its mapping as `POST /__admin/mappings` does: under
+    /// `--global-response-templating` the edited body is a template too.
+    func testAnEditByBodyReadsTheMappingAsACreateDoes() throws {
+        let templating = try TestServer(environment: { env in env.stubs = StubLoading.emptyStore(clock: env.clock, templateAll: true) })
+        defer { templating.stop() }
+        let created = try templating.request("POST", "/__admin/mappings", headers: javaText, body: Array(mapping("/t", "one {{request.path}}", id: id).utf8))
+        XCTAssertEqual(created.status, 201)
+        XCTAssertEqual(try templating.request("GET", "/t").text, "one /t")
+        XCTAssertEqual(try templating.request("POST", "/__admin/mappings/edit", headers: javaText, body: Array(mapping("/t", "two {{request.path}}", id: id).utf8)).status, 204)
+        XCTAssertEqual(try templating.request("GET", "/t").text, "two /t")
+    }
 }
