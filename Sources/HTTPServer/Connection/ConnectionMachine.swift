@@ -404,10 +404,8 @@ final class ConnectionMachine {
             }
             holdsWebSocketSlot = true
             var bytes: [UInt8] = []
-            if !HTTPResponseEncoder.encode(response, omitBody: false, keepAlive: true, requestVersion: request.version,
-                                           date: env.date, into: &bytes) {
-                refusedHead(method: request.method.rawValue, path: request.path)
-            }
+            encode(response, omitBody: false, keepAlive: true, version: request.version,
+                   for: request.method.rawValue, request.path, into: &bytes)
             // An admission may hold the 101 (a fault's delay); frames sent behind it wait in order.
             emit(bytes, delay: context.delivery.delayNanos, then: .none, log: logEntry(request, response, context), start: start)
             phase = .webSocket
@@ -441,10 +439,8 @@ final class ConnectionMachine {
         if delivery.delayNanos == 0 && delivery.action == .send && delivery.deferred == nil && held.isEmpty {
             // The hot path: encode straight into the output buffer.
             let wasEmpty = pendingOutput == 0
-            if !HTTPResponseEncoder.encode(response, omitBody: omitBody, keepAlive: keepAlive, requestVersion: request.version,
-                                           date: env.date, into: &outbound) {
-                refusedHead(method: request.method.rawValue, path: request.path)
-            }
+            encode(response, omitBody: omitBody, keepAlive: keepAlive, version: request.version,
+                   for: request.method.rawValue, request.path, into: &outbound)
             outputAdded(wasEmpty: wasEmpty)
             if !keepAlive { close = .afterFlush }
             if let onSent = delivery.onSent { onSent(response) }
@@ -465,10 +461,15 @@ final class ConnectionMachine {
         emit(bytes, delay: delivery.delayNanos, then: then, log: entry, start: start, sent: ConnectionMachine.sent(response, delivery.onSent))
     }
 
-    /// The encoder refused an answer's head (CR, LF or NUL in a field or the reason) and sent a
-    /// 500 instead: the log says for which request, never the value (it may be a request's text).
-    private func refusedHead(method: String, path: String) {
-        env.logger.warning("answer to \(method) \(path) not sent: a header name, a header value or the reason phrase held CR, LF or NUL; a 500 went instead")
+    /// Encodes the answer to `method path`. When the encoder refused its head (CR, LF or NUL in a
+    /// field or the reason) and a 500 went instead, the log says for which request, never the
+    /// value (it may be a request's text).
+    @inline(__always)
+    private func encode(_ response: HTTPResponse, omitBody: Bool, keepAlive: Bool, version: HTTPVersion,
+                        for method: @autoclosure () -> String, _ path: @autoclosure () -> String, into bytes: inout [UInt8]) {
+        if !HTTPResponseEncoder.encode(response, omitBody: omitBody, keepAlive: keepAlive, requestVersion: version, date: env.date, into: &bytes) {
+            env.logger.warning("answer to \(method()) \(path()) not sent: a header name, a header value or the reason phrase held CR, LF or NUL; a 500 went instead")
+        }
     }
 
     /// `onSent` bound to what it is to be told: the answer, or a reply's messages.
@@ -485,15 +486,11 @@ final class ConnectionMachine {
                                     system: context.system, hint: response.hint, remoteAddress: remoteAddress, level: context.logLevel)
         switch context.delivery.action {
         case .send:
-            if !HTTPResponseEncoder.encode(response, omitBody: shape.omitBody, keepAlive: shape.keepAlive, requestVersion: shape.version,
-                                           date: env.date, into: &bytes) {
-                refusedHead(method: shape.method, path: shape.path)
-            }
+            encode(response, omitBody: shape.omitBody, keepAlive: shape.keepAlive, version: shape.version,
+                   for: shape.method, shape.path, into: &bytes)
         case .truncate:
-            if !HTTPResponseEncoder.encode(response, omitBody: shape.omitBody, keepAlive: false, requestVersion: shape.version,
-                                           date: env.date, into: &bytes) {
-                refusedHead(method: shape.method, path: shape.path)
-            }
+            encode(response, omitBody: shape.omitBody, keepAlive: false, version: shape.version,
+                   for: shape.method, shape.path, into: &bytes)
             if !shape.omitBody { bytes.removeLast(min(bytes.count, response.body.count - response.body.count / 2)) }
             then = .afterFlush
         case .raw:
