@@ -12,8 +12,8 @@ folder of DIR (Tests/WireMockConformance/real-folders) is loaded by ONE WireMock
 mappings/ and __files/ replaced by the folder's, then POST /__admin/reset, which reloads the
 folder from disk as at start) and by a mock-server started on it (--mappings, a copy of the
 folder); the folder's requests.json (scripts/real-folders-requests.py) goes to both. "Did not
-start" is a result, not a crash. With --wiremock-tests FILE: cases translated from WireMock's own
-acceptance tests, each step's expectation checked on both. Thresholds: --min-real-same-percent,
+start" is a result, not a crash. With --wiremock-tests FILE or FOLDER: cases translated from WireMock's
+own tests, each step's expectation checked on both. Thresholds: --min-real-same-percent,
 --min-wiremock-tests-percent.
 """
 import argparse, http.client, json, os, re, shutil, socket, subprocess, sys, tempfile, time
@@ -517,6 +517,20 @@ def check_expect(got, expect):
     return None
 
 
+def load_wiremock_tests(path, case_filter=None):
+    """One corpus from a file or from every *.json of a folder (in name order), names unique."""
+    files = [os.path.join(path, f) for f in sorted(os.listdir(path)) if f.endswith(".json")] if os.path.isdir(path) else [path]
+    cases, seen = [], set()
+    for f in files:
+        for case in json.load(open(f, encoding="utf-8"))["cases"]:
+            if case["name"] in seen:
+                sys.exit(f"wiremock-conformance: case {case['name']!r} in {f} is named twice")
+            seen.add(case["name"])
+            if case_filter is None or re.search(case_filter, case["name"]) or re.search(case_filter, case["source"]):
+                cases.append(case)
+    return {"cases": cases}
+
+
 def run_wiremock_tests(corpus, servers):
     """Each case on each server after a reset: every step's answer must meet its expectation."""
     results = {}
@@ -550,7 +564,8 @@ def main():
     p.add_argument("--corpus")
     p.add_argument("--java-client", help="folder of the compiled JavaClientCheck class")
     p.add_argument("--real-folders", help="folder of real WireMock folders, each with requests.json")
-    p.add_argument("--wiremock-tests", help="JSON cases translated from WireMock's own acceptance tests")
+    p.add_argument("--wiremock-tests", help="JSON cases translated from WireMock's own tests: a file, or a folder of them (each *.json, by name)")
+    p.add_argument("--case-filter", help="with --wiremock-tests: only the cases whose name or source this regular expression finds")
     p.add_argument("--min-real-same-percent", type=float, default=0.0,
                    help="least share of real-folder requests answered as WireMock does (deliberate ones aside)")
     p.add_argument("--min-overall-same-percent", type=float, default=0.0,
@@ -648,7 +663,7 @@ def isolated_main(args):
         # loaded across resets, and DELETE /__admin/mappings then fails on the real folders'
         # multi-mapping files (read-only to it).
         if args.wiremock_tests:
-            corpus = json.load(open(args.wiremock_tests, encoding="utf-8"))
+            corpus = load_wiremock_tests(args.wiremock_tests, args.case_filter)
             mock_folder = os.path.join(work, "mock-tests")
             os.makedirs(os.path.join(mock_folder, "mappings"))
             replace_root(wire_root, mock_folder)

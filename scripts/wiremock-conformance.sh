@@ -9,7 +9,7 @@
 # loopback only. Then, in a network namespace of its own (`unshare -n`, loopback only, so the
 # proxies and webhooks real folders name reach nothing), the real WireMock folders of
 # Tests/WireMockConformance/real-folders and the cases translated from WireMock's own tests
-# (Tests/WireMockConformance/wiremock-tests.json) go to both servers; thresholds below.
+# (Tests/WireMockConformance/wiremock-tests/) go to both servers; thresholds below.
 # Usage: scripts/wiremock-conformance.sh [path/to/mock-server]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -51,4 +51,4 @@ timeout 300 "${isolate[@]}" bash -c 'ip link set lo up && exec "$@"' isolated \
     "$VENV/bin/python" scripts/wiremock-conformance.py --mock-server "$bin" --jar "$JAR" --require-isolated-network \
     --real-folders Tests/WireMockConformance/real-folders --min-real-same-percent "$MIN_REAL_SAME_PERCENT" \
     --min-overall-same-percent "$MIN_OVERALL_SAME_PERCENT" --min-loaded-same-percent "$MIN_LOADED_SAME_PERCENT" \
-    --wiremock-tests Tests/WireMockConformance/wiremock-tests.json --min-wiremock-tests-percent "$MIN_WIREMOCK_TESTS_PERCENT"
+    --wiremock-tests Tests/WireMockConformance/wiremock-tests/ --min-wiremock-tests-percent "$MIN_WIREMOCK_TESTS_PERCENT"
