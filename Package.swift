@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "StatePersistence", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Persistence"),
         // The composition root: the registry, the seed, the app, the admin routes that span the plane.
         .target(name: "Routes", dependencies: ["HTTPServer", "EmulationKit", "MockControl", "StatePersistence", "Stubs", "MockAdminWire"] + systemTargets,
-                exclude: ["Kit", "Rows", "CustomerGateway", "SkyZone", "Musbooking", "RSSchool", "Control", "Persistence", "Stubs", "LinearRegex"]),
+                path: "Sources/Routes/Composition"),
         // WireMock-format stub mappings for every other endpoint: matching, answers, /__admin
         // (imports only HTTPServer; the kit's environment holds the store).
         .target(name: "Stubs", dependencies: ["HTTPServer", "LinearRegex"], path: "Sources/Routes/Stubs"),

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates Sources/Routes/BundledSeed.swift from seed.json, so the binary starts from any
+# Regenerates Sources/Routes/Composition/BundledSeed.swift from seed.json, so the binary starts from any
 # directory with the repository's seed. Run it after editing seed.json (a test fails until you do).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-out=Sources/Routes/BundledSeed.swift
+out=Sources/Routes/Composition/BundledSeed.swift
 # The raw string's delimiter must not occur in the seed.
 if grep -q '"###' seed.json; then echo "embed-seed: seed.json contains \"###; change the delimiter" >&2; exit 1; fi
 {

@@ -45,8 +45,8 @@ edit("Package.swift", '"RSSchool", "Control"', '"RSSchool", "PinLogin", "Control
 edit("Package.swift", '        .target(name: "RSSchoolSystem"',
      '        .target(name: "PinLoginSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/PinLogin"),\n        .target(name: "RSSchoolSystem"')
 # The registry (step 4).
-edit("Sources/Routes/SystemRegistry.swift", "import RowsSystem", "import PinLoginSystem\nimport RowsSystem")
-edit("Sources/Routes/SystemRegistry.swift", "RSSchool.self,", "RSSchool.self, PinLogin.self,")
+edit("Sources/Routes/Composition/SystemRegistry.swift", "import RowsSystem", "import PinLoginSystem\nimport RowsSystem")
+edit("Sources/Routes/Composition/SystemRegistry.swift", "RSSchool.self,", "RSSchool.self, PinLogin.self,")
 # The seed section (step 5).
 edit("seed.json", "{", '{\n  "pin": { "pin": "1234", "name": "Pin Person" },')
 PY

@@ -9,7 +9,7 @@ final class BundledSeedTests: XCTestCase {
     func testBundledSeedEqualsSeedJSONByteForByte() throws {
         let file = try Data(contentsOf: URL(fileURLWithPath: TestServer.repositorySeedPath))
         XCTAssertTrue(Data(BundledSeed.json.utf8) == file,
-                      "Sources/Routes/BundledSeed.swift is out of date with seed.json: run scripts/embed-seed.sh")
+                      "Sources/Routes/Composition/BundledSeed.swift is out of date with seed.json: run scripts/embed-seed.sh")
     }
 
     func testBundledSeedDecodes() throws {
