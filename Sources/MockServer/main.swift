@@ -17,6 +17,10 @@ import EmulationKit
 // First, before any thread exists: SIGINT/SIGTERM/SIGHUP stay pending until the trap's thread takes them.
 let signalTrap = SignalTrap.block([SIGINT, SIGTERM, SIGHUP])
 SignalTrap.ignoreBrokenPipes()
+#if os(macOS)
+// --watch wakes on FSEvents here (the libraries poll on Darwin: they leave CoreServices out).
+FSEventsWakeups.install()
+#endif
 
 /// Prints to standard error and exits with the given status.
 func exitWith(_ message: String, status: Int32) -> Never {

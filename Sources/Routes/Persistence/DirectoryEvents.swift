@@ -8,10 +8,22 @@ import Glibc
 #endif
 import HTTPServer
 
+/// What wakes a watcher on a system whose notification this library does not call itself:
+/// the executable's FSEvents stream on macOS (CoreServices stays out of the libraries an iOS app
+/// links). `wait` blocks until something may have changed (true) or `close` (false).
+package protocol DirectoryWakeups: AnyObject, Sendable {
+    /// The mechanism's name, for the log (`FSEvents`).
+    var name: String { get }
+    func wait() -> Bool
+    func close()
+}
+
 /// Wakes a watcher's thread when something in its directories may have changed, so an idle
-/// `--watch` costs nothing: inotify on Linux. Nil where the system has no such notification here
-/// (Darwin: docs/darwin-differences.md) or refuses one (the per-user inotify instance or watch
-/// limit); the watcher polls then, as it does when a watch cannot be added later.
+/// `--watch` costs nothing: inotify on Linux, elsewhere what `platformWakeups` makes (the
+/// executable installs FSEvents on macOS). Nil where the system has no such notification here
+/// (an app embedding the server on Darwin: docs/darwin-differences.md) or refuses one (the
+/// per-user inotify instance or watch limit); the watcher polls then, as it does when a watch
+/// cannot be added later.
 ///
 /// An event only wakes the watcher: it then compares its fingerprint (names, sizes, times) as a
 /// poll would, so a missed or extra event costs at most one comparison, never a wrong reload.
@@ -31,9 +43,24 @@ package final class DirectoryEvents: @unchecked Sendable {
     private var watched: [Int32: String] = [:]
     /// A directory that could not be watched: `wait` gives up after `fallbackInterval` too.
     private var incomplete = false
+    #else
+    private let wakeups: any DirectoryWakeups
     #endif
     private let fallbackInterval: Double
     private let closed = Locked(false)
+
+    /// Makes the wakeups of `directories` (`recursive`: and every folder under them) where this
+    /// library has no notification of its own; set once by the executable before any watcher.
+    package static let platformWakeups = Locked<(@Sendable (_ directories: [String], _ recursive: Bool) -> (any DirectoryWakeups)?)?>(nil)
+
+    /// How changes are seen: `inotify`, or the platform's wakeups' name.
+    package var mechanism: String {
+        #if canImport(Glibc)
+        "inotify"
+        #else
+        wakeups.name
+        #endif
+    }
 
     /// Watches `directories` (`recursive`: and every subfolder, at any depth, including ones made
     /// later). Nil when the system gives no notification or refuses this one; `fallbackInterval`
@@ -57,7 +84,8 @@ package final class DirectoryEvents: @unchecked Sendable {
         // Not one directory watched: nothing would ever wake the watcher.
         if watched.isEmpty { return nil }
         #else
-        return nil
+        guard let make = DirectoryEvents.platformWakeups.withLock({ $0 }), let made = make(directories, recursive) else { return nil }
+        wakeups = made
         #endif
     }
 
@@ -85,8 +113,10 @@ package final class DirectoryEvents: @unchecked Sendable {
             if n == 0 { return true }
             if readEvents() { return true }
         }
-        #endif
         return false
+        #else
+        return !closed.withLock({ $0 }) && wakeups.wait()
+        #endif
     }
 
     /// Ends `wait` for good, from any thread.
@@ -99,6 +129,8 @@ package final class DirectoryEvents: @unchecked Sendable {
         #if canImport(Glibc)
         var byte: UInt8 = 1
         _ = Glibc.write(wake.write, &byte, 1)
+        #else
+        wakeups.close()
         #endif
     }
 

@@ -6,8 +6,9 @@ import Foundation
 import HTTPServer
 
 /// Compares a fingerprint on a background thread and calls `changed` after each settled
-/// difference. With `events` (inotify on Linux) it compares only when woken by one, so an idle
-/// watcher costs nothing; without (Darwin, or the system refused), it polls every `interval`.
+/// difference. With `events` (inotify on Linux, FSEvents in the executable on macOS) it compares
+/// only when woken by one, so an idle watcher costs nothing; without (an app embedding the server
+/// on Darwin, or the system refused), it polls every `interval`.
 /// Either way the fingerprint decides, so editors that save by renaming a new file over the old
 /// one look the same as an edit in place.
 package final class PollingWatcher<Fingerprint: Equatable & Sendable>: @unchecked Sendable {
@@ -49,8 +50,8 @@ package final class PollingWatcher<Fingerprint: Equatable & Sendable>: @unchecke
         events?.close()
     }
 
-    /// How changes are seen: `inotify`, or `polling` every interval.
-    package var mechanism: String { events == nil ? "polling" : "inotify" }
+    /// How changes are seen: `inotify` (`FSEvents` in the executable on macOS), or `polling` every interval.
+    package var mechanism: String { events?.mechanism ?? "polling" }
 
     private func run(from baseline: Fingerprint) {
         var last = baseline

@@ -20,6 +20,7 @@ enum StubBodyFile {
     /// The file's bytes, or why there are none (the hint names a near miss: the same name in
     /// another case).
     static func read(_ name: String, in root: String) -> Result<[UInt8], Missing> {
+        if let kept = StubFileCache.lookup(name, in: root) { return .success(kept) }
         var path = root
         for component in name.split(separator: "/") {
             guard component != "..", !component.utf8.contains(0) else { return .failure(Missing(name: name, nearMiss: nil)) }
@@ -32,7 +33,9 @@ enum StubBodyFile {
             }
             path += "/" + entry
         }
+        let before = StubFileCache.Identity.of(path)
         guard let bytes = FileBytes.read(path) else { return .failure(Missing(name: name, nearMiss: nil)) }
+        if let before { StubFileCache.keep(name, in: root, path: path, before: before, bytes: bytes) }
         return .success(bytes)
     }
 

@@ -34,6 +34,12 @@ extension stat {
         get { st_mtim }
         set { st_mtim = newValue }
     }
+
+    /// bsd/sys/stat.h:205 `struct timespec st_ctimespec;` (Glibc's field is `st_ctim`).
+    public var st_ctimespec: timespec {
+        get { st_ctim }
+        set { st_ctim = newValue }
+    }
 }
 
 /// libpthread include/pthread/pthread.h:375 `int pthread_key_create(pthread_key_t *, void (* _Nullable)(void *));`
