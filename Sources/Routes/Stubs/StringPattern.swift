@@ -107,19 +107,7 @@ enum StringPattern: Sendable {
             if budget.exhausted { StubBudget.reportExhausted("equalToJson", bytes: value.utf8.count) }
             return equal
         case .matchesJsonPath(let path, let sub):
-            guard let document = JSONValue.parse(value) else { return false }
-            var budget = StubBudget()
-            let found = path.evaluate(document, budget: &budget)
-            if budget.exhausted {
-                StubBudget.reportExhausted("matchesJsonPath \(path.source)", bytes: value.utf8.count)
-                return false
-            }
-            guard let sub else { return path.isDefinite ? !found.isEmpty && found[0] != .null : !found.isEmpty }
-            if path.isDefinite {
-                guard let first = found.first else { return sub.pattern.matchesMissing }
-                return sub.pattern.matches(first.stubText)
-            }
-            return sub.pattern.matches(JSONValue.array(found).jsonText)
+            return JSONPathMatch.matches(path, sub?.pattern, value)
         }
     }
 

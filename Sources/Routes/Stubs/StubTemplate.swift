@@ -165,15 +165,23 @@ struct StubTemplate: Sendable {
             out.append(requestValue(path, &scope), escaped: escaped)
         case .jsonPath(_, let path):
             guard let document = scope.document else { return }
-            let found = path.evaluate(document, budget: &scope.budget)
-            if scope.budget.exhausted { return out.fail(.overBudget("the template's jsonPath \(path.source)")) }
-            let value = path.isDefinite ? found.first : .array(found)
-            guard let value else { return }
+            // WireMock's helper reads with DEFAULT_PATH_LEAF_TO_NULL; a missing path or an
+            // error gives "" (its default), as does null.
+            let value: JSONValue
+            do {
+                value = try path.read(document, options: JSONPathOptions(leafToNull: true), budget: &scope.budget)
+            } catch {
+                if case .overBudget = error { return out.fail(.overBudget("the template's jsonPath \(path.source)")) }
+                return
+            }
             switch value {
             case .string(let s): out.append(s, escaped: escaped)
             case .null: break
+            case .number(let d) where path.givesDoubles: out.append(JSONPathValues.javaDouble(d), escaped: escaped)
             case .number, .bool: out.append(value.stubText, escaped: escaped)
-            default: JacksonPretty.write(value, into: &out, escaped: escaped)
+            // A list prints as json-smart's JSONArray does (compact), an object as Jackson's pretty printer.
+            case .array: out.append(value.jsonText, escaped: escaped)
+            case .object: JacksonPretty.write(value, into: &out, escaped: escaped)
             }
         case .randomValue(let length, let type, let uppercase):
             StubRandom.append(length: length, type: type, uppercase: uppercase, escaped: escaped, into: &out)

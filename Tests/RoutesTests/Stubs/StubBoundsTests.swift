@@ -62,10 +62,21 @@ final class StubBoundsTests: MockServerTestCase {
         let path = try JSONPath("$[*][*][*]", at: "/")
         let document = try json("[" + Array(repeating: "[" + Array(repeating: "[1, 2, 3]", count: 100).joined(separator: ",") + "]", count: 100).joined(separator: ",") + "]")
         var budget = StubBudget(steps: 1000)
-        XCTAssertEqual(path.evaluate(document, budget: &budget).count, 0)
+        XCTAssertThrowsError(try path.read(document, budget: &budget))
         XCTAssertTrue(budget.exhausted)
         budget = StubBudget()
-        XCTAssertEqual(path.evaluate(document, budget: &budget).count, 30_000)
+        guard case .array(let items) = try path.read(document, budget: &budget) else { return XCTFail("a list") }
+        XCTAssertEqual(items.count, 30_000)
+    }
+
+    /// A deep scan with a filter that compares against the root visits every node once per
+    /// node: the budget stops it too.
+    func testADeepScanStopsAtItsBudget() throws {
+        let path = try JSONPath("$..[?(@.a == $..a.length())]", at: "/")
+        let document = try json("[" + Array(repeating: #"{"a": [1, 2]}"#, count: 2_000).joined(separator: ",") + "]")
+        var budget = StubBudget(steps: 100_000)
+        XCTAssertThrowsError(try path.read(document, budget: &budget))
+        XCTAssertTrue(budget.exhausted)
     }
 
     func testTheReviewsBodyDoesNotMatchAndTheServerAnswersAtOnce() throws {
