@@ -143,7 +143,7 @@ package struct StubReference: Sendable, Equatable {
     /// What the folder's last load refused and warned about (`GET /__admin/mappings/refused`).
     package let loadRecord = StubLoadRecord()
     /// The mock's clock (`{{now}}`, the date matchers).
-    let now: @Sendable () -> Date
+    package let now: @Sendable () -> Date
     /// A test's seam: called in the middle of every match, with no lock held (nil in a server).
     let matchProbe: (@Sendable (StubRequest) -> Void)?
     /// What a stub may answer (`--max-stub-body-bytes`).
