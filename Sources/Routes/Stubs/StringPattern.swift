@@ -177,12 +177,6 @@ indirect enum StringPattern: Sendable {
         }
     }
 
-    /// Matches a present value on the server's clock (for metadata, which has no request).
-    func matches(_ value: String) -> Bool { matches(Optional(value), now: Date()) }
-
-    /// Whether a missing value matches.
-    var matchesMissing: Bool { matches(nil, now: Date()) }
-
     /// Matches a field that may repeat (WireMock's `MultiValuePattern`): no value is a missing
     /// one; otherwise any value may match.
     func matches(values: [String], now: Date) -> Bool {
