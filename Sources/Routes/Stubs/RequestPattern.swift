@@ -33,6 +33,8 @@ package struct RequestPattern: Sendable {
     let pathParameters: [(String, StringPattern)]
     let cookies: [(String, StringPattern)]
     let bodyPatterns: [StringPattern]
+    /// `multipartPatterns`: each must match the parts of a multipart body.
+    let multipart: [MultipartPattern]
     /// `Authorization: Basic …` for these credentials, in lower case (compared ignoring case).
     let basicAuth: String?
     /// `scheme`, `host`, `port`: as the request's `Host` header gives them (this server speaks http only).
@@ -41,9 +43,8 @@ package struct RequestPattern: Sendable {
     let port: Int?
 
     static let fields = ["method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "pathParameters", "queryParameters",
-                         "formParameters", "headers", "cookies", "bodyPatterns", "basicAuthCredentials", "scheme", "host", "port"]
+                         "formParameters", "headers", "cookies", "bodyPatterns", "multipartPatterns", "basicAuthCredentials", "scheme", "host", "port"]
     static let refused: [String: String] = [
-        "multipartPatterns": "multipartPatterns is not supported: match the body with bodyPatterns contains or matches",
         "customMatcher": "custom matchers are not supported",
     ]
     static let urlKeys = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"]
@@ -88,6 +89,11 @@ package struct RequestPattern: Sendable {
             guard case .array(let items) = body else { throw StubProblem(pointer + "/bodyPatterns", "\"bodyPatterns\" must be an array of matchers") }
             for (i, item) in items.enumerated() { bodyPatterns.append(try StringPattern.decode(item, at: "\(pointer)/bodyPatterns/\(i)", body: true)) }
         }
+        var multipart: [MultipartPattern] = []
+        if let patterns = object["multipartPatterns"] {
+            guard case .array(let items) = patterns else { throw StubProblem(pointer + "/multipartPatterns", "\"multipartPatterns\" must be an array") }
+            for (i, item) in items.enumerated() { multipart.append(try MultipartPattern.decode(item, at: "\(pointer)/multipartPatterns/\(i)")) }
+        }
         var basicAuth: String?
         if let credentials = object["basicAuthCredentials"] {
             let c = try StrictObject(credentials, at: pointer + "/basicAuthCredentials", what: "\"basicAuthCredentials\"")
@@ -111,8 +117,8 @@ package struct RequestPattern: Sendable {
         return RequestPattern(method: method.map { $0.uppercased() == "ANY" ? nil : $0 } ?? nil, url: url,
                               headers: try object.map("headers", decodeMulti), query: try object.map("queryParameters", decodeMulti),
                               form: try object.map("formParameters", decodeMulti), pathParameters: pathParameters,
-                              cookies: try object.map("cookies", decodeField), bodyPatterns: bodyPatterns, basicAuth: basicAuth,
-                              scheme: scheme, host: try object["host"].map { v throws(StubProblem) in try StringPattern.decode(v, at: pointer + "/host") },
+                              cookies: try object.map("cookies", decodeField), bodyPatterns: bodyPatterns, multipart: multipart,
+                              basicAuth: basicAuth, scheme: scheme, host: try object["host"].map { v throws(StubProblem) in try StringPattern.decode(v, at: pointer + "/host") },
                               port: try object.int("port", in: 1...65535))
     }
 
@@ -129,7 +135,7 @@ package struct RequestPattern: Sendable {
 
     /// Tells `visit` whether each part of the pattern matches `request`, in order: the method, the
     /// URL, scheme, host and port, the basic credentials, each path parameter, header, query
-    /// parameter, form parameter, cookie and body pattern; stops when `visit` answers false. The
+    /// parameter, form parameter, cookie, body pattern and multipart pattern; stops when `visit` answers false. The
     /// one place that says what a part matching means, for `matches` and for the near misses' `distance`.
     func visitParts(of request: StubRequest, now: Date, _ visit: (Bool) -> Bool) {
         guard visit(method.map { $0 == request.method } ?? true) else { return }
@@ -170,6 +176,10 @@ package struct RequestPattern: Sendable {
         if !bodyPatterns.isEmpty {
             let text = request.bodyText
             for pattern in bodyPatterns where !visit(pattern.matches(body: request.body, text: text, now: now)) { return }
+        }
+        if !multipart.isEmpty {
+            let parts = StubMultipart.parts(of: request)
+            for pattern in multipart where !visit(parts.map { pattern.matches($0, now: now) } ?? false) { return }
         }
     }
 }

@@ -76,4 +76,21 @@ final class StubMatcherTests: MockServerTestCase {
         XCTAssertEqual(try server.request("GET", "/h", headers: [("Host", "api.example")]).status, 404, "no port is 80")
         XCTAssertEqual(try post(#"{"request": {"urlPath": "/s", "scheme": "ftp"}}"#).status, 422)
     }
+
+    func testMultipartPatternsReadEachPart() throws {
+        XCTAssertEqual(try post(#"{"request": {"method": "POST", "urlPath": "/mp", "multipartPatterns": [{"matchingType": "ALL", "headers": {"Content-Disposition": {"contains": "form-data"}}}, {"headers": {"Content-Disposition": {"contains": "name=\"doc\""}}, "bodyPatterns": [{"contains": "hello"}]}]}}"#).status, 201)
+        func send(_ parts: [(String, String)], boundary: String = "\"b-1\"") throws -> Int {
+            var body = ""
+            for (name, text) in parts { body += "--b-1\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(text)\r\n" }
+            body += "--b-1--\r\n"
+            return try server.request("POST", "/mp", headers: [("Content-Type", "multipart/form-data; boundary=" + boundary)], body: Array(body.utf8)).status
+        }
+        XCTAssertEqual(try send([("a", "x"), ("doc", "say hello\r\nthere")]), 200, "a quoted boundary; a part body with a line break")
+        XCTAssertEqual(try send([("a", "x"), ("doc", "bye")]), 404)
+        XCTAssertEqual(try send([("doc", "hello")], boundary: "other"), 404, "no part under another boundary")
+        // 200,000 dashes: the delimiter search stays a bounded pass.
+        XCTAssertEqual(try send([("doc", String(repeating: "-", count: 200_000))]), 404)
+        let type = try post(#"{"request": {"multipartPatterns": [{"matchingType": "SOME"}]}}"#)
+        XCTAssertEqual(pointer(type), "/request/multipartPatterns/0/matchingType")
+    }
 }
