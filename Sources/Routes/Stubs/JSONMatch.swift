@@ -4,28 +4,37 @@ import HTTPServer
 /// step is taken from a `StubBudget`, so no body makes it run long: out of budget is "no match".
 enum JSONMatch {
     /// Whether `actual` matches `expected`; false too when the budget ran out (`budget.exhausted`).
+    /// `placeholders`: the json-unit placeholders of `expected` (nil when it has none).
     static func equal(_ expected: JSONValue, _ actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtra: Bool,
-                      budget: inout StubBudget) -> Bool {
+                      placeholders: JSONPlaceholders? = nil, budget: inout StubBudget) -> Bool {
         guard budget.spend() else { return false }
+        if let placeholders, case .string(let text) = expected, let verdict = placeholders.match(text, actual) { return verdict }
         switch (expected, actual) {
         case (.object(let e), .object(let a)):
             guard budget.spend(e.count + a.count) else { return false }
-            if !ignoreExtra && Set(e.map(\.key)) != Set(a.map(\.key)) { return false }
             // The last member of a name counts, on both sides (as lookups read it); a table keeps
             // a big object linear instead of a scan per member.
             let actualAt = JSONMatch.lastIndexes(a)
-            for (key, i) in JSONMatch.lastIndexes(e) {
-                guard let j = actualAt[key] else { return false }
-                if !equal(e[i].value, a[j].value, ignoreArrayOrder: ignoreArrayOrder, ignoreExtra: ignoreExtra, budget: &budget) { return false }
+            let expectedAt = JSONMatch.lastIndexes(e)
+            if !ignoreExtra && actualAt.keys.contains(where: { expectedAt[$0] == nil }) { return false }
+            for (key, i) in expectedAt {
+                guard let j = actualAt[key] else {
+                    // `${json-unit.ignore-element}`: the member may be missing too.
+                    if let placeholders, placeholders.ignoresElement(e[i].value) { continue }
+                    return false
+                }
+                if !equal(e[i].value, a[j].value, ignoreArrayOrder: ignoreArrayOrder, ignoreExtra: ignoreExtra,
+                          placeholders: placeholders, budget: &budget) { return false }
             }
             return true
         case (.array(let e), .array(let a)):
             if ignoreExtra ? e.count > a.count : e.count != a.count { return false }
             if !ignoreArrayOrder {
-                for (x, y) in zip(e, a) where !equal(x, y, ignoreArrayOrder: false, ignoreExtra: ignoreExtra, budget: &budget) { return false }
+                for (x, y) in zip(e, a) where !equal(x, y, ignoreArrayOrder: false, ignoreExtra: ignoreExtra, placeholders: placeholders,
+                                                     budget: &budget) { return false }
                 return true
             }
-            return unordered(e, a, ignoreExtra: ignoreExtra, budget: &budget)
+            return unordered(e, a, ignoreExtra: ignoreExtra, placeholders: placeholders, budget: &budget)
         default:
             return expected == actual
         }
@@ -43,7 +52,10 @@ enum JSONMatch {
     /// other pairing of either of them, so this never loses a match, and it settles the common
     /// case in near-linear time. What is left is a bipartite matching (Hopcroft–Karp), needed
     /// only when `ignoreExtra` lets an object or array match a larger one.
-    private static func unordered(_ e: [JSONValue], _ a: [JSONValue], ignoreExtra: Bool, budget: inout StubBudget) -> Bool {
+    /// With placeholders an element may match one that is not identical, so the matching is
+    /// tried whatever the options.
+    private static func unordered(_ e: [JSONValue], _ a: [JSONValue], ignoreExtra: Bool, placeholders: JSONPlaceholders?,
+                                  budget: inout StubBudget) -> Bool {
         var unusedByForm: [[UInt8]: [Int]] = [:]
         for (j, value) in a.enumerated() {
             guard let form = JSONCanonical.form(value, budget: &budget) else { return false }
@@ -57,7 +69,7 @@ enum JSONMatch {
         }
         if left.isEmpty { return true }
         // Without ignoreExtra, equal up to order is identical canonical text: nothing else can match.
-        guard ignoreExtra else { return false }
+        guard ignoreExtra || placeholders != nil else { return false }
         let right = a.indices.filter { !used[$0] }.map { a[$0] }
         var adjacency: [[Int]] = []
         adjacency.reserveCapacity(left.count)
@@ -68,18 +80,23 @@ enum JSONMatch {
                 adjacency.append(edges)
                 continue
             }
-            // A scalar matches only an identical value, and those are taken.
+            // Without placeholders a scalar matches only an identical value, and those are taken.
             var edges: [Int] = []
             switch x {
             case .object:
                 for (k, y) in right.enumerated() where y.isObject {
-                    if equal(x, y, ignoreArrayOrder: true, ignoreExtra: true, budget: &budget) { edges.append(k) }
+                    if equal(x, y, ignoreArrayOrder: true, ignoreExtra: ignoreExtra, placeholders: placeholders, budget: &budget) { edges.append(k) }
                     if budget.exhausted { return false }
                 }
             case .array:
                 for (k, y) in right.enumerated() {
                     guard case .array = y else { continue }
-                    if equal(x, y, ignoreArrayOrder: true, ignoreExtra: true, budget: &budget) { edges.append(k) }
+                    if equal(x, y, ignoreArrayOrder: true, ignoreExtra: ignoreExtra, placeholders: placeholders, budget: &budget) { edges.append(k) }
+                    if budget.exhausted { return false }
+                }
+            case .string where placeholders != nil:
+                for (k, y) in right.enumerated() {
+                    if equal(x, y, ignoreArrayOrder: true, ignoreExtra: ignoreExtra, placeholders: placeholders, budget: &budget) { edges.append(k) }
                     if budget.exhausted { return false }
                 }
             default: return false

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import HTTPServer
 
 /// `matchesJsonPath` as WireMock's `MatchesJsonPathPattern` decides it from what Jayway's
@@ -18,7 +23,7 @@ enum JSONPathMatch {
         }
     }
 
-    static func matches(_ path: JSONPath, _ sub: StringPattern?, _ text: String) -> Bool {
+    static func matches(_ path: JSONPath, _ sub: StringPattern?, _ text: String, now: Date) -> Bool {
         let result = read(path, text)
         guard let sub else {
             // isSimpleMatch: something non-empty and not null.
@@ -56,7 +61,7 @@ enum JSONPathMatch {
             }
         }
         if texts.isEmpty, case .absent = sub { return true }
-        return texts.contains { sub.matches($0) }
+        return texts.contains { sub.matches($0, now: now) }
     }
 
     /// WireMock's `Json.write`: Jackson's pretty printer.

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// How far a request is from matching a pattern, for WireMock's near misses.
 extension RequestPattern {
     /// The fraction of this pattern's parts the request does not match, 0 (a match) to 1: the
@@ -5,9 +11,9 @@ extension RequestPattern {
     /// credentials count one each. This is this server's own measure: WireMock weighs its parts
     /// and scores a URL by edit distance, so the two order near misses alike in the usual cases
     /// (the closest mapping first) but their numbers differ.
-    func distance(_ request: StubRequest) -> Double {
+    func distance(_ request: StubRequest, now: Date) -> Double {
         var parts = 0, misses = 0
-        visitParts(of: request) { matched in
+        visitParts(of: request, now: now) { matched in
             parts += 1
             if !matched { misses += 1 }
             return true

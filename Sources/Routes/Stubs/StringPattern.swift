@@ -1,39 +1,48 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import HTTPServer
 
 /// One of WireMock's value matchers (`equalTo`, `contains`, `doesNotContain`, `matches`, `doesNotMatch`,
-/// `absent`, `equalToJson`, `matchesJsonPath`), applied to a header, query parameter, cookie or body.
-enum StringPattern: Sendable {
+/// `absent`, `anything`, `equalToJson`, `matchesJsonPath`, the date matchers, `and`, `or`, WireMock 3's
+/// `not`; `binaryEqualTo` for a body), applied to a header, query parameter, cookie or body.
+indirect enum StringPattern: Sendable {
     case equalTo(String, caseInsensitive: Bool)
     case contains(String)
     case doesNotContain(String)
     case matches(StubRegex)
     case doesNotMatch(StubRegex)
     case absent
-    case equalToJson(JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool)
+    case anything
+    case equalToJson(JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool, placeholders: JSONPlaceholders?)
     case matchesJsonPath(JSONPath, StringPatternBox?)
+    case dateTime(StubDatePattern)
+    case and([StringPattern])
+    case or([StringPattern])
+    case not(StringPattern)
+    /// A body's bytes (base64 in the mapping); only in `bodyPatterns`.
+    case binaryEqualTo([UInt8])
 
-    static let operators = ["equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath"]
+    static let operators = ["equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "anything", "equalToJson",
+                            "matchesJsonPath", "before", "after", "equalToDateTime", "and", "or", "not", "binaryEqualTo"]
     static let refusedOperators: [String: String] = [
-        "binaryEqualTo": "binaryEqualTo is not supported: compare with equalTo on the text, or contains",
         "equalToXml": "XML matching (equalToXml) is not supported",
         "matchesXPath": "XML matching (matchesXPath) is not supported",
-        "before": "date matchers (before, after, equalToDateTime) are not supported",
-        "after": "date matchers (before, after, equalToDateTime) are not supported",
-        "equalToDateTime": "date matchers (before, after, equalToDateTime) are not supported",
-        "and": "logical matchers (and, or, not) are not supported: use one matcher per field",
-        "or": "logical matchers (and, or, not) are not supported: use one matcher per field",
-        "not": "logical matchers (and, or, not) are not supported: use one matcher per field",
-        "hasExactly": "multi-value matchers (hasExactly, includes) are not supported",
-        "includes": "multi-value matchers (hasExactly, includes) are not supported",
     ]
+    /// How deep `and`, `or`, `not` and `matchesJsonPath` may nest.
+    static let maxDepth = 16
 
     /// Reads `{"equalTo": "x", "caseInsensitive": true}` and the like; exactly one operator.
-    static func decode(_ value: JSONValue, at pointer: String) throws(StubProblem) -> StringPattern {
+    /// `body`: a body pattern (`binaryEqualTo` is one there only); `depth`: nesting so far.
+    static func decode(_ value: JSONValue, at pointer: String, body: Bool = false, depth: Int = 0) throws(StubProblem) -> StringPattern {
         let object = try StrictObject(value, at: pointer, what: "a value matcher such as {\"equalTo\": \"…\"}")
         guard let op = object.keys.first(where: { operators.contains($0) || refusedOperators[$0] != nil }) else {
             throw StubProblem(pointer, "no matcher: give one of \(operators.joined(separator: ", "))")
         }
         if let why = refusedOperators[op] { throw StubProblem(pointer + "/" + op, why) }
+        guard depth < maxDepth else { throw StubProblem(pointer, "matchers nest deeper than \(maxDepth) levels") }
         switch op {
         case "equalTo":
             try object.allow(["equalTo", "caseInsensitive"])
@@ -57,9 +66,34 @@ enum StringPattern: Sendable {
                 throw StubProblem(pointer + "/absent", "\"absent\" must be true")
             }
             return .absent
+        case "anything":
+            try object.allow(["anything"])
+            return .anything
+        case "before", "after", "equalToDateTime":
+            return .dateTime(try StubDatePattern.decode(object, kind: StubDatePattern.Kind(rawValue: op) ?? .before, at: pointer))
+        case "and", "or":
+            try object.allow([op])
+            guard case .array(let items)? = object[op], !items.isEmpty else {
+                throw StubProblem(pointer + "/" + op, "\"\(op)\" must be a non-empty array of matchers")
+            }
+            var operands: [StringPattern] = []
+            for (i, item) in items.enumerated() { operands.append(try decode(item, at: "\(pointer)/\(op)/\(i)", depth: depth + 1)) }
+            return op == "and" ? .and(operands) : .or(operands)
+        case "not":
+            try object.allow(["not"])
+            return .not(try decode(object["not"] ?? .null, at: pointer + "/not", depth: depth + 1))
+        case "binaryEqualTo":
+            try object.allow(["binaryEqualTo"])
+            guard body else { throw StubProblem(pointer + "/binaryEqualTo", "binaryEqualTo matches a body only (in bodyPatterns)") }
+            guard let text = try object.string("binaryEqualTo"), let bytes = Base64.decode(text) else {
+                throw StubProblem(pointer + "/binaryEqualTo", "\"binaryEqualTo\" must be base64 text")
+            }
+            return .binaryEqualTo(bytes)
         case "equalToJson":
-            try object.allow(["equalToJson", "ignoreArrayOrder", "ignoreExtraElements"],
-                             unsupported: ["serializeFormat": "serializeFormat is not supported"])
+            // WireMock 2.35 reads these two and ignores `enablePlaceholders` (json-unit's placeholders are always on).
+            try object.allow(["equalToJson", "ignoreArrayOrder", "ignoreExtraElements", "enablePlaceholders"],
+                             unsupported: ["serializeFormat": "serializeFormat is not WireMock 2.35's (WireMock 2.35 ignores it): remove it"])
+            _ = try object.bool("enablePlaceholders")
             var expected = object["equalToJson"] ?? .null
             if case .string(let text) = expected {
                 guard let parsed = JSONValue.parse(text) else {
@@ -68,7 +102,8 @@ enum StringPattern: Sendable {
                 expected = parsed
             }
             return .equalToJson(expected, ignoreArrayOrder: try object.bool("ignoreArrayOrder") ?? false,
-                                ignoreExtraElements: try object.bool("ignoreExtraElements") ?? false)
+                                ignoreExtraElements: try object.bool("ignoreExtraElements") ?? false,
+                                placeholders: try JSONPlaceholders.find(in: expected, at: pointer + "/equalToJson"))
         default:
             try object.allow(["matchesJsonPath"])
             switch object["matchesJsonPath"] {
@@ -81,7 +116,7 @@ enum StringPattern: Sendable {
                 }
                 let path = try JSONPath(expression, at: pointer + "/matchesJsonPath/expression")
                 let rest = JSONValue.object((object["matchesJsonPath"] ?? .null).stubMembers.filter { $0.key != "expression" })
-                let sub = try StringPattern.decode(rest, at: pointer + "/matchesJsonPath")
+                let sub = try StringPattern.decode(rest, at: pointer + "/matchesJsonPath", depth: depth + 1)
                 if case .matchesJsonPath = sub { throw StubProblem(pointer + "/matchesJsonPath", "a nested matchesJsonPath is not supported") }
                 return .matchesJsonPath(path, StringPatternBox(sub))
             default:
@@ -90,37 +125,59 @@ enum StringPattern: Sendable {
         }
     }
 
-    /// Whether a present value matches (`absent` never does).
-    func matches(_ value: String) -> Bool {
+    /// Whether a value matches, nil being a missing one (WireMock passes `null`): `absent`,
+    /// `anything`, `doesNotContain` and `doesNotMatch` match a missing value, and so may `and`,
+    /// `or` and `not` of them. `now`: the mock's clock, for the date matchers.
+    func matches(_ value: String?, now: Date) -> Bool {
+        switch self {
+        case .absent: return value == nil
+        case .anything: return true
+        case .doesNotContain(let part): return value.map { !$0.contains(part) } ?? true
+        case .doesNotMatch(let regex): return value.map { !regex.matchesWhole($0) } ?? true
+        case .dateTime(let pattern): return pattern.matches(value, now: now)
+        case .and(let operands): return operands.allSatisfy { $0.matches(value, now: now) }
+        case .or(let operands): return operands.contains { $0.matches(value, now: now) }
+        case .not(let operand): return !operand.matches(value, now: now)
+        case .binaryEqualTo(let bytes): return value.map { Array($0.utf8) == bytes } ?? false
+        default:
+            guard let value else { return false }
+            return matchesPresent(value, now: now)
+        }
+    }
+
+    /// The matchers that need a value.
+    private func matchesPresent(_ value: String, now: Date) -> Bool {
         switch self {
         case .equalTo(let expected, let caseInsensitive):
             return caseInsensitive ? expected.lowercased() == value.lowercased() : expected == value
         case .contains(let part): return value.contains(part)
-        case .doesNotContain(let part): return !value.contains(part)
         case .matches(let regex): return regex.matchesWhole(value)
-        case .doesNotMatch(let regex): return !regex.matchesWhole(value)
-        case .absent: return false
-        case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtra):
+        case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtra, let placeholders):
             guard let actual = JSONValue.parse(value) else { return false }
             var budget = StubBudget()
-            let equal = JSONMatch.equal(expected, actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtra: ignoreExtra, budget: &budget)
+            let equal = JSONMatch.equal(expected, actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtra: ignoreExtra,
+                                        placeholders: placeholders, budget: &budget)
             if budget.exhausted { StubBudget.reportExhausted("equalToJson", bytes: value.utf8.count) }
             return equal
         case .matchesJsonPath(let path, let sub):
-            return JSONPathMatch.matches(path, sub?.pattern, value)
+            return JSONPathMatch.matches(path, sub?.pattern, value, now: now)
+        default:
+            return matches(Optional(value), now: now)
         }
     }
 
-    /// Whether a missing value matches: only `absent` does.
-    var matchesMissing: Bool {
-        if case .absent = self { return true }
-        return false
+    /// Matches a field that may repeat (WireMock's `MultiValuePattern`): no value is a missing
+    /// one; otherwise any value may match.
+    func matches(values: [String], now: Date) -> Bool {
+        if values.isEmpty { return matches(nil, now: now) }
+        return values.contains { matches($0, now: now) }
     }
 
-    /// Matches a field that may repeat: absent means no value; otherwise any value may match.
-    func matches(values: [String]) -> Bool {
-        if case .absent = self { return values.isEmpty }
-        return values.contains { matches($0) }
+    /// Matches a body: `binaryEqualTo` on its bytes, the rest on its text; an empty body also
+    /// counts as a missing one (as `absent` has always read it here).
+    func matches(body: [UInt8], text: String, now: Date) -> Bool {
+        if case .binaryEqualTo(let bytes) = self { return body == bytes }
+        return matches(text, now: now) || (body.isEmpty && matches(nil, now: now))
     }
 }
 

@@ -245,7 +245,8 @@ extension StubAdmin {
     private func metadataMatches(_ request: HTTPRequest) -> Result<Set<String>, StubProblem> {
         do throws(StubProblem) {
             let pattern = try StringPattern.decode(try StubAdmin.parse(request.body).get(), at: "")
-            return .success(Set(store.mappings.filter { pattern.matches(($0.json["metadata"] ?? .object([])).jsonText) }.map(\.id)))
+            let now = store.now()
+            return .success(Set(store.mappings.filter { pattern.matches(($0.json["metadata"] ?? .object([])).jsonText, now: now) }.map(\.id)))
         } catch {
             return .failure(error)
         }

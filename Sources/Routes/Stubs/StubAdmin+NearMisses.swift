@@ -42,7 +42,7 @@ extension StubAdmin {
                 let value = try StubAdmin.parse(request.body).get()
                 let pattern = try RequestPattern.decode(value, at: "")
                 let ranked = admin.journal.loggedRequests()
-                    .map { (logged: $0, distance: pattern.distance($0.request)) }
+                    .map { (logged: $0, distance: pattern.distance($0.request, now: store.now())) }
                     .sorted { $0.distance < $1.distance }
                     .prefix(StubAdmin.nearMissCount)
                 let misses: [JSONValue] = ranked.map { item in
@@ -58,7 +58,7 @@ extension StubAdmin {
 
     /// The mappings closest to matching `request`, nearest first (ties: the order they are listed in).
     private func nearestMappings(to request: StubRequest) -> [(mapping: StubMapping, distance: Double)] {
-        let ranked = store.mappings.map { (mapping: $0, distance: $0.request.distance(request)) }
+        let ranked = store.mappings.map { (mapping: $0, distance: $0.request.distance(request, now: store.now())) }
         return Array(ranked.enumerated().sorted { ($0.element.distance, $0.offset) < ($1.element.distance, $1.offset) }
             .prefix(StubAdmin.nearMissCount).map(\.element))
     }

@@ -354,7 +354,8 @@ package struct StubAdmin: Sendable {
         } catch {
             return .failure(error)
         }
-        return .success(journal.loggedRequests().filter { pattern.matches($0.request) })
+        let now = store.now()
+        return .success(journal.loggedRequests().filter { pattern.matches($0.request, now: now) })
     }
 }
 

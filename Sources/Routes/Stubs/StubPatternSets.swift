@@ -1,7 +1,7 @@
 import LinearRegex
 
 /// The mappings without an exact path, for the request path: those with no URL matcher (every
-/// path), and the `urlPathPattern` and `urlPattern` ones, each kind compiled into one
+/// path), and the `urlPathPattern` (with `urlPathTemplate`) and `urlPattern` ones, each kind compiled into one
 /// `RegexSet`, so a request pays one pass over its path (and one over its URL), not one match
 /// per pattern. A class: every request reads it from its loop's copy, and a struct of five
 /// arrays and two sets would be retained field by field at each read.
@@ -22,6 +22,7 @@ final class StubPatternSets: Sendable {
         for entry in patterns {
             switch entry.mapping.request.url {
             case .urlPathPattern(let r): pathEntries.append(entry); pathPatterns.append(r.pattern)
+            case .urlPathTemplate(let t): pathEntries.append(entry); pathPatterns.append(t.regex.pattern)
             case .urlPattern(let r): urlEntries.append(entry); urlPatterns.append(r.pattern)
             case .any, .url, .urlPath: anyPath.append(entry)
             }
@@ -69,6 +70,7 @@ final class StubPatternSets: Sendable {
     static func instructions(of mapping: StubMapping) -> Int {
         switch mapping.request.url {
         case .urlPathPattern(let r), .urlPattern(let r): return r.pattern.instructionCount
+        case .urlPathTemplate(let t): return t.regex.pattern.instructionCount
         case .any, .url, .urlPath: return 0
         }
     }

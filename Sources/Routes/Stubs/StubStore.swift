@@ -142,7 +142,8 @@ package struct StubReference: Sendable, Equatable {
     package let templateAll: Bool
     /// What the folder's last load refused and warned about (`GET /__admin/mappings/refused`).
     package let loadRecord = StubLoadRecord()
-    private let now: @Sendable () -> Date
+    /// The mock's clock (`{{now}}`, the date matchers).
+    package let now: @Sendable () -> Date
     /// A test's seam: called in the middle of every match, with no lock held (nil in a server).
     let matchProbe: (@Sendable (StubRequest) -> Void)?
     /// What a stub may answer (`--max-stub-body-bytes`).
@@ -474,7 +475,7 @@ package struct StubReference: Sendable, Equatable {
         return s.entries.sorted { $0.sequence > $1.sequence }.map { entry in
             let m = entry.mapping
             let request = m.json["request"] ?? .null
-            let url = ["url", "urlPath", "urlPattern", "urlPathPattern"].compactMap { key in request[key]?.string.map { (key, $0) } }.first
+            let url = RequestPattern.urlKeys.compactMap { key in request[key]?.string.map { (key, $0) } }.first
             return [
                 "id": .string(m.id), "name": JSONValue(m.name), "priority": .number(Double(m.priority)),
                 "method": .string(request["method"]?.string ?? "ANY"),
@@ -541,7 +542,7 @@ package struct StubReference: Sendable, Equatable {
                 readScenario = true
                 if s.scenarios[scenario] != required { continue }
             }
-            if entry.mapping.request.matches(request) { return (entry, readScenario) }
+            if entry.mapping.request.matches(request, now: now()) { return (entry, readScenario) }
         }
         return (nil, readScenario)
     }
