@@ -16,7 +16,7 @@ struct StubTemplate: Sendable {
     /// As WireMock's HandlebarsOptimizedTemplate: the text before the first `{{` and after the
     /// last `}}` is kept as it is; only what lies between is Handlebars.
     init(_ text: String, at pointer: String) throws(StubProblem) {
-        guard let open = text.firstRange(of: "{{"), let close = text.ranges(of: "}}").last, close.lowerBound >= open.lowerBound else {
+        guard let open = text.firstRange(of: "{{"), let close = StubTemplate.lastClose(text), close.lowerBound >= open.lowerBound else {
             parts = [.text(text)]
             return
         }
@@ -30,6 +30,17 @@ struct StubTemplate: Sendable {
         }
         if close.upperBound < text.endIndex { parts.append(.text(String(text[close.upperBound...]))) }
         self.parts = parts
+    }
+
+    /// Java's `lastIndexOf("}}")`: the last pair, overlapping ones counted (`}}}` ends a triple).
+    private static func lastClose(_ text: String) -> Range<String.Index>? {
+        var i = text.endIndex
+        while i > text.startIndex {
+            let before = text.index(before: i)
+            if text[before] == "}", before > text.startIndex, text[text.index(before: before)] == "}" { return text.index(before: before)..<i }
+            i = before
+        }
+        return nil
     }
 
     /// The bytes for one request, stopped at `limit` bytes while rendering (a template of

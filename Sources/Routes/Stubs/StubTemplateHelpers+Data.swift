@@ -11,11 +11,16 @@ import LinearRegex
 extension StubTemplateRenderer {
     mutating func moreHelpers(_ name: String, _ call: TemplateCall, context: TemplateValue, hasContext: Bool, params: [TemplateValue],
                               hash: [String: TemplateValue], isBlock: Bool, body: [TemplateNode]) -> TemplateValue {
-        let text = isBlock && !hasContext ? capture(body) : context.javaText
+        if isBlock && !["parseJson", "trim", "base64"].contains(name) {
+            // As blocks WireMock gives these the model's Java text, never the block's: refused rather than imitated.
+            fail(.invalid("{{#\(name)}} is not supported as a block: use {{\(name) value}}"))
+            return .null
+        }
+        let text = context.javaText
         switch name {
         // StringHelpers: a falsy value gives the first parameter instead.
         case "capitalize", "capitalizeFirst", "upper", "lower", "substring", "replace", "cut", "abbreviate", "ljust", "rjust", "center":
-            if !(isBlock && !hasContext) && context.isFalsy { return params.first.map { .string($0.javaText) } ?? .null }
+            if context.isFalsy { return params.first.map { .string($0.javaText) } ?? .null }
             return stringHelper(name, text, params, hash)
         case "defaultIfEmpty":
             return context.isFalsy ? .string(params.first?.javaText ?? "") : .string(text)
