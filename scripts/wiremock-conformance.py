@@ -483,6 +483,8 @@ def check_expect(got, expect):
     text = body.decode("utf-8", "replace")
     if "body" in expect and text != expect["body"]:
         return f"body {text[:120]!r}, expected {expect['body'][:120]!r}"
+    if "bodyMatches" in expect and not re.fullmatch(expect["bodyMatches"], text, re.DOTALL):
+        return f"body {text[:120]!r} does not match {expect['bodyMatches']!r}"
     if "bodyContains" in expect:
         for piece in expect["bodyContains"]:
             if piece not in text:

@@ -73,7 +73,7 @@ package struct StubLoggedRequest: Sendable {
             "loggedDate": .number(millis),
             "bodyAsBase64": .string(Base64.encode(request.body)),
             "body": .string(request.bodyText),
-            "loggedDateString": .string(StubDateFormat.format(at, nil)),
+            "loggedDateString": .string(TemplateDate(millis: Int64((at.timeIntervalSince1970 * 1000).rounded(.down)), format: nil, zone: nil).text),
             "queryParams": .object(query),
         ]
     }

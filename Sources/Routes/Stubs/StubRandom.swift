@@ -6,21 +6,15 @@ enum StubRandom {
     /// The kernel's random bytes; opened once for the process.
     private static let device = RandomDevice()
 
-    /// Appends `length` characters of `type` (or as many as fit before the buffer's cap stops it).
-    static func append(length: Int, type: String, uppercase: Bool, escaped: Bool, into out: inout StubRenderBuffer) {
+    /// `count` characters of WireMock's `type` (its unknown types: printable ASCII).
+    static func string(count: Int, type: String) -> String {
         if type == "UUID" {
             var generator = SystemRandomNumberGenerator()
-            let text = UUIDString.random(using: &generator)
-            out.append(uppercase ? text.uppercased() : text)
-            return
+            return UUIDString.random(using: &generator)
         }
         let alphabet = Array(self.alphabet(type).utf8)
-        // One character more than fits is enough to make the buffer stop.
-        let count = min(length, max(out.remaining, 0) + 1)
         var characters = [UInt8]()
         characters.reserveCapacity(count)
-        // Rejection sampling keeps every character equally likely: bytes past the last whole
-        // multiple of the alphabet's size are skipped.
         let accepted = 256 - 256 % alphabet.count
         while characters.count < count {
             let want = count - characters.count
@@ -29,12 +23,7 @@ enum StubRandom {
                 if characters.count == count { break }
             }
         }
-        if uppercase { characters = characters.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 } }
-        if escaped && characters.contains(where: StubRenderBuffer.needsEscape) {
-            out.append(String(decoding: characters, as: UTF8.self), escaped: true)
-        } else {
-            out.append(bytes: characters)
-        }
+        return String(decoding: characters, as: UTF8.self)
     }
 
     private static func alphabet(_ type: String) -> String {
@@ -43,8 +32,11 @@ enum StubRandom {
         case "ALPHABETIC": return letters
         case "NUMERIC": return digits
         case "HEXADECIMAL": return "0123456789abcdef"
-        case "ALPHANUMERIC_AND_SYMBOLS": return letters + digits + "!#$%&()*+,-./:;<=>?@[]^_{|}~"
-        default: return letters + digits
+        // RandomStringUtils.random(length, 33, 126): every printable character but space and ~.
+        case "ALPHANUMERIC_AND_SYMBOLS": return String(decoding: (33..<126).map { UInt8($0) }, as: UTF8.self)
+        case "ALPHANUMERIC": return letters + digits
+        // randomAscii: 32 to 126.
+        default: return String(decoding: (32..<127).map { UInt8($0) }, as: UTF8.self)
         }
     }
 

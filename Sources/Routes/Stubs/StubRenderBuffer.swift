@@ -2,6 +2,8 @@
 enum StubRenderFailure: Error, Sendable {
     case tooLarge(limit: Int)
     case overBudget(String)
+    /// A helper could not render (a zone that is not installed, a bad date format, a division by zero).
+    case invalid(String)
 
     /// The reason, for the 500's body and `X-Mock-Hint` (never any rendered text).
     var reason: String {
@@ -10,6 +12,8 @@ enum StubRenderFailure: Error, Sendable {
             return "the rendered answer passed \(limit) bytes (--max-stub-body-bytes); rendering stopped there"
         case .overBudget(let what):
             return "\(what) gave up after \(StubBudget.matchSteps) steps"
+        case .invalid(let why):
+            return "the response template failed: \(why)"
         }
     }
 }

@@ -13,6 +13,8 @@ struct StubRenderScope {
     let now: Date
     /// Shared by every `jsonPath` of the answer (headers and body).
     var budget = StubBudget()
+    /// The mapping's `transformerParameters` (`{{parameters.x}}`).
+    var parameters: TemplateValue = .map([], json: false)
     private var parsedBody: JSONValue??
     private var parsedQuery: Parameters?
     private var parsedSegments: [String]?

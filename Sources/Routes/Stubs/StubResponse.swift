@@ -42,16 +42,17 @@ struct StubResponse: Sendable {
     let fixedDelay: Int?
     let distribution: Delay
     let fault: Fault?
+    /// `transformerParameters`, which a template reads as `{{parameters.x}}`.
+    var parameters: JSONValue = .object([])
 
     static let fields = ["status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-                         "fixedDelayMilliseconds", "delayDistribution", "fault", "transformers"]
+                         "fixedDelayMilliseconds", "delayDistribution", "fault", "transformers", "transformerParameters"]
     static let refused: [String: String] = [
         "proxyBaseUrl": "proxying (proxyBaseUrl) is not supported: this server answers by itself",
         "additionalProxyRequestHeaders": "proxying is not supported",
         "removeProxyRequestHeaders": "proxying is not supported",
         "proxyUrlPrefixToRemove": "proxying is not supported",
         "chunkedDribbleDelay": "chunkedDribbleDelay is not supported: use fixedDelayMilliseconds or delayDistribution",
-        "transformerParameters": "transformerParameters is not supported (response-template needs none)",
     ]
     /// The longest delay a mapping may ask for (the transport holds answers without a thread).
     static let maxDelayMs = 600_000
@@ -157,8 +158,13 @@ struct StubResponse: Sendable {
             }
             fault = f
         }
-        return StubResponse(status: status, statusMessage: statusMessage, headers: headers, closesConnection: closesConnection,
-                            body: body, fixedDelay: fixed, distribution: distribution, fault: fault)
+        var response = StubResponse(status: status, statusMessage: statusMessage, headers: headers, closesConnection: closesConnection,
+                                    body: body, fixedDelay: fixed, distribution: distribution, fault: fault)
+        if let parameters = object["transformerParameters"] {
+            guard case .object = parameters else { throw StubProblem(pointer + "/transformerParameters", "\"transformerParameters\" must be an object") }
+            response.parameters = parameters
+        }
+        return response
     }
 
     /// The delay before this answer, drawn now for a distribution.
@@ -185,6 +191,7 @@ struct StubResponse: Sendable {
         // The mapping's fields are checked once more as they are written, whatever adds to them.
         response.outsideFields = true
         var scope = StubRenderScope(request, now: now)
+        if case .object(let members) = parameters, !members.isEmpty { scope.parameters = TemplateValue(json: parameters) }
         var dropped: [String] = []
         do throws(StubRenderFailure) {
             for (name, value) in headers {

@@ -1,0 +1,71 @@
+import Foundation
+import XCTest
+import HTTPServer
+@testable import Stubs
+
+/// The Handlebars engine by itself: parsed and rendered against a request, no server.
+final class StubTemplateTests: XCTestCase {
+    private func render(_ text: String, url: String = "/a/b?x=1&x=2", body: String = "", headers: [(String, String)] = [],
+                        limit: Int = 1 << 20) throws -> String {
+        let template = try StubTemplate(text, at: "/response/body")
+        var h = HTTPHeaders()
+        for (n, v) in headers { h.add(n, v) }
+        var scope = StubRenderScope(StubRequest(method: "POST", url: url, headers: h, body: Array(body.utf8)), now: Date(timeIntervalSince1970: 1_625_000_000))
+        return String(decoding: try template.render(&scope, limit: limit), as: UTF8.self)
+    }
+
+    func testBlocksAndElseIf() throws {
+        XCTAssertEqual(try render("{{#if (eq request.query.x.[1] '2')}}two{{else if true}}no{{else}}none{{/if}}"), "two")
+        XCTAssertEqual(try render("{{#unless request.query.y}}none{{/unless}}"), "none")
+        XCTAssertEqual(try render("{{#each request.query.x}}{{@index}}={{this}}{{#unless @last}},{{/unless}}{{/each}}"), "0=1,1=2")
+        XCTAssertEqual(try render("{{#each (jsonPath request.body '$') as |v k|}}{{k}}:{{v}};{{/each}}", body: #"{"a":1,"b":"x"}"#), "a:1;b:x;")
+    }
+
+    func testEscapingAndLiterals() throws {
+        XCTAssertEqual(try render("{{'<&\"`=>'}}|{{{'<'}}}"), "&lt;&amp;&quot;&#x60;&#x3D;&gt;|<")
+        // As WireMock: text after the last }} is outside the template, so ~ does not reach it.
+        XCTAssertEqual(try render("{{request.method}} {{~! gone ~}} x"), "POST x")
+        XCTAssertEqual(try render("{{request.method}} {{~request.method~}} {{!-- }} --}}x"), "POSTPOSTx")
+    }
+
+    func testHelpers() throws {
+        XCTAssertEqual(try render("{{math 10 '/' 4}} {{math 2.0 '/' 4.0}} {{math 10 '%' 3}}"), "3 0.5 1")
+        XCTAssertEqual(try render("{{range 1 3}} {{size 'abc'}} {{array 1 'a'}}"), "[1, 2, 3] 3 [1, a]")
+        XCTAssertEqual(try render("{{regexExtract request.body '([a-z]+)-([0-9]+)' 'p'}}{{p.1}}", body: "ab-12"), "12")
+        XCTAssertEqual(try render("{{urlEncode 'a b&c'}}"), "a+b%26c")
+        XCTAssertEqual(try render("{{request.query.x.first}}{{request.query.x.last}}{{request.query.x.[-1]}}"), "121")
+        XCTAssertEqual(try render("{{randomValue length=5 type='ALPHABETIC'}}").count, 5)
+        let random = try render("{{randomValue length=8 type='ALPHABETIC'}}")
+        XCTAssertEqual(random, random.lowercased(), "lower case unless uppercase=true, as WireMock")
+    }
+
+    func testDatesAndZones() throws {
+        XCTAssertEqual(try render("{{now}}"), "2021-06-29T20:53:20Z")
+        XCTAssertEqual(try render("{{now offset='-1 days' format='yyyy-MM-dd'}}"), "2021-06-28")
+        XCTAssertEqual(try render("{{date (truncateDate (parseDate '2021-06-29T11:22:33Z') 'first day of month')}}"), "2021-06-01T00:00:00Z")
+        XCTAssertEqual(try render("{{date (parseDate '01/02/2003' format='dd/MM/yyyy') format='EEE d MMM yyyy'}}"), "Sat 1 Feb 2003")
+        if StubTimeZone.named("Europe/London") != nil {
+            XCTAssertEqual(try render("{{now timezone='Europe/London' format='HH:mm Z'}}"), "21:53 +0100")
+        }
+        XCTAssertThrowsError(try render("{{now timezone='Nowhere/Atlantis'}}")) { error in
+            XCTAssertTrue((error as? StubRenderFailure)?.reason.contains("Nowhere/Atlantis") ?? false)
+        }
+    }
+
+    func testRefusedAtLoadByName() {
+        for (text, name) in [("{{xPath request.body '/a'}}", "xPath"), ("{{split 'a,b' ','}}", "split"), ("{{> partial}}", "partial"), ("{{#if x}}", "{{/if}}")] {
+            XCTAssertThrowsError(try StubTemplate(text, at: "/response/body")) { error in
+                XCTAssertTrue((error as? StubProblem)?.detail.contains(name) ?? false, "\(text): \(error)")
+            }
+        }
+    }
+
+    func testBoundedByBudgetAndCap() {
+        XCTAssertThrowsError(try render("{{#each (range 1 2000000)}}x{{/each}}")) { error in
+            guard case .overBudget? = error as? StubRenderFailure else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try render("{{#each (range 1 1000)}}xxxxxxxxxx{{/each}}", limit: 100)) { error in
+            guard case .tooLarge? = error as? StubRenderFailure else { return XCTFail("\(error)") }
+        }
+    }
+}
