@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// One of WireMock's value matchers (`equalTo`, `contains`, `doesNotContain`, `matches`, `doesNotMatch`,
-/// `absent`, `equalToJson`, `matchesJsonPath`), applied to a header, query parameter, cookie or body.
+/// `absent`, `equalToJson`, `matchesJsonPath`, `equalToXml`, `matchesXPath`), applied to a header, query parameter, cookie or body.
 enum StringPattern: Sendable {
     case equalTo(String, caseInsensitive: Bool)
     case contains(String)
@@ -11,12 +11,12 @@ enum StringPattern: Sendable {
     case absent
     case equalToJson(JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool)
     case matchesJsonPath(JSONPath, StringPatternBox?)
+    case equalToXml(XMLEqualityBox)
+    case matchesXPath(XPathPattern, StringPatternBox?)
 
-    static let operators = ["equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath"]
+    static let operators = ["equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath", "equalToXml", "matchesXPath"]
     static let refusedOperators: [String: String] = [
         "binaryEqualTo": "binaryEqualTo is not supported: compare with equalTo on the text, or contains",
-        "equalToXml": "XML matching (equalToXml) is not supported",
-        "matchesXPath": "XML matching (matchesXPath) is not supported",
         "before": "date matchers (before, after, equalToDateTime) are not supported",
         "after": "date matchers (before, after, equalToDateTime) are not supported",
         "equalToDateTime": "date matchers (before, after, equalToDateTime) are not supported",
@@ -69,6 +69,8 @@ enum StringPattern: Sendable {
             }
             return .equalToJson(expected, ignoreArrayOrder: try object.bool("ignoreArrayOrder") ?? false,
                                 ignoreExtraElements: try object.bool("ignoreExtraElements") ?? false)
+        case "equalToXml", "matchesXPath":
+            return try StringPattern.decodeXML(op, object, at: pointer)
         default:
             try object.allow(["matchesJsonPath"])
             switch object["matchesJsonPath"] {
@@ -120,6 +122,15 @@ enum StringPattern: Sendable {
                 return sub.pattern.matches(first.stubText)
             }
             return sub.pattern.matches(JSONValue.array(found).jsonText)
+        case .equalToXml(let box):
+            var budget = StubBudget()
+            let equal = box.equality.matches(value, budget: &budget)
+            if budget.exhausted { StubBudget.reportExhausted("equalToXml", bytes: value.utf8.count) }
+            return equal
+        case .matchesXPath(let pattern, let sub):
+            guard let texts = pattern.selectedTexts(value), !texts.isEmpty else { return false }
+            guard let sub else { return true }
+            return texts.contains { sub.pattern.matches($0) }
         }
     }
 
