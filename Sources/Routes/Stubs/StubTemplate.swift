@@ -20,6 +20,8 @@ struct StubTemplate: Sendable {
         case jsonPath(source: [String], path: JSONPath)
         case randomValue(length: Int, type: String, uppercase: Bool)
         case now(format: String?, offsetSeconds: Double, offsetMonths: Int)
+        /// `xPath` / `soapXPath` (XML/StubTemplate+XPath.swift).
+        case xPath(XPathHelper)
     }
 
     let parts: [Part]
@@ -47,7 +49,7 @@ struct StubTemplate: Sendable {
 
     private static func expression(_ text: String, at pointer: String) throws(StubProblem) -> Expression {
         func fail(_ why: String) -> StubProblem {
-            StubProblem(pointer, "template {{\(text)}}: \(why) (supported: request.url, request.path, request.path.[n], request.pathSegments.[n], request.baseUrl, request.requestLine.host/port/scheme, request.method, request.query.x, request.headers.x, request.cookies.x, request.body, jsonPath request.body '$.a', randomValue, now)")
+            StubProblem(pointer, "template {{\(text)}}: \(why) (supported: request.url, request.path, request.path.[n], request.pathSegments.[n], request.baseUrl, request.requestLine.host/port/scheme, request.method, request.query.x, request.headers.x, request.cookies.x, request.body, jsonPath request.body '$.a', xPath request.body '/a', soapXPath, randomValue, now)")
         }
         if let first = text.first, "#/^!>&".contains(first) || text == "else" { throw fail("block helpers, partials and comments are not supported") }
         let words = try StubTemplate.words(text, fail)
@@ -67,6 +69,8 @@ struct StubTemplate: Sendable {
                 throw fail("jsonPath takes request.body and a quoted JSONPath")
             }
             return .jsonPath(source: source, path: try JSONPath(unquoted(positional[1]), at: pointer))
+        case "xPath", "soapXPath":
+            return .xPath(try XPathHelper.parse(head, positional: positional, named: named, unquoted: unquoted, fail: fail))
         case "randomValue":
             guard positional.isEmpty, Set(named.keys).isSubset(of: ["length", "type", "uppercase"]) else { throw fail("randomValue takes length=, type= and uppercase=") }
             let type = named["type"] ?? "ALPHANUMERIC"
@@ -175,6 +179,8 @@ struct StubTemplate: Sendable {
             case .number, .bool: out.append(value.stubText, escaped: escaped)
             default: JacksonPretty.write(value, into: &out, escaped: escaped)
             }
+        case .xPath(let helper):
+            helper.render(scope.request.bodyText, budget: &scope.budget, escaped: escaped, into: &out)
         case .randomValue(let length, let type, let uppercase):
             StubRandom.append(length: length, type: type, uppercase: uppercase, escaped: escaped, into: &out)
         case .now(let format, let seconds, let months):

@@ -33,15 +33,23 @@ struct XMLEquality: Sendable {
         do {
             expected = try XMLParser.parse(text)
         } catch {
-            throw StubProblem(pointer + "/equalToXml", "\"equalToXml\" is not XML WireMock would read: \(error.description)")
+            throw StubProblem(pointer, "\"equalToXml\" is not XML WireMock would read: \(error.description)")
         }
         self.exempted = exempted
         var found: [Int: Placeholder] = [:]
         if enabled {
-            let open = try StubRegex("\\s*(?:" + (opening.flatMap { $0.trimmingASCIIWhitespace().isEmpty ? nil : $0 } ?? "\\$\\{") + ")\\s*", at: pointer + "/placeholderOpeningDelimiterRegex")
-            let close = try StubRegex("\\s*(?:" + (closing.flatMap { $0.trimmingASCIIWhitespace().isEmpty ? nil : $0 } ?? "\\}") + ")\\s*", at: pointer + "/placeholderClosingDelimiterRegex")
-            for (i, node) in expected.nodes.enumerated() where node.kind == .text || node.kind == .attribute {
-                if let p = try XMLEquality.placeholder(in: node.value, open: open, close: close, at: pointer) { found[i] = p }
+            let openText = opening.flatMap { $0.trimmingJavaWhitespace().isEmpty ? nil : $0 } ?? "\\$\\{"
+            let closeText = closing.flatMap { $0.trimmingJavaWhitespace().isEmpty ? nil : $0 } ?? "\\}"
+            if let open = try? StubRegex("\\s*(?:" + openText + ")\\s*", at: pointer),
+               let close = try? StubRegex("\\s*(?:" + closeText + ")\\s*", at: pointer) {
+                for (i, node) in expected.nodes.enumerated() where node.kind == .text || node.kind == .attribute {
+                    if let p = try XMLEquality.placeholder(in: node.value, open: open, close: close, at: pointer) { found[i] = p }
+                }
+            } else {
+                // XMLUnit compiles the delimiters inside one pattern: "[" and "]" there make a
+                // character class, valid but never a placeholder. Anything else that does not
+                // compile is refused.
+                _ = try StubRegex("(\\s*" + openText + "\\s*xmlunit\\.(.+)\\s*" + closeText + "\\s*)", at: pointer + "/placeholderOpeningDelimiterRegex")
             }
         }
         placeholders = found
