@@ -229,10 +229,6 @@ def run_java_client(jar, classes, servers):
 # Documented, intentional differences (docs/stubs.md "Deliberate differences"): a request whose
 # own mapping uses one of these features is counted as deliberate, not as a difference, when the
 # answers differ. Each entry: (label, test on the mapping, the documented reason).
-def _uses_xml_matcher(m):
-    return any(k in p for p in m.get("request", {}).get("bodyPatterns", []) for k in ("equalToXml", "matchesXPath"))
-
-
 def _uses_other_transformer(m):
     return any(t != "response-template" for t in m.get("response", {}).get("transformers", []))
 
@@ -246,12 +242,6 @@ def _uses_proxy_or_webhook(m):
     return "proxyBaseUrl" in m.get("response", {}) or "postServeActions" in m
 
 
-def _scenario_needs_xml(m, everything):
-    """A scenario step after one that needs an XML matcher: refused here, so the scenario never gets there."""
-    name = m.get("scenarioName")
-    return name is not None and any(o.get("scenarioName") == name and _uses_xml_matcher(o) for o in everything)
-
-
 def _ties_another(m, everything):
     """Another mapping of the folder with the same request pattern and priority: WireMock answers
     with the one it loaded last, in its file system's listing order (not a documented order);
@@ -261,8 +251,6 @@ def _ties_another(m, everything):
 
 
 REAL_DELIBERATE = [
-    ("XML matcher", lambda m, _all: _uses_xml_matcher(m), "XML matchers are not supported: refused rather than ignored"),
-    ("XML matcher in the scenario", _scenario_needs_xml, "a step of its scenario needs an XML matcher, refused here: the scenario stops there"),
     ("transformer", lambda m, _all: _uses_other_transformer(m), "only response-template exists here: refused rather than ignored"),
     ("block helper", lambda m, _all: _uses_block_helper(m), "block helpers are not supported: refused when added"),
     ("proxy/webhook", lambda m, _all: _uses_proxy_or_webhook(m), "proxying and webhooks are not supported: refused rather than ignored"),

@@ -46,6 +46,7 @@ extension StubTemplateRenderer {
             if name == "isOdd" { return even ? .null : .string(params.first?.javaText ?? "odd") }
             return even ? .string(params.first?.javaText ?? "even") : .string(params.count > 1 ? params[1].javaText : "odd")
         case "jsonPath": return jsonPath(context, params, hash)
+        case "xPath", "soapXPath": return xPath(name, context, params)
         case "parseJson": return parseJson(context, hasContext: hasContext, params: params, isBlock: isBlock, body: body)
         case "formData":
             let form = StubTemplateRenderer.form(context.javaText, decode: { if case .bool(true)? = hash["urlDecode"] { return true }; return false }())
@@ -224,6 +225,15 @@ extension StubTemplateRenderer {
         case .array(let items): return .list(items.map { TemplateValue(json: $0) }, .json)
         default: return TemplateValue(json: value, top: true)
         }
+    }
+
+    /// `xPath` / `soapXPath` (XML/StubTemplate+XPath.swift): the first selected node's text, or WireMock's error text.
+    mutating func xPath(_ name: String, _ input: TemplateValue, _ params: [TemplateValue]) -> TemplateValue {
+        let helper = XPathHelper.make(name, written: params.first.map(\.javaText))
+        var text = StubRenderBuffer(limit: out.limit)
+        helper.render(input.javaText, budget: &scope.budget, escaped: false, into: &text)
+        if let failure = text.failure { fail(failure); return .null }
+        return .string(String(decoding: text.bytes, as: UTF8.self))
     }
 
     mutating func parseJson(_ context: TemplateValue, hasContext: Bool, params: [TemplateValue], isBlock: Bool, body: [TemplateNode]) -> TemplateValue {

@@ -15,12 +15,10 @@ enum StubTemplateHelpers {
         // WireMockHelpers
         "jsonPath", "randomValue", "hostname", "date", "now", "parseDate", "truncateDate", "trim", "base64", "urlEncode",
         "formData", "regexExtract", "size", "pickRandom", "randomInt", "randomDecimal", "range", "array", "parseJson",
-        "matches", "contains", "math", "systemValue",
+        "matches", "contains", "math", "systemValue", "xPath", "soapXPath",
     ]
 
     static let refused: [String: String] = [
-        "xPath": "XML helpers are not supported yet",
-        "soapXPath": "XML helpers are not supported yet",
         "numberFormat": "it needs Java's locale data",
         "dateFormat": "it needs Java's locale data (use date … format=)",
         "stringFormat": "it needs Java's String.format",
