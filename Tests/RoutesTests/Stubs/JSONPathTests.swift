@@ -20,7 +20,7 @@ final class JSONPathTests: XCTestCase {
         } else {
             pattern = try StringPattern.decode(.object([(key: "matchesJsonPath", value: .string(path))]), at: "/")
         }
-        return pattern.matches(text ?? store)
+        return pattern.matches(text ?? store, now: Date())
     }
 
     func testMembersIndexesSlicesUnionsAndWildcards() throws {

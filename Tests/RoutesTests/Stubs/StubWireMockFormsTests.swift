@@ -88,10 +88,10 @@ final class StubWireMockFormsTests: MockServerTestCase {
     }
 
     func testATemplatedBodyFileNameIsRefusedForItsTemplate() throws {
-        let mapping = #"{"request": {"urlPathPattern": "/t/.*"}, "response": {"transformers": ["response-template"], "bodyFileName": "x_{{xPath request.body '/a'}}.json"}}"#
+        let mapping = #"{"request": {"urlPathPattern": "/t/.*"}, "response": {"transformers": ["response-template"], "bodyFileName": "x_{{numberFormat 1}}.json"}}"#
         let response = try post(mapping)
         XCTAssertEqual(response.status, 422)
-        XCTAssertTrue(response.text.contains("xPath"), response.text)
+        XCTAssertTrue(response.text.contains("numberFormat"), response.text)
         XCTAssertFalse(response.text.contains("relative path"), "the path is fine; the helper is the reason: \(response.text)")
     }
 
