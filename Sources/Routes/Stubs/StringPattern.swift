@@ -41,7 +41,8 @@ indirect enum StringPattern: Sendable {
     static func decode(_ value: JSONValue, at pointer: String, body: Bool = false, depth: Int = 0) throws(StubProblem) -> StringPattern {
         let object = try StrictObject(value, at: pointer, what: "a value matcher such as {\"equalTo\": \"…\"}")
         guard let op = object.keys.first(where: { operators.contains($0) || refusedOperators[$0] != nil }) else {
-            throw StubProblem(pointer, "no matcher: give one of \(operators.joined(separator: ", "))")
+            // WireMock's words (docs/stubs.md lists the operators).
+            throw StubProblem(pointer, "\(value.jsonText) is not a valid match operation")
         }
         if let why = refusedOperators[op] { throw StubProblem(pointer + "/" + op, why) }
         guard depth < maxDepth else { throw StubProblem(pointer, "matchers nest deeper than \(maxDepth) levels") }

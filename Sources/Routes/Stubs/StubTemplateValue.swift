@@ -85,7 +85,8 @@ indirect enum TemplateValue {
         case .list(let items, let kind):
             switch kind {
             case .urlPath(let whole): return whole
-            case .listOrSingle where items.count == 1: return items[0].javaText
+            // WireMock 2.35's ListOrSingle.toString: the first item, "" when none (a list to `each` over).
+            case .listOrSingle: return items.first?.javaText ?? ""
             case .json: return self.json.jsonText
             default: return "[" + items.map(\.nestedText).joined(separator: ", ") + "]"
             }
