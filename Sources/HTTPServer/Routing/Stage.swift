@@ -4,9 +4,9 @@
 /// answer. `next` answers the route (the owner is already decided, in the context); call it at
 /// most once, on the calling thread.
 ///
-/// Stages are concrete structs, composed once and statically (`StageBuilder`, `Pipeline`), so
-/// a request pays no existential and, with `@inlinable` fast paths, no call per stage: the chain
-/// is specialised where it is declared (the composition root). A stage with nothing to do for
+/// Stages are concrete structs, composed once and statically by a fixed chain in the composition
+/// root (`MockStages`), so a request pays no existential and a direct call per stage; the
+/// transport calls the chain through one closure (`Pipeline`). A stage with nothing to do for
 /// messages or handshakes leaves the defaults.
 @usableFromInline package protocol Stage: Sendable {
     /// A plain HTTP request (404 and 405 included).
@@ -26,58 +26,4 @@ extension Stage {
     }
 
     @inlinable package func admit(_ request: HTTPRequest, _ context: RequestContext) -> WebSocketAdmission? { nil }
-}
-
-/// Two stages in order: `outer` runs first and its `next` is `inner`.
-package struct StageChain<Outer: Stage, Inner: Stage>: Stage {
-    @usableFromInline let outer: Outer
-    @usableFromInline let inner: Inner
-
-    @inlinable package init(_ outer: Outer, _ inner: Inner) {
-        self.outer = outer
-        self.inner = inner
-    }
-
-    @inlinable package func handle(_ request: HTTPRequest, _ context: inout RequestContext,
-                                   _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
-        outer.handle(request, &context) { request, context in inner.handle(request, &context, next) }
-    }
-
-    @inlinable package func handle(_ message: WebSocketPayload, _ context: inout MessageContext,
-                                   _ next: (WebSocketPayload, inout MessageContext) -> WebSocketReply) -> WebSocketReply {
-        outer.handle(message, &context) { message, context in inner.handle(message, &context, next) }
-    }
-
-    @inlinable package func admit(_ request: HTTPRequest, _ context: RequestContext) -> WebSocketAdmission? {
-        outer.admit(request, context) ?? inner.admit(request, context)
-    }
-}
-
-/// A stage that may be off (durability without `--state`): nil passes everything on.
-extension Optional: Stage where Wrapped: Stage {
-    @inlinable package func handle(_ request: HTTPRequest, _ context: inout RequestContext,
-                                   _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
-        guard let stage = self else { return next(request, &context) }
-        return stage.handle(request, &context, next)
-    }
-
-    @inlinable package func handle(_ message: WebSocketPayload, _ context: inout MessageContext,
-                                   _ next: (WebSocketPayload, inout MessageContext) -> WebSocketReply) -> WebSocketReply {
-        guard let stage = self else { return next(message, &context) }
-        return stage.handle(message, &context, next)
-    }
-
-    @inlinable package func admit(_ request: HTTPRequest, _ context: RequestContext) -> WebSocketAdmission? {
-        self?.admit(request, context)
-    }
-}
-
-/// Stages listed one a line, outermost first, composed into one concrete `StageChain` type.
-@resultBuilder
-package enum StageBuilder {
-    @inlinable package static func buildPartialBlock<S: Stage>(first: S) -> S { first }
-
-    @inlinable package static func buildPartialBlock<A: Stage, B: Stage>(accumulated: A, next: B) -> StageChain<A, B> {
-        StageChain(accumulated, next)
-    }
 }

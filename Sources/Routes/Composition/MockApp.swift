@@ -107,17 +107,14 @@ package final class MockApp: Sendable {
         Responder(router: makeRouter(), pipeline: pipeline(durability: durability))
     }
 
-    /// The stages every request and WebSocket message goes through, outermost first: declared
-    /// here, once, and composed into one concrete type (docs/architecture.md, "Stages"). A new
-    /// cross-cutting concern (a recorder, a proxy, network shaping) is one stage file and one
-    /// line here.
+    /// The stages every request and WebSocket message goes through (`MockStages`, outermost
+    /// first), composed once.
     func pipeline(durability: DurabilityGate?) -> Pipeline {
-        Pipeline {
-            JournalStage(control)
-            durability.map { DurabilityStage($0, messageRefusal: messageRefusal) }
-            FaultStage(control)
-            StubStage(control.stubs)
-        }
+        let stages = MockStages(journal: JournalStage(control), durability: DurabilityStage(durability, messageRefusal: messageRefusal),
+                                faults: FaultStage(control), stubs: StubStage(control.stubs))
+        // Made here, where the chain's type is concrete: no witness table between the closure and the chain.
+        return Pipeline(request: { stages.handle($0, &$1, $2) }, message: { stages.handle($0, &$1, $2) },
+                        admission: { stages.admit($0, $1) })
     }
 
     /// A message refused under `--state` (its change not written), in the owning system's shape.

@@ -11,9 +11,9 @@ import MockAdminWire
 
 /// The control plane for tests (docs/control-plane.md): the request journal, faults, the adjustable clock,
 /// token controls and the event hub, over the systems of one `MockApp`.
-package final class ControlPlane: Sendable {
+@usableFromInline package final class ControlPlane: Sendable {
     package let journal: RequestJournal
-    package let faults: FaultStore
+    @usableFromInline package let faults: FaultStore
     package let clock: OffsetClock
     package let events: EventHub
     /// Admin requests waiting for a journal entry or an outbox message (`?waitMs=`).

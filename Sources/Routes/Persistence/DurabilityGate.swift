@@ -9,7 +9,7 @@ import HTTPServer
 /// it is told of (`ThreadMark`: a system's change, a reset, a swapped-in app), and the answer waits
 /// for the highest. An answer the handler already deferred (a swap waiting for every loop) waits
 /// for that first, then for its change.
-package final class DurabilityGate: Sendable {
+@usableFromInline package final class DurabilityGate: Sendable {
     let store: StateStore
     /// An answer is held at most this long; past it the client gets the 503.
     package static let timeoutNanos: UInt64 = 30_000_000_000

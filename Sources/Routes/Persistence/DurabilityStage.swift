@@ -4,18 +4,31 @@ import HTTPServer
 /// until its change is in the state file (`DurabilityGate`): it clears the thread's mark
 /// (`ThreadMark`) before the rest of the pipeline and reads it after. Inside the journal stage,
 /// so the journal sees the held answer's final delivery; outside faults and stubs.
+///
+/// Without `--state` it has no gate and passes everything on (one load and a branch).
 package struct DurabilityStage: Stage {
-    let gate: DurabilityGate
+    @usableFromInline let gate: DurabilityGate?
     /// A refused message's reply, in the owning system's shape (its name, the message, the reason).
     let messageRefusal: @Sendable (String?, WebSocketPayload, String) -> String
 
-    package init(_ gate: DurabilityGate, messageRefusal: @escaping @Sendable (String?, WebSocketPayload, String) -> String) {
+    package init(_ gate: DurabilityGate?, messageRefusal: @escaping @Sendable (String?, WebSocketPayload, String) -> String) {
         self.gate = gate
         self.messageRefusal = messageRefusal
     }
 
-    package func handle(_ request: HTTPRequest, _ context: inout RequestContext,
-                        _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
+    /// Whether it holds anything (`--state`): without, the chain may pass this stage by.
+    package var isActive: Bool { gate != nil }
+
+    /// Without `--state`: the nil check, inlined into the chain, and on to `next`.
+    @inlinable package func handle(_ request: HTTPRequest, _ context: inout RequestContext,
+                                   _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
+        guard let gate else { return next(request, &context) }
+        return hold(request, &context, gate, next)
+    }
+
+    @usableFromInline
+    func hold(_ request: HTTPRequest, _ context: inout RequestContext, _ gate: DurabilityGate,
+              _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
         ThreadMark.clear()
         let response = next(request, &context)
         let seq = ThreadMark.value
@@ -31,8 +44,15 @@ package struct DurabilityStage: Stage {
     /// A reply to a message that changed state is held (in order: later replies wait behind it)
     /// until its change is durable; a change the file did not take is answered with the owner's
     /// refusal instead, as one text message.
-    package func handle(_ message: WebSocketPayload, _ context: inout MessageContext,
-                        _ next: (WebSocketPayload, inout MessageContext) -> WebSocketReply) -> WebSocketReply {
+    @inlinable package func handle(_ message: WebSocketPayload, _ context: inout MessageContext,
+                                   _ next: (WebSocketPayload, inout MessageContext) -> WebSocketReply) -> WebSocketReply {
+        guard let gate else { return next(message, &context) }
+        return hold(message, &context, gate, next)
+    }
+
+    @usableFromInline
+    func hold(_ message: WebSocketPayload, _ context: inout MessageContext, _ gate: DurabilityGate,
+              _ next: (WebSocketPayload, inout MessageContext) -> WebSocketReply) -> WebSocketReply {
         ThreadMark.clear()
         let reply = next(message, &context)
         let seq = ThreadMark.value

@@ -9,6 +9,12 @@ package struct StubStage: Stage {
 
     package init(_ stubs: StubStore) { self.stubs = stubs }
 
+    /// Whether a stub might answer a request `context` describes: with none, the chain may pass
+    /// this stage by.
+    package func mayAnswer(_ context: RequestContext) -> Bool {
+        !stubs.isEmpty && (context.owner == nil || stubs.mayAnswerSystemPaths) && context.owner?.isAdmin != true
+    }
+
     @inlinable package func handle(_ request: HTTPRequest, _ context: inout RequestContext,
                                    _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
         // A system's path skips the stubs while none of them could answer it (one atomic load).

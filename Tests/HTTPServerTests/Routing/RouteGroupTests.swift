@@ -79,7 +79,8 @@ final class RouteGroupTests: XCTestCase {
         }
         router.get("/") { _ in .text(.ok, "root") }
         let seen = Locked<[RouteOwner?]>([])
-        let responder = Responder(router: router, pipeline: Pipeline { Seeing(seen: seen) })
+        let stage = Seeing(seen: seen)
+        let responder = Responder(router: router, pipeline: Pipeline(stage))
         func answer(_ method: HTTPMethod, _ target: String, _ headers: HTTPHeaders = HTTPHeaders()) -> (system: String?, response: HTTPResponse) {
             var context = RequestContext()
             let response = responder.respond(to: HTTPRequest(method: method, target: target, headers: headers), in: &context)

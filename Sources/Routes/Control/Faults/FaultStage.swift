@@ -8,7 +8,7 @@ import EmulationKit
 /// reading left in the context for the endpoint. A rule that fires is named in `answeredBy`.
 /// With no rule (the usual case) it costs one atomic load.
 package struct FaultStage: Stage {
-    let plane: ControlPlane
+    @usableFromInline let plane: ControlPlane
     /// The systems whose messages have a vocabulary that rules match, by name.
     private let vocabularies: [(name: String, type: any EmulatedSystem.Type)]
 
@@ -17,9 +17,22 @@ package struct FaultStage: Stage {
         vocabularies = plane.catalog.types.filter { plane.catalog.messageTypedNames.contains($0.name) }.map { ($0.name, $0) }
     }
 
-    package func handle(_ request: HTTPRequest, _ context: inout RequestContext,
-                        _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
-        guard plane.faults.hasRules, context.owner?.isAdmin != true,
+    /// Whether a rule is set: with none, the chain may pass this stage by.
+    package var isActive: Bool { plane.faults.hasRules }
+    /// Whether a message rule is set.
+    package var isActiveForMessages: Bool { plane.faults.hasMessageRules }
+
+    /// No rule (the usual case): the flag's load, inlined into the chain, and on to `next`.
+    @inlinable package func handle(_ request: HTTPRequest, _ context: inout RequestContext,
+                                   _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
+        guard plane.faults.hasRules else { return next(request, &context) }
+        return fire(request, &context, next)
+    }
+
+    @usableFromInline
+    func fire(_ request: HTTPRequest, _ context: inout RequestContext,
+              _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
+        guard context.owner?.isAdmin != true,
               let fired = plane.faults.fire(method: request.method.rawValue, path: request.path, system: context.owner?.name) else {
             return next(request, &context)
         }
@@ -41,9 +54,16 @@ package struct FaultStage: Stage {
         return .accept(delayNanos: UInt64(ms) * 1_000_000)
     }
 
-    package func handle(_ message: WebSocketPayload, _ context: inout MessageContext,
-                        _ next: (WebSocketPayload, inout MessageContext) -> WebSocketReply) -> WebSocketReply {
-        guard plane.faults.hasMessageRules, let owner = context.owner, !owner.isAdmin,
+    @inlinable package func handle(_ message: WebSocketPayload, _ context: inout MessageContext,
+                                   _ next: (WebSocketPayload, inout MessageContext) -> WebSocketReply) -> WebSocketReply {
+        guard plane.faults.hasMessageRules else { return next(message, &context) }
+        return fire(message, &context, next)
+    }
+
+    @usableFromInline
+    func fire(_ message: WebSocketPayload, _ context: inout MessageContext,
+              _ next: (WebSocketPayload, inout MessageContext) -> WebSocketReply) -> WebSocketReply {
+        guard let owner = context.owner, !owner.isAdmin,
               let vocabulary = vocabularies.first(where: { $0.name == owner.name })?.type else { return next(message, &context) }
         let system = owner.name
         let reading = vocabulary.readMessage(message.bytes)
