@@ -62,8 +62,11 @@ final class ConnectionMachine {
         var shape: AnswerShape
         /// A WebSocket reply held instead of an HTTP answer (`response` is then unused).
         var reply: WebSocketReply? = nil
-        /// The reply's `WebSocketConnection.whenReplySent` hook.
+        /// The held reply's message context's hook (`MessageContext.onSent`).
         var replySent: (@Sendable ([WebSocketPayload]) -> Void)? = nil
+        /// The held reply's delay and log line, from its message context.
+        var replyDelay: UInt64 = 0
+        var replyLog: MessageLog? = nil
     }
 
     let id: ConnectionID
@@ -102,6 +105,10 @@ final class ConnectionMachine {
     @exclusivity(unchecked) private var endpoint: WebSocketEndpoint?
     /// The handle the WebSocket endpoint was given at open.
     @exclusivity(unchecked) private(set) var webSocket: WebSocketConnection?
+    /// The stages every message goes through (the responder's at the handshake); nil: none.
+    @exclusivity(unchecked) private var messagePipeline: Pipeline?
+    /// Every message's context: made at the handshake, reused (`begin`) for each message.
+    @exclusivity(unchecked) private var messageContext: MessageContext?
     @exclusivity(unchecked) private var pingSentAt: UInt64 = 0
     /// This connection counts against the WebSocket share (released when it closes).
     @exclusivity(unchecked) private var holdsWebSocketSlot = false
@@ -397,7 +404,7 @@ final class ConnectionMachine {
         var context = RequestContext(remoteAddress: remoteAddress, localPort: localPort, arrivedAt: start)
         context.behindHeldAnswer = !held.isEmpty
         switch env.responder.outcome(for: request, in: &context) {
-        case .upgrade(let response, let endpoint):
+        case .upgrade(let response, let endpoint, let owner):
             guard env.webSocketSlots.reserve() else {
                 refuseWebSocket(request, start: start)
                 return
@@ -413,6 +420,8 @@ final class ConnectionMachine {
             self.endpoint = endpoint
             let handle = WebSocketConnection(id: id, remoteAddress: remoteAddress, path: request.path, mailbox: env.mailbox)
             webSocket = handle
+            messagePipeline = env.responder.pipeline
+            messageContext = MessageContext(connection: handle, owner: owner)
             endpoint.onOpen(handle)
         case .response(let response):
             deliver(response, context, for: request, start: start)
@@ -589,8 +598,8 @@ final class ConnectionMachine {
         }
         held[index].bytes = bytes
         held[index].then = then
-        held[index].releaseAt = env.now + reply.delayNanos
-        held[index].messageLog = reply.log
+        held[index].releaseAt = env.now + (held[index].slot?.replyDelay ?? 0)
+        held[index].messageLog = held[index].slot?.replyLog
         held[index].sent = ConnectionMachine.sent(messages, held[index].slot?.replySent)
         held[index].slot = nil
     }
@@ -631,20 +640,18 @@ final class ConnectionMachine {
     // MARK: - WebSocket
 
     private func feedWebSocket(_ bytes: UnsafeRawBufferPointer) {
-        guard let endpoint, let handle = webSocket else { return }
+        guard let endpoint, messageContext != nil else { return }
         env.webSocketEvents.removeAll(keepingCapacity: true)
         // In place: a copy of the session would share, then copy, its partial-message buffer on every read.
         session.receive(bytes, into: &env.webSocketEvents)
-        // The messages of this read arrived now: their log lines and journal entries count from it.
-        handle.arrival = env.now
         for event in env.webSocketEvents {
             switch event {
             case .message(let message):
-                let answer = endpoint.onMessage(message, handle)
-                // Nil but for a held reply the journal waits for (see `whenReplySent`).
-                let sent = handle.replySent
-                if sent != nil { handle.replySent = nil }
-                reply(answer, start: env.now, sent: sent)
+                // The messages of this read arrived now: their log lines and journal entries count from it.
+                messageContext!.begin(arrivedAt: env.now)
+                let answer = messagePipeline.map { $0.message(message, &messageContext!, endpoint.onMessage) }
+                    ?? endpoint.onMessage(message, &messageContext!)
+                reply(answer, start: env.now)
             case .send(let frame):
                 // A pong (or close echo) at once, as RFC 6455 §5.5.2 asks, past delayed replies;
                 // only a 101 still held (a delayed handshake) goes first.
@@ -659,18 +666,21 @@ final class ConnectionMachine {
         }
     }
 
-    private func reply(_ reply: WebSocketReply, start: UInt64, sent onSent: (@Sendable ([WebSocketPayload]) -> Void)? = nil) {
-        if reply.delayNanos == 0 && reply.close == nil && reply.deferred == nil && held.isEmpty && pendingOutput == 0 && close == .none {
+    /// Sends `reply` as its message's context says (held, deferred, logged, reported).
+    private func reply(_ reply: WebSocketReply, start: UInt64) {
+        let delayNanos = messageContext?.delayNanos ?? 0, deferred = messageContext?.deferred
+        let onSent = messageContext?.onSent, log = messageContext?.log
+        if delayNanos == 0 && reply.close == nil && deferred == nil && held.isEmpty && pendingOutput == 0 && close == .none {
             // The hot path: frames straight into the empty output buffer (no hard cap to check),
             // as an HTTP answer is; the general path below cost a buffer, a hold and a copy.
             for message in reply.messages { message.appendFrame(to: &outbound) }
             if pendingOutput > 0 { outputAdded(wasEmpty: true) }
             if let onSent { onSent(reply.messages) }
-            if let log = reply.log { logMessage(log, start: start) }
+            if let log { logMessage(log, start: start) }
             return
         }
-        if let promise = reply.deferred {
-            holdReply(reply, promise, start: start, sent: onSent)
+        if let promise = deferred {
+            holdReply(reply, promise, delayNanos: delayNanos, log: log, start: start, sent: onSent)
             return
         }
         var bytes: [UInt8] = []
@@ -682,11 +692,11 @@ final class ConnectionMachine {
         }
         if bytes.isEmpty && then == .none {
             if let onSent { onSent(reply.messages) }
-            if let log = reply.log { logMessage(log, start: start) }
+            if let log { logMessage(log, start: start) }
             return
         }
         // A delay holds this reply only; a close waits for the replies before it.
-        emit(bytes, delay: reply.delayNanos, then: then, log: nil, start: start, ordered: then != .none, messageLog: reply.log,
+        emit(bytes, delay: delayNanos, then: then, log: nil, start: start, ordered: then != .none, messageLog: log,
              sent: ConnectionMachine.sent(reply.messages, onSent))
     }
 
@@ -698,12 +708,13 @@ final class ConnectionMachine {
     /// Holds the reply's place (later replies and pushes wait behind it) until its promise is
     /// completed: a reply waiting for its change to reach the disk must not be overtaken by one
     /// that may show the change.
-    private func holdReply(_ reply: WebSocketReply, _ promise: DeferredResponse, start: UInt64,
+    private func holdReply(_ reply: WebSocketReply, _ promise: DeferredResponse, delayNanos: UInt64, log: MessageLog?, start: UInt64,
                            sent: (@Sendable ([WebSocketPayload]) -> Void)?) {
         let shape = AnswerShape(version: .http1_1, keepAlive: true, omitBody: false, method: "WS", path: "")
         let context = RequestContext(remoteAddress: remoteAddress, localPort: localPort, arrivedAt: start)
         holdSlot(promise, start: start) {
-            DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), context: context, shape: shape, reply: reply, replySent: sent)
+            DeferredSlot(token: $0, promise: promise, response: HTTPResponse(), context: context, shape: shape, reply: reply, replySent: sent,
+                         replyDelay: delayNanos, replyLog: log)
         }
     }
 

@@ -1,5 +1,5 @@
 /// One parsed HTTP/1.x request, body complete (chunked bodies already decoded).
-package struct HTTPRequest: Sendable {
+@usableFromInline package struct HTTPRequest: Sendable {
     package var method: HTTPMethod
     /// The request target exactly as sent (`/rows/1?x=y`).
     package var target: String

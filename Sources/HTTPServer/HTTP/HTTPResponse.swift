@@ -10,7 +10,7 @@ import Foundation
 ///
 /// `Date`, `Server`, `Content-Length` and `Connection` are added by the encoder (`Date` and
 /// `Server` only when an `outsideFields` response has none of its own).
-package struct HTTPResponse: Sendable {
+@usableFromInline package struct HTTPResponse: Sendable {
     package var status: HTTPStatus
     package var headers: HTTPHeaders
     package var body: [UInt8]

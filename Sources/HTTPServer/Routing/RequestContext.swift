@@ -1,22 +1,24 @@
 /// What the transport and the router know about a request, kept beside it rather than written
 /// into it or into its response (after Hummingbird 2's request context): the peer, the port it
-/// arrived on, the matched route's path parameters and the system owning the path, decided once
-/// by the responder from the matched route group; and what the handler and the middleware say
+/// arrived on, the matched route's path parameters and the group owning the path, decided once
+/// by the responder from the matched route group, and which stage answered instead of the route; and what the handler and the stages say
 /// about the answer besides its status, headers and body (how the transport delivers it, the
 /// level of its log line). The connection makes one per request and the responder passes it
-/// `inout` to the middleware and the handler, so it is never copied; the transport reads it
+/// `inout` to the stages and the handler, so it is never copied; the transport reads it
 /// back when it sends the answer.
-package struct RequestContext: Sendable {
+@usableFromInline package struct RequestContext: Sendable {
     /// The peer's IP address as text (`127.0.0.1`, `::1`); empty when unknown.
     package var remoteAddress: String
     /// The server port the request arrived on; 0 when it did not come over a socket.
     package var localPort: Int
     /// Values of `:name` segments of the matched route pattern, percent-decoded.
     package var pathParameters: PathParameters
-    /// The system owning the path (`RouteGroup.system`), for the log and the journal: the matched
-    /// route's group, else the first group whose prefixes hold the path; nil when no group owns
-    /// it. The responder sets it before the middleware runs; a stub's answer names the stub.
-    package var system: String?
+    /// The group owning the path, with its role: the matched route's group, else the first group
+    /// whose prefixes hold the path; nil when no group owns it. The responder sets it before the
+    /// stages run.
+    @usableFromInline package var owner: RouteOwner?
+    /// A stage that answered instead of the route (a stub) or acted on its answer (a fault rule).
+    package var answeredBy: Substitute?
     /// How the transport delivers the answer; faults and deferred answers change it.
     package var delivery = Delivery()
     /// The level of the answer's log line: info, or debug for the chatter a person does not
@@ -38,6 +40,13 @@ package struct RequestContext: Sendable {
         self.localPort = localPort
         self.pathParameters = pathParameters
         self.arrivedAt = arrivedAt
+    }
+
+    /// The system column of the answer's log line: the stub that answered (`stubs/<name>`), else
+    /// the path's owner.
+    package var system: String? {
+        if let answeredBy, let name = answeredBy.logSystem { return name }
+        return owner?.name
     }
 
     /// True when the peer is on the loopback interface (127.0.0.0/8 or ::1).

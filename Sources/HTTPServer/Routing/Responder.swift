@@ -1,50 +1,52 @@
-/// What a request leads to: an answer, or a switch to WebSocket (the 101 response and the endpoint).
+/// What a request leads to: an answer, or a switch to WebSocket (the 101 response, the endpoint
+/// and the owner of its path, for its messages' context; the 101's own log line names none).
 package enum RouteOutcome: Sendable {
     case response(HTTPResponse)
-    case upgrade(HTTPResponse, WebSocketEndpoint)
+    case upgrade(HTTPResponse, WebSocketEndpoint, RouteOwner?)
 }
 
 /// Turns a routed request into its final response: 404, 405 with `Allow`, `HEAD`, `OPTIONS`,
 /// CORS preflight and CORS headers. Pure, so it is tested without sockets.
 package struct Responder: Sendable {
-    /// The router and middleware behind one reference: the loop reads its responder for every
-    /// request and `respond` hands `respondDirectly` (a capture of `self`) to the middleware, so
-    /// a copy costs one retain instead of one per field of the router.
+    /// The router and the pipeline behind one reference: the loop reads its responder for every
+    /// request and `respond` hands `answer` (a capture of `self`) to the pipeline, so a copy
+    /// costs one retain instead of one per field of the router.
     private final class Parts: Sendable {
         let router: Router
-        let middleware: Middleware?
+        let pipeline: Pipeline?
 
-        init(router: Router, middleware: Middleware?) {
+        init(router: Router, pipeline: Pipeline?) {
             self.router = router
-            self.middleware = middleware
+            self.pipeline = pipeline
         }
     }
 
     private let parts: Parts
     package var router: Router { parts.router }
-    /// Sees every answered request and its response (journal, faults); nil costs nothing.
-    package var middleware: Middleware? { parts.middleware }
+    /// The declared stages every answered request and message goes through (journal,
+    /// durability, faults, stubs); nil costs nothing.
+    package var pipeline: Pipeline? { parts.pipeline }
 
-    package init(router: Router, middleware: Middleware? = nil) {
-        parts = Parts(router: router, middleware: middleware)
+    package init(router: Router, pipeline: Pipeline? = nil) {
+        parts = Parts(router: router, pipeline: pipeline)
     }
 
     /// Answers any request: a response, or for a valid handshake on a WebSocket route an upgrade.
-    /// The caller's context comes back with what the responder, the middleware and the handler put
-    /// in it (the owner, the delivery, the log level; for an upgrade, the delay an admission puts
-    /// on the 101).
+    /// The caller's context comes back with what the responder, the stages and the handler put
+    /// in it (the owner, the delivery, the log level; for an upgrade, the delay a stage's
+    /// admission puts on the 101).
     package func outcome(for request: HTTPRequest, in context: inout RequestContext) -> RouteOutcome {
         if WebSocketHandshake.isUpgradeRequest(request) {
             var routed = context
             if case .webSocket(let endpoint) = parts.router.match(request, context: &routed, isUpgrade: true) {
                 let (response, accepted) = WebSocketHandshake.response(for: request)
-                if accepted, let admission = endpoint.admission {
-                    switch admission(request, routed) {
+                if accepted, let pipeline = parts.pipeline, let admission = pipeline.admission(request, routed) {
+                    switch admission {
                     case .answerAsHTTP: return .response(respond(to: request, in: &context))
                     case .accept(let delayNanos): context.delivery.delayNanos = delayNanos
                     }
                 }
-                return accepted ? .upgrade(response, endpoint) : .response(response)
+                return accepted ? .upgrade(response, endpoint, routed.owner) : .response(response)
             }
         }
         return .response(respond(to: request, in: &context))
@@ -57,15 +59,15 @@ package struct Responder: Sendable {
     }
 
     /// Answers a plain (non-upgrade) HTTP request in the caller's context. The route is found
-    /// first and its group named in the context, so the middleware, the handler, the log and the
+    /// first and its group named in the context, so the stages, the handler, the log and the
     /// journal read the path's owner as the router decided it, once.
     package func respond(to request: HTTPRequest, in context: inout RequestContext) -> HTTPResponse {
         let (found, parameters, owner) = parts.router.route(request, &context)
         // The parameters go into the context, not the request: most routes have none.
         if let parameters, !(parameters.isEmpty && context.pathParameters.isEmpty) { context.pathParameters = parameters }
-        if let owner { context.system = parts.router.system(ofGroup: owner) }
-        guard let middleware = parts.middleware else { return answer(request, &context, found, owner) }
-        return middleware(request, &context) { request, context in answer(request, &context, found, owner) }
+        if let owner { context.owner = parts.router.owner(ofGroup: owner) }
+        guard let pipeline = parts.pipeline else { return answer(request, &context, found, owner) }
+        return pipeline.request(request, &context) { request, context in answer(request, &context, found, owner) }
     }
 
     /// The matched route's answer (or the router's own: 404, 405, OPTIONS), with CORS headers.

@@ -2,17 +2,6 @@
 /// The context is passed `inout`: a handler that defers its answer says so there.
 package typealias HTTPHandler = @Sendable (HTTPRequest, inout RequestContext) -> HTTPResponse
 
-/// Answers one WebSocket message with zero or more messages, in order.
-package typealias WebSocketMessageHandler = @Sendable (WebSocketMessage) -> [WebSocketMessage]
-
-/// One application-level WebSocket message (the codec has already joined its fragments), decoded:
-/// text as a `String`. The simple handler form and test clients use it; the transport carries
-/// messages as `WebSocketPayload` (bytes) and decodes this only for a handler that asks for it.
-package enum WebSocketMessage: Sendable, Equatable {
-    case text(String)
-    case binary([UInt8])
-}
-
 /// What the router found for a request.
 package enum RouteMatch: Sendable {
     case http(HTTPHandler)
@@ -32,7 +21,7 @@ package typealias ContextualHTTPHandler = @Sendable (HTTPRequest, inout RequestC
 /// (used for thrown `HTTPError`s and for the router's own 404 and 405 under its prefixes), whether
 /// its paths match in any letter case (ASP.NET routing does, Vapor's does not), whether pages of
 /// other origins may read its answers (CORS), and its name, the owner the responder puts in the
-/// context of every request on its routes or under its prefixes (`RequestContext.system`).
+/// context of every request on its routes or under its prefixes (`RequestContext.owner`).
 package struct RouteGroup: Sendable {
     package var system: String
     /// Path prefixes by whole segments: `/api` owns `/api` and `/api/…`, not `/apix`.
@@ -49,15 +38,19 @@ package struct RouteGroup: Sendable {
     /// `GET /__admin/mappings/save` would be `GET /__admin/mappings/:id` for the id "save", and
     /// `Allow` would list methods the OpenAPI document does not have on that path.
     package var staticPathsAreExclusive: Bool
+    /// What the group is for: a system's routes, or the mock's own admin routes (which the
+    /// stages pass by).
+    package var role: RouteOwner.Role
 
     package init(system: String, prefixes: [String], caseInsensitive: Bool = false, allowsCrossOrigin: Bool = true,
-                staticPathsAreExclusive: Bool = false,
+                staticPathsAreExclusive: Bool = false, role: RouteOwner.Role = .system,
                 errorShape: @escaping @Sendable (HTTPError) -> HTTPResponse = RouteGroup.vaporShape) {
         self.system = system
         self.prefixes = prefixes
         self.caseInsensitive = caseInsensitive
         self.allowsCrossOrigin = allowsCrossOrigin
         self.staticPathsAreExclusive = staticPathsAreExclusive
+        self.role = role
         self.errorShape = errorShape
     }
 
@@ -226,6 +219,8 @@ package struct Router: Sendable {
     /// Routes with `:name` segments by segment count, tried in order after the static ones.
     private var parameterisedBySegments: [[Int]] = []
     private var groups: [RouteGroup] = []
+    /// Each group as the owner a request names (`RequestContext.owner`).
+    private var groupOwners: [RouteOwner] = []
     /// The groups' prefixes as a table: the owner of a path no route matches.
     private var owners = PathOwners(groups: [])
     /// The group routes are added to now (`group(_:_:)`), or nil.
@@ -250,8 +245,9 @@ package struct Router: Sendable {
         return defaultErrorShape(error)
     }
 
-    /// The name of the group at an index a match gave.
-    func system(ofGroup index: Int) -> String { groups[index].system }
+    /// The owner the group at an index a match gave stands for (made once per group, so a
+    /// request copies one value).
+    func owner(ofGroup index: Int) -> RouteOwner { groupOwners[index] }
 
     /// Whether answers on `path` may carry CORS headers: its owner's choice. A path no group owns
     /// is refused when a group that refuses cross-origin reads would own it in another letter
@@ -274,6 +270,7 @@ package struct Router: Sendable {
     /// Adds routes through `body` as members of `group`.
     package mutating func group(_ group: RouteGroup, _ body: (inout Router) -> Void) {
         groups.append(group)
+        groupOwners.append(RouteOwner(group: groups.count - 1, name: group.system, role: group.role))
         owners = PathOwners(groups: groups)
         let (outer, outerIndex) = (currentGroup, currentGroupIndex)
         currentGroup = group
@@ -392,17 +389,12 @@ package struct Router: Sendable {
         routes.map { ($0.method, $0.pattern) } + socketRoutes.map { (nil, $0.pattern) }
     }
 
-    /// Wraps every WebSocket endpoint (the control plane journals and faults messages).
-    package mutating func wrapWebSocketEndpoints(_ wrap: (_ pattern: String, _ endpoint: WebSocketEndpoint) -> WebSocketEndpoint) {
-        for i in socketRoutes.indices { socketRoutes[i].handler = wrap(socketRoutes[i].pattern, socketRoutes[i].handler) }
-    }
-
     /// Finds the handler for a request and fills in the context's path parameters and owner.
     /// `HEAD` falls back to the `GET` route; WebSocket routes match only upgrade requests.
     package func match(_ request: HTTPRequest, context: inout RequestContext, isUpgrade: Bool = false) -> RouteMatch {
         let (found, parameters, owner) = route(request, &context, isUpgrade: isUpgrade)
         if let parameters { context.pathParameters = parameters }
-        context.system = owner.map { groups[$0].system }
+        context.owner = owner.map { groupOwners[$0] }
         return found
     }
 

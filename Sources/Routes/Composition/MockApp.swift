@@ -7,6 +7,7 @@ import HTTPServer
 import EmulationKit
 import MockControl
 import StatePersistence
+import Stubs
 
 /// Every registered emulated system plus the `/__mock` admin routes, over one seed and environment.
 package final class MockApp: Sendable {
@@ -97,28 +98,31 @@ package final class MockApp: Sendable {
             for route in table where route.door == .guarded { r.add(route) }
         }
         for route in table where route.door == .root { router.add(route) }
-        // A system's endpoint whose messages the plane reads gets that reading through its handler.
-        router.wrapWebSocketEndpoints { [control, systems] pattern, endpoint in
-            let owner = systems.first { $0.routeGroup.owns(pattern) }
-            return control.webSocketEndpoint(endpoint, at: pattern, handler: owner?.messageHandler(at: pattern))
-        }
         finished.withLock { [routes = router.routeTable] in $0 = (routes, table.operations) }
         return router
     }
 
-    /// The responder to serve: every route, with the control plane's journal and faults around it.
+    /// The responder to serve: every route, behind the declared stages.
     package func makeResponder(durability: DurabilityGate? = nil) -> Responder {
-        var router = makeRouter()
-        guard let durability else { return Responder(router: router, middleware: control.middleware) }
-        // WebSocket replies wait for their changes too; a refusal takes the owning system's error shape.
-        router.wrapWebSocketEndpoints { [systems] pattern, endpoint in
-            let owner = systems.first { $0.routeGroup.owns(pattern) }
-            return durability.webSocketEndpoint(endpoint) { message, reason in
-                owner?.stateRefusal(to: message, reason: reason)
-                    ?? JSONValue.object([("error", .string("the change could not be saved to the state file: \(reason)"))]).jsonText
-            }
+        Responder(router: makeRouter(), pipeline: pipeline(durability: durability))
+    }
+
+    /// The stages every request and WebSocket message goes through (`MockStages`, outermost
+    /// first), composed once.
+    func pipeline(durability: DurabilityGate?) -> Pipeline {
+        let stages = MockStages(journal: JournalStage(control), durability: DurabilityStage(durability, messageRefusal: messageRefusal),
+                                faults: FaultStage(control), stubs: StubStage(control.stubs))
+        // Made here, where the chain's type is concrete: no witness table between the closure and the chain.
+        return Pipeline(request: { stages.handle($0, &$1, $2) }, message: { stages.handle($0, &$1, $2) },
+                        admission: { stages.admit($0, $1) })
+    }
+
+    /// A message refused under `--state` (its change not written), in the owning system's shape.
+    private var messageRefusal: @Sendable (String?, WebSocketPayload, String) -> String {
+        { [systems] system, message, reason in
+            systems.first { $0.name == system }?.stateRefusal(to: message, reason: reason)
+                ?? JSONValue.object([("error", .string("the change could not be saved to the state file: \(reason)"))]).jsonText
         }
-        return Responder(router: router, middleware: durability.middleware(around: control.middleware(gated: true)))
     }
 
     /// Lets `POST /__mock/instances` start up to `limit` isolated copies of this mock, each a

@@ -11,9 +11,9 @@ import MockAdminWire
 
 /// The control plane for tests (docs/control-plane.md): the request journal, faults, the adjustable clock,
 /// token controls and the event hub, over the systems of one `MockApp`.
-package final class ControlPlane: Sendable {
+@usableFromInline package final class ControlPlane: Sendable {
     package let journal: RequestJournal
-    package let faults: FaultStore
+    @usableFromInline package let faults: FaultStore
     package let clock: OffsetClock
     package let events: EventHub
     /// Admin requests waiting for a journal entry or an outbox message (`?waitMs=`).
@@ -24,11 +24,9 @@ package final class ControlPlane: Sendable {
     /// The stub mappings, tried after the faults and before the systems.
     package let stubs: StubStore
     /// Which system owns a path (the systems' route groups, then the admin group), for what is
-    /// settled before any request: WebSocket endpoints, fault rules, the stubs' system paths. A
-    /// request's owner is the router's, in its context (`RequestContext.system`).
+    /// settled before any request: fault rules, the stubs' system paths. A
+    /// request's owner is the router's, in its context (`RequestContext.owner`).
     package let owners: PathOwners
-    /// The admin group's index in `owners`: its endpoints are neither faulted nor journaled.
-    package let adminOwner: Int
     package let logger: Logger
     /// For a scripted gateway reply's fresh `sequence_id`.
     package let random: any RandomSource
@@ -71,7 +69,6 @@ package final class ControlPlane: Sendable {
         stubs = environment.stubs
         let owners = PathOwners(groups: systems.map(\.routeGroup) + [AdminGuard.routeGroup])
         self.owners = owners
-        adminOwner = systems.count
         // Stubs on paths no system owns cost the systems' requests nothing.
         environment.stubs.setSystemPaths { [systemCount = systems.count] path in owners.owner(of: path).map { $0 < systemCount } ?? false }
         logger = environment.logger

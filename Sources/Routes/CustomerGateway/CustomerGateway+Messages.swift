@@ -16,12 +16,6 @@ extension CustomerGateway {
         return MessageReading(json: json, type: json?["type"]?.string, id: json?["sequence_id"])
     }
 
-    /// Its endpoint's handler, for a message the control plane has read.
-    package func messageHandler(at pattern: String) -> MessageHandler? {
-        guard pattern == CustomerGateway.path else { return nil }
-        return { [self] message, connection in answer(message, on: connection) }
-    }
-
     /// `{{sequence_id}}` replaced by the message's `sequence_id` as JSON (a string quoted, a
     /// number not; a fresh UUID when the message has none, as the gateway does). On the reply's
     /// bytes: the text is JSON a test posted, and a String search for the placeholder cost

@@ -58,8 +58,9 @@ package final class CustomerGateway: EmulatedSystem {
     package let routeGroup = RouteGroup(system: CustomerGateway.name, prefixes: ["/customer-gateway"])
 
     package func register(in router: inout Router) {
-        router.webSocket(CustomerGateway.path, WebSocketEndpoint(onMessage: { [self] message, connection in
-            answer(CustomerGateway.read(message.bytes), on: connection)
+        // A message the fault stage has read already (message rules set) is not parsed again.
+        router.webSocket(CustomerGateway.path, WebSocketEndpoint(onMessage: { [self] message, context in
+            answer(context.reading ?? CustomerGateway.read(message.bytes), in: &context)
         }))
     }
 
@@ -83,14 +84,12 @@ package final class CustomerGateway: EmulatedSystem {
         WebSocketPayload(utf8Text: reply(to: CustomerGateway.read(WebSocketPayload(message).bytes), log: nil)).message
     }
 
-    /// The reply to a message read once (here or by the control plane), as the bytes of one text
-    /// message, with its log line's facts (type, `sequence_id`, outcome), which the transport
-    /// writes once the reply is sent; none below the info level.
-    func answer(_ message: MessageReading, on connection: WebSocketConnection) -> WebSocketReply {
-        let log = environment.logger.isEnabled(.info) ? connection.messageLog(system: CustomerGateway.name) : nil
-        var reply = WebSocketReply(messages: [WebSocketPayload(utf8Text: reply(to: message, log: log))])
-        reply.log = log
-        return reply
+    /// The reply to a message read once (here or by the fault stage), as the bytes of one text
+    /// message, with its log line's facts (type, `sequence_id`, outcome) in the context, which
+    /// the transport writes once the reply is sent; none below the info level.
+    func answer(_ message: MessageReading, in context: inout MessageContext) -> WebSocketReply {
+        let log = environment.logger.isEnabled(.info) ? context.messageLog(system: CustomerGateway.name) : nil
+        return WebSocketReply(messages: [WebSocketPayload(utf8Text: reply(to: message, log: log))])
     }
 
     /// The keys and the message type every message carries: read without decoding them again.

@@ -56,10 +56,6 @@ package protocol EmulatedSystem: Sendable {
     /// id that ties it to its reply (the gateway's `sequence_id`, for log lines); default: nil (its
     /// messages have no vocabulary).
     static func readMessage(_ message: [UInt8]) -> MessageReading?
-    /// Its handler for the WebSocket endpoint registered at `pattern`, answering a message the
-    /// control plane has read already with `readMessage` (so it is parsed once); default: nil
-    /// (the endpoint's own `onMessage` runs).
-    func messageHandler(at pattern: String) -> MessageHandler?
     /// A scripted fault reply (`"reply"`, its UTF-8) to `message`, its placeholders filled in from
     /// the message (the gateway's `{{sequence_id}}`); default: the text as it is.
     static func scriptedReply(_ text: [UInt8], to message: MessageReading, random: any RandomSource) -> [UInt8]
@@ -85,7 +81,6 @@ extension EmulatedSystem {
     package var name: String { Self.name }
     package static var faultsMatchMessageTypes: Bool { false }
     package static func readMessage(_ message: [UInt8]) -> MessageReading? { nil }
-    package func messageHandler(at pattern: String) -> MessageHandler? { nil }
     package static func scriptedReply(_ text: [UInt8], to message: MessageReading, random: any RandomSource) -> [UInt8] { text }
     package static var settings: [SystemSetting] { [] }
     package static var secretFields: Set<String> { [] }

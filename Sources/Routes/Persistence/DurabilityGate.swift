@@ -2,42 +2,26 @@ import HTTPServer
 
 /// Under `--state`, a request that changed state is answered only once its change is in the
 /// state file: the answer is deferred (no loop thread waits) until the store's writer has
-/// written it, and several requests share one write. A change that cannot be written is
+/// written it, and several requests share one write (`DurabilityStage` does the holding). A change that cannot be written is
 /// answered 503 with a hint instead (it stays in memory and reaches the file once it can).
 ///
 /// One rule for every path: the store marks the handler's thread with the number of each change
 /// it is told of (`ThreadMark`: a system's change, a reset, a swapped-in app), and the answer waits
 /// for the highest. An answer the handler already deferred (a swap waiting for every loop) waits
 /// for that first, then for its change.
-package final class DurabilityGate: Sendable {
-    private let store: StateStore
+@usableFromInline package final class DurabilityGate: Sendable {
+    let store: StateStore
     /// An answer is held at most this long; past it the client gets the 503.
     package static let timeoutNanos: UInt64 = 30_000_000_000
     /// Why a held answer is refused when the store gave no reason: its write took longer than `timeoutNanos`.
-    private static let timedOut = "the state file was not written within \(timeoutNanos / 1_000_000_000) s"
+    static let timedOut = "the state file was not written within \(timeoutNanos / 1_000_000_000) s"
 
     package init(store: StateStore) { self.store = store }
-
-    /// `inner` (the control plane's middleware), with every changing request's answer held
-    /// until its change is durable.
-    package func middleware(around inner: Middleware?) -> Middleware {
-        { [store] request, context, next in
-            ThreadMark.clear()
-            let response = inner.map { $0(request, &context, next) } ?? next(request, &context)
-            let seq = ThreadMark.value
-            guard seq != 0 else { return response }   // nothing changed (a long poll changes nothing)
-            let refusal: @Sendable () -> HTTPResponse = {
-                DurabilityGate.refusal(store.failure ?? DurabilityGate.timedOut)
-            }
-            let promise = DurabilityGate.promise(store, seq, after: context.delivery.deferred, refusal: refusal)
-            return context.deferring(response, until: promise)
-        }
-    }
 
     /// The promise an answer waits on: change `seq` durable, after `inner` (the handler's own
     /// deferral) completes when there is one. Completed with `inner`'s replacement, or `refusal()`
     /// when the file did not take the change.
-    private static func promise(_ store: StateStore, _ seq: UInt64, after inner: DeferredResponse?,
+    static func promise(_ store: StateStore, _ seq: UInt64, after inner: DeferredResponse?,
                                 refusal: @escaping @Sendable () -> HTTPResponse) -> DeferredResponse {
         guard let inner else {
             let promise = DeferredResponse(timeoutNanos: timeoutNanos, onTimeout: refusal)
@@ -51,27 +35,6 @@ package final class DurabilityGate: Sendable {
             store.whenDurable(seq) { written in outer.complete(written ? replacement : refusal()) }
         }
         return outer
-    }
-
-    /// `endpoint`, with every reply to a message that changed state held (in order: later replies
-    /// wait behind it) until its change is durable. A change the file did not take is answered
-    /// `refusal(message, reason)` instead, as one text message.
-    package func webSocketEndpoint(_ endpoint: WebSocketEndpoint,
-                                  refusal: @escaping @Sendable (WebSocketPayload, String) -> String) -> WebSocketEndpoint {
-        var wrapped = endpoint
-        let onMessage = endpoint.onMessage
-        wrapped.onMessage = { [store] message, connection in
-            ThreadMark.clear()
-            var reply = onMessage(message, connection)
-            let seq = ThreadMark.value
-            guard seq != 0 else { return reply }
-            let refused: @Sendable () -> HTTPResponse = {
-                HTTPResponse.text(.serviceUnavailable, refusal(message, store.failure ?? DurabilityGate.timedOut))
-            }
-            reply.deferred = DurabilityGate.promise(store, seq, after: reply.deferred, refusal: refused)
-            return reply
-        }
-        return wrapped
     }
 
     /// 503 for a change the state file did not take (its system is the held answer's, in its context).

@@ -10,6 +10,11 @@ package struct StubReference: Sendable, Equatable {
     package let id: String
     package let name: String?
 
+    package init(id: String, name: String?) {
+        self.id = id
+        self.name = name
+    }
+
     package var json: JSONValue { ["id": .string(id), "name": JSONValue(name)] }
 }
 
@@ -24,20 +29,10 @@ package struct StubReference: Sendable, Equatable {
     /// cost is path length × this.
     package static let maxPatternInstructions = 1_000_000
     package static let startedState = "Started"
-    /// A stub answer's `system` (in its request context) starts with this, then the stub's name
-    /// (or id), for the log line.
-    package static let systemPrefix = "stubs/"
     /// The journal's system for every stub answer.
     package static let systemName = "stubs"
-
-    /// The stub a response came from (its `Matched-Stub-Id`/`-Name` headers), nil for any other;
-    /// `system` is its context's.
-    package static func reference(of response: HTTPResponse, system: String?) -> StubReference? {
-        // Most answers are a system's: a name no longer than the prefix ends it at once.
-        guard let system, system.utf8.count > systemPrefix.utf8.count, system.hasPrefix(systemPrefix),
-              let id = response.headers["Matched-Stub-Id"] else { return nil }
-        return StubReference(id: id, name: response.headers["Matched-Stub-Name"])
-    }
+    /// The log line's system for a stub answer starts with this, then the stub's name (or id).
+    static let logPrefix = "stubs/"
 
     struct Entry: Sendable {
         let mapping: StubMapping
@@ -500,8 +495,8 @@ package struct StubReference: Sendable, Equatable {
 
     /// The stub's answer to `request`, or nil when no mapping matches (the systems answer then).
     /// A matching mapping counts a hit and moves its scenario on, and its answer's delivery (a
-    /// delay, a fault) and the stub's name (as the system, for the log line) go into `context`;
-    /// the journal reads the stub back from the answer (`reference(of:system:)`).
+    /// delay, a fault) and the stub (`answeredBy`: its id and name, and the log line's system)
+    /// go into `context`.
     package func answer(_ request: HTTPRequest, in context: inout RequestContext) -> HTTPResponse? {
         guard loaded.isSet else { return nil }
         // A request whose path has no mapping and that no pattern accepts is turned away before
@@ -518,7 +513,9 @@ package struct StubReference: Sendable, Equatable {
         if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
         // The log line names the stub; the journal shows `stubs` and the stub's id and name. A
         // nameless stub from the folder is named by its file: an id made at load changes each reload.
-        context.system = StubStore.systemPrefix + (found.name ?? entry.file.map { fileLabel($0) } ?? found.id)
+        context.answeredBy = Substitute(.stub, id: found.id, name: found.name,
+                                        logName: StubStore.logPrefix + (found.name ?? entry.file.map { fileLabel($0) } ?? found.id),
+                                        previous: context.answeredBy)
         return response
     }
 

@@ -248,9 +248,11 @@ final class ConnectionMachineTests: XCTestCase {
 
     func testEndpointRepliesMayBeDelayedAbsentOrAClose() {
         let m = openWebSocket(route: { router in
-            router.webSocket("/ws", WebSocketEndpoint(onMessage: { message, _ in
+            router.webSocket("/ws", WebSocketEndpoint(onMessage: { message, context in
                 switch message {
-                case .text("later"): return WebSocketReply(messages: [.text("now")], delayNanos: 1_000_000_000)
+                case .text("later"):
+                    context.delayNanos = 1_000_000_000
+                    return WebSocketReply(messages: [.text("now")])
                 case .text("bye"): return WebSocketReply(close: WebSocketCloseRequest(code: 4000, reason: "bye"))
                 default: return .none
                 }

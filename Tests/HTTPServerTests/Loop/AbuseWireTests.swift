@@ -157,9 +157,11 @@ final class AbuseWireTests: XCTestCase {
     func testPushFromAnotherThreadDelayedRepliesAndCloseCodes() throws {
         let opened = Locked<WebSocketConnection?>(nil)
         let s = try server(configure: { _ in }, route: { router in
-            router.webSocket("/ctl", WebSocketEndpoint(onOpen: { c in opened.withLock { $0 = c } }, onMessage: { message, _ in
+            router.webSocket("/ctl", WebSocketEndpoint(onOpen: { c in opened.withLock { $0 = c } }, onMessage: { message, context in
                 switch message {
-                case .text("delay"): return WebSocketReply(messages: [.text("delayed")], delayNanos: 100_000_000)
+                case .text("delay"):
+                    context.delayNanos = 100_000_000
+                    return WebSocketReply(messages: [.text("delayed")])
                 case .text("silence"): return .none
                 case .text("close"): return WebSocketReply(close: WebSocketCloseRequest(code: 4002, reason: "asked"))
                 default: return WebSocketReply(messages: [message])

@@ -58,25 +58,33 @@ final class RouteGroupTests: XCTestCase {
         XCTAssertEqual(elsewhere.headers["Content-Type"], "application/json; charset=utf-8", "a prefix owns whole segments only")
     }
 
-    func testTheOwnerIsDecidedOnceFromTheMatchedRoutesGroupBeforeTheMiddleware() {
+    /// A stage that notes the owner it was given.
+    private struct Seeing: Stage {
+        let seen: Locked<[RouteOwner?]>
+        func handle(_ request: HTTPRequest, _ context: inout RequestContext,
+                    _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
+            seen.withLock { $0.append(context.owner) }
+            return next(request, &context)
+        }
+    }
+
+    func testTheOwnerIsDecidedOnceFromTheMatchedRoutesGroupBeforeTheStages() {
         var router = Router()
         router.group(RouteGroup(system: "rows", prefixes: ["/rows"])) { r in
             r.get("/rows/:page") { _ in .text(.ok, "rows") }
             r.get("/health") { _ in .text(.ok, "up") }
         }
-        router.group(RouteGroup(system: "admin", prefixes: ["/__mock"], allowsCrossOrigin: false)) { r in
+        router.group(RouteGroup(system: "admin", prefixes: ["/__mock"], allowsCrossOrigin: false, role: .admin)) { r in
             r.post("/__mock/reset") { _ in .empty() }
         }
         router.get("/") { _ in .text(.ok, "root") }
-        let seen = Locked<[String?]>([])
-        let responder = Responder(router: router) { request, context, next in
-            seen.withLock { $0.append(context.system) }
-            return next(request, &context)
-        }
+        let seen = Locked<[RouteOwner?]>([])
+        let stage = Seeing(seen: seen)
+        let responder = Responder(router: router, pipeline: Pipeline(stage))
         func answer(_ method: HTTPMethod, _ target: String, _ headers: HTTPHeaders = HTTPHeaders()) -> (system: String?, response: HTTPResponse) {
             var context = RequestContext()
             let response = responder.respond(to: HTTPRequest(method: method, target: target, headers: headers), in: &context)
-            XCTAssertEqual(seen.withLock { $0.removeLast() }, context.system, "the middleware saw the owner first")
+            XCTAssertEqual(seen.withLock { $0.removeLast() }, context.owner, "the stage saw the owner first")
             return (context.system, response)
         }
         XCTAssertEqual(answer(.get, "/rows/1").system, "rows")

@@ -5,37 +5,36 @@ import MockControl
 import MockTestSupport
 import XCTest
 
-/// A gateway message is read once: while message rules are set the control plane reads it with
-/// the gateway's vocabulary and hands that reading to the gateway's handler instead of the
-/// endpoint's own `onMessage` (which would read it again); without rules the endpoint reads it.
+/// A gateway message is read once: while message rules are set the fault stage reads it with
+/// the gateway's vocabulary and leaves that reading in the message's context, which the
+/// endpoint answers from (rather than reading it again); without rules the endpoint reads it.
 final class MessageReadingTests: MockServerTestCase {
     private let login = #"{"type":"LOGIN_CUSTOMER","sequence_id":42,"data":{"email":"fpi@bk.ru","password":"123123"}}"#
 
-    /// The endpoint at the gateway's path, wrapped by the plane, recording which entry point ran.
-    private func wrapped(_ calls: Locked<[String]>) -> WebSocketEndpoint {
-        let endpoint = WebSocketEndpoint(onMessage: { _, _ in
-            calls.withLock { $0.append("onMessage") }
+    /// An endpoint on the gateway's path behind the app's stages, recording whether it was
+    /// given a reading.
+    private func wrapped(_ calls: Locked<[String]>, _ message: WebSocketMessage) throws {
+        let endpoint = WebSocketEndpoint(onMessage: { _, context in
+            calls.withLock { $0.append(context.reading.map { "reading \($0.type ?? "-") \($0.idText ?? "-")" } ?? "onMessage") }
             return .none
         })
-        return server.app.control.webSocketEndpoint(endpoint, at: CustomerGateway.path, handler: { reading, _ in
-            calls.withLock { $0.append("handler \(reading.type ?? "-") \(reading.idText ?? "-")") }
-            return .none
-        })
+        let pipeline = try XCTUnwrap(server.app.makeResponder().pipeline)
+        _ = endpoint(message, through: pipeline, owner: RouteOwner(group: 0, name: CustomerGateway.name, role: .system))
     }
 
-    func testWithAMessageRuleTheHandlerGetsThePlanesReading() throws {
+    func testWithAMessageRuleTheEndpointGetsTheFaultStagesReading() throws {
         // A rule on another type: it does not fire, but the plane must read every message's type.
         _ = try server.addFault(["system": "gateway", "path": "LOGOUT_CUSTOMER", "action": ["noReply": true]])
         let calls = Locked<[String]>([])
-        _ = wrapped(calls)(.text(login))
-        XCTAssertEqual(calls.withLock { $0 }, ["handler LOGIN_CUSTOMER 42"])
+        try wrapped(calls, .text(login))
+        XCTAssertEqual(calls.withLock { $0 }, ["reading LOGIN_CUSTOMER 42"])
         let entry = try server.journal("system=gateway").last
         XCTAssertEqual(entry?["path"] as? String, "LOGIN_CUSTOMER", "the journal shows the type the plane read")
     }
 
-    func testWithoutMessageRulesTheEndpointReadsItself() {
+    func testWithoutMessageRulesTheEndpointReadsItself() throws {
         let calls = Locked<[String]>([])
-        _ = wrapped(calls)(.binary(Array(login.utf8)))
+        try wrapped(calls, .binary(Array(login.utf8)))
         XCTAssertEqual(calls.withLock { $0 }, ["onMessage"])
     }
 
@@ -47,9 +46,6 @@ final class MessageReadingTests: MockServerTestCase {
         XCTAssertNil(notJSON.json)
         XCTAssertNil(notJSON.type)
         XCTAssertNil(try XCTUnwrap(CustomerGateway.readMessage(Array(#"{"sequence_id":null}"#.utf8))).idText)
-        let gateway = try XCTUnwrap(server.app.system(named: CustomerGateway.name) as? CustomerGateway)
-        XCTAssertNotNil(gateway.messageHandler(at: CustomerGateway.path))
-        XCTAssertNil(gateway.messageHandler(at: "/customer-gateway/other"))
     }
 
     /// The placeholder is replaced on the reply's bytes: every occurrence by the same value.

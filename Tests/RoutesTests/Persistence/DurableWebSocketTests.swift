@@ -34,15 +34,14 @@ final class DurableWebSocketTests: TemporaryDirectoryTestCase {
             return [.text("registered \(email)")]
         }
         let gate = DurabilityGate(store: store)
-        router.wrapWebSocketEndpoints { _, endpoint in
-            gate.webSocketEndpoint(endpoint) { message, reason in gateway.stateRefusal(to: message, reason: reason) ?? "" }
-        }
+        let stage = DurabilityStage(gate) { _, message, reason in gateway.stateRefusal(to: message, reason: reason) ?? "" }
+
         var config = ServerConfiguration()
         config.host = "127.0.0.1"
         config.port = 0
         config.eventLoops = 1
         config.shutdownGrace = 1
-        let server = Server(configuration: config, responder: Responder(router: router), logger: log)
+        let server = Server(configuration: config, responder: Responder(router: router, pipeline: Pipeline(stage)), logger: log)
         try server.start()
         self.mock = mock
         self.persistence = persistence

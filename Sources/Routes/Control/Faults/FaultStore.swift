@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// The active fault rules, oldest first; the first rule that matches fires.
-package final class FaultStore: Sendable {
+@usableFromInline package final class FaultStore: Sendable {
     private struct State {
         var rules: [FaultRule] = []
         var nextId = 1
@@ -10,8 +10,8 @@ package final class FaultStore: Sendable {
     private let state = Locked(State())
     /// Mirrors of the rules, set under the lock after every change and read without it, so a
     /// request costs no lock while no rule exists (the usual case).
-    private let anyRules = LockFreeFlag()
-    private let messageRules = LockFreeFlag()
+    @usableFromInline let anyRules = LockFreeFlag()
+    @usableFromInline let messageRules = LockFreeFlag()
 
     /// Rules kept at most: every request is checked against them in order, so their number is
     /// what an admin call can make each request cost (10,000 cut throughput 130-fold).
@@ -50,7 +50,7 @@ package final class FaultStore: Sendable {
     package func removeAll() { mutate { $0.rules.removeAll() } }
 
     /// Whether any rule exists (no lock on Linux): callers skip `fire` and building its arguments.
-    package var hasRules: Bool { anyRules.isSet }
+    @inlinable package var hasRules: Bool { anyRules.isSet }
 
     /// The rule that fires on this HTTP request, counted down (and removed at 0), or nil.
     package func fire(method: String, path: String, system: String?) -> FaultRule? {
@@ -66,7 +66,7 @@ package final class FaultStore: Sendable {
     }
 
     /// Whether any rule is about WebSocket message types (the message's type is parsed only then).
-    package var hasMessageRules: Bool { messageRules.isSet }
+    @inlinable package var hasMessageRules: Bool { messageRules.isSet }
 
     /// The rule that fires on a WebSocket message of this type to `system`, counted down, or nil.
     package func fire(messageType: String, system: String) -> FaultRule? {

@@ -18,7 +18,7 @@ package struct AdminGuard: Sendable {
     /// errors in Vapor's shape like the transport's own. No CORS: they are read by their own
     /// console only, which is same-origin.
     package static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock", StubAdmin.prefix], allowsCrossOrigin: false,
-                                                   staticPathsAreExclusive: true)
+                                                   staticPathsAreExclusive: true, role: .admin)
 
     package let adminToken: String?
     /// Host names (lowercased, no port) accepted besides the loopback names: the configured one.

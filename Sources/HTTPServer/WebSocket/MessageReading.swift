@@ -1,9 +1,7 @@
-import HTTPServer
-
 /// One of a system's WebSocket messages, read (parsed) once by the system's vocabulary
-/// (`EmulatedSystem.readMessage`): the control plane matches message rules on its `type`, puts
-/// its `id` on the log line and the journal's path, fills a scripted reply from it, and hands the
-/// same reading to the system's handler (`EmulatedSystem.messageHandler`), which answers from it.
+/// (`EmulatedSystem.readMessage`): the fault stage matches message rules on its `type`, puts
+/// its `id` on the log line and the journal's path, fills a scripted reply from it, and leaves the
+/// same reading in the message's context (`MessageContext.reading`), which the endpoint answers from.
 ///
 /// `@usableFromInline`: used on hot paths in other targets (the gateway reads every message into
 /// one); the optimiser copies into another module only the bodies it may see from there (README,
@@ -34,8 +32,3 @@ import HTTPServer
         }
     }
 }
-
-/// Answers a message the control plane has already read: the handler of a system's endpoint
-/// whose messages have a vocabulary, called instead of the endpoint's `onMessage` (which reads
-/// the message itself) so the message is not parsed twice.
-package typealias MessageHandler = @Sendable (MessageReading, WebSocketConnection) -> WebSocketReply
