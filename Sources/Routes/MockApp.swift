@@ -7,6 +7,7 @@ import HTTPServer
 import EmulationKit
 import MockControl
 import StatePersistence
+import Stubs
 
 /// Every registered emulated system plus the `/__mock` admin routes, over one seed and environment.
 package final class MockApp: Sendable {
@@ -109,7 +110,11 @@ package final class MockApp: Sendable {
     /// The responder to serve: every route, with the control plane's journal and faults around it.
     package func makeResponder(durability: DurabilityGate? = nil) -> Responder {
         var router = makeRouter()
-        guard let durability else { return Responder(router: router, middleware: control.middleware) }
+        var fallback: Responder.FallbackHandler?
+        if let proxy = environment.proxyAll {
+            fallback = { request, context in proxy.answer(request, &context) }
+        }
+        guard let durability else { return Responder(router: router, middleware: control.middleware, fallback: fallback) }
         // WebSocket replies wait for their changes too; a refusal takes the owning system's error shape.
         router.wrapWebSocketEndpoints { [systems] pattern, endpoint in
             let owner = systems.first { $0.routeGroup.owns(pattern) }
@@ -118,7 +123,7 @@ package final class MockApp: Sendable {
                     ?? JSONValue.object([("error", .string("the change could not be saved to the state file: \(reason)"))]).jsonText
             }
         }
-        return Responder(router: router, middleware: durability.middleware(around: control.middleware(gated: true)))
+        return Responder(router: router, middleware: durability.middleware(around: control.middleware(gated: true)), fallback: fallback)
     }
 
     /// Lets `POST /__mock/instances` start up to `limit` isolated copies of this mock, each a

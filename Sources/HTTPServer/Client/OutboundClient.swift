@@ -14,7 +14,8 @@ import Glibc
 package final class OutboundClient: @unchecked Sendable {
     private let poller: any Poller
     package let settings: OutboundSettings
-    private let logger: Logger
+    /// Where proxies log an upstream's failure.
+    package let logger: Logger
     @exclusivity(unchecked) private var connections: [Int32: UpstreamConnection] = [:]
     @exclusivity(unchecked) private var idle: [Upstream: [UpstreamConnection]] = [:]
     /// Resolved addresses per upstream and when they were looked up (getaddrinfo blocks the loop,
@@ -313,7 +314,7 @@ package final class OutboundClient: @unchecked Sendable {
 
     // MARK: - Helpers
 
-    static func nanos(_ seconds: Double) -> UInt64 {
+    package static func nanos(_ seconds: Double) -> UInt64 {
         let s = seconds.isFinite ? min(max(seconds, 0.001), 31_536_000) : 31_536_000
         return UInt64(s * 1e9)
     }

@@ -42,14 +42,14 @@ struct StubResponse: Sendable {
     let fixedDelay: Int?
     let distribution: Delay
     let fault: Fault?
+    /// `proxyBaseUrl` and its fields: the answer is the upstream's, with this mapping's headers and delay.
+    let proxy: StubProxy?
 
     static let fields = ["status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-                         "fixedDelayMilliseconds", "delayDistribution", "fault", "transformers"]
+                         "fixedDelayMilliseconds", "delayDistribution", "fault", "transformers",
+                         "proxyBaseUrl", "additionalProxyRequestHeaders", "proxyUrlPrefixToRemove"]
     static let refused: [String: String] = [
-        "proxyBaseUrl": "proxying (proxyBaseUrl) is not supported: this server answers by itself",
-        "additionalProxyRequestHeaders": "proxying is not supported",
-        "removeProxyRequestHeaders": "proxying is not supported",
-        "proxyUrlPrefixToRemove": "proxying is not supported",
+        "removeProxyRequestHeaders": "removeProxyRequestHeaders is WireMock 3's and is not supported",
         "chunkedDribbleDelay": "chunkedDribbleDelay is not supported: use fixedDelayMilliseconds or delayDistribution",
         "transformerParameters": "transformerParameters is not supported (response-template needs none)",
     ]
@@ -157,8 +157,15 @@ struct StubResponse: Sendable {
             }
             fault = f
         }
+        let proxy = try StubProxy.decode(object, at: pointer)
+        if proxy != nil {
+            // The upstream's body and status are the answer: a mapping that also gives its own is refused, not half-served.
+            for key in bodyKeys + (fault != nil ? ["fault"] : []) {
+                throw StubProblem(pointer + "/" + key, "\"\(key)\" cannot go with \"proxyBaseUrl\": a proxied answer is the upstream's")
+            }
+        }
         return StubResponse(status: status, statusMessage: statusMessage, headers: headers, closesConnection: closesConnection,
-                            body: body, fixedDelay: fixed, distribution: distribution, fault: fault)
+                            body: body, fixedDelay: fixed, distribution: distribution, fault: fault, proxy: proxy)
     }
 
     /// The delay before this answer, drawn now for a distribution.
