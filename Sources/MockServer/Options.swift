@@ -95,7 +95,7 @@ struct Options {
             o.proxyAll = upstream
         },
         Setting(flag: "--preserve-host-header", env: "MOCK_PRESERVE_HOST_HEADER", valueName: "", help: "proxied requests keep the client's Host instead of the upstream's (WireMock's flag)") { o, v in o.stubLimits.preserveHostHeader = try flag(v, "--preserve-host-header") },
-        seconds("--proxy-timeout", "MOCK_PROXY_TIMEOUT", help: "a proxied request's upstream must answer within this, else 504; connecting gets at most 10 of it, else 502 (default 30)") { o, v in
+        seconds("--proxy-timeout", "MOCK_PROXY_TIMEOUT", help: "a proxied request's upstream must answer within this, else 504; connecting gets at most 10 of it (default 30)") { o, v in
             o.server.outbound.readTimeout = v
             o.server.outbound.connectTimeout = min(10, v)
         },
