@@ -178,6 +178,8 @@ package final class OutboundClient: @unchecked Sendable {
 
     /// Times out what is past its deadline and reports completions found inside `send`.
     func tick(now: UInt64) {
+        // Most turns nothing is due: look before building the list.
+        guard connections.values.contains(where: { $0.deadline != 0 && $0.deadline <= now }) else { return flushDue() }
         for conn in Array(connections.values) where conn.deadline != 0 && conn.deadline <= now {
             drop(conn)
             if let exchange = conn.exchange {
