@@ -265,7 +265,7 @@ REAL_DELIBERATE = [
     ("XML matcher in the scenario", _scenario_needs_xml, "a step of its scenario needs an XML matcher, refused here: the scenario stops there"),
     ("transformer", lambda m, _all: _uses_other_transformer(m), "only response-template exists here: refused rather than ignored"),
     ("block helper", lambda m, _all: _uses_block_helper(m), "block helpers are not supported: refused when added"),
-    ("proxy/webhook", lambda m, _all: _uses_proxy_or_webhook(m), "a proxy's answer is its upstream's, which this isolated run does not have; webhooks are not supported: refused rather than ignored"),
+    ("proxy/webhook", lambda m, _all: _uses_proxy_or_webhook(m), "a proxy's answer is its upstream's and a webhook goes to its receiver, neither of which this isolated run has"),
     ("tie", _ties_another, "two mappings match alike: WireMock's pick follows its file system's listing order"),
 ]
 

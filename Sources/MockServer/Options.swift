@@ -99,7 +99,7 @@ struct Options {
             o.server.outbound.readTimeout = v
             o.server.outbound.connectTimeout = min(10, v)
         },
-        Setting(flag: "--outbound", env: "MOCK_OUTBOUND", valueName: "HOSTS", help: "which upstreams proxies may reach: all (default), loopback (CI: nothing leaves the machine) or HOST,HOST,… as the URLs write them; any other gets 502 with a hint") { o, v in
+        Setting(flag: "--outbound", env: "MOCK_OUTBOUND", valueName: "HOSTS", help: "which hosts proxies and webhooks may reach: all (default), loopback (CI: nothing leaves the machine) or HOST,HOST,… as the URLs write them; any other gets 502 with a hint") { o, v in
             guard let policy = OutboundSettings.policy(from: v) else { throw UsageError(description: "--outbound must be all, loopback or a comma-separated list of hosts, not \"\(v)\"") }
             o.server.outbound.policy = policy
         },

@@ -33,7 +33,7 @@ package final class LoopbackUpstream: @unchecked Sendable {
     package let port: Int
     private let listener: Int32
     private let answer: @Sendable (Seen) -> Action
-    private let state = NSLock()
+    private let state = NSCondition()
     private var seen: [Seen] = []
     private var accepted = 0
     private var open: [Int32] = []
@@ -64,6 +64,18 @@ package final class LoopbackUpstream: @unchecked Sendable {
 
     /// The requests read so far, in order.
     package var requests: [Seen] { state.withLock { seen } }
+    /// Waits (on a condition, not a sleep) until `count` requests have arrived; false when they
+    /// have not within `timeout` seconds (a failing test then says so instead of hanging).
+    package func waitForRequests(_ count: Int, timeout: Double = 10) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        state.lock()
+        defer { state.unlock() }
+        while seen.count < count {
+            if !state.wait(until: deadline) { return seen.count >= count }
+        }
+        return true
+    }
+
     /// Connections accepted so far.
     package var connections: Int { state.withLock { accepted } }
 
@@ -129,7 +141,7 @@ package final class LoopbackUpstream: @unchecked Sendable {
             }
             let seenRequest = Seen(head: head, requestLine: requestLine, headers: headers, body: Array(buffer[(end + 4)..<(end + 4 + length)]))
             buffer.removeFirst(end + 4 + length)
-            state.withLock { seen.append(seenRequest) }
+            state.withLock { seen.append(seenRequest); state.broadcast() }
             switch answer(seenRequest) {
             case .send(let bytes):
                 guard LoopbackUpstream.sendAll(fd, bytes) else { return }

@@ -23,6 +23,8 @@ package final class OutboundClient: @unchecked Sendable {
     @exclusivity(unchecked) private var resolved: [Upstream: (addresses: [(storage: sockaddr_storage, length: socklen_t)], at: UInt64)] = [:]
     /// Completions due on the next turn: a failure found inside `send` is reported after it returns.
     @exclusivity(unchecked) private var due: [(OutboundExchange, OutboundResult)] = []
+    /// Requests to start later (webhooks: after the answer, and after their delay).
+    @exclusivity(unchecked) private var scheduled: [(at: UInt64, exchange: OutboundExchange)] = []
     private let scratch: UnsafeMutableRawBufferPointer
 
     private static let resolveLifetime: UInt64 = 60_000_000_000
@@ -63,6 +65,12 @@ package final class OutboundClient: @unchecked Sendable {
             return fail(exchange, OutboundFailure(.malformed, "https upstreams are not implemented yet"))
         }
         start(exchange)
+    }
+
+    /// Sends `request` once `nanos` have passed, and never before the loop's next turn: what a
+    /// handler schedules goes out after the answer it is writing.
+    package func send(_ request: OutboundRequest, after nanos: UInt64, completion: @escaping (OutboundResult) -> Void) {
+        scheduled.append((Sys.monotonicNanos() &+ nanos, OutboundExchange(request: request, completion: completion)))
     }
 
     private func start(_ exchange: OutboundExchange) {
@@ -140,7 +148,7 @@ package final class OutboundClient: @unchecked Sendable {
     // MARK: - The loop's side
 
     /// Whether any upstream socket is open or a completion is due (the loop asks before the extra work).
-    var isActive: Bool { !connections.isEmpty || !due.isEmpty }
+    var isActive: Bool { !connections.isEmpty || !due.isEmpty || !scheduled.isEmpty }
 
     /// Whether `fd` is one of this client's sockets.
     func owns(_ fd: Int32) -> Bool { connections[fd] != nil }
@@ -172,12 +180,14 @@ package final class OutboundClient: @unchecked Sendable {
     var nextDeadline: UInt64 {
         var earliest: UInt64 = 0
         for conn in connections.values where earliest == 0 || conn.deadline < earliest { earliest = conn.deadline }
+        for item in scheduled where earliest == 0 || item.at < earliest { earliest = max(1, item.at) }
         if !due.isEmpty { earliest = 1 }
         return earliest
     }
 
     /// Times out what is past its deadline and reports completions found inside `send`.
     func tick(now: UInt64) {
+        if !scheduled.isEmpty { startScheduled(now: now) }
         // Most turns nothing is due: look before building the list.
         guard connections.values.contains(where: { $0.deadline != 0 && $0.deadline <= now }) else { return flushDue() }
         for conn in Array(connections.values) where conn.deadline != 0 && conn.deadline <= now {
@@ -192,6 +202,22 @@ package final class OutboundClient: @unchecked Sendable {
         flushDue()
     }
 
+    private func startScheduled(now: UInt64) {
+        var ready: [OutboundExchange] = []
+        scheduled.removeAll { item in
+            guard item.at <= now else { return false }
+            ready.append(item.exchange)
+            return true
+        }
+        for exchange in ready {
+            if exchange.request.upstream.scheme == .https {
+                fail(exchange, OutboundFailure(.malformed, "https upstreams are not implemented yet"))
+            } else {
+                start(exchange)
+            }
+        }
+    }
+
     /// Reports completions held back by `send` (the loop calls this each turn while active).
     func flushDue() {
         guard !due.isEmpty else { return }
@@ -202,6 +228,8 @@ package final class OutboundClient: @unchecked Sendable {
 
     /// Closes every socket; waiting exchanges get a failure.
     func closeAll() {
+        for item in scheduled { item.exchange.completion(.failure(OutboundFailure(.reset, "the server is stopping"))) }
+        scheduled = []
         for conn in Array(connections.values) {
             drop(conn)
             if let exchange = conn.exchange {

@@ -59,3 +59,16 @@ package struct Upstream: Hashable, Sendable, CustomStringConvertible {
 
     package var description: String { "\(scheme.rawValue)://\(hostField)" }
 }
+
+extension Upstream {
+    /// A whole URL as the upstream (scheme, host, port) and the request target (path and query, `/` when none).
+    package static func split(url text: String) throws(Invalid) -> (Upstream, String) {
+        guard let schemeEnd = text.firstRange(of: "://") else { throw Invalid(reason: "\"\(text)\" is not an http:// or https:// URL") }
+        let afterScheme = text[schemeEnd.upperBound...]
+        let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterScheme.endIndex
+        let upstream = try Upstream(baseURL: String(text[..<slash]))
+        var target = String(text[slash...]).split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        if target.isEmpty { target = "/" } else if target.hasPrefix("?") { target = "/" + target }
+        return (upstream, target)
+    }
+}

@@ -515,6 +515,7 @@ package struct StubReference: Sendable, Equatable {
                                                stub: found.name ?? found.id, delivery: &context.delivery)
         response.headers.add("Matched-Stub-Id", found.id)
         if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
+        if !found.webhooks.isEmpty { StubStore.fireWebhooks(of: found, for: stubRequest, now: now(), limits: limits, after: context.delivery.delayNanos) }
         // A proxying mapping: its rendered headers and delay go on the upstream's answer (a header
         // that failed to render is the 500 above, with its hint, and nothing is sent).
         if let proxy = found.response.proxy, response.hint == nil {
