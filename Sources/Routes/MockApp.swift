@@ -110,11 +110,7 @@ package final class MockApp: Sendable {
     /// The responder to serve: every route, with the control plane's journal and faults around it.
     package func makeResponder(durability: DurabilityGate? = nil) -> Responder {
         var router = makeRouter()
-        var fallback: Responder.FallbackHandler?
-        if let proxy = environment.proxyAll {
-            fallback = { request, context in proxy.answer(request, &context) }
-        }
-        guard let durability else { return Responder(router: router, middleware: control.middleware, fallback: fallback) }
+        guard let durability else { return Responder(router: router, middleware: proxyingAll(control.middleware, router)) }
         // WebSocket replies wait for their changes too; a refusal takes the owning system's error shape.
         router.wrapWebSocketEndpoints { [systems] pattern, endpoint in
             let owner = systems.first { $0.routeGroup.owns(pattern) }
@@ -123,7 +119,14 @@ package final class MockApp: Sendable {
                     ?? JSONValue.object([("error", .string("the change could not be saved to the state file: \(reason)"))]).jsonText
             }
         }
-        return Responder(router: router, middleware: durability.middleware(around: control.middleware(gated: true)), fallback: fallback)
+        return Responder(router: router, middleware: proxyingAll(durability.middleware(around: control.middleware(gated: true)), router))
+    }
+
+    /// `middleware` with `--proxy-all`'s upstream behind it, when one is set: it answers what no
+    /// stub and no route does. Nothing changes (and nothing is paid per request) without one.
+    private func proxyingAll(_ middleware: @escaping Middleware, _ router: Router) -> Middleware {
+        guard let proxy = environment.proxyAll else { return middleware }
+        return proxy.middleware(around: middleware, router: router)
     }
 
     /// Lets `POST /__mock/instances` start up to `limit` isolated copies of this mock, each a

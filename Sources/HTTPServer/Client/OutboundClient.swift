@@ -16,15 +16,15 @@ package final class OutboundClient: @unchecked Sendable {
     package let settings: OutboundSettings
     /// Where proxies log an upstream's failure.
     package let logger: Logger
-    @exclusivity(unchecked) private var connections: [Int32: UpstreamConnection] = [:]
+    @exclusivity(unchecked) private var connections: [Int32: UpstreamConnection] = [:] { didSet { noteActivity() } }
     @exclusivity(unchecked) private var idle: [Upstream: [UpstreamConnection]] = [:]
     /// Resolved addresses per upstream and when they were looked up (getaddrinfo blocks the loop,
     /// so once a minute per upstream at most).
     @exclusivity(unchecked) private var resolved: [Upstream: (addresses: [(storage: sockaddr_storage, length: socklen_t)], at: UInt64)] = [:]
     /// Completions due on the next turn: a failure found inside `send` is reported after it returns.
-    @exclusivity(unchecked) private var due: [(OutboundExchange, OutboundResult)] = []
+    @exclusivity(unchecked) private var due: [(OutboundExchange, OutboundResult)] = [] { didSet { noteActivity() } }
     /// Requests to start later (webhooks: after the answer, and after their delay).
-    @exclusivity(unchecked) private var scheduled: [(at: UInt64, exchange: OutboundExchange)] = []
+    @exclusivity(unchecked) private var scheduled: [(at: UInt64, exchange: OutboundExchange)] = [] { didSet { noteActivity() } }
     private let scratch: UnsafeMutableRawBufferPointer
 
     private static let resolveLifetime: UInt64 = 60_000_000_000
@@ -147,8 +147,12 @@ package final class OutboundClient: @unchecked Sendable {
 
     // MARK: - The loop's side
 
-    /// Whether any upstream socket is open or a completion is due (the loop asks before the extra work).
-    var isActive: Bool { !connections.isEmpty || !due.isEmpty || !scheduled.isEmpty }
+    /// Whether any upstream socket is open, a request scheduled or a completion due: the loop
+    /// asks every turn, so it is one stored flag (kept by the three collections' observers), not
+    /// three collection checks (callgrind: the checks cost a request of the systems ~50 instructions).
+    @exclusivity(unchecked) private(set) var isActive = false
+
+    private func noteActivity() { isActive = !connections.isEmpty || !due.isEmpty || !scheduled.isEmpty }
 
     /// Whether `fd` is one of this client's sockets.
     func owns(_ fd: Int32) -> Bool { connections[fd] != nil }

@@ -102,7 +102,7 @@ final class EventLoop: @unchecked Sendable {
         while true {
             let n: Int
             do {
-                n = try poller.wait(timeoutMillis: waitMillis(until: nextSweep), into: &events)
+                n = try poller.wait(timeoutMillis: waitMillis(until: outbound.isActive ? outboundDeadline(before: nextSweep) : nextSweep), into: &events)
             } catch {
                 shared.logger.error("event loop \(id): \(error)")
                 break
@@ -170,10 +170,18 @@ final class EventLoop: @unchecked Sendable {
         var deadline = nextSweep
         for timer in timers where timer.at < deadline { deadline = timer.at }
         if listenerPausedUntil != 0 && listenerPausedUntil < deadline { deadline = listenerPausedUntil }
-        if outbound.isActive, case let due = outbound.nextDeadline, due != 0, due < deadline { deadline = due }
         if deadline <= env.now { return 0 }
         let millis = (deadline - env.now + 999_999) / 1_000_000
         return Int32(min(millis, UInt64(shared.tickMillis)))
+    }
+
+    /// The outbound client's next deadline if it comes before `deadline`. Out of line, asked only
+    /// while the client is busy: inside `waitMillis` it stopped that being inlined (callgrind:
+    /// ~25 instructions per request of the systems).
+    @inline(never)
+    private func outboundDeadline(before deadline: UInt64) -> UInt64 {
+        let due = outbound.nextDeadline
+        return due != 0 && due < deadline ? due : deadline
     }
 
     private func updateClock() {

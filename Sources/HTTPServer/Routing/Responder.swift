@@ -13,12 +13,10 @@ package struct Responder: Sendable {
     private final class Parts: Sendable {
         let router: Router
         let middleware: Middleware?
-        let fallback: FallbackHandler?
 
-        init(router: Router, middleware: Middleware?, fallback: FallbackHandler?) {
+        init(router: Router, middleware: Middleware?) {
             self.router = router
             self.middleware = middleware
-            self.fallback = fallback
         }
     }
 
@@ -27,13 +25,8 @@ package struct Responder: Sendable {
     /// Sees every answered request and its response (journal, faults); nil costs nothing.
     package var middleware: Middleware? { parts.middleware }
 
-    /// Answers a path no route has (any method), or nil to leave it the router's 404.
-    package typealias FallbackHandler = @Sendable (HTTPRequest, inout RequestContext) -> HTTPResponse?
-
-    /// - Parameter fallback: answers paths no route has instead of the router's 404 (`--proxy-all`);
-    ///   its answers are its own, CORS included. Nil (the usual case) costs nothing.
-    package init(router: Router, middleware: Middleware? = nil, fallback: FallbackHandler? = nil) {
-        parts = Parts(router: router, middleware: middleware, fallback: fallback)
+    package init(router: Router, middleware: Middleware? = nil) {
+        parts = Parts(router: router, middleware: middleware)
     }
 
     /// Answers any request: a response, or for a valid handshake on a WebSocket route an upgrade.
@@ -81,7 +74,6 @@ package struct Responder: Sendable {
         // The raw value against a literal: comparing with `.options` copied the static on every
         // request.
         if request.method.rawValue == "OPTIONS" {
-            if case .notFound = found, let fallback = parts.fallback, let answer = fallback(request, &context) { return answer }
             response = options(request, found, owner)
         } else {
             switch found {
@@ -100,8 +92,6 @@ package struct Responder: Sendable {
                 }
                 response.headers.set("Allow", Responder.allowHeader(allowed))
             case .notFound:
-                // Off the routed path: a server without a fallback pays nothing for it.
-                if let fallback = parts.fallback, let answer = fallback(request, &context) { return answer }
                 response = parts.router.errorResponse(.notFound, "Not Found: \(request.path)", owner: owner)
             }
         }

@@ -19,6 +19,18 @@ package struct ProxyAll: Sendable {
         return ProxyForwarding.forward(request, to: upstream, extras: extras, context: &context)
     }
 
+    /// `inner` (the journal, faults, stubs) with the upstream in place of the router's 404: a path
+    /// no route has (any method, `OPTIONS` too) goes upstream, after the stubs had their turn.
+    /// The route is looked up once more for it, paid only with `--proxy-all`.
+    package func middleware(around inner: @escaping Middleware, router: Router) -> Middleware {
+        { [self] request, context, next in
+            inner(request, &context) { request, context in
+                if router.allowedMethods(forPath: request.path).isEmpty, let answer = answer(request, &context) { return answer }
+                return next(request, &context)
+            }
+        }
+    }
+
     static func isAdminPath(_ path: String) -> Bool {
         for prefix in ["/__admin", "/__mock"] where path.hasPrefix(prefix) {
             let rest = path.utf8.dropFirst(prefix.utf8.count)
