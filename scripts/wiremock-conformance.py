@@ -253,7 +253,7 @@ def _ties_another(m, everything):
 REAL_DELIBERATE = [
     ("transformer", lambda m, _all: _uses_other_transformer(m), "only response-template exists here: refused rather than ignored"),
     ("block helper", lambda m, _all: _uses_block_helper(m), "block helpers are not supported: refused when added"),
-    ("proxy/webhook", lambda m, _all: _uses_proxy_or_webhook(m), "proxying and webhooks are not supported: refused rather than ignored"),
+    ("proxy/webhook", lambda m, _all: _uses_proxy_or_webhook(m), "a proxy's answer is its upstream's and a webhook goes to its receiver, neither of which this isolated run has"),
     ("tie", _ties_another, "two mappings match alike: WireMock's pick follows its file system's listing order"),
 ]
 

@@ -37,6 +37,8 @@ struct Options {
     var maxWaitMs = Waiters.defaultMaxWaitMs
     /// The most a stub's rendered body (or header value) may hold (`--max-stub-body-bytes`).
     var stubLimits = StubLimits()
+    /// `--proxy-all URL`: what no stub and no route answers goes to this upstream.
+    var proxyAll: Upstream?
     /// The systems' settings given as flags (over the seed's `settings`), by `SystemSetting.key`.
     var systemSettings: [String: SettingValue] = [:]
 
@@ -86,6 +88,21 @@ struct Options {
         Setting(flag: "--mappings-strict", env: "MOCK_MAPPINGS_STRICT", valueName: "", help: "a mapping --mappings refuses stops the start (exit 65, every one listed) instead of being logged and skipped; for CI") { o, v in o.mappingsStrict = try flag(v, "--mappings-strict") },
         Setting(flag: "--global-response-templating", env: "MOCK_GLOBAL_RESPONSE_TEMPLATING", valueName: "", help: "every stub's response is a template, as WireMock's flag (without it a stub opts in with \"transformers\": [\"response-template\"])") { o, v in o.globalTemplating = try flag(v, "--global-response-templating") },
         Setting(flag: "--local-response-templating", env: "MOCK_LOCAL_RESPONSE_TEMPLATING", valueName: "", help: "WireMock's flag for what is the default here: a stub opts in to templating with \"transformers\": [\"response-template\"]") { o, v in _ = try flag(v, "--local-response-templating") },
+        Setting(flag: "--proxy-all", env: "MOCK_PROXY_ALL", valueName: "URL", help: "every request no stub and no system route answers goes to this http:// upstream, its answer passed back (WireMock's flag; /__admin and /__mock never; docs/stubs.md, \"Proxying\")") { o, v in
+            let upstream: Upstream
+            do throws(Upstream.Invalid) { upstream = try Upstream(baseURL: v) } catch { throw UsageError(description: "--proxy-all: \(error.reason)") }
+            if upstream.scheme == .https { throw UsageError(description: "--proxy-all \(v): https upstreams are not implemented yet") }
+            o.proxyAll = upstream
+        },
+        Setting(flag: "--preserve-host-header", env: "MOCK_PRESERVE_HOST_HEADER", valueName: "", help: "proxied requests keep the client's Host instead of the upstream's (WireMock's flag)") { o, v in o.stubLimits.preserveHostHeader = try flag(v, "--preserve-host-header") },
+        seconds("--proxy-timeout", "MOCK_PROXY_TIMEOUT", help: "a proxied request's upstream must answer within this, else 504; connecting gets at most 10 of it (default 30)") { o, v in
+            o.server.outbound.readTimeout = v
+            o.server.outbound.connectTimeout = min(10, v)
+        },
+        Setting(flag: "--outbound", env: "MOCK_OUTBOUND", valueName: "HOSTS", help: "which hosts proxies and webhooks may reach: all (default), loopback (CI: nothing leaves the machine) or HOST,HOST,… as the URLs write them; any other gets 502 with a hint") { o, v in
+            guard let policy = OutboundSettings.policy(from: v) else { throw UsageError(description: "--outbound must be all, loopback or a comma-separated list of hosts, not \"\(v)\"") }
+            o.server.outbound.policy = policy
+        },
         Setting(flag: "--log-level", env: "MOCK_LOG_LEVEL", valueName: "LEVEL", help: "info (default: a line per request, SMS and e-mails), debug (more detail), warning (quiet), error or off",
                 values: LogLevel.allCases.map { "\($0)" }.joined(separator: ", ")) { o, v in
             guard let l = LogLevel(name: v) else { throw UsageError(description: "--log-level must be debug, info, warning, error or off, not \"\(v)\"") }

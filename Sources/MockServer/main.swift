@@ -85,6 +85,7 @@ if let mappingsPath = options.mappingsPath {
 } else if options.globalTemplating || options.stubLimits != StubLimits() {
     environment.stubs = StubLoading.emptyStore(clock: environment.clock, templateAll: options.globalTemplating, limits: options.stubLimits)
 }
+environment.proxyAll = options.proxyAll.map { ProxyAll(upstream: $0, preserveHost: options.stubLimits.preserveHostHeader) }
 let app = MockApp(seed: seed, environment: environment, adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)
 // The transport itself rather than EmbeddedMockServer: the banner reports its connection limit.

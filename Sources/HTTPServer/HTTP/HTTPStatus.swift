@@ -28,7 +28,9 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     package static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
     package static let internalServerError = HTTPStatus(code: 500)
     package static let notImplemented = HTTPStatus(code: 501)
+    package static let badGateway = HTTPStatus(code: 502)
     package static let serviceUnavailable = HTTPStatus(code: 503)
+    package static let gatewayTimeout = HTTPStatus(code: 504)
     package static let httpVersionNotSupported = HTTPStatus(code: 505)
 
     static func defaultReason(_ code: Int) -> String {
@@ -55,7 +57,9 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 431: return "Request Header Fields Too Large"
         case 500: return "Internal Server Error"
         case 501: return "Not Implemented"
+        case 502: return "Bad Gateway"
         case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
         case 505: return "HTTP Version Not Supported"
         default: return "Status \(code)"
         }

@@ -58,6 +58,8 @@ package struct ServerConfiguration: Sendable {
     /// Hand every accepted connection from one listener to the loops (always on Darwin, where
     /// SO_REUSEPORT does not spread connections); on Linux, one listener per loop unless set.
     package var singleListener = false
+    /// Requests to upstreams (proxying): timeouts, bounds, the hosts they may reach.
+    package var outbound = OutboundSettings()
 
     package init() {}
 }

@@ -104,14 +104,16 @@ package final class MockApp: Sendable {
 
     /// The responder to serve: every route, behind the declared stages.
     package func makeResponder(durability: DurabilityGate? = nil) -> Responder {
-        Responder(router: makeRouter(), pipeline: pipeline(durability: durability))
+        let router = makeRouter()
+        return Responder(router: router, pipeline: pipeline(durability: durability, router: router))
     }
 
     /// The stages every request and WebSocket message goes through (`MockStages`, outermost
     /// first), composed once.
-    func pipeline(durability: DurabilityGate?) -> Pipeline {
+    func pipeline(durability: DurabilityGate?, router: Router) -> Pipeline {
         let stages = MockStages(journal: JournalStage(control), durability: DurabilityStage(durability, messageRefusal: messageRefusal),
-                                faults: FaultStage(control), stubs: StubStage(control.stubs))
+                                faults: FaultStage(control), stubs: StubStage(control.stubs),
+                                proxy: ProxyStage(environment.proxyAll, router: router))
         // Made here, where the chain's type is concrete: no witness table between the closure and the chain.
         return Pipeline(request: { stages.handle($0, &$1, $2) }, message: { stages.handle($0, &$1, $2) },
                         admission: { stages.admit($0, $1) })

@@ -17,17 +17,23 @@ struct MockStages: Stage {
     let faults: FaultStage
     /// WireMock-format stubs, before the systems.
     let stubs: StubStage
+    /// `--proxy-all`: what no stub and no route answers goes upstream (innermost).
+    let proxy: ProxyStage
 
     func handle(_ request: HTTPRequest, _ context: inout RequestContext,
                 _ next: (HTTPRequest, inout RequestContext) -> HTTPResponse) -> HTTPResponse {
         // Every stage inside the journal off (the usual case: no --state, no fault rule, no stub
         // for the path; the owner is the router's, known already): one flag each, and the
         // journal hands straight to the route, without a call per stage.
-        guard durability.isActive || faults.isActive || stubs.mayAnswer(context) else { return journal.handle(request, &context, next) }
+        guard durability.isActive || faults.isActive || stubs.mayAnswer(context) || proxy.isActive else {
+            return journal.handle(request, &context, next)
+        }
         return journal.handle(request, &context) { request, context in
             durability.handle(request, &context) { request, context in
                 faults.handle(request, &context) { request, context in
-                    stubs.handle(request, &context, next)
+                    stubs.handle(request, &context) { request, context in
+                        proxy.handle(request, &context, next)
+                    }
                 }
             }
         }
@@ -47,6 +53,6 @@ struct MockStages: Stage {
 
     func admit(_ request: HTTPRequest, _ context: RequestContext) -> WebSocketAdmission? {
         journal.admit(request, context) ?? durability.admit(request, context) ?? faults.admit(request, context)
-            ?? stubs.admit(request, context)
+            ?? stubs.admit(request, context) ?? proxy.admit(request, context)
     }
 }

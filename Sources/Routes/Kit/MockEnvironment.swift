@@ -19,6 +19,8 @@ package struct MockEnvironment: Sendable {
     package var changeGroup = ChangeGroup()
     /// The stub mappings that answer before the systems (shared by an app rebuilt on a new seed).
     package var stubs: StubStore
+    /// `--proxy-all URL`: what no stub and no route answers goes there (nil: the router's 404).
+    package var proxyAll: ProxyAll?
 
     /// The default and the bound of `maxWaitMs`.
     package static let defaultMaxWaitMs = 30_000

@@ -8,6 +8,9 @@ package struct StubLimits: Sendable, Equatable {
 
     /// The most bytes a rendered body (or a rendered header value) may hold.
     package var maxBodyBytes: Int
+    /// A proxying stub sends the client's `Host` upstream instead of the upstream's own
+    /// (`--preserve-host-header`, as WireMock's flag).
+    package var preserveHostHeader = false
 
     /// Limits with this cap (the default unless given).
     package init(maxBodyBytes: Int = StubLimits.defaultMaxBodyBytes) {

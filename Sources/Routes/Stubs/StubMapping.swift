@@ -13,6 +13,8 @@ package struct StubMapping: Sendable {
     package let scenarioName: String?
     package let requiredScenarioState: String?
     package let newScenarioState: String?
+    /// `postServeActions` webhooks, sent after each answer.
+    let webhooks: [StubWebhook]
     /// The mapping as WireMock shows it: what was given, with `id` and `uuid` set.
     package let json: JSONValue
 
@@ -32,9 +34,9 @@ package struct StubMapping: Sendable {
                                templateAll: Bool = false) throws(StubProblem) -> StubMapping {
         let object = try StrictObject(value, at: pointer, what: "a mapping")
         try object.allow(fields)
-        if let actions = object["postServeActions"], actions != .array([]) {
-            throw StubProblem(pointer + "/postServeActions", "postServeActions (webhooks) are not supported: remove the field (an empty [] is accepted)")
-        }
+        let webhooks = try object["postServeActions"].map { actions throws(StubProblem) in
+            try StubWebhook.decodeActions(actions, at: pointer + "/postServeActions")
+        } ?? []
         let given = try givenId(object)
         if let given, !UUIDString.isValid(given.id) {
             throw StubProblem(pointer + "/" + given.key, "\"\(given.key)\" must be a UUID such as 8c5db8b0-2db4-4ad7-a99f-38c9b00da3f7")
@@ -57,7 +59,9 @@ package struct StubMapping: Sendable {
         // The name is sent as `Matched-Stub-Name`: a line break in it would be a header line.
         if let name, StubFraming.breaksLine(name) { throw StubProblem(pointer + "/name", "\"name\" may not contain CR, LF or NUL") }
         let id = (given?.id ?? newId).lowercased()
-        var json = StubMapping.withoutNulls(.object(value.stubMembers.filter { $0.key != "insertionIndex" && $0.key != "postServeActions" }))
+        var json = StubMapping.withoutNulls(.object(value.stubMembers.filter {
+            $0.key != "insertionIndex" && !($0.key == "postServeActions" && webhooks.isEmpty)
+        }))
         json = json.stubSetting("id", .string(id)).stubSetting("uuid", .string(id))
         if object["request"] == nil { json = json.stubSetting("request", ["method": "ANY"]) }
         if object["response"] == nil { json = json.stubSetting("response", ["status": 200]) }
@@ -66,7 +70,7 @@ package struct StubMapping: Sendable {
         if case .string? = object["priority"] { json = json.stubSetting("priority", .number(Double(priority))) }
         return StubMapping(id: id, name: name, priority: priority,
                            request: request, response: response, scenarioName: scenario, requiredScenarioState: required,
-                           newScenarioState: next, json: json)
+                           newScenarioState: next, webhooks: webhooks, json: json)
     }
 
     /// The id the mapping gives, and under which key: `id` or `uuid`, empty or null meaning none;
@@ -95,7 +99,7 @@ package struct StubMapping: Sendable {
     /// The same mapping under another id (an id two files of the folder give: the earlier one's).
     func withId(_ newId: String) -> StubMapping {
         StubMapping(id: newId, name: name, priority: priority, request: request, response: response, scenarioName: scenarioName,
-                    requiredScenarioState: requiredScenarioState, newScenarioState: newScenarioState,
+                    requiredScenarioState: requiredScenarioState, newScenarioState: newScenarioState, webhooks: webhooks,
                     json: json.stubSetting("id", .string(newId)).stubSetting("uuid", .string(newId)))
     }
 

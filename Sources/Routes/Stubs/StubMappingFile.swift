@@ -94,7 +94,7 @@ extension StubMapping {
     /// The same mapping with `"persistent": true` (`POST /__admin/mappings/save` marks what it writes).
     var markedPersistent: StubMapping {
         StubMapping(id: id, name: name, priority: priority, request: request, response: response, scenarioName: scenarioName,
-                    requiredScenarioState: requiredScenarioState, newScenarioState: newScenarioState,
+                    requiredScenarioState: requiredScenarioState, newScenarioState: newScenarioState, webhooks: webhooks,
                     json: json.stubSetting("persistent", true))
     }
 }

@@ -44,14 +44,14 @@ struct StubResponse: Sendable {
     let fault: Fault?
     /// `transformerParameters`, which a template reads as `{{parameters.x}}`.
     var parameters: JSONValue = .object([])
+    /// `proxyBaseUrl` and its fields: the answer is the upstream's, with this mapping's headers and delay.
+    let proxy: StubProxy?
 
     static let fields = ["status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-                         "fixedDelayMilliseconds", "delayDistribution", "fault", "transformers", "transformerParameters"]
+                         "fixedDelayMilliseconds", "delayDistribution", "fault", "transformers", "transformerParameters",
+                         "proxyBaseUrl", "additionalProxyRequestHeaders", "proxyUrlPrefixToRemove"]
     static let refused: [String: String] = [
-        "proxyBaseUrl": "proxying (proxyBaseUrl) is not supported: this server answers by itself",
-        "additionalProxyRequestHeaders": "proxying is not supported",
-        "removeProxyRequestHeaders": "proxying is not supported",
-        "proxyUrlPrefixToRemove": "proxying is not supported",
+        "removeProxyRequestHeaders": "removeProxyRequestHeaders is WireMock 3's and is not supported",
         "chunkedDribbleDelay": "chunkedDribbleDelay is not supported: use fixedDelayMilliseconds or delayDistribution",
     ]
     /// The longest delay a mapping may ask for (the transport holds answers without a thread).
@@ -158,8 +158,15 @@ struct StubResponse: Sendable {
             }
             fault = f
         }
+        let proxy = try StubProxy.decode(object, at: pointer)
+        if proxy != nil {
+            // The upstream's body and status are the answer: a mapping that also gives its own is refused, not half-served.
+            for key in bodyKeys + (fault != nil ? ["fault"] : []) {
+                throw StubProblem(pointer + "/" + key, "\"\(key)\" cannot go with \"proxyBaseUrl\": a proxied answer is the upstream's")
+            }
+        }
         var response = StubResponse(status: status, statusMessage: statusMessage, headers: headers, closesConnection: closesConnection,
-                                    body: body, fixedDelay: fixed, distribution: distribution, fault: fault)
+                                    body: body, fixedDelay: fixed, distribution: distribution, fault: fault, proxy: proxy)
         if let parameters = object["transformerParameters"] {
             guard case .object = parameters else { throw StubProblem(pointer + "/transformerParameters", "\"transformerParameters\" must be an object") }
             response.parameters = parameters

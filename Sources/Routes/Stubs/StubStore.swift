@@ -511,6 +511,17 @@ package struct StubReference: Sendable, Equatable {
                                                stub: found.name ?? found.id, delivery: &context.delivery)
         response.headers.add("Matched-Stub-Id", found.id)
         if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
+        if !found.webhooks.isEmpty { StubStore.fireWebhooks(of: found, for: stubRequest, now: now(), limits: limits, after: context.delivery.delayNanos) }
+        // A proxying mapping: its rendered headers and delay go on the upstream's answer (a header
+        // that failed to render is the 500 above, with its hint, and nothing is sent).
+        if let proxy = found.response.proxy, response.hint == nil {
+            var extras = ProxyForwarding.Extras()
+            extras.additionalRequestHeaders = proxy.additionalHeaders
+            extras.prefixToRemove = proxy.prefixToRemove
+            extras.responseHeaders = response.headers.fields.map { ($0.name, $0.value) }
+            extras.preserveHost = limits.preserveHostHeader
+            response = ProxyForwarding.forward(request, to: proxy.upstream, extras: extras, context: &context)
+        }
         // The log line names the stub; the journal shows `stubs` and the stub's id and name. A
         // nameless stub from the folder is named by its file: an id made at load changes each reload.
         context.answeredBy = Substitute(.stub, id: found.id, name: found.name,

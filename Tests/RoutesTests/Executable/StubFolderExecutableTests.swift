@@ -24,8 +24,8 @@ final class StubFolderExecutableTests: TemporaryDirectoryTestCase {
         try write(#"{"request": {"url": "/top"}, "response": {"body": "top"}}"#, to: "mappings/top.json")
         try write(#"{"request": {"url": "/one"}, "response": {"body": "one"}}"#, to: "mappings/a/one.json")
         try write(#"{"request": {"url": "/deep"}, "response": {"body": "deep"}}"#, to: "mappings/a/b/deep.json")
-        try write(#"{"request": {"url": "/x"}, "response": {"body": "x"}, "postServeActions": [{"name": "webhook"}]}"#, to: "mappings/a/b/hook.json")
-        try write(#"{"request": {"url": "/y"}, "response": {"proxyBaseUrl": "http://example.com"}}"#, to: "mappings/a/proxy.json")
+        try write(#"{"request": {"url": "/x"}, "response": {"body": "x"}, "postServeActions": [{"name": "email"}]}"#, to: "mappings/a/b/hook.json")
+        try write(#"{"request": {"url": "/y"}, "response": {"proxyBaseUrl": "https://example.com"}}"#, to: "mappings/a/proxy.json")
     }
 
     func testAFolderWithRefusedMappingsStartsAndSaysSo() throws {
@@ -38,13 +38,13 @@ final class StubFolderExecutableTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(banner.contains("watching         \(dir.path)/mappings: saving a mapping file reloads the stubs"), banner)
         XCTAssertEqual(try get(port, "/deep").text, "deep")
         let refused = try get(port, "/__admin/mappings/refused").jsonObject?["refused"] as? [[String: Any]] ?? []
-        XCTAssertEqual(refused.map { $0["pointer"] as? String }, ["/postServeActions", "/response/proxyBaseUrl"])
+        XCTAssertEqual(refused.map { $0["pointer"] as? String }, ["/postServeActions/0/name", "/response/proxyBaseUrl"])
         server.signal(SIGTERM)
         let (status, stderr) = try server.finish()
         XCTAssertEqual(status, 0)
         let lines = stderr.split(separator: "\n").filter { $0.contains("mapping refused:") }
         XCTAssertEqual(lines.count, 2, stderr)
-        XCTAssertTrue(lines[0].contains("a/b/hook.json: /postServeActions: postServeActions (webhooks) are not supported"), stderr)
+        XCTAssertTrue(lines[0].contains("a/b/hook.json: /postServeActions/0/name: only the \"webhook\" post-serve action is supported"), stderr)
         XCTAssertTrue(lines[1].contains("a/proxy.json: /response/proxyBaseUrl"), stderr)
     }
 

@@ -30,7 +30,7 @@ final class StubFolderLoadTests: TemporaryDirectoryTestCase {
         try write(#"{"request": {"url": "/top"}, "response": {"body": "top"}}"#, to: "top.json")
         try write(#"{"request": {"url": "/one"}, "response": {"body": "one"}}"#, to: "a/one.json")
         try write(#"{"request": {"url": "/deep"}, "response": {"body": "deep"}}"#, to: "a/b/deep.json")
-        try write(#"{"request": {"url": "/p"}, "response": {"proxyBaseUrl": "http://example.com"}}"#, to: "a/b/proxy.json")
+        try write(#"{"request": {"url": "/p"}, "response": {"proxyBaseUrl": "https://example.com"}}"#, to: "a/b/proxy.json")
         try write(#"{"request": {"url": "/cut"}"#, to: "a/cut.json")
         let server = try start()
         defer { server.stop() }
@@ -77,12 +77,12 @@ final class StubFolderLoadTests: TemporaryDirectoryTestCase {
         try write(#"{"request": {"url": "/other"}, "response": {"body": "other"}}"#, to: "other.json")
         let server = try start()
         defer { server.stop() }
-        try write(#"{"request": {"url": "/kept"}, "response": {"body": "after"}, "postServeActions": [{"name": "webhook"}]}"#, to: "kept.json")
+        try write(#"{"request": {"url": "/kept"}, "response": {"body": "after"}, "postServeActions": [{"name": "email"}]}"#, to: "kept.json")
         try write(#"{"request": {"url": "/other"}, "response": {"body": "other, edited"}}"#, to: "other.json")
         XCTAssertEqual(try server.request("POST", "/__admin/mappings/reset", headers: TestServer.adminWrite).status, 200)
         XCTAssertEqual(try server.request("GET", "/kept").text, "before", "a refused file keeps what it held")
         XCTAssertEqual(try server.request("GET", "/other").text, "other, edited", "the other files reload")
-        XCTAssertEqual(try refused(server).map { $0["pointer"] as? String }, ["/postServeActions"])
+        XCTAssertEqual(try refused(server).map { $0["pointer"] as? String }, ["/postServeActions/0/name"])
     }
 
     func testAMissingBodyFileIsAWarningAtLoad() throws {

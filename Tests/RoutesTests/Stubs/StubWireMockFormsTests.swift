@@ -15,9 +15,11 @@ final class StubWireMockFormsTests: MockServerTestCase {
         XCTAssertEqual(created.status, 201, created.text)
         XCTAssertNil(created.jsonObject?["insertionIndex"], "the order here is the load order")
         XCTAssertEqual(try server.request("GET", "/i").text, "i")
-        let webhook = try post(#"{"request": {"url": "/w"}, "postServeActions": [{"name": "webhook"}]}"#)
-        XCTAssertEqual(webhook.status, 422, "a webhook would not be sent: still refused")
-        XCTAssertTrue(webhook.text.contains("remove the field"), webhook.text)
+        let other = try post(#"{"request": {"url": "/w"}, "postServeActions": [{"name": "email"}]}"#)
+        XCTAssertEqual(other.status, 422, "an action other than a webhook would not run: refused")
+        XCTAssertTrue(other.text.contains("post-serve action is supported"), other.text)
+        let noURL = try post(#"{"request": {"url": "/w"}, "postServeActions": [{"name": "webhook"}]}"#)
+        XCTAssertEqual(noURL.status, 422, "a webhook without a url")
     }
 
     func testAPriorityGivenAsAStringCounts() throws {

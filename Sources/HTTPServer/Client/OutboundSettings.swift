@@ -1,0 +1,40 @@
+/// The outbound client's bounds and the hosts it may reach (`--proxy-timeout`, `--outbound`).
+package struct OutboundSettings: Sendable {
+    /// Which upstreams outbound requests may reach.
+    package enum Policy: Sendable, Equatable {
+        case all
+        /// Only addresses on the loopback interface (CI: nothing leaves the machine).
+        case loopback
+        /// Only these host names or addresses, as written in the URL (lowercased).
+        case hosts(Set<String>)
+    }
+
+    /// Seconds a connection may take to be established.
+    package var connectTimeout = 10.0
+    /// Seconds from the request's last byte to the answer's last byte (WireMock's proxy timeout).
+    package var readTimeout = 30.0
+    /// The largest answer head, in bytes.
+    package var maxHeadBytes = 64 * 1024
+    /// The largest answer body, in bytes: answers are read whole (not streamed), so this bounds
+    /// what one proxied request holds in memory; past it the client gets 502.
+    package var maxBodyBytes = 32 * 1024 * 1024
+    /// Seconds an idle pooled connection is kept for its next request.
+    package var idleSeconds = 30.0
+    /// Idle connections kept per upstream.
+    package var maxIdlePerUpstream = 8
+    package var policy = Policy.all
+
+    package init() {}
+
+    /// Reads `--outbound`: `all`, `loopback`, or a comma-separated list of hosts.
+    package static func policy(from text: String) -> Policy? {
+        switch text.lowercased() {
+        case "all": return .all
+        case "loopback": return .loopback
+        default:
+            let hosts = text.split(separator: ",").map { $0.trimmingASCIISpaces().lowercased() }.filter { !$0.isEmpty }
+            guard !hosts.isEmpty, hosts.allSatisfy({ $0.utf8.allSatisfy(HTTPRequestParser.isHostByte) }) else { return nil }
+            return .hosts(Set(hosts))
+        }
+    }
+}
