@@ -14,13 +14,15 @@ package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// The first value of the named field, or nil.
     package subscript(name: String) -> String? {
-        for field in fields where field.name.equalsIgnoringASCIICase(name) { return field.value }
+        let n = name.utf8.count
+        for field in fields where HTTPHeaders.named(field, name, n) { return field.value }
         return nil
     }
 
     /// Every value of the named field, in order.
     package func values(_ name: String) -> [String] {
-        fields.compactMap { $0.name.equalsIgnoringASCIICase(name) ? $0.value : nil }
+        let n = name.utf8.count
+        return fields.compactMap { HTTPHeaders.named($0, name, n) ? $0.value : nil }
     }
 
     package func contains(_ name: String) -> Bool { self[name] != nil }
@@ -38,13 +40,24 @@ package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     package mutating func remove(_ name: String) {
-        fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+        let n = name.utf8.count
+        fields.removeAll { HTTPHeaders.named($0, name, n) }
+    }
+
+    /// Whether `field` is named `name` (`count` its UTF-8 length), any case. The lengths are
+    /// compared here, inline, before the comparison's call: most fields a lookup passes differ in
+    /// length, and the call alone cost more than the comparison (callgrind: ~40 instructions a
+    /// field, nine fields a request on the lookups every request makes).
+    @inline(__always)
+    private static func named(_ field: Field, _ name: String, _ count: Int) -> Bool {
+        field.name.utf8.count == count && field.name.equalsIgnoringASCIICase(name)
     }
 
     /// True when a comma-separated field (such as `Connection`) lists the token, any case.
     package func hasToken(_ token: String, in name: String) -> Bool {
         // Walks the fields directly: asked on every request (Connection, Upgrade), so no arrays.
-        for field in fields where field.name.equalsIgnoringASCIICase(name) {
+        let n = name.utf8.count
+        for field in fields where HTTPHeaders.named(field, name, n) {
             for part in field.value.split(separator: ",") {
                 if part.trimmingASCIISpaces().equalsIgnoringASCIICase(token) { return true }
             }
