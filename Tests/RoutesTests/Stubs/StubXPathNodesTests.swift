@@ -42,6 +42,7 @@ final class StubXPathNodesTests: MockServerTestCase {
         XCTAssertEqual(try rendered("{{{xPath request.body '/stuff/thing/b'}}}"), "<b>B</b>\n")
         XCTAssertEqual(try rendered("{{#with (xPath request.body '/stuff/*') as |x|}}{{{x}}}{{/with}}"),
                        "<thing a=\"x\" id=\"1\" z=\"9\">\n  One\n  <b>B</b>\n</thing>\n")
-        XCTAssertEqual(try rendered("[{{#each (xPath request.body '/none') as |t|}}x{{/each}}]"), "[]")
+        // Here alone (docs/stubs.md): WireMock's "" for no node has each walk a Java string's properties.
+        XCTAssertEqual(try rendered("[{{#each (xPath request.body '/none') as |t|}}x{{else}}none{{/each}}]"), "[none]")
     }
 }
