@@ -278,7 +278,7 @@ extension StubAdmin {
         return { request, _ in
             do throws(StubProblem) {
                 let settings = try StubGlobalSettings.decode(try StubAdmin.parse(request.body).get())
-                store.globalSettings.withLock { $0 = settings }
+                try store.updateGlobalSettings { $0 = settings }
                 return HTTPResponse(status: .ok)
             } catch {
                 return error.response
@@ -292,7 +292,7 @@ extension StubAdmin {
         return { request, _ in
             do throws(StubProblem) {
                 let body = try StubAdmin.parse(request.body).get()
-                try store.globalSettings.withLock { (settings: inout StubGlobalSettings) throws(StubProblem) in
+                try store.updateGlobalSettings { (settings: inout StubGlobalSettings) throws(StubProblem) in
                     settings = try settings.mergingExtended(body)
                 }
                 return StubAdmin.emptyOK

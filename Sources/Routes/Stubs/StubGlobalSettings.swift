@@ -4,7 +4,7 @@ import HTTPServer
 /// mapping gives none of its own (WireMock's `Response.Builder.configureDelay`: the mapping's
 /// `fixedDelayMilliseconds` replaces `fixedDelay`, its `delayDistribution` replaces the global
 /// one, and the fixed and random parts add up), and `extended`, kept and returned as given.
-/// `POST /__admin/reset` keeps them, as WireMock does.
+/// `POST /__admin/reset` keeps them, as WireMock does; `POST /__mock/reset` clears them.
 struct StubGlobalSettings: Sendable {
     var fixedDelay: Int?
     var distribution: StubResponse.Delay = .none
@@ -14,6 +14,11 @@ struct StubGlobalSettings: Sendable {
     var extended: JSONValue?
 
     static let fields = ["fixedDelay", "delayDistribution", "extended"]
+
+    var hasDelay: Bool {
+        if case .none = distribution { return fixedDelay != nil }
+        return true
+    }
 
     /// `{"settings": {...}}` with the fields that are set, as WireMock writes them.
     var json: JSONValue {
@@ -63,5 +68,25 @@ struct StubGlobalSettings: Sendable {
         var copy = self
         copy.extended = merged
         return copy
+    }
+}
+
+extension StubStore {
+    /// Changes the global settings in one step (a refused change leaves them as they were).
+    func updateGlobalSettings(_ change: (inout StubGlobalSettings) throws(StubProblem) -> Void) throws(StubProblem) {
+        try globalSettings.withLock { (settings: inout StubGlobalSettings) throws(StubProblem) in
+            var changed = settings
+            try change(&changed)
+            settings = changed
+            globalDelay.set(changed.hasDelay)
+        }
+    }
+
+    /// `POST /__mock/reset`: no global settings (a test's delay ends with the test, as its stubs do).
+    package func clearGlobalSettings() {
+        globalSettings.withLock { settings in
+            settings = StubGlobalSettings()
+            globalDelay.set(false)
+        }
     }
 }

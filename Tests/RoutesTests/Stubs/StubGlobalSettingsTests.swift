@@ -35,6 +35,9 @@ final class StubGlobalSettingsTests: MockServerTestCase {
         kept = try settings()
         XCTAssertNil(kept["fixedDelay"])
         XCTAssertEqual((kept["extended"] as? [String: Any])?["a"] as? Int, 1)
+        // The mock's own reset clears them, as it removes the stubs a test added.
+        XCTAssertEqual(try server.request("POST", "/__mock/reset").status, 204)
+        XCTAssertEqual(try server.request("GET", "/__admin/settings").text, #"{"settings":{}}"#)
     }
 
     func testPatchMergesExtendedOneLevelDeep() throws {
