@@ -82,6 +82,8 @@ def reset(base):
     requests.delete(base + "/__admin/mappings", headers={"Content-Type": "application/json"}).raise_for_status()
     requests.post(base + "/__admin/scenarios/reset", headers={"Content-Type": "application/json"}).raise_for_status()
     requests.delete(base + "/__admin/requests", headers={"Content-Type": "application/json"}).raise_for_status()
+    # POST /__admin/reset keeps the global settings (as WireMock does): a case that sets them must not slow the next.
+    requests.put(base + "/__admin/settings", json={}).raise_for_status()
 
 
 def run_corpus(corpus, mock, wire):

@@ -26,6 +26,9 @@ extension OAS {
         let administered = systems.types.compactMap { $0 as? any AccountAdministration.Type }
         let clock = response("The mock's clock.", json(ref("Clock")))
         let filters = journalFilters(systems)
+        let stubSettings = object(["fixedDelay": ["type": "integer", "minimum": 0, "maximum": 600000],
+                                   "delayDistribution": ["type": "object", "description": "{type: uniform, lower, upper} or {type: lognormal, median, sigma}"],
+                                   "extended": ["type": "object"]])
         let stubReadOnly = stubNotSaved("The mapping is in a file of several mappings, which is read-only.")
         let stubNotWritten = stubNotSaved("The --mappings folder did not take the file (the disk's reason).")
         let events = "Pushes one JSON text message {\"kind\", \"at\", \"data\"} per event (request, sms, email, fault, reset, clock, and each admin change: fault.added/removed/usedUp, account.created/deleted, instance.started/stopped, state.replaced, outbox.cleared, journal.cleared), in order."
@@ -228,12 +231,22 @@ extension OAS {
                        ["200": stubNearMisses, "422": stubRefused], body: body(stubRequestPattern, [jsonType]), handler: stubs.patternNearMissesHandler),
             AdminRoute(.get, "/__admin/files", tag: "stubs", "Every file under __files, as sorted full paths",
                        ["200": response("The paths.", json(array(string)))], handler: stubs.filesHandler),
-            AdminRoute(.get, "/__admin/settings", tag: "stubs", "Global settings: none are kept ({\"settings\": {}})",
-                       ["200": response("The settings.", json(object(["settings": ["type": "object"]])))], handler: stubs.settingsHandler),
-            AdminRoute(.put, "/__admin/settings", tag: "stubs", "Refused: global settings are not implemented",
-                       ["501": response("Not implemented; X-Mock-Hint says what to do instead.", json(["type": "object"]))], handler: stubs.settingsRefusedHandler),
-            AdminRoute(.post, "/__admin/settings", tag: "stubs", "Refused: global settings are not implemented",
-                       ["501": response("Not implemented; X-Mock-Hint says what to do instead.", json(["type": "object"]))], handler: stubs.settingsRefusedHandler),
+            AdminRoute(.get, "/__admin/settings", tag: "stubs", "The global settings (fixedDelay, delayDistribution, extended; {\"settings\": {}} while none is set)",
+                       ["200": response("The settings.", json(object(["settings": stubSettings])))], handler: stubs.settingsHandler),
+            AdminRoute(.put, "/__admin/settings", tag: "stubs", "Replace the global settings: a delay for every stub answer whose mapping has none of its own, and extended (kept, returned)",
+                       ["200": response("Replaced."), "422": stubRefused], body: body(stubSettings, [jsonType]), handler: stubs.settingsUpdateHandler),
+            AdminRoute(.post, "/__admin/settings", tag: "stubs", "Replace the global settings (as PUT)",
+                       ["200": response("Replaced."), "422": stubRefused], body: body(stubSettings, [jsonType]), handler: stubs.settingsUpdateHandler),
+            AdminRoute(.patch, "/__admin/settings/extended", tag: "stubs", "Merge {\"extended\": {...}} into the global settings' extended, one level deep",
+                       ["200": stubDone, "422": stubRefused], body: body(object(["extended": ["type": "object"]]), [jsonType]),
+                       handler: stubs.settingsExtendedPatchHandler),
+            AdminRoute(.get, "/__admin/", tag: "stubs", "Every stub mapping (WireMock's older GET /__admin/; /__admin without the slash redirects here)",
+                       ["200": response("The mappings.", json(object(["mappings": array(stubMapping), "meta": object(["total": ["type": "integer"]])]))),
+                        "302": response("GET /__admin: on to /__admin/.", text, headers: ["Location": ["schema": string]]), "400": stubBadQuery],
+                       parameters: [stubCount("limit", "At most this many mappings."), stubCount("offset", "Skip this many first.")],
+                       handler: stubs.adminRootHandler),
+            AdminRoute(.get, "/__admin/swagger-ui/", tag: "stubs", "A page linking the OpenAPI document (Swagger UI itself is not bundled)",
+                       ["200": response("An HTML page linking the OpenAPI document.", ["text/html": ["schema": string]])], handler: StubAdmin.swaggerUIHandler),
             AdminRoute(.get, "/__admin/docs", tag: "stubs", "Where the API's documents are (an HTML index, as WireMock's)",
                        ["200": response("An HTML page linking the OpenAPI document.", ["text/html": ["schema": string]])], handler: StubAdmin.docsIndexHandler),
             AdminRoute(.get, "/__admin/docs/swagger", tag: "stubs", "The OpenAPI document (the same as /__mock/openapi.json)",

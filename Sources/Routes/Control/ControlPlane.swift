@@ -94,12 +94,14 @@ import MockAdminWire
         }
     }
 
-    /// What `POST /__mock/reset` adds to the systems' reset: an empty journal, no faults, real time.
+    /// What `POST /__mock/reset` adds to the systems' reset: an empty journal, no faults, no stub
+    /// global settings, real time.
     package func reset() {
         journal.clear()
         faults.removeAll()
         // Stubs from --mappings stay; those added over HTTP go (as the test that added them ended).
         stubs.removeAll(keepFiles: true)
+        stubs.clearGlobalSettings()
         clock.reset()
         events.publish(kind: "reset", at: clock.now()) { [:] }
     }

@@ -265,19 +265,40 @@ extension StubAdmin {
         }
     }
 
-    /// `GET /__admin/settings`: no global settings are kept, so `{"settings": {}}`, WireMock's
-    /// answer when none is set.
+    /// `GET /__admin/settings`: the global settings, `{"settings": {}}` while none is set.
     package var settingsHandler: HTTPHandler {
-        { _, _ in StubAdmin.json(.ok, ["settings": .object([])]) }
+        let store = self.store
+        return { _, _ in StubAdmin.json(.ok, store.globalSettings.withLock { $0 }.json) }
     }
 
-    /// `PUT`/`POST /__admin/settings`: refused, never taken and ignored: global delays and proxying
-    /// are not implemented; a stub's own `fixedDelayMilliseconds` is.
-    package var settingsRefusedHandler: HTTPHandler {
-        { _, _ in
-            StubAdmin.json(HTTPStatus(code: 501, reasonPhrase: "Not Implemented"),
-                           ["errors": [["code": 501, "title": "Global settings are not supported here"]]])
-                .hinted("global settings (fixedDelay, delayDistribution, proxyPassThrough) are not implemented: set fixedDelayMilliseconds on each stub")
+    /// `PUT`/`POST /__admin/settings`: replaces the global settings (a field left out is unset);
+    /// 200 with no body, as WireMock.
+    package var settingsUpdateHandler: HTTPHandler {
+        let store = self.store
+        return { request, _ in
+            do throws(StubProblem) {
+                let settings = try StubGlobalSettings.decode(try StubAdmin.parse(request.body).get())
+                try store.updateGlobalSettings { $0 = settings }
+                return HTTPResponse(status: .ok)
+            } catch {
+                return error.response
+            }
+        }
+    }
+
+    /// `PATCH /__admin/settings/extended`: `{"extended": {...}}` merged into the kept `extended`.
+    package var settingsExtendedPatchHandler: HTTPHandler {
+        let store = self.store
+        return { request, _ in
+            do throws(StubProblem) {
+                let body = try StubAdmin.parse(request.body).get()
+                try store.updateGlobalSettings { (settings: inout StubGlobalSettings) throws(StubProblem) in
+                    settings = try settings.mergingExtended(body)
+                }
+                return StubAdmin.emptyOK
+            } catch {
+                return error.response
+            }
         }
     }
 }
@@ -295,6 +316,37 @@ extension StubAdmin {
             var response = HTTPResponse(status: .ok, body: Array(page.utf8))
             response.headers.set("Content-Type", "text/html; charset=utf-8")
             return response
+        }
+    }
+
+    /// `GET /__admin/swagger-ui/`: WireMock serves Swagger UI here; this server bundles no
+    /// JavaScript, so the page says so and links the document.
+    package static var swaggerUIHandler: HTTPHandler {
+        { _, _ in
+            let page = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="UTF-8"><title>mock-server: API document</title></head>
+            <body><p>Swagger UI is not bundled with mock-server. The OpenAPI 3.1 document is at
+            <a href="/__admin/docs/swagger">/__admin/docs/swagger</a> (also at /__mock/openapi.json);
+            open it in any OpenAPI viewer.</p><a href="/__mock/">Console</a></body></html>
+            """
+            var response = HTTPResponse(status: .ok, body: Array(page.utf8))
+            response.headers.set("Content-Type", "text/html; charset=utf-8")
+            return response
+        }
+    }
+
+    /// `GET /__admin/`: WireMock's older listing of every mapping (its `RootTask`); `GET /__admin`
+    /// (same route here: a trailing slash is optional) is redirected to it, as WireMock does.
+    package var adminRootHandler: HTTPHandler {
+        let list = listMappingsHandler
+        return { request, context in
+            guard request.path.hasSuffix("/") else {
+                var response = HTTPResponse(status: HTTPStatus(code: 302, reasonPhrase: "Found"))
+                response.headers.set("Location", "/__admin/")
+                return response
+            }
+            return list(request, &context)
         }
     }
 }

@@ -132,25 +132,7 @@ struct StubResponse: Sendable {
         }
         let fixed = try object.int("fixedDelayMilliseconds", in: 0...maxDelayMs)
         var distribution = Delay.none
-        if let d = object["delayDistribution"] {
-            let dist = try StrictObject(d, at: pointer + "/delayDistribution", what: "\"delayDistribution\"")
-            switch try dist.string("type") {
-            case "uniform"?:
-                try dist.allow(["type", "lower", "upper"])
-                guard let lower = try dist.int("lower", in: 0...maxDelayMs), let upper = try dist.int("upper", in: 0...maxDelayMs), lower <= upper else {
-                    throw StubProblem(pointer + "/delayDistribution", "uniform needs \"lower\" ≤ \"upper\" (milliseconds)")
-                }
-                distribution = .uniform(lower: lower, upper: upper)
-            case "lognormal"?:
-                try dist.allow(["type", "median", "sigma", "maxValue"], unsupported: ["maxValue": "maxValue (truncated lognormal) is not supported by WireMock 2.35"])
-                guard let median = try dist.number("median"), let sigma = try dist.number("sigma"), median >= 0, median <= Double(maxDelayMs), sigma >= 0, sigma <= 10 else {
-                    throw StubProblem(pointer + "/delayDistribution", "lognormal needs \"median\" (0–\(maxDelayMs) ms) and \"sigma\" (0–10)")
-                }
-                distribution = .lognormal(median: median, sigma: sigma)
-            default:
-                throw StubProblem(pointer + "/delayDistribution/type", "\"type\" must be \"uniform\" or \"lognormal\"")
-            }
-        }
+        if let d = object["delayDistribution"] { distribution = try decodeDistribution(d, at: pointer + "/delayDistribution").delay }
         var fault: Fault?
         if let name = try object.string("fault") {
             guard let f = Fault(rawValue: name) else {
@@ -174,10 +156,36 @@ struct StubResponse: Sendable {
         return response
     }
 
-    /// The delay before this answer, drawn now for a distribution.
-    func delayNanos() -> UInt64 {
-        var ms = Double(fixedDelay ?? 0)
-        switch distribution {
+    /// A `delayDistribution` object (a mapping's or the global settings'), and the JSON that
+    /// shows it back.
+    static func decodeDistribution(_ value: JSONValue, at pointer: String) throws(StubProblem) -> (delay: Delay, json: JSONValue) {
+        let dist = try StrictObject(value, at: pointer, what: "\"delayDistribution\"")
+        switch try dist.string("type") {
+        case "uniform"?:
+            try dist.allow(["type", "lower", "upper"])
+            guard let lower = try dist.int("lower", in: 0...maxDelayMs), let upper = try dist.int("upper", in: 0...maxDelayMs), lower <= upper else {
+                throw StubProblem(pointer, "uniform needs \"lower\" ≤ \"upper\" (milliseconds)")
+            }
+            return (.uniform(lower: lower, upper: upper), ["type": "uniform", "lower": .number(Double(lower)), "upper": .number(Double(upper))])
+        case "lognormal"?:
+            try dist.allow(["type", "median", "sigma", "maxValue"], unsupported: ["maxValue": "maxValue (truncated lognormal) is not supported by WireMock 2.35"])
+            guard let median = try dist.number("median"), let sigma = try dist.number("sigma"), median >= 0, median <= Double(maxDelayMs), sigma >= 0, sigma <= 10 else {
+                throw StubProblem(pointer, "lognormal needs \"median\" (0–\(maxDelayMs) ms) and \"sigma\" (0–10)")
+            }
+            return (.lognormal(median: median, sigma: sigma), ["type": "lognormal", "median": .number(median), "sigma": .number(sigma)])
+        default:
+            throw StubProblem(pointer + "/type", "\"type\" must be \"uniform\" or \"lognormal\"")
+        }
+    }
+
+    /// The delay before this answer, drawn now for a distribution: the mapping's own fixed delay,
+    /// else the global one, plus a draw from its own distribution, else the global one (WireMock's
+    /// `configureDelay`).
+    func delayNanos(global: StubGlobalSettings = StubGlobalSettings()) -> UInt64 {
+        var ms = Double(fixedDelay ?? global.fixedDelay ?? 0)
+        let drawn: Delay
+        if case .none = distribution { drawn = global.distribution } else { drawn = distribution }
+        switch drawn {
         case .none: break
         case .uniform(let lower, let upper): ms += Double(Int.random(in: lower...upper))
         case .lognormal(let median, let sigma):
@@ -190,10 +198,11 @@ struct StubResponse: Sendable {
     }
 
     /// The answer to `request`, its templates rendered within `limits`; `filesRoot` holds
-    /// `bodyFileName` files; `stub` (the mapping's name or id) is what hints name. Its delay,
+    /// `bodyFileName` files; `stub` (the mapping's name or id) is what hints name; `global` holds
+    /// the delay of `PUT /__admin/settings`. Its delay,
     /// fault and `Connection: close` go into `delivery`.
     func response(to request: StubRequest, now: Date, filesRoot: String?, limits: StubLimits, stub: String,
-                  delivery: inout Delivery) -> HTTPResponse {
+                  global: StubGlobalSettings = StubGlobalSettings(), delivery: inout Delivery) -> HTTPResponse {
         var response = HTTPResponse(status: HTTPStatus(code: status, reasonPhrase: statusMessage))
         // The mapping's fields are checked once more as they are written, whatever adds to them.
         response.outsideFields = true
@@ -246,7 +255,7 @@ struct StubResponse: Sendable {
         }
         if closesConnection { delivery.closesConnection = true }
         if let fault { apply(fault, to: &response, &delivery) }
-        let delay = delayNanos()
+        let delay = delayNanos(global: global)
         if delay > 0 { delivery.delayNanos = delay }
         return response
     }

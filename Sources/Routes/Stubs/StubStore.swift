@@ -109,6 +109,11 @@ package struct StubReference: Sendable, Equatable {
     }
 
     let state = Locked(State())
+    /// `PUT /__admin/settings`: the delay every stub answer without its own gets, and `extended`
+    /// (changed through `updateGlobalSettings`, which keeps `globalDelay` in step).
+    let globalSettings = Locked(StubGlobalSettings())
+    /// Whether the global settings hold a delay: a stub answer reads them only then.
+    let globalDelay = StubFlag()
     /// Held by every change of the mappings, around the files it writes too: what is checked
     /// before a file is written still holds when the change is made, while the request path
     /// (which takes only `state`) never waits for a disk.
@@ -508,7 +513,8 @@ package struct StubReference: Sendable, Equatable {
         guard let entry = match(stubRequest, look: look) else { return nil }
         let found = entry.mapping
         var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, limits: limits,
-                                               stub: found.name ?? found.id, delivery: &context.delivery)
+                                               stub: found.name ?? found.id, global: globalDelay.isSet ? globalSettings.withLock { $0 } : StubGlobalSettings(),
+                                               delivery: &context.delivery)
         response.headers.add("Matched-Stub-Id", found.id)
         if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
         if !found.webhooks.isEmpty { StubStore.fireWebhooks(of: found, for: stubRequest, now: now(), limits: limits, after: context.delivery.delayNanos) }

@@ -227,13 +227,14 @@ extension StubTemplateRenderer {
         }
     }
 
-    /// `xPath` / `soapXPath` (XML/StubTemplate+XPath.swift): the first selected node's text, or WireMock's error text.
+    /// `xPath` / `soapXPath` (XML/StubTemplate+XPath.swift): the selected nodes (one renders as
+    /// its text), or WireMock's error text.
     mutating func xPath(_ name: String, _ input: TemplateValue, _ params: [TemplateValue]) -> TemplateValue {
         let helper = XPathHelper.make(name, written: params.first.map(\.javaText))
-        var text = StubRenderBuffer(limit: out.limit)
-        helper.render(input.javaText, budget: &scope.budget, escaped: false, into: &text)
-        if let failure = text.failure { fail(failure); return .null }
-        return .string(String(decoding: text.bytes, as: UTF8.self))
+        switch helper.value(input.javaText, budget: &scope.budget) {
+        case .success(let value): return value
+        case .failure(let failure): fail(failure); return .null
+        }
     }
 
     mutating func parseJson(_ context: TemplateValue, hasContext: Bool, params: [TemplateValue], isBlock: Bool, body: [TemplateNode]) -> TemplateValue {

@@ -148,6 +148,8 @@ struct StubTemplateRenderer {
             return items.indices.contains(i) ? items[i] : .null
         case .lazy(let part):
             return lazyChild(part, key)
+        case .xml(let node):
+            return node.child(key)
         default:
             return .null
         }

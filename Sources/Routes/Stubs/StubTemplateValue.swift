@@ -29,6 +29,8 @@ indirect enum TemplateValue {
     case map([(key: String, value: TemplateValue)], json: Bool)
     case date(TemplateDate)
     case lazy(Lazy)
+    /// A node the `xPath` helper selected (XML/StubTemplate+XPath.swift).
+    case xml(TemplateXMLNode)
 
     static func list(_ items: [TemplateValue]) -> TemplateValue { .list(items, .plain) }
 
@@ -55,7 +57,7 @@ indirect enum TemplateValue {
         case .bool(let b): return .bool(b)
         case .list(let items, _): return .array(items.map(\.json))
         case .map(let members, _): return .object(members.map { (key: $0.key, value: $0.value.json) })
-        case .date: return .string(javaText)
+        case .date, .xml: return .string(javaText)
         }
     }
 
@@ -70,7 +72,7 @@ indirect enum TemplateValue {
         case .int(let i): return i == 0
         case .double(let d): return d == 0
         case .list(let items, _): return items.isEmpty
-        case .map, .date, .lazy: return false
+        case .map, .date, .lazy, .xml: return false
         }
     }
 
@@ -99,6 +101,7 @@ indirect enum TemplateValue {
             return "{" + members.map { $0.key + "=" + $0.value.nestedText }.joined(separator: ", ") + "}"
         case .date(let date): return date.text
         case .lazy: return ""
+        case .xml(let node): return node.rendered
         }
     }
 
@@ -136,6 +139,7 @@ indirect enum TemplateValue {
         case .int(let i): return Double(i)
         case .double(let d): return d
         case .string(let s): return Double(s.trimmingASCIIWhitespace())
+        case .xml(let node): return Double(node.rendered.trimmingASCIIWhitespace())
         case .list(let items, .listOrSingle) where items.count == 1: return items[0].number
         default: return nil
         }
@@ -147,6 +151,7 @@ indirect enum TemplateValue {
         case .int(let i): return i
         case .double(let d): return d.isFinite && abs(d) < 9.0e18 ? Int(d) : nil
         case .string(let s): return Int(s)
+        case .xml(let node): return Int(node.rendered)
         case .list(let items, .listOrSingle) where items.count == 1: return items[0].integer
         default: return nil
         }

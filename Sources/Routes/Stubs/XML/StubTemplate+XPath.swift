@@ -25,24 +25,100 @@ struct XPathHelper: Sendable {
         return XPathHelper(written: written, compiled: try? XPath((helper == "soapXPath" ? "/Envelope/Body/" : "") + written))
     }
 
-    func render(_ body: String, budget: inout StubBudget, escaped: Bool, into out: inout StubRenderBuffer) {
-        guard let written else { return out.append("[ERROR: The XPath expression cannot be empty]", escaped: escaped) }
-        guard let document = try? XMLParser.parse(body) else { return out.append("[ERROR: \(body) is not valid XML]", escaped: escaped) }
+    /// What the expression selects in `body`: the nodes, or WireMock's error text, or a failure.
+    enum Selection {
+        case nodes(XMLDocument, [Int])
+        case text(String)
+        case failure(StubRenderFailure)
+    }
+
+    func select(_ body: String, budget: inout StubBudget) -> Selection {
+        guard let written else { return .text("[ERROR: The XPath expression cannot be empty]") }
+        guard let document = try? XMLParser.parse(body) else { return .text("[ERROR: \(body) is not valid XML]") }
         let invalid = "[ERROR: \(written) is not a valid XPath expression]"
-        guard let compiled else { return out.append(invalid, escaped: escaped) }
+        guard let compiled else { return .text(invalid) }
         var evaluator = XPathEvaluator(document: document, namespaces: nil, budget: budget)
-        let nodes: [Int]
         do {
-            nodes = try evaluator.select(compiled)
+            let nodes = try evaluator.select(compiled)
+            budget = evaluator.budget
+            return .nodes(document, nodes)
         } catch {
             budget = evaluator.budget
-            if budget.exhausted { return out.fail(.overBudget("the template's xPath \(written)")) }
-            return out.append(invalid, escaped: escaped)
+            if budget.exhausted { return .failure(.overBudget("the template's xPath \(written)")) }
+            return .text(invalid)
         }
-        budget = evaluator.budget
-        guard let first = nodes.first else { return }
-        let text = document.text(of: first, budget: &budget)
-        if budget.exhausted { return out.fail(.overBudget("the template's xPath \(written)")) }
-        out.append(text, escaped: escaped)
+    }
+
+    func render(_ body: String, budget: inout StubBudget, escaped: Bool, into out: inout StubRenderBuffer) {
+        switch select(body, budget: &budget) {
+        case .text(let text): out.append(text, escaped: escaped)
+        case .failure(let failure): out.fail(failure)
+        case .nodes(let document, let nodes):
+            guard let first = nodes.first else { return }
+            let text = document.text(of: first, budget: &budget)
+            if budget.exhausted { return out.fail(.overBudget("the template's xPath \(written ?? "")")) }
+            out.append(text, escaped: escaped)
+        }
+    }
+
+    /// The selection as a template value (a sub-expression: `{{#each (xPath request.body '/a/b')}}`):
+    /// WireMock's `ListOrSingle<XmlNode>`, each node with its `name`, `text` and `attributes`, one
+    /// node rendering as that node; "" when nothing is selected; the error text as a string.
+    func value(_ body: String, budget: inout StubBudget) -> Result<TemplateValue, StubRenderFailure> {
+        switch select(body, budget: &budget) {
+        case .text(let text): return .success(.string(text))
+        case .failure(let failure): return .failure(failure)
+        case .nodes(let document, let nodes):
+            if nodes.isEmpty { return .success(.string("")) }
+            var items: [TemplateValue] = []
+            items.reserveCapacity(nodes.count)
+            for n in nodes {
+                let node = TemplateXMLNode(document, n, budget: &budget)
+                if budget.exhausted { return .failure(.overBudget("the template's xPath \(written ?? "")")) }
+                items.append(.xml(node))
+            }
+            return .success(.list(items, .listOrSingle))
+        }
+    }
+}
+
+/// One node `xPath` selected, as WireMock's `XmlNode` shows it to a template: `name` (DOM's
+/// `getNodeName`: `th:thing`, `#text`), `text` (`getTextContent`), `attributes` (by name, as the
+/// DOM's attribute map orders them, namespace declarations included), and its `toString()`.
+struct TemplateXMLNode {
+    let name: String
+    let text: String
+    let rendered: String
+    let attributes: [(key: String, value: String)]
+
+    init(_ document: XMLDocument, _ n: Int, budget: inout StubBudget) {
+        let node = document[n]
+        switch node.kind {
+        case .element, .attribute, .processingInstruction: name = node.name
+        case .text: name = node.isCData ? "#cdata-section" : "#text"
+        case .comment: name = "#comment"
+        case .document: name = "#document"
+        }
+        text = document.stringValue(n, budget: &budget)
+        rendered = document.text(of: n, budget: &budget)
+        var attributes: [(key: String, value: String)] = []
+        if node.kind == .element {
+            for declaration in node.declarations {
+                attributes.append((key: declaration.prefix.isEmpty ? "xmlns" : "xmlns:" + declaration.prefix, value: declaration.uri))
+            }
+            for a in node.attributes { attributes.append((key: document[a].name, value: document[a].value)) }
+            attributes.sort { $0.key < $1.key }
+        }
+        self.attributes = attributes
+    }
+
+    /// `node.key`, as handlebars.java reads `XmlNode`'s getters.
+    func child(_ key: String) -> TemplateValue {
+        switch key {
+        case "name": return .string(name)
+        case "text": return .string(text)
+        case "attributes": return .map(attributes.map { (key: $0.key, value: TemplateValue.string($0.value)) }, json: false)
+        default: return .null
+        }
     }
 }
