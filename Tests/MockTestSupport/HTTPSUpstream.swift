@@ -4,7 +4,8 @@ import XCTest
 /// An HTTPS upstream on 127.0.0.1 for the outbound client's TLS tests: Python's `ssl` and
 /// `http.server`, with a test CA and a leaf for `localhost` / 127.0.0.1 made by the `openssl` CLI.
 /// `GET /hello` answers a short text, `GET /chunked` and `GET /large` 3 MiB (chunked, or with a
-/// Content-Length), `POST /echo` the request body.
+/// Content-Length), `POST /echo` the request body; `POST /hook` keeps its body and
+/// `GET /hooks` lists those kept, one a line.
 package final class HTTPSUpstream: @unchecked Sendable {
     package let port: Int
     /// The test CA's certificate (PEM): trust it with `--proxy-ca-file`.
@@ -83,6 +84,7 @@ package final class HTTPSUpstream: @unchecked Sendable {
     private static let script = #"""
 import http.server, ssl, sys
 
+HOOKS = []
 LARGE = bytes(((i * 31) + (i >> 9)) & 0xFF for i in range(3 << 20))
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -92,7 +94,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
-        if self.path == "/hello":
+        if self.path == "/hooks":
+            body = b"\n".join(HOOKS)
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif self.path == "/hello":
             body = b"hello over tls, SNI " + str(getattr(self.connection, "mock_sni", None)).encode()
             self.send_response(200)
             self.send_header("Content-Length", str(len(body)))
@@ -119,6 +127,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        if self.path == "/hook":
+            HOOKS.append(body)
         self.send_response(200)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()

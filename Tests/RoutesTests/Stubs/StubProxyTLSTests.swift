@@ -102,4 +102,14 @@ final class StubProxyTLSTests: XCTestCase {
         }
         XCTAssertEqual(log.all.filter { $0.contains("[error] https upstream") && $0.contains("apt-get install libssl3") }.count, 1, "one log line, not one a request: \(log.all)")
     }
+
+    func testAWebhookGoesToAnHTTPSURL() throws {
+        let up = try start()
+        let server = try server { $0.caFile = up.caFile }
+        try proxy(server, to: "https://localhost:\(up.port)")
+        let hook = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/fire"}, "response": {"status": 204}, "postServeActions": [{"name": "webhook", "parameters": {"method": "POST", "url": "https://localhost:\#(up.port)/hook", "body": "fired {{originalRequest.url}}"}}]}"#)
+        XCTAssertEqual(hook.status, 201, hook.text)
+        XCTAssertEqual(try server.request("GET", "/fire").status, 204)
+        waitUntil("the webhook's arrival") { (try? server.request("GET", "/up/hooks").text) == "fired /fire" }
+    }
 }
