@@ -32,7 +32,7 @@ package struct OutboundSettings: Sendable {
     /// The OpenSSL library loaded for https (a test names a missing one to see the error).
     package var tlsLibrary = "libssl.so.3"
     /// What was already logged once per server (an upstream's unverified certificate, OpenSSL missing).
-    package let notes = OnceNotes()
+    let notes = OnceNotes()
 
     package init() {}
 
@@ -55,14 +55,12 @@ package struct OutboundSettings: Sendable {
 }
 
 /// Keys already noted, across a server's loop threads: a log line said once per key.
-package final class OnceNotes: @unchecked Sendable {
+final class OnceNotes: @unchecked Sendable {
     private let lock = Condition()
     private var seen: Set<String> = []
 
-    package init() {}
-
     /// True the first time `key` is given.
-    package func first(_ key: String) -> Bool {
+    func first(_ key: String) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         return seen.insert(key).inserted
