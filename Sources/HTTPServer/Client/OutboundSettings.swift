@@ -1,4 +1,5 @@
-/// The outbound client's bounds and the hosts it may reach (`--proxy-timeout`, `--outbound`).
+/// The outbound client's bounds, the hosts it may reach and how it trusts https upstreams (`--proxy-timeout`,
+/// `--outbound`, `--trust-all-proxy-targets`, `--trust-proxy-target`, `--proxy-ca-file`).
 package struct OutboundSettings: Sendable {
     /// Which upstreams outbound requests may reach.
     package enum Policy: Sendable, Equatable {
