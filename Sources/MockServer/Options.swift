@@ -88,10 +88,9 @@ struct Options {
         Setting(flag: "--mappings-strict", env: "MOCK_MAPPINGS_STRICT", valueName: "", help: "a mapping --mappings refuses stops the start (exit 65, every one listed) instead of being logged and skipped; for CI") { o, v in o.mappingsStrict = try flag(v, "--mappings-strict") },
         Setting(flag: "--global-response-templating", env: "MOCK_GLOBAL_RESPONSE_TEMPLATING", valueName: "", help: "every stub's response is a template, as WireMock's flag (without it a stub opts in with \"transformers\": [\"response-template\"])") { o, v in o.globalTemplating = try flag(v, "--global-response-templating") },
         Setting(flag: "--local-response-templating", env: "MOCK_LOCAL_RESPONSE_TEMPLATING", valueName: "", help: "WireMock's flag for what is the default here: a stub opts in to templating with \"transformers\": [\"response-template\"]") { o, v in _ = try flag(v, "--local-response-templating") },
-        Setting(flag: "--proxy-all", env: "MOCK_PROXY_ALL", valueName: "URL", help: "every request no stub and no system route answers goes to this http:// upstream, its answer passed back (WireMock's flag; /__admin and /__mock never; docs/stubs.md, \"Proxying\")") { o, v in
+        Setting(flag: "--proxy-all", env: "MOCK_PROXY_ALL", valueName: "URL", help: "every request no stub and no system route answers goes to this http:// or https:// upstream, its answer passed back (WireMock's flag; /__admin and /__mock never; docs/stubs.md, \"Proxying\")") { o, v in
             let upstream: Upstream
             do throws(Upstream.Invalid) { upstream = try Upstream(baseURL: v) } catch { throw UsageError(description: "--proxy-all: \(error.reason)") }
-            if upstream.scheme == .https { throw UsageError(description: "--proxy-all \(v): https upstreams are not implemented yet") }
             o.proxyAll = upstream
         },
         Setting(flag: "--preserve-host-header", env: "MOCK_PRESERVE_HOST_HEADER", valueName: "", help: "proxied requests keep the client's Host instead of the upstream's (WireMock's flag)") { o, v in o.stubLimits.preserveHostHeader = try flag(v, "--preserve-host-header") },
@@ -102,6 +101,15 @@ struct Options {
         Setting(flag: "--outbound", env: "MOCK_OUTBOUND", valueName: "HOSTS", help: "which hosts proxies and webhooks may reach: all (default), loopback (CI: nothing leaves the machine) or HOST,HOST,… as the URLs write them; any other gets 502 with a hint") { o, v in
             guard let policy = OutboundSettings.policy(from: v) else { throw UsageError(description: "--outbound must be all, loopback or a comma-separated list of hosts, not \"\(v)\"") }
             o.server.outbound.policy = policy
+        },
+        Setting(flag: "--trust-all-proxy-targets", env: "MOCK_TRUST_ALL_PROXY_TARGETS", valueName: "", help: "https upstreams of proxies and webhooks are not verified at all (WireMock's flag; by default certificates are checked against the system's trust store and the host name)") { o, v in o.server.outbound.trustAllTargets = try flag(v, "--trust-all-proxy-targets") },
+        Setting(flag: "--trust-proxy-target", env: "MOCK_TRUST_PROXY_TARGET", valueName: "HOST", help: "this https upstream's certificate is not verified (WireMock's flag; repeatable, or HOST,HOST,… in the variable)") { o, v in
+            guard let hosts = OutboundSettings.hosts(from: v) else { throw UsageError(description: "--trust-proxy-target must name a host, not \"\(v)\"") }
+            o.server.outbound.trustedTargets.formUnion(hosts)
+        },
+        Setting(flag: "--proxy-ca-file", env: "MOCK_PROXY_CA_FILE", valueName: "FILE", help: "PEM certificates (a test or company CA) trusted for https upstreams besides the system's") { o, v in
+            guard FileManager.default.isReadableFile(atPath: v) else { throw UsageError(description: "--proxy-ca-file \(v): no readable file there") }
+            o.server.outbound.caFile = v
         },
         Setting(flag: "--log-level", env: "MOCK_LOG_LEVEL", valueName: "LEVEL", help: "info (default: a line per request, SMS and e-mails), debug (more detail), warning (quiet), error or off",
                 values: LogLevel.allCases.map { "\($0)" }.joined(separator: ", ")) { o, v in

@@ -98,7 +98,7 @@ final class AdminClientStubTests: XCTestCase {
         let folder = try makeFolder()
         try Data(#"{"request": {"url": "/hello"}, "response": {"body": "from the folder"}}"#.utf8)
             .write(to: folder.appendingPathComponent("mappings/hello.json"))
-        try Data(#"{"request": {"url": "/p"}, "response": {"proxyBaseUrl": "https://example.com"}}"#.utf8)
+        try Data(#"{"request": {"url": "/p"}, "response": {"proxyBaseUrl": "ftp://example.com"}}"#.utf8)
             .write(to: folder.appendingPathComponent("mappings/proxy.json"))
         let server = try EmbeddedMockServer(mappings: folder)
         self.server = server

@@ -26,6 +26,7 @@ package final class OutboundClient: @unchecked Sendable {
     /// Requests to start later (webhooks: after the answer, and after their delay).
     @exclusivity(unchecked) private var scheduled: [(at: UInt64, exchange: OutboundExchange)] = [] { didSet { noteActivity() } }
     private let scratch: UnsafeMutableRawBufferPointer
+    private let tls: TLSContexts
 
     private static let resolveLifetime: UInt64 = 60_000_000_000
 
@@ -33,6 +34,7 @@ package final class OutboundClient: @unchecked Sendable {
         self.poller = poller
         self.settings = settings
         self.logger = logger
+        tls = TLSContexts(settings: settings)
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     }
 
@@ -60,11 +62,7 @@ package final class OutboundClient: @unchecked Sendable {
 
     /// Sends `request` and calls `completion` on this thread with the answer or why there is none.
     package func send(_ request: OutboundRequest, completion: @escaping (OutboundResult) -> Void) {
-        let exchange = OutboundExchange(request: request, completion: completion)
-        if request.upstream.scheme == .https {
-            return fail(exchange, OutboundFailure(.malformed, "https upstreams are not implemented yet"))
-        }
-        start(exchange)
+        start(OutboundExchange(request: request, completion: completion))
     }
 
     /// Sends `request` once `nanos` have passed, and never before the loop's next turn: what a
@@ -131,7 +129,33 @@ package final class OutboundClient: @unchecked Sendable {
 
     private func connected(_ conn: UpstreamConnection) {
         guard let exchange = conn.exchange else { return }
-        begin(exchange, on: conn)
+        guard conn.upstream.scheme == .https else { return begin(exchange, on: conn) }
+        let upstream = conn.upstream
+        let verify = !settings.trustAllTargets && !settings.trustedTargets.contains(upstream.host)
+        switch tls.session(fd: conn.fd, upstream: upstream, verify: verify) {
+        case .failure(let why):
+            if settings.notes.first("tls: " + why.reason) { logger.error("https upstream \(upstream): \(why.reason)") }
+            return failed(conn, OutboundFailure(.tls, why.reason))
+        case .success(let session):
+            conn.tls = session
+        }
+        if !verify, settings.notes.first("unverified: " + upstream.description) {
+            let flag = settings.trustAllTargets ? "--trust-all-proxy-targets" : "--trust-proxy-target \(upstream.host)"
+            logger.warning("https upstream \(upstream): its certificate is not verified (\(flag))")
+        }
+        conn.phase = .handshaking
+        handshake(conn)
+    }
+
+    /// One step of the TLS handshake; the request goes out once it is done.
+    private func handshake(_ conn: UpstreamConnection) {
+        guard let session = conn.tls, let exchange = conn.exchange else { return }
+        switch session.handshake() {
+        case .done: begin(exchange, on: conn)
+        case .wantRead: watch(conn, write: false)
+        case .wantWrite: watch(conn, write: true)
+        case .failed(let why): failed(conn, OutboundFailure(.tls, why))
+        }
     }
 
     private func begin(_ exchange: OutboundExchange, on conn: UpstreamConnection) {
@@ -172,8 +196,11 @@ package final class OutboundClient: @unchecked Sendable {
                 return fail(exchange, OutboundFailure(e == ETIMEDOUT ? .timedOut : .refused, Sys.errorText(e)))
             }
             if event.writable || event.readable { connected(conn) }
+        case .handshaking:
+            handshake(conn)
         case .sending:
-            if event.writable { write(conn) }
+            // A TLS write may wait for the upstream's bytes (SSL_ERROR_WANT_READ), so readable retries it.
+            if event.writable || (conn.tls != nil && event.readable) { write(conn) }
             if event.readable || event.hangup, connections[conn.fd] === conn { read(conn) }
         case .awaiting, .idle:
             read(conn)
@@ -198,8 +225,9 @@ package final class OutboundClient: @unchecked Sendable {
             drop(conn)
             if let exchange = conn.exchange {
                 conn.exchange = nil
-                let what = conn.phase == .connecting ? "no connection" : "no complete answer"
-                let seconds = conn.phase == .connecting ? settings.connectTimeout : settings.readTimeout
+                let connecting = conn.phase == .connecting || conn.phase == .handshaking
+                let what = conn.phase == .connecting ? "no connection" : conn.phase == .handshaking ? "no TLS handshake" : "no complete answer"
+                let seconds = connecting ? settings.connectTimeout : settings.readTimeout
                 finish(exchange, .failure(OutboundFailure(.timedOut, "\(what) within \(OutboundClient.secondsText(seconds))")))
             }
         }
@@ -213,13 +241,7 @@ package final class OutboundClient: @unchecked Sendable {
             ready.append(item.exchange)
             return true
         }
-        for exchange in ready {
-            if exchange.request.upstream.scheme == .https {
-                fail(exchange, OutboundFailure(.malformed, "https upstreams are not implemented yet"))
-            } else {
-                start(exchange)
-            }
-        }
+        for exchange in ready { start(exchange) }
     }
 
     /// Reports completions held back by `send` (the loop calls this each turn while active).
@@ -248,6 +270,15 @@ package final class OutboundClient: @unchecked Sendable {
 
     private func write(_ conn: UpstreamConnection) {
         while conn.written < conn.output.count {
+            if let session = conn.tls {
+                switch conn.output.withUnsafeBytes({ session.write(UnsafeRawBufferPointer(rebasing: $0[conn.written...])) }) {
+                case .done(let n) where n > 0: conn.written += n; continue
+                case .done: return failed(conn, OutboundFailure(.reset, "the upstream stopped reading"))
+                case .wantWrite: return watch(conn, write: true)
+                case .wantRead: return watch(conn, write: false)
+                case .failed(let why): return failed(conn, OutboundFailure(.reset, why))
+                }
+            }
             let n = conn.output.withUnsafeBytes { Sys.send(conn.fd, UnsafeRawBufferPointer(rebasing: $0[conn.written...])) }
             if n > 0 { conn.written += n; continue }
             if n < 0 && Sys.isWouldBlock(Sys.lastError) {
@@ -263,7 +294,19 @@ package final class OutboundClient: @unchecked Sendable {
 
     private func read(_ conn: UpstreamConnection) {
         while connections[conn.fd] === conn {
-            let n = Sys.recv(conn.fd, into: scratch)
+            let n: Int
+            if let session = conn.tls {
+                switch session.read(into: scratch) {
+                case .done(let count): n = count
+                case .wantRead:
+                    if conn.watchingWrite && conn.phase != .sending { watch(conn, write: false) }
+                    return
+                case .wantWrite: return watch(conn, write: true)
+                case .failed(let why): return failed(conn, OutboundFailure(.reset, why))
+                }
+            } else {
+                n = Sys.recv(conn.fd, into: scratch)
+            }
             if n < 0 {
                 let e = Sys.lastError
                 if Sys.isWouldBlock(e) { return }
@@ -335,6 +378,8 @@ package final class OutboundClient: @unchecked Sendable {
             idle[conn.upstream] = list.isEmpty ? nil : list
         }
         poller.remove(conn.fd)
+        // The TLS session may write close_notify: before the descriptor can be reused.
+        conn.tls = nil
         Sys.close(conn.fd)
     }
 

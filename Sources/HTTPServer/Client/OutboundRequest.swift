@@ -44,6 +44,8 @@ package struct OutboundFailure: Error, Sendable, Equatable {
         case reset
         /// No connection, or no complete answer, within the timeout.
         case timedOut
+        /// TLS: OpenSSL is missing, the handshake failed, or the certificate was not trusted.
+        case tls
         /// The answer broke HTTP/1.1 or passed a bound (head or body size).
         case malformed
     }

@@ -1,4 +1,5 @@
-/// The outbound client's bounds and the hosts it may reach (`--proxy-timeout`, `--outbound`).
+/// The outbound client's bounds, the hosts it may reach and how it trusts https upstreams (`--proxy-timeout`,
+/// `--outbound`, `--trust-all-proxy-targets`, `--trust-proxy-target`, `--proxy-ca-file`).
 package struct OutboundSettings: Sendable {
     /// Which upstreams outbound requests may reach.
     package enum Policy: Sendable, Equatable {
@@ -23,6 +24,16 @@ package struct OutboundSettings: Sendable {
     /// Idle connections kept per upstream.
     package var maxIdlePerUpstream = 8
     package var policy = Policy.all
+    /// Certificates of https upstreams are not verified (`--trust-all-proxy-targets`).
+    package var trustAllTargets = false
+    /// Hosts, as URLs write them (lowercased), whose certificates are not verified (`--trust-proxy-target`).
+    package var trustedTargets: Set<String> = []
+    /// PEM certificates trusted besides the system's (`--proxy-ca-file`).
+    package var caFile: String?
+    /// The OpenSSL library loaded for https (a test names a missing one to see the error).
+    package var tlsLibrary = "libssl.so.3"
+    /// What was already logged once per server (an upstream's unverified certificate, OpenSSL missing).
+    let notes = OnceNotes()
 
     package init() {}
 
@@ -32,9 +43,27 @@ package struct OutboundSettings: Sendable {
         case "all": return .all
         case "loopback": return .loopback
         default:
-            let hosts = text.split(separator: ",").map { $0.trimmingASCIISpaces().lowercased() }.filter { !$0.isEmpty }
-            guard !hosts.isEmpty, hosts.allSatisfy({ $0.utf8.allSatisfy(HTTPRequestParser.isHostByte) }) else { return nil }
-            return .hosts(Set(hosts))
+            return hosts(from: text).map { .hosts(Set($0)) }
         }
+    }
+
+    /// A comma-separated list of host names or addresses, lowercased; nil when empty or not hosts.
+    package static func hosts(from text: String) -> [String]? {
+        let hosts = text.split(separator: ",").map { $0.trimmingASCIISpaces().lowercased() }.filter { !$0.isEmpty }
+        guard !hosts.isEmpty, hosts.allSatisfy({ $0.utf8.allSatisfy(HTTPRequestParser.isHostByte) }) else { return nil }
+        return hosts
+    }
+}
+
+/// Keys already noted, across a server's loop threads: a log line said once per key.
+final class OnceNotes: @unchecked Sendable {
+    private let lock = Condition()
+    private var seen: Set<String> = []
+
+    /// True the first time `key` is given.
+    func first(_ key: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return seen.insert(key).inserted
     }
 }

@@ -19,7 +19,7 @@ final class OutboundExchange {
 
 /// One socket to an upstream, owned by an `OutboundClient` on its loop's thread.
 final class UpstreamConnection {
-    enum Phase { case connecting, sending, awaiting, idle }
+    enum Phase { case connecting, handshaking, sending, awaiting, idle }
 
     let fd: Int32
     let upstream: Upstream
@@ -35,6 +35,8 @@ final class UpstreamConnection {
     /// When this phase runs out (connect, answer, or idle), monotonic nanoseconds.
     @exclusivity(unchecked) var deadline: UInt64 = 0
     @exclusivity(unchecked) var watchingWrite = false
+    /// The TLS session of an https upstream (nil for http); freed before the socket is closed.
+    @exclusivity(unchecked) var tls: TLSSession?
 
     init(fd: Int32, upstream: Upstream, phase: Phase, fallbacks: [(storage: sockaddr_storage, length: socklen_t)]) {
         self.fd = fd

@@ -23,9 +23,6 @@ struct StubProxy: Sendable {
         } catch {
             throw StubProblem(pointer + "/proxyBaseUrl", error.reason)
         }
-        if upstream.scheme == .https {
-            throw StubProblem(pointer + "/proxyBaseUrl", "https upstreams are not implemented yet (\(base)); proxy to an http:// URL")
-        }
         var headers: [(String, String)] = []
         for (name, value) in try object.map("additionalProxyRequestHeaders", { name, value, at throws(StubProblem) -> String in
             if !HTTPHeaderName.isValid(name) { throw StubProblem(at, "\"\(name)\" is not a valid header name") }

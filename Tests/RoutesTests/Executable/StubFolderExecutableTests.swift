@@ -25,7 +25,7 @@ final class StubFolderExecutableTests: TemporaryDirectoryTestCase {
         try write(#"{"request": {"url": "/one"}, "response": {"body": "one"}}"#, to: "mappings/a/one.json")
         try write(#"{"request": {"url": "/deep"}, "response": {"body": "deep"}}"#, to: "mappings/a/b/deep.json")
         try write(#"{"request": {"url": "/x"}, "response": {"body": "x"}, "postServeActions": [{"name": "email"}]}"#, to: "mappings/a/b/hook.json")
-        try write(#"{"request": {"url": "/y"}, "response": {"proxyBaseUrl": "https://example.com"}}"#, to: "mappings/a/proxy.json")
+        try write(#"{"request": {"url": "/y"}, "response": {"proxyBaseUrl": "ftp://example.com"}}"#, to: "mappings/a/proxy.json")
     }
 
     func testAFolderWithRefusedMappingsStartsAndSaysSo() throws {

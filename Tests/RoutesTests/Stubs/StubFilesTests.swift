@@ -51,7 +51,7 @@ final class StubFilesTests: XCTestCase {
     }
 
     func testAnUnsupportedFieldNamesFileAndField() throws {
-        try write(#"{"request": {"url": "/x"}, "response": {"proxyBaseUrl": "https://example.com"}}"#, to: "mappings/proxy.json")
+        try write(#"{"request": {"url": "/x"}, "response": {"proxyBaseUrl": "ftp://example.com"}}"#, to: "mappings/proxy.json")
         XCTAssertThrowsError(try StubLoading.store(root: folder.path, clock: ManualClock(), strict: true)) { error in
             XCTAssertTrue("\(error)".contains("proxy.json: /response/proxyBaseUrl"), "\(error)")
         }

@@ -30,7 +30,7 @@ final class StubFolderLoadTests: TemporaryDirectoryTestCase {
         try write(#"{"request": {"url": "/top"}, "response": {"body": "top"}}"#, to: "top.json")
         try write(#"{"request": {"url": "/one"}, "response": {"body": "one"}}"#, to: "a/one.json")
         try write(#"{"request": {"url": "/deep"}, "response": {"body": "deep"}}"#, to: "a/b/deep.json")
-        try write(#"{"request": {"url": "/p"}, "response": {"proxyBaseUrl": "https://example.com"}}"#, to: "a/b/proxy.json")
+        try write(#"{"request": {"url": "/p"}, "response": {"proxyBaseUrl": "ftp://example.com"}}"#, to: "a/b/proxy.json")
         try write(#"{"request": {"url": "/cut"}"#, to: "a/cut.json")
         let server = try start()
         defer { server.stop() }

@@ -173,11 +173,13 @@ final class StubProxyTests: MockServerTestCase {
         XCTAssertEqual(up.requests.count, before, "the admin paths are never proxied")
     }
 
-    func testHTTPSAndHalfGivenProxyFieldsAreRefusedAtLoad() throws {
+    func testOtherSchemesAndHalfGivenProxyFieldsAreRefusedAtLoad() throws {
+        let ftp = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/s"}, "response": {"proxyBaseUrl": "ftp://upstream.test"}}"#)
+        XCTAssertEqual(ftp.status, 422)
+        XCTAssertTrue(ftp.text.contains("is not an http:// or https:// URL"), ftp.text)
+        XCTAssertTrue(ftp.text.contains("/response/proxyBaseUrl"), ftp.text)
         let https = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/s"}, "response": {"proxyBaseUrl": "https://upstream.test"}}"#)
-        XCTAssertEqual(https.status, 422)
-        XCTAssertTrue(https.text.contains("https upstreams are not implemented yet"), https.text)
-        XCTAssertTrue(https.text.contains("/response/proxyBaseUrl"), https.text)
+        XCTAssertEqual(https.status, 201, https.text)
         let orphan = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/s"}, "response": {"proxyUrlPrefixToRemove": "/a"}}"#)
         XCTAssertEqual(orphan.status, 422)
         let withBody = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/s"}, "response": {"proxyBaseUrl": "http://127.0.0.1:1", "body": "x"}}"#)

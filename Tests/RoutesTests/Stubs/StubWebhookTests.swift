@@ -61,7 +61,7 @@ final class StubWebhookTests: MockServerTestCase {
     }
 
     func testWhatAWebhookCannotDoIsRefusedAtLoad() throws {
-        for (actions, pointer) in [(#"[{"name": "webhook", "parameters": {"url": "https://hooks.test/x"}}]"#, "/postServeActions/0/parameters/url"),
+        for (actions, pointer) in [(#"[{"name": "webhook", "parameters": {"url": "ftp://hooks.test/x"}}]"#, "/postServeActions/0/parameters/url"),
                                    (#"[{"name": "webhook", "parameters": {"url": "http://h/x", "extraParameters": {}}}]"#, "/postServeActions/0/parameters/extraParameters"),
                                    (#"{"webhook": {"url": "http://h/x", "delay": {"type": "chunked"}}}"#, "/postServeActions/webhook/delay/type"),
                                    (#"{"webhook": {"url": "http://h/{{originalResponse.body}}"}}"#, "/postServeActions/webhook/url"),
