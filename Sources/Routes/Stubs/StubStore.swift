@@ -4,19 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
-
-/// Where a stub answer came from: its mapping's id and name.
-package struct StubReference: Sendable, Equatable {
-    package let id: String
-    package let name: String?
-
-    package init(id: String, name: String?) {
-        self.id = id
-        self.name = name
-    }
-
-    package var json: JSONValue { ["id": .string(id), "name": JSONValue(name)] }
-}
+import EmulationKit
 
 /// The loaded stub mappings, their scenarios and hit counts, and the lookup the request pipeline
 /// calls. Exact paths (`url`, `urlPath`) are indexed; patterns are kept apart, so a request
@@ -30,7 +18,7 @@ package struct StubReference: Sendable, Equatable {
     package static let maxPatternInstructions = 1_000_000
     package static let startedState = "Started"
     /// The journal's system for every stub answer.
-    package static let systemName = "stubs"
+    package static let systemName = StubReference.systemName
     /// The log line's system for a stub answer starts with this, then the stub's name (or id).
     static let logPrefix = "stubs/"
 
