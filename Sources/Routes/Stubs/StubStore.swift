@@ -102,7 +102,7 @@ import EmulationKit
     /// (which takes only `state`) never waits for a disk.
     let writes = Locked(())
     /// Whether any mapping is loaded: the pipeline's only cost while none is.
-    @usableFromInline let loaded = StubFlag()
+    @usableFromInline let loaded = LockFreeFlag()
     /// The lock-free first look at a request's path.
     let filter = StubPathFilter()
     /// Pattern mappings whose whole request pattern was tried.
@@ -114,7 +114,7 @@ import EmulationKit
     package var patternWork: (passes: Int, patternsTried: Int) { (filter.passes.count, patternsTried.count) }
     /// Whether a stub may answer a path an emulated system owns (a pattern, or an exact path of
     /// theirs): while none may, the systems' requests skip the stubs after one atomic load.
-    @usableFromInline let overrides = StubFlag()
+    @usableFromInline let overrides = LockFreeFlag()
     /// Which paths the emulated systems own (set by the composition root); nil: every path.
     let systemOwns = Locked<(@Sendable (String) -> Bool)?>(nil)
     /// The `--mappings` folder, if any: `bodyFileName` reads its `__files`, resets reload it.
