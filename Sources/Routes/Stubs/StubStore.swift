@@ -17,8 +17,6 @@ import EmulationKit
     /// cost is path length × this.
     package static let maxPatternInstructions = 1_000_000
     package static let startedState = "Started"
-    /// The journal's system for every stub answer.
-    package static let systemName = StubReference.systemName
     /// The log line's system for a stub answer starts with this, then the stub's name (or id).
     static let logPrefix = "stubs/"
 
