@@ -7,7 +7,7 @@ extension StubControls {
     init(store: StubStore) {
         self.init(adminPrefix: StubAdmin.prefix,
                   setSystemPaths: { owns in store.setSystemPaths(owns) },
-                  observeChanges: { hear in store.observe { change in hear(change.summary) } },
+                  observeChanges: { hear in store.observe { change in hear { change.summary } } },
                   observeWarnings: { hear in StubWarnings.observe(hear) },
                   reset: { store.removeAll(keepFiles: true) })
     }

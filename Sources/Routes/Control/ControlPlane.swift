@@ -75,8 +75,8 @@ import MockAdminWire
         let events = self.events
         // Stub changes reach the log and the console (the newest app's control plane listens).
         stubs.observeChanges { [logger = environment.logger, clock = environment.clock] summary in
-            logger.info(summary)
-            events.publish(kind: "stubs", at: clock.now()) { ["change": .string(summary)] }
+            logger.info(summary())
+            events.publish(kind: "stubs", at: clock.now()) { ["change": .string(summary())] }
         }
         // A matcher that gave up on a body (its step budget) says so in the newest app's log.
         stubs.observeWarnings { [logger = environment.logger] warning in logger.warning(warning) }

@@ -7,15 +7,16 @@ package struct StubControls: Sendable {
     package var adminPrefix: String?
     /// Hands the store the rule "a system owns this path" (stubs elsewhere cost the systems nothing).
     package var setSystemPaths: @Sendable (@escaping @Sendable (String) -> Bool) -> Void
-    /// Sets who hears each change to the mappings, as its log line.
-    package var observeChanges: @Sendable (@escaping @Sendable (String) -> Void) -> Void
+    /// Sets who hears each change to the mappings, with its log line made only when read (a quiet
+    /// log with no event subscriber never builds the line of a 10,000-mapping import).
+    package var observeChanges: @Sendable (@escaping @Sendable (_ summary: () -> String) -> Void) -> Void
     /// Sets who hears a matcher's warnings (a body given up on at its step budget).
     package var observeWarnings: @Sendable (@escaping @Sendable (String) -> Void) -> Void
     /// What `POST /__mock/reset` does to the stubs: those added over HTTP go, the folder's stay.
     package var reset: @Sendable () -> Void
 
     package init(adminPrefix: String?, setSystemPaths: @escaping @Sendable (@escaping @Sendable (String) -> Bool) -> Void,
-                 observeChanges: @escaping @Sendable (@escaping @Sendable (String) -> Void) -> Void,
+                 observeChanges: @escaping @Sendable (@escaping @Sendable (_ summary: () -> String) -> Void) -> Void,
                  observeWarnings: @escaping @Sendable (@escaping @Sendable (String) -> Void) -> Void,
                  reset: @escaping @Sendable () -> Void) {
         self.adminPrefix = adminPrefix
