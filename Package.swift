@@ -6,7 +6,7 @@ import PackageDescription
 /// The emulated systems' targets (each under Sources/Routes/<folder>); only Routes imports them.
 let systemTargets: [Target.Dependency] = ["RowsSystem", "GatewaySystem", "SkyZoneSystem", "MusbookingSystem", "RSSchoolSystem"]
 /// Everything the mock's tests may look inside.
-let mockTargets: [Target.Dependency] = ["Routes", "EmulationKit", "MockControl", "StatePersistence"] + systemTargets
+let mockTargets: [Target.Dependency] = ["Routes", "EmulationKit", "MockControl", "StatePersistence", "Stubs"] + systemTargets
 
 let package = Package(
     name: "mock-server",
@@ -25,10 +25,10 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // Sources/Routes holds the mock's targets. The rules (README, "Layout"): a system imports only
         // EmulationKit and HTTPServer; MockControl and StatePersistence import only those two and learn
-        // the systems from a value; Routes alone imports the systems and names the registry.
+        // the systems and the stubs from values; Routes alone imports the systems and names the registry.
         // The system contract and what every system shares: environment, settings, clock, tokens,
         // account overlays, outbox, body readers, OpenAPI building blocks, persistence cells.
-        .target(name: "EmulationKit", dependencies: ["HTTPServer", "Stubs", "MockAdminWire"], path: "Sources/Routes/Kit"),
+        .target(name: "EmulationKit", dependencies: ["HTTPServer", "MockAdminWire"], path: "Sources/Routes/Kit"),
         // One target per emulated system.
         .target(name: "RowsSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Rows"),
         .target(name: "GatewaySystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/CustomerGateway"),
@@ -37,21 +37,24 @@ let package = Package(
         .target(name: "RSSchoolSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/RSSchool"),
         // The control plane: admin guard, journal, faults, clock and token controls, events, path
         // owners, redaction, the OpenAPI document, the web console.
-        .target(name: "MockControl", dependencies: ["EmulationKit", "HTTPServer", "Stubs", "MockAdminWire"], path: "Sources/Routes/Control"),
+        .target(name: "MockControl", dependencies: ["EmulationKit", "HTTPServer", "MockAdminWire"], path: "Sources/Routes/Control"),
         // --state and --watch: the store, the state file, its writer and change log, the watcher,
         // the durability gate, the state document.
         .target(name: "StatePersistence", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/Persistence"),
-        // The composition root: the registry, the seed, the app, the admin routes that span the plane.
+        // The composition root: the registry, the seed, the app (which holds the stub store), the
+        // admin routes that span the plane, the stages in order.
         .target(name: "Routes", dependencies: ["HTTPServer", "EmulationKit", "MockControl", "StatePersistence", "Stubs", "MockAdminWire"] + systemTargets,
                 path: "Sources/Routes/Composition"),
-        // WireMock-format stub mappings for every other endpoint: matching, answers, /__admin
-        // (imports only HTTPServer; the kit's environment holds the store).
-        .target(name: "Stubs", dependencies: ["HTTPServer", "LinearRegex"], path: "Sources/Routes/Stubs"),
+        // WireMock-format stub mappings for every other endpoint: matching, answers, /__admin.
+        // Built on the kit (its `UUIDText` and `StubReference`); the composition root
+        // holds the store (`MockApp.stubs`) and hands the control plane what it needs of it
+        // (`StubControls`), so neither the kit nor MockControl imports Stubs.
+        .target(name: "Stubs", dependencies: ["EmulationKit", "HTTPServer", "LinearRegex"], path: "Sources/Routes/Stubs"),
         // Regular expressions matched in linear time (Thompson NFA, Pike VM, lazy DFA, sets of
         // patterns); the C library only, so a crafted text cannot hold a thread.
         .target(name: "LinearRegex", path: "Sources/Routes/LinearRegex"),
         // The mock as a library: app construction, bundled seed, in-process start and stop.
-        .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockControl", "StatePersistence", "MockServerAdminClient"]),
+        .target(name: "MockServerKit", dependencies: ["HTTPServer", "Routes", "EmulationKit", "MockControl", "StatePersistence", "Stubs", "MockServerAdminClient"]),
         // The admin API client (Foundation/URLSession only); re-exports the wire types.
         .target(name: "MockServerAdminClient", dependencies: ["MockAdminWire"]),
         // The JSON shapes of /__mock/ (faults, journal, clock, accounts, instances, outbox) and their

@@ -66,27 +66,31 @@ do {
 var environment = MockEnvironment(logger: logger)
 environment.maxWaitMs = options.maxWaitMs
 environment.settings = options.systemSettings
+// The stub mappings: the app holds them (nil: an empty store).
+var stubs: StubStore?
 if let mappingsPath = options.mappingsPath {
     // Each mapping loads alone: a refused one is logged (file, pointer, reason) and listed at
     // /__admin/mappings/refused; --mappings-strict makes any of them stop the start, all listed.
     // Only a missing DIR/mappings stops it otherwise.
+    let loaded: StubStore
     do {
-        environment.stubs = try StubLoading.store(root: mappingsPath, clock: environment.clock, templateAll: options.globalTemplating,
-                                                       limits: options.stubLimits)
+        loaded = try StubLoading.store(root: mappingsPath, clock: environment.clock, templateAll: options.globalTemplating,
+                                       limits: options.stubLimits)
     } catch {
         startFailed(["\(error)"], status: 65, logger: logger)
     }
-    let report = environment.stubs.loadRecord.current
+    let report = loaded.loadRecord.current
     if options.mappingsStrict && !report.refused.isEmpty {
         startFailed(report.refused.map(\.line) + ["\(report.refused.count) mapping(s) refused; --mappings-strict starts only with every mapping loaded"],
                     status: 65, logger: logger)
     }
     for line in report.lines() { logger.warning(line) }
+    stubs = loaded
 } else if options.globalTemplating || options.stubLimits != StubLimits() {
-    environment.stubs = StubLoading.emptyStore(clock: environment.clock, templateAll: options.globalTemplating, limits: options.stubLimits)
+    stubs = StubLoading.emptyStore(clock: environment.clock, templateAll: options.globalTemplating, limits: options.stubLimits)
 }
-environment.proxyAll = options.proxyAll.map { ProxyAll(upstream: $0, preserveHost: options.stubLimits.preserveHostHeader) }
-let app = MockApp(seed: seed, environment: environment, adminToken: options.adminToken,
+let proxyAll = options.proxyAll.map { ProxyAll(upstream: $0, preserveHost: options.stubLimits.preserveHostHeader) }
+let app = MockApp(seed: seed, environment: environment, stubs: stubs, proxyAll: proxyAll, adminToken: options.adminToken,
                   adminHosts: [options.server.host], journalSize: options.journalSize)
 // The transport itself rather than EmbeddedMockServer: the banner reports its connection limit.
 let instances = app.enableInstances(configuration: options.server, limit: options.maxInstances)
@@ -99,7 +103,7 @@ let switcher = AppSwitcher(app: persistence.app, server: server, startSeed: seed
     store?.reattach(next.persistentParts)
 }
 // --watch with --mappings: a saved mapping file reloads the folder's stubs.
-let mappingsWatcher = options.watch ? StubFolderWatcher(store: environment.stubs, logger: logger) : nil
+let mappingsWatcher = options.watch ? StubFolderWatcher(store: app.stubs, logger: logger) : nil
 mappingsWatcher?.start()
 do {
     try server.start()
@@ -128,8 +132,8 @@ let banner = Banner.text(Banner.Facts(
     host: host, port: server.port, seedName: options.seedPath ?? "bundled seed", systems: app.systems,
     deviceAddresses: deviceAddresses, adminToken: options.adminToken, adminTokenGenerated: options.adminTokenGenerated,
     statePath: persistence.store?.path, watchedPath: persistence.watchedSeed,
-    stubs: options.mappingsPath.map { Banner.Stubs(count: environment.stubs.mappings.count, folder: $0,
-                                                   refused: environment.stubs.loadRecord.current.refused.count) },
+    stubs: options.mappingsPath.map { Banner.Stubs(count: app.stubs.mappings.count, folder: $0,
+                                                   refused: app.stubs.loadRecord.current.refused.count) },
     watchedMappings: mappingsWatcher?.path,
     configuredConnections: options.server.maxConnections, connectionLimit: server.connectionLimit))
 let url = Banner.listeningURL(host: host, port: server.port)
@@ -141,8 +145,8 @@ if logger.format == .json {
         ("version", .text(MockServerVersion.current)), ("host", .text(host)), ("port", .number(server.port)), ("url", .text(url)),
         ("seed", .text(options.seedPath)), ("console", .text(url + "/__mock/")),
     ] + (options.mappingsPath.map { path in [
-        ("mappings", .text(path)), ("stubs", .number(environment.stubs.mappings.count)),
-        ("stubsRefused", .number(environment.stubs.loadRecord.current.refused.count)),
+        ("mappings", .text(path)), ("stubs", .number(app.stubs.mappings.count)),
+        ("stubsRefused", .number(app.stubs.loadRecord.current.refused.count)),
     ] } ?? [])), to: 1)
     logger.outbox(.listening, "listening on \(url)", fields: [("host", .text(host)), ("port", .number(server.port)), ("url", .text(url))])
 } else {

@@ -3,6 +3,7 @@ import HTTPServer
 import Routes
 import EmulationKit
 import MockControl
+import Stubs
 
 extension EmbeddedMockServer {
     /// What the `mock-server` command line sets, for a server in this process. Every member has
@@ -86,12 +87,14 @@ extension EmbeddedMockServer {
         let clock: any Clock = settings.clockOffset == 0 ? SystemClock() : ShiftedClock(offset: settings.clockOffset)
         var environment = MockEnvironment(clock: clock, logger: logger)
         environment.settings = try EmbeddedMockServer.systemSettings(settings)
+        var stubs: StubStore?
         if let mappings = settings.mappings {
             // As the command line: a refused mapping is logged and listed at /__admin/mappings/refused; the rest load.
-            environment.stubs = try StubLoading.store(root: mappings.path, clock: environment.clock)
-            for line in environment.stubs.loadRecord.current.lines() { logger.warning(line) }
+            let loaded = try StubLoading.store(root: mappings.path, clock: environment.clock)
+            for line in loaded.loadRecord.current.lines() { logger.warning(line) }
+            stubs = loaded
         }
-        let app = MockApp(seed: try EmbeddedMockServer.load(settings.seed), environment: environment, adminToken: settings.adminToken,
+        let app = MockApp(seed: try EmbeddedMockServer.load(settings.seed), environment: environment, stubs: stubs, adminToken: settings.adminToken,
                           adminHosts: [configuration.host], journalSize: settings.journalSize)
         try self.init(app: app, configuration: configuration, logger: logger, statePath: settings.statePath)
     }

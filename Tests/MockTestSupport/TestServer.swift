@@ -3,6 +3,7 @@ import TestSupport
 import HTTPServer
 import Routes
 import EmulationKit
+import Stubs
 
 /// The whole mock (seed.json of this repository, a manual clock, seeded randomness) for one test.
 ///
@@ -27,17 +28,23 @@ package final class TestServer: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent("seed.json").path
     }
 
+    /// `stubs` makes the app's stub store from the mock's clock (`StubLoading.store(root:clock:)`
+    /// for a folder, `StubLoading.emptyStore` for flags); nil, as by default, an empty one.
+    /// `proxyAll`: `--proxy-all`'s upstream.
     package init(seedPath: String = TestServer.repositorySeedPath, clock: ManualClock = ManualClock(),
                 random: any RandomSource = SeededRandomSource(seed: 42),
                 adminToken: String? = nil, journalSize: Int = 1000, maxInstances: Int = 4,
                 logger: Logger = .silent,
                 configure: (inout ServerConfiguration) -> Void = { _ in },
-                environment: (inout MockEnvironment) -> Void = { _ in }) throws {
+                environment: (inout MockEnvironment) -> Void = { _ in },
+                stubs: (_ clock: any Clock) throws -> StubStore? = { _ in nil },
+                proxyAll: ProxyAll? = nil) throws {
         self.clock = clock
         var env = MockEnvironment(clock: clock, random: random, logger: logger)
         environment(&env)
         outbox = env.outbox
-        app = MockApp(seed: try Seed.load(path: seedPath), environment: env, adminToken: adminToken, journalSize: journalSize)
+        app = MockApp(seed: try Seed.load(path: seedPath), environment: env, stubs: try stubs(env.clock), proxyAll: proxyAll,
+                      adminToken: adminToken, journalSize: journalSize)
         responder = app.makeResponder()
         var config = ServerConfiguration()
         config.host = "127.0.0.1"

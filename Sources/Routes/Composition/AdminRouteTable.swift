@@ -22,7 +22,7 @@ extension OAS {
     // Written inside `OAS` so that the documentation reads without the prefix.
     fileprivate static func adminRoutes(_ admin: MockAdmin, openAPI: @escaping HTTPHandler) -> [AdminRoute] {
         let systems = admin.control.catalog, control = admin.control
-        let stubs = StubAdmin(store: control.stubs, journal: control)
+        let stubs = StubAdmin(store: admin.stubs, journal: StubJournalReader(control: control))
         let administered = systems.types.compactMap { $0 as? any AccountAdministration.Type }
         let clock = response("The mock's clock.", json(ref("Clock")))
         let filters = journalFilters(systems)

@@ -21,9 +21,11 @@ struct MockAdmin: Sendable {
     let runsGivenSeed: Bool
     let resetAll: @Sendable () -> Void
     let control: ControlPlane
+    /// The stub mappings `/__admin/*` administers (the app's store).
+    let stubs: StubStore
 
-    /// `/__mock/*` answers as `admin`, errors in Vapor's shape like the transport's own.
-    static var routeGroup: RouteGroup { AdminGuard.routeGroup }
+    /// `/__mock/*` and the stubs' `/__admin/*` answer as `admin`, errors in Vapor's shape like the transport's own.
+    static let routeGroup = AdminGuard.routeGroup(alsoOwning: StubAdmin.prefix)
 
     /// The guard as the admin group's wrapper of every handler.
     var guardAround: @Sendable (@escaping HTTPHandler) -> HTTPHandler {

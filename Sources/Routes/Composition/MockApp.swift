@@ -18,6 +18,11 @@ package final class MockApp: Sendable {
     let admin: MockAdmin
     /// Journal, faults, clock, token controls and events (docs/control-plane.md).
     package let control: ControlPlane
+    /// The WireMock-format stub mappings that answer before the systems: held here, in the
+    /// composition root, and shared by every app rebuilt from this one (`rebuilt(seed:)`).
+    package let stubs: StubStore
+    /// `--proxy-all URL`: the upstream for what no stub and no route answers (`ProxyStage`).
+    package let proxyAll: ProxyAll?
     /// What `rebuilt(seed:)` builds the next app from: the environment before the seed's settings.
     private let base: MockEnvironment
     private let adminToken: String?
@@ -34,15 +39,19 @@ package final class MockApp: Sendable {
 
     /// Builds every system from the seed. `adminToken`, when set, lets non-loopback clients
     /// use `/__mock/*` by sending `X-Mock-Admin-Token: <token>`; `adminHosts` are `Host` names
-    /// the admin paths accept besides the loopback ones (the configured listen host).
-    package convenience init(seed: Seed, environment: MockEnvironment, adminToken: String? = nil, adminHosts: [String] = [],
-                journalSize: Int = 1000) {
-        self.init(seed: seed, environment: environment, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize, givenSeed: false,
-                  carrying: nil)
+    /// the admin paths accept besides the loopback ones (the configured listen host). `stubs`
+    /// (`StubLoading.store`, `--mappings`) answers before the systems; nil: an empty store on the
+    /// environment's clock.
+    /// `proxyAll` (`--proxy-all URL`): what no stub and no route answers goes there (nil: the router's 404).
+    package convenience init(seed: Seed, environment: MockEnvironment, stubs: StubStore? = nil, proxyAll: ProxyAll? = nil,
+                             adminToken: String? = nil, adminHosts: [String] = [], journalSize: Int = 1000) {
+        self.init(seed: seed, environment: environment, stubs: stubs ?? StubLoading.emptyStore(clock: environment.clock), proxyAll: proxyAll,
+                  adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize, givenSeed: false, carrying: nil)
     }
 
-    private init(seed: Seed, environment: MockEnvironment, adminToken: String?, adminHosts: [String], journalSize: Int, givenSeed: Bool,
-                 carrying: ControlPlane.Carried?) {
+    private init(seed: Seed, environment: MockEnvironment, stubs: StubStore, proxyAll: ProxyAll?, adminToken: String?, adminHosts: [String],
+                 journalSize: Int, givenSeed: Bool, carrying: ControlPlane.Carried?) {
+        self.proxyAll = proxyAll
         runsGivenSeed = givenSeed
         base = environment
         self.adminToken = adminToken
@@ -54,7 +63,9 @@ package final class MockApp: Sendable {
         let systems = SystemRegistry.makeSystems(seed: seed, environment: environment)
         environment.outbox.writesPhones(as: SystemRegistry.types.map { type in { type.phoneNumber($0) } })
         self.systems = systems
-        let control = ControlPlane(environment: environment, systems: systems, journalSize: journalSize, carrying: carrying)
+        self.stubs = stubs
+        let control = ControlPlane(environment: environment, systems: systems, stubs: StubControls(store: stubs),
+                                   journalSize: journalSize, carrying: carrying)
         self.control = control
         admin = MockAdmin(environment: environment, guard: AdminGuard(adminToken: adminToken, extraHosts: adminHosts, logger: environment.logger), systems: systems,
                           instances: instances, switcher: switcher, runsGivenSeed: givenSeed, resetAll: {
@@ -64,7 +75,7 @@ package final class MockApp: Sendable {
                 environment.outbox.reset()
                 control.reset()
             }
-        }, control: control)
+        }, control: control, stubs: stubs)
     }
 
     /// The health check, answered even when the connection table is full (the server keeps a
@@ -112,8 +123,8 @@ package final class MockApp: Sendable {
     /// first), composed once.
     func pipeline(durability: DurabilityGate?, router: Router) -> Pipeline {
         let stages = MockStages(journal: JournalStage(control), durability: DurabilityStage(durability, messageRefusal: messageRefusal),
-                                faults: FaultStage(control), stubs: StubStage(control.stubs),
-                                proxy: ProxyStage(environment.proxyAll, router: router))
+                                faults: FaultStage(control), stubs: StubStage(stubs),
+                                proxy: ProxyStage(proxyAll, router: router))
         // Made here, where the chain's type is concrete: no witness table between the closure and the chain.
         return Pipeline(request: { stages.handle($0, &$1, $2) }, message: { stages.handle($0, &$1, $2) },
                         admission: { stages.admit($0, $1) })
@@ -150,7 +161,8 @@ package final class MockApp: Sendable {
 
     /// `keepRecords`: the journal and the faults stay too (only the state is replaced).
     func rebuilt(seed: Seed, givenSeed: Bool, keepRecords: Bool = false) -> MockApp {
-        let next = MockApp(seed: seed, environment: base, adminToken: adminToken, adminHosts: adminHosts, journalSize: journalSize,
+        let next = MockApp(seed: seed, environment: base, stubs: stubs, proxyAll: proxyAll, adminToken: adminToken, adminHosts: adminHosts,
+                           journalSize: journalSize,
                            givenSeed: givenSeed, carrying: control.carried(records: keepRecords))
         // The instances already running stay where they are, and new ones still start from the start seed.
         if let running = instances.instances { next.instances.set(running) }

@@ -6,7 +6,6 @@ import Foundation
 import Dispatch
 import HTTPServer
 import EmulationKit
-import Stubs
 import MockAdminWire
 
 /// The control plane for tests (docs/control-plane.md): the request journal, faults, the adjustable clock,
@@ -21,8 +20,8 @@ import MockAdminWire
     package let systems: [any EmulatedSystem]
     /// What fault parsing, journal filters and the documents know of those systems.
     package let catalog: SystemCatalog
-    /// The stub mappings, tried after the faults and before the systems.
-    package let stubs: StubStore
+    /// What the plane reaches of the stub mappings (the composition root holds the store).
+    package let stubs: StubControls
     /// Which system owns a path (the systems' route groups, then the admin group), for what is
     /// settled before any request: fault rules, the stubs' system paths. A
     /// request's owner is the router's, in its context (`RequestContext.owner`).
@@ -51,11 +50,11 @@ import MockAdminWire
     /// The outbox it observes (for `carried`).
     private let outbox: Outbox
 
-    package convenience init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int = 1000) {
-        self.init(environment: environment, systems: systems, journalSize: journalSize, carrying: nil)
+    package convenience init(environment: MockEnvironment, systems: [any EmulatedSystem], stubs: StubControls = .none, journalSize: Int = 1000) {
+        self.init(environment: environment, systems: systems, stubs: stubs, journalSize: journalSize, carrying: nil)
     }
 
-    package init(environment: MockEnvironment, systems: [any EmulatedSystem], journalSize: Int, carrying: Carried?) {
+    package init(environment: MockEnvironment, systems: [any EmulatedSystem], stubs: StubControls, journalSize: Int, carrying: Carried?) {
         events = carrying?.events ?? EventHub()
         let waiters = carrying?.waiters ?? Waiters(maxWaitMs: environment.maxWaitMs)
         self.waiters = waiters
@@ -66,21 +65,21 @@ import MockAdminWire
         clock = environment.clock as? OffsetClock ?? OffsetClock(base: environment.clock)
         self.systems = systems
         catalog = SystemCatalog(of: systems)
-        stubs = environment.stubs
-        let owners = PathOwners(groups: systems.map(\.routeGroup) + [AdminGuard.routeGroup])
+        self.stubs = stubs
+        let owners = PathOwners(groups: systems.map(\.routeGroup) + [AdminGuard.routeGroup(alsoOwning: stubs.adminPrefix)])
         self.owners = owners
         // Stubs on paths no system owns cost the systems' requests nothing.
-        environment.stubs.setSystemPaths { [systemCount = systems.count] path in owners.owner(of: path).map { $0 < systemCount } ?? false }
+        stubs.setSystemPaths { [systemCount = systems.count] path in owners.owner(of: path).map { $0 < systemCount } ?? false }
         logger = environment.logger
         random = environment.random
         let events = self.events
         // Stub changes reach the log and the console (the newest app's control plane listens).
-        environment.stubs.observe { [logger = environment.logger, clock = environment.clock] change in
-            logger.info(change.summary)
-            events.publish(kind: "stubs", at: clock.now()) { ["change": .string(change.summary)] }
+        stubs.observeChanges { [logger = environment.logger, clock = environment.clock] summary in
+            logger.info(summary())
+            events.publish(kind: "stubs", at: clock.now()) { ["change": .string(summary())] }
         }
         // A matcher that gave up on a body (its step budget) says so in the newest app's log.
-        StubWarnings.observe { [logger = environment.logger] warning in logger.warning(warning) }
+        stubs.observeWarnings { [logger = environment.logger] warning in logger.warning(warning) }
         // The app it replaces already publishes this outbox's messages to the same hub.
         if let carrying, carrying.outbox === environment.outbox { return }
         environment.outbox.observe { message in
@@ -100,8 +99,7 @@ import MockAdminWire
         journal.clear()
         faults.removeAll()
         // Stubs from --mappings stay; those added over HTTP go (as the test that added them ended).
-        stubs.removeAll(keepFiles: true)
-        stubs.clearGlobalSettings()
+        stubs.reset()
         clock.reset()
         events.publish(kind: "reset", at: clock.now()) { [:] }
     }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import Dispatch
 import HTTPServer
-import Stubs
+import EmulationKit
 
 extension ControlPlane {
     // The handlers of `/__mock/requests`, `/__mock/faults`, `/__mock/clock` and `/__mock/tokens/*`
@@ -198,7 +198,7 @@ extension ControlPlane {
         }
         if let v = query["system"] {
             // `stubs`: the requests a stub mapping answered (their entries' `system`).
-            let systems = catalog.names + [StubStore.systemName]
+            let systems = catalog.names + [StubReference.systemName]
             guard systems.contains(v) else {
                 return .failure(FilterProblem(description: "\"system\" must be one of \(systems.joined(separator: ", "))"))
             }

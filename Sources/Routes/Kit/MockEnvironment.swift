@@ -1,5 +1,4 @@
 import HTTPServer
-import Stubs
 
 /// What every emulated system is given besides its seed: time, randomness, the outbox, the log,
 /// and the operator's settings (command-line flags; nil leaves the seed's `settings`, then the default).
@@ -17,10 +16,6 @@ package struct MockEnvironment: Sendable {
     package var health = HealthStatus()
     /// Multi-part changes (resets, swaps) as one write of the state file (shared by every copy).
     package var changeGroup = ChangeGroup()
-    /// The stub mappings that answer before the systems (shared by an app rebuilt on a new seed).
-    package var stubs: StubStore
-    /// `--proxy-all URL`: what no stub and no route answers goes there (nil: the router's 404).
-    package var proxyAll: ProxyAll?
 
     /// The default and the bound of `maxWaitMs`.
     package static let defaultMaxWaitMs = 30_000
@@ -33,7 +28,6 @@ package struct MockEnvironment: Sendable {
         self.random = random
         self.outbox = outbox ?? Outbox(clock: clock, logger: logger)
         self.logger = logger
-        stubs = StubStore(now: { clock.now() })
     }
 
     /// These settings completed from the seed's (`seed`, by key), then the defaults of `settings`

@@ -7,6 +7,14 @@ package enum UUIDText {
         ((high & ~0xF000) | 0x4000, (low & ~(0xC0 << 56)) | (0x80 << 56))
     }
 
+    /// A random one from `generator`, lower case (WireMock's stub ids).
+    package static func random<G: RandomNumberGenerator>(using generator: inout G) -> String {
+        format(high: generator.next(), low: generator.next())
+    }
+
+    /// Whether `text` is a UUID, in any case.
+    package static func isValid(_ text: String) -> Bool { parse(text) != nil }
+
     /// `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`, lower case, for the 128 bits `high:low` once stamped.
     package static func format(high: UInt64, low: UInt64) -> String {
         String(unsafeUninitializedCapacity: 36) { buf in

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// The admin calls WireMock 2.35.1's own clients make beyond the mapping CRUD: the older
 /// `POST /__admin/mappings/edit` and `/remove` (what the Java client's `editStub` and `removeStub`
@@ -102,7 +103,7 @@ extension StubAdmin {
             let named = ["id", "uuid"].contains { !(value[$0]?.string ?? "").isEmpty }
             if needsId && !named { throw StubProblem("/id", "the mapping to edit is named by its \"id\" (or \"uuid\"); PUT /__admin/mappings/{id} takes it in the path") }
             var generator = SystemRandomNumberGenerator()
-            let mapping = try StubMapping.decode(value, filesRoot: store.filesRoot, newId: UUIDString.random(using: &generator),
+            let mapping = try StubMapping.decode(value, filesRoot: store.filesRoot, newId: UUIDText.random(using: &generator),
                                                  templateAll: store.templateAll)
             return (named ? mapping.id : "", mapping)
         } catch {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// WireMock's admin API under `/__admin/`, with its paths and answer shapes: mappings,
 /// requests (read from the mock's journal), scenarios and reset, behind the same admin guard as
@@ -228,7 +229,7 @@ package struct StubAdmin: Sendable {
                     throw StubProblem("/", "POST /__admin/mappings takes one mapping object; POST /__admin/mappings/import takes {\"mappings\": [...]}")
                 }
                 var generator = SystemRandomNumberGenerator()
-                return try StubMapping.decode(value, filesRoot: store.filesRoot, newId: UUIDString.random(using: &generator), templateAll: store.templateAll)
+                return try StubMapping.decode(value, filesRoot: store.filesRoot, newId: UUIDText.random(using: &generator), templateAll: store.templateAll)
             }
             let hint = try store.addSaving([mapping])
             let created = StubAdmin.json(.created, mapping.json)
@@ -252,7 +253,7 @@ package struct StubAdmin: Sendable {
                 // The path names the mapping; an id in the body must still be one (a UUID string).
                 let given = try StrictObject(value, at: "", what: "a mapping")
                 for key in ["id", "uuid"] {
-                    if let text = try given.string(key), !UUIDString.isValid(text) {
+                    if let text = try given.string(key), !UUIDText.isValid(text) {
                         throw StubProblem("/" + key, "\"\(key)\" must be a UUID such as 8c5db8b0-2db4-4ad7-a99f-38c9b00da3f7 (or left out: the path names the mapping)")
                     }
                 }
@@ -293,7 +294,7 @@ package struct StubAdmin: Sendable {
                 var mappings: [StubMapping] = []
                 for (item, pointer) in try StubDocument.mappings(in: value) {
                     mappings.append(try StubMapping.decode(item, at: pointer, filesRoot: store.filesRoot,
-                                                           newId: UUIDString.random(using: &generator), templateAll: store.templateAll))
+                                                           newId: UUIDText.random(using: &generator), templateAll: store.templateAll))
                 }
                 let given = Set(mappings.map(\.id))
                 if !replace { mappings.removeAll { existing.contains($0.id) } }
@@ -325,7 +326,7 @@ package struct StubAdmin: Sendable {
         var all = Array(journal.loggedRequests().reversed())
         if parameters.first("unmatched") == "true" { all = all.filter { !$0.wasMatched } }
         if let stub = parameters.first("matchingStub")?.lowercased() {
-            guard UUIDString.isValid(stub) else {
+            guard UUIDText.isValid(stub) else {
                 return StubAdmin.json(.badRequest, ["errors": [["code": 10, "title": .string("Query parameter matchingStub value '\(stub)' is not a valid UUID")]]])
                     .hinted(StubProblem.ascii("matchingStub must be a stub mapping's id (a UUID), not '\(stub)'"))
             }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -127,7 +128,7 @@ package struct StubFiles: Sendable {
             let origin = StubFileOrigin(path: path, holdsSeveral: items.count != 1 || items.first?.1 != "")
             for (item, pointer) in items {
                 do throws(StubProblem) {
-                    let mapping = try StubMapping.decode(item, at: pointer, filesRoot: filesRoot, newId: UUIDString.random(using: &generator),
+                    let mapping = try StubMapping.decode(item, at: pointer, filesRoot: filesRoot, newId: UUIDText.random(using: &generator),
                                                          templateAll: templateAll)
                     loaded.append((mapping, origin, pointer))
                 } catch {
@@ -163,7 +164,7 @@ package struct StubFiles: Sendable {
         for i in loaded.indices {
             let id = loaded[i].mapping.id
             guard let keeper = last[id], keeper != i else { continue }
-            let newId = UUIDString.random(using: &generator)
+            let newId = UUIDText.random(using: &generator)
             let place = { (e: (mapping: StubMapping, origin: StubFileOrigin, pointer: String)) in e.pointer.isEmpty ? e.origin.path : e.origin.path + " at " + e.pointer }
             warnings.append("id \(id) is given by two mappings, \(place(loaded[i])) and \(place(loaded[keeper])): both load; the later "
                             + "(\(place(loaded[keeper]))) keeps the id, wins ties and is the one /__admin/mappings/\(id) addresses; "

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// One journaled HTTP request as `/__admin/requests` shows it (the composition root reads them
 /// from the same journal as `/__mock/requests`).

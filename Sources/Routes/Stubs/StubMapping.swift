@@ -1,4 +1,5 @@
 import HTTPServer
+import EmulationKit
 
 /// One WireMock 2.x stub mapping, checked field by field when read: a field this server does not
 /// support is refused (422 naming it, or listed as refused when its folder loads), never ignored.
@@ -38,7 +39,7 @@ package struct StubMapping: Sendable {
             try StubWebhook.decodeActions(actions, at: pointer + "/postServeActions")
         } ?? []
         let given = try givenId(object)
-        if let given, !UUIDString.isValid(given.id) {
+        if let given, !UUIDText.isValid(given.id) {
             throw StubProblem(pointer + "/" + given.key, "\"\(given.key)\" must be a UUID such as 8c5db8b0-2db4-4ad7-a99f-38c9b00da3f7")
         }
         // `{}` is WireMock's "any request": method ANY, every URL.

@@ -1,4 +1,5 @@
 import HTTPServer
+import EmulationKit
 
 /// `randomValue`'s characters, drawn from one buffer of random bytes per value (not a system
 /// call per character), and never more of them than the answer has room for.
@@ -10,7 +11,7 @@ enum StubRandom {
     static func string(count: Int, type: String) -> String {
         if type == "UUID" {
             var generator = SystemRandomNumberGenerator()
-            return UUIDString.random(using: &generator)
+            return UUIDText.random(using: &generator)
         }
         let alphabet = Array(self.alphabet(type).utf8)
         var characters = [UInt8]()

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import EmulationKit
 
 /// Why a change of the stubs was not made (and nothing of it was): a refused mapping, or a file
 /// the `--mappings` folder would not take.

@@ -4,19 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
-
-/// Where a stub answer came from: its mapping's id and name.
-package struct StubReference: Sendable, Equatable {
-    package let id: String
-    package let name: String?
-
-    package init(id: String, name: String?) {
-        self.id = id
-        self.name = name
-    }
-
-    package var json: JSONValue { ["id": .string(id), "name": JSONValue(name)] }
-}
+import EmulationKit
 
 /// The loaded stub mappings, their scenarios and hit counts, and the lookup the request pipeline
 /// calls. Exact paths (`url`, `urlPath`) are indexed; patterns are kept apart, so a request
@@ -29,8 +17,6 @@ package struct StubReference: Sendable, Equatable {
     /// cost is path length × this.
     package static let maxPatternInstructions = 1_000_000
     package static let startedState = "Started"
-    /// The journal's system for every stub answer.
-    package static let systemName = "stubs"
     /// The log line's system for a stub answer starts with this, then the stub's name (or id).
     static let logPrefix = "stubs/"
 
@@ -113,13 +99,13 @@ package struct StubReference: Sendable, Equatable {
     /// (changed through `updateGlobalSettings`, which keeps `globalDelay` in step).
     let globalSettings = Locked(StubGlobalSettings())
     /// Whether the global settings hold a delay: a stub answer reads them only then.
-    let globalDelay = StubFlag()
+    let globalDelay = LockFreeFlag()
     /// Held by every change of the mappings, around the files it writes too: what is checked
     /// before a file is written still holds when the change is made, while the request path
     /// (which takes only `state`) never waits for a disk.
     let writes = Locked(())
     /// Whether any mapping is loaded: the pipeline's only cost while none is.
-    @usableFromInline let loaded = StubFlag()
+    @usableFromInline let loaded = LockFreeFlag()
     /// The lock-free first look at a request's path.
     let filter = StubPathFilter()
     /// Pattern mappings whose whole request pattern was tried.
@@ -131,7 +117,7 @@ package struct StubReference: Sendable, Equatable {
     package var patternWork: (passes: Int, patternsTried: Int) { (filter.passes.count, patternsTried.count) }
     /// Whether a stub may answer a path an emulated system owns (a pattern, or an exact path of
     /// theirs): while none may, the systems' requests skip the stubs after one atomic load.
-    @usableFromInline let overrides = StubFlag()
+    @usableFromInline let overrides = LockFreeFlag()
     /// Which paths the emulated systems own (set by the composition root); nil: every path.
     let systemOwns = Locked<(@Sendable (String) -> Bool)?>(nil)
     /// The `--mappings` folder, if any: `bodyFileName` reads its `__files`, resets reload it.

@@ -25,7 +25,7 @@ final class StubAnsweredOnDiskTests: TemporaryDirectoryTestCase {
     /// A server on the folder; a folder that does not load fails the test (as the start would exit 65).
     private func start() throws -> TestServer {
         let store = try StubLoading.store(root: dir.path, clock: ManualClock())
-        return try TestServer(environment: { env in env.stubs = store })
+        return try TestServer(stubs: { _ in store })
     }
 
     private func files(under folder: URL? = nil) throws -> [String] {

@@ -29,8 +29,8 @@ final class StubBodyFileTests: XCTestCase {
 
     private func server() throws -> TestServer {
         let path = folder.path
-        return try TestServer(environment: { env in
-            env.stubs = (try? StubLoading.store(root: path, clock: env.clock)) ?? env.stubs
+        return try TestServer(stubs: { clock in
+            try? StubLoading.store(root: path, clock: clock)
         })
     }
 
@@ -157,8 +157,8 @@ final class StubBodyFileTests: XCTestCase {
         let lines = Locked<[String]>([])
         let logger = Logger(level: .info) { line in lines.withLock { $0.append(line) } }
         let path = folder.path
-        let server = try TestServer(logger: logger, configure: { $0.eventLoops = 1 }, environment: { env in
-            env.stubs = (try? StubLoading.store(root: path, clock: env.clock)) ?? env.stubs
+        let server = try TestServer(logger: logger, configure: { $0.eventLoops = 1 }, stubs: { clock in
+            try? StubLoading.store(root: path, clock: clock)
         })
         defer { server.stop() }
         XCTAssertEqual(try server.request("GET", "/nameless").text, "n")

@@ -104,8 +104,8 @@ final class StubBoundsTests: MockServerTestCase {
 
     func testTheCapIsTheFlagsAndCountsRandomValuesToo() throws {
         server.stop()
-        server = try TestServer(environment: { env in
-            env.stubs = StubLoading.emptyStore(clock: env.clock, limits: StubLimits(maxBodyBytes: 4096))
+        server = try TestServer(stubs: { clock in
+            StubLoading.emptyStore(clock: clock, limits: StubLimits(maxBodyBytes: 4096))
         })
         try stub(#"{"name": "dice", "request": {"urlPath": "/r"}, "response": {"body": "{{randomValue length=10000 type='NUMERIC'}}", "transformers": ["response-template"]}}"#)
         try stub(#"{"request": {"urlPath": "/small"}, "response": {"body": "{{randomValue length=4000 type='HEXADECIMAL' uppercase=true}}", "transformers": ["response-template"]}}"#)

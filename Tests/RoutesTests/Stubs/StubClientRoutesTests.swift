@@ -204,7 +204,7 @@ final class StubClientRoutesTests: MockServerTestCase {
     /// `POST /__admin/mappings/edit` reads its mapping as `POST /__admin/mappings` does: under
     /// `--global-response-templating` the edited body is a template too.
     func testAnEditByBodyReadsTheMappingAsACreateDoes() throws {
-        let templating = try TestServer(environment: { env in env.stubs = StubLoading.emptyStore(clock: env.clock, templateAll: true) })
+        let templating = try TestServer(stubs: { clock in StubLoading.emptyStore(clock: clock, templateAll: true) })
         defer { templating.stop() }
         let created = try templating.request("POST", "/__admin/mappings", headers: javaText, body: Array(mapping("/t", "one {{request.path}}", id: id).utf8))
         XCTAssertEqual(created.status, 201)

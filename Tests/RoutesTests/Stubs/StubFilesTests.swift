@@ -29,8 +29,8 @@ final class StubFilesTests: XCTestCase {
         try write(#"[{"request": {"url": "/one"}, "response": {"body": "1"}}]"#, to: "mappings/array.json")
         try write(#"{"items": []}"#, to: "__files/catalogue.json")
         let path = folder.path
-        let server = try TestServer(environment: { env in
-            env.stubs = (try? StubLoading.store(root: path, clock: env.clock)) ?? env.stubs
+        let server = try TestServer(stubs: { clock in
+            try? StubLoading.store(root: path, clock: clock)
         })
         defer { server.stop() }
         XCTAssertEqual(try server.request("GET", "/catalogue").text, #"{"items": []}"#)
@@ -74,12 +74,12 @@ final class StubFolderWatchTests: TemporaryDirectoryTestCase {
         let file = mappings.appendingPathComponent("a.json")
         try Data(#"{"request": {"url": "/w"}, "response": {"body": "one"}}"#.utf8).write(to: file)
         let path = dir.path
-        let server = try TestServer(environment: { env in
-            env.stubs = (try? StubLoading.store(root: path, clock: env.clock)) ?? env.stubs
+        let server = try TestServer(stubs: { clock in
+            try? StubLoading.store(root: path, clock: clock)
         })
         defer { server.stop() }
         let log = LogCapture()
-        let watcher = try XCTUnwrap(StubFolderWatcher(store: server.app.environment.stubs, logger: log.logger, interval: 0.01))
+        let watcher = try XCTUnwrap(StubFolderWatcher(store: server.app.stubs, logger: log.logger, interval: 0.01))
         watcher.start()
         defer { watcher.stop() }
         XCTAssertEqual(try server.request("GET", "/w").text, "one")
@@ -104,17 +104,17 @@ final class StubFolderWatchTests: TemporaryDirectoryTestCase {
         let removed = mappings.appendingPathComponent("removed.json")
         try Data(#"{"request": {"url": "/r"}, "response": {"body": "r"}}"#.utf8).write(to: removed)
         let path = dir.path
-        let server = try TestServer(environment: { env in
-            env.stubs = (try? StubLoading.store(root: path, clock: env.clock)) ?? env.stubs
+        let server = try TestServer(stubs: { clock in
+            try? StubLoading.store(root: path, clock: clock)
         })
         defer { server.stop() }
         let log = LogCapture()
-        let watcher = try XCTUnwrap(StubFolderWatcher(store: server.app.environment.stubs, logger: log.logger, interval: 3600))
+        let watcher = try XCTUnwrap(StubFolderWatcher(store: server.app.stubs, logger: log.logger, interval: 3600))
         XCTAssertEqual(watcher.mechanism, "inotify")
         watcher.start()
         defer { watcher.stop() }
         let reloads = Locked(0)
-        server.app.environment.stubs.observe { change in if case .reloaded = change { reloads.withLock { $0 += 1 } } }
+        server.app.stubs.observe { change in if case .reloaded = change { reloads.withLock { $0 += 1 } } }
         XCTAssertEqual(try server.request("GET", "/e").text, "one")
 
         // In place, the same size: only the time differs.

@@ -37,9 +37,8 @@ final class StubMatchLockTests: XCTestCase {
         try TestServer(configure: { config in
             config.eventLoops = 2
             config.singleListener = true
-        }, environment: { env in
-            let clock = env.clock
-            env.stubs = StubStore(now: { clock.now() }, matchProbe: { gate.probe($0) })
+        }, stubs: { clock in
+            StubStore(now: { clock.now() }, matchProbe: { gate.probe($0) })
         })
     }
 
@@ -116,6 +115,6 @@ final class StubMatchLockTests: XCTestCase {
         gate.release.signal()
         XCTAssertEqual(try held.readResponse().text, "c")
         XCTAssertEqual(gate.count, 1, "committed at the first attempt")
-        XCTAssertEqual(server.app.environment.stubs.hits(id: id), 1)
+        XCTAssertEqual(server.app.stubs.hits(id: id), 1)
     }
 }

@@ -39,7 +39,7 @@ final class StubMatcherTests: MockServerTestCase {
 
     func testDateMatchersUseTheMocksClockAtEachMatch() throws {
         XCTAssertEqual(try post(#"{"request": {"urlPath": "/now", "queryParameters": {"t": {"after": "now -1 years"}}}}"#).status, 201)
-        let clock = server.app.environment.stubs.now()
+        let clock = server.app.stubs.now()
         let month = ISO8601DateFormatter().string(from: clock.addingTimeInterval(-30 * 86400))
         let twoYears = ISO8601DateFormatter().string(from: clock.addingTimeInterval(-2 * 366 * 86400))
         XCTAssertEqual(try server.request("GET", "/now?t=" + month).status, 200)

@@ -22,8 +22,8 @@ final class StubPersistenceCaseTests: TemporaryDirectoryTestCase {
 
     private func start() throws -> TestServer {
         let path = dir.path
-        return try TestServer(environment: { env in
-            env.stubs = (try? StubLoading.store(root: path, clock: env.clock)) ?? env.stubs
+        return try TestServer(stubs: { clock in
+            try? StubLoading.store(root: path, clock: clock)
         })
     }
 

@@ -20,8 +20,8 @@ final class StubPersistenceTests: TemporaryDirectoryTestCase {
 
     private func start(folder: Bool = true) throws -> TestServer {
         let path = dir.path
-        return try TestServer(environment: { env in
-            if folder { env.stubs = (try? StubLoading.store(root: path, clock: env.clock)) ?? env.stubs }
+        return try TestServer(stubs: { clock in
+            folder ? try? StubLoading.store(root: path, clock: clock) : nil
         })
     }
 
@@ -149,11 +149,11 @@ final class StubPersistenceTests: TemporaryDirectoryTestCase {
         let server = try start()
         defer { server.stop() }
         let log = LogCapture()
-        let watcher = try XCTUnwrap(StubFolderWatcher(store: server.app.environment.stubs, logger: log.logger, interval: 0.005))
+        let watcher = try XCTUnwrap(StubFolderWatcher(store: server.app.stubs, logger: log.logger, interval: 0.005))
         watcher.start()
         defer { watcher.stop() }
         let observed = Locked(0)
-        server.app.environment.stubs.observe { change in if case .reloaded = change { observed.withLock { $0 += 1 } } }
+        server.app.stubs.observe { change in if case .reloaded = change { observed.withLock { $0 += 1 } } }
         // The persistent one first, then one in memory on the same path: the newer one answers.
         XCTAssertEqual(try server.request("POST", "/__admin/mappings", jsonText: #"{"persistent": true, "request": {"url": "/same"}, "response": {"body": "persisted"}}"#).status, 201)
         XCTAssertEqual(try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/same"}, "response": {"body": "newer"}}"#).status, 201)

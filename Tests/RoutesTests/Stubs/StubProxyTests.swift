@@ -159,7 +159,7 @@ final class StubProxyTests: MockServerTestCase {
     func testProxyAllAnswersWhatNoStubOrRouteDoesButNeverTheAdminPaths() throws {
         let up = try upstream { seen in .send(LoopbackUpstream.response("200 OK", body: Array("upstream \(seen.requestLine)".utf8))) }
         let upstream = try Upstream(baseURL: "http://127.0.0.1:\(up.port)")
-        let proxied = try TestServer(environment: { $0.proxyAll = ProxyAll(upstream: upstream, preserveHost: true) })
+        let proxied = try TestServer(proxyAll: ProxyAll(upstream: upstream, preserveHost: true))
         try stub(proxied, #"{"request": {"url": "/stubbed"}, "response": {"body": "stub"}}"#)
         XCTAssertEqual(try proxied.request("GET", "/stubbed").text, "stub")
         XCTAssertEqual(try proxied.request("GET", "/nowhere?x=1", headers: [("Host", "app.test")]).text, "upstream GET /nowhere?x=1 HTTP/1.1")

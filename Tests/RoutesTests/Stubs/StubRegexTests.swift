@@ -10,7 +10,7 @@ import XCTest
 /// constructs that need backtracking are refused at decode, and 10,000 patterns cost a request
 /// one pass over its path.
 final class StubRegexTests: MockServerTestCase {
-    private var stubs: StubStore { server.app.environment.stubs }
+    private var stubs: StubStore { server.app.stubs }
 
     func testACatastrophicPatternAnswersItsRequest() throws {
         let created = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"urlPattern": "/redos/(a+)+$"}, "response": {"body": "matched"}}"#)

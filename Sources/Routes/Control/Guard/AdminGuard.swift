@@ -1,5 +1,4 @@
 import HTTPServer
-import Stubs
 
 /// The one check every `/__mock/*` endpoint (HTTP and WebSocket) goes through: who may use the
 /// admin surface, and from which page.
@@ -14,11 +13,13 @@ import Stubs
 package struct AdminGuard: Sendable {
     /// `X-Mock-Admin-Token: <token>` opens the admin paths to other machines (`--admin-token`).
     package static let tokenHeader = "X-Mock-Admin-Token"
-    /// `/__mock/*` and `/__admin/*` (WireMock's admin API over the stubs) answer as `admin`,
-    /// errors in Vapor's shape like the transport's own. No CORS: they are read by their own
-    /// console only, which is same-origin.
-    package static let routeGroup = RouteGroup(system: "admin", prefixes: ["/__mock", StubAdmin.prefix], allowsCrossOrigin: false,
-                                                   staticPathsAreExclusive: true, role: .admin)
+    /// `/__mock/*` and `prefix/*` (the stubs' admin API, `/__admin`, as the composition root
+    /// says: `StubControls.adminPrefix`) answer as `admin`, errors in Vapor's shape like the
+    /// transport's own. No CORS: they are read by their own console only, which is same-origin.
+    package static func routeGroup(alsoOwning prefix: String?) -> RouteGroup {
+        RouteGroup(system: "admin", prefixes: ["/__mock"] + (prefix.map { [$0] } ?? []), allowsCrossOrigin: false,
+                   staticPathsAreExclusive: true, role: .admin)
+    }
 
     package let adminToken: String?
     /// Host names (lowercased, no port) accepted besides the loopback names: the configured one.

@@ -5,7 +5,6 @@ import Foundation
 #endif
 import HTTPServer
 import EmulationKit
-import Stubs
 
 /// One journaled request or gateway message. Recording keeps references to the request's and
 /// response's own storage (header list, body arrays, message text and reply list are all

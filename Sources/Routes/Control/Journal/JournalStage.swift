@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
-import Stubs
 import EmulationKit
 
 /// The outermost stage: journals every answered request and message except on the admin paths
@@ -41,7 +40,7 @@ package struct JournalStage: Stage {
         // The entry keeps references to the request's and response's storage, field by field:
         // handing it the whole structs made the optimiser copy both.
         let sent = JournalEntry.sent(context.delivery.action, status: response.status.code, body: response.body)
-        let entry = JournalEntry(at: at, durationNanos: durationNanos, system: stub == nil ? system : StubStore.systemName,
+        let entry = JournalEntry(at: at, durationNanos: durationNanos, system: stub == nil ? system : StubReference.systemName,
                                  method: request.method.rawValue, path: request.path, query: request.query,
                                  status: sent.status, requestHeaders: request.headers, requestBody: request.body,
                                  responseBody: sent.body, hint: response.hint, fault: fired, stub: stub,
@@ -56,7 +55,7 @@ package struct JournalStage: Stage {
     private func journalWhenSent(_ request: HTTPRequest, at: Date, system: String?, fired: FaultRule?, stub: StubReference?,
                                  context: RequestContext) -> @Sendable (HTTPResponse) -> Void {
         let journal = plane.journal, action = context.delivery.action, arrivedAt = context.arrivedAt, remoteAddress = context.remoteAddress
-        let system = stub == nil ? system : StubStore.systemName
+        let system = stub == nil ? system : StubReference.systemName
         return { response in
             let sent = JournalEntry.sent(action, status: response.status.code, body: response.body)
             journal.record(JournalEntry(at: at, durationNanos: SystemTime.monotonicNanos() &- arrivedAt, system: system,

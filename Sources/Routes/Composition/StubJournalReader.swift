@@ -1,12 +1,16 @@
 import HTTPServer
+import MockControl
 import Stubs
 
-/// `/__admin/requests` reads the same journal as `/__mock/requests`.
-extension ControlPlane: StubJournal {
-    package func loggedRequests() -> [StubLoggedRequest] {
+/// `/__admin/requests` reads the same journal as `/__mock/requests`: the control plane's, seen
+/// as the stubs' admin API wants it (the plane does not know the stubs' types).
+struct StubJournalReader: StubJournal {
+    let control: ControlPlane
+
+    func loggedRequests() -> [StubLoggedRequest] {
         var filter = RequestJournal.Filter()
-        filter.limit = journal.capacity
-        return journal.entries(filter).compactMap { entry in
+        filter.limit = control.journal.capacity
+        return control.journal.entries(filter).compactMap { entry in
             guard !entry.isWebSocket else { return nil }
             let url = entry.query.isEmpty ? entry.path : entry.path + "?" + entry.query
             return StubLoggedRequest(id: entry.id, at: entry.at,
@@ -17,9 +21,9 @@ extension ControlPlane: StubJournal {
         }
     }
 
-    package func clearRequests() { journal.clear() }
+    func clearRequests() { control.journal.clear() }
 
-    package func removeRequests(ids: Set<Int>) { journal.remove(ids: ids) }
+    func removeRequests(ids: Set<Int>) { control.journal.remove(ids: ids) }
 
-    package var isJournalDisabled: Bool { !journal.isEnabled }
+    var isJournalDisabled: Bool { !control.journal.isEnabled }
 }
