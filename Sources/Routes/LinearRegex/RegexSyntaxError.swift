@@ -5,12 +5,15 @@ package struct RegexSyntaxError: Error, Sendable, Equatable, CustomStringConvert
     package let message: String
     /// Where, in Unicode scalars from the pattern's start.
     package let offset: Int
+    /// A valid pattern this engine refuses (a construct that needs backtracking), not a syntax error.
+    package var isRefusedConstruct = false
 
     /// The message and the offset.
     package var description: String { "\(message) (at offset \(offset))" }
 
     /// The refusal of a construct only a backtracking engine can run.
     static func needsBacktracking(_ what: String, at offset: Int) -> RegexSyntaxError {
-        RegexSyntaxError(message: "\(what) need backtracking; this server matches in linear time and refuses them", offset: offset)
+        RegexSyntaxError(message: "\(what) need backtracking; this server matches in linear time and refuses them", offset: offset,
+                         isRefusedConstruct: true)
     }
 }

@@ -160,6 +160,9 @@ extension StubTemplateRenderer {
         guard let source = params.first?.javaText else { return StubTemplateRenderer.error("Invalid regex string ") }
         let pattern: RegexPattern
         do { pattern = try RegexPattern(source) } catch {
+            // A valid Java pattern this engine refuses is a 500 saying so, never WireMock's text
+            // for an invalid one (which would be an answer different from WireMock's, silently).
+            if error.isRefusedConstruct { fail(.invalid("regexExtract: the regular expression \"\(source)\" is refused: \(error)")); return .null }
             return StubTemplateRenderer.error("Invalid regex string " + source)
         }
         let text = context.javaText

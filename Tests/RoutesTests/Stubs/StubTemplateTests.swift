@@ -28,6 +28,15 @@ final class StubTemplateTests: XCTestCase {
         XCTAssertEqual(try render("{{request.method}} {{~request.method~}} {{!-- }} --}}x"), "POSTPOSTx")
     }
 
+    /// An invalid pattern renders WireMock's error text; a valid one this engine refuses (a
+    /// backreference) fails the answer loudly instead of rendering that text as if it were invalid.
+    func testRegexExtractTellsARefusedPatternFromAnInvalidOne() throws {
+        XCTAssertEqual(try render("{{regexExtract request.body '[a'}}", body: "ab"), "[ERROR: Invalid regex string [a]")
+        XCTAssertThrowsError(try render(#"{{regexExtract request.body '(a)\1'}}"#, body: "aa")) { error in
+            XCTAssertTrue((error as? StubRenderFailure)?.reason.contains("backtracking") ?? false, "\(error)")
+        }
+    }
+
     func testHelpers() throws {
         XCTAssertEqual(try render("{{math 10 '/' 4}} {{math 2.0 '/' 4.0}} {{math 10 '%' 3}}"), "3 0.5 1")
         XCTAssertEqual(try render("{{range 1 3}} {{size 'abc'}} {{array 1 'a'}}"), "[1, 2, 3] 3 [1, a]")
