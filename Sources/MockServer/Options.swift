@@ -94,6 +94,7 @@ struct Options {
             if upstream.scheme == .https { throw UsageError(description: "--proxy-all \(v): https upstreams are not implemented yet") }
             o.proxyAll = upstream
         },
+        Setting(flag: "--record-mappings", env: "MOCK_RECORD_MAPPINGS", valueName: "", help: "every proxied exchange (a proxyBaseUrl stub, --proxy-all) is kept as a persistent mapping, one per distinct request (WireMock's flag; docs/recording.md)") { o, v in o.stubLimits.recordMappings = try flag(v, "--record-mappings") },
         Setting(flag: "--preserve-host-header", env: "MOCK_PRESERVE_HOST_HEADER", valueName: "", help: "proxied requests keep the client's Host instead of the upstream's (WireMock's flag)") { o, v in o.stubLimits.preserveHostHeader = try flag(v, "--preserve-host-header") },
         seconds("--proxy-timeout", "MOCK_PROXY_TIMEOUT", help: "a proxied request's upstream must answer within this, else 504; connecting gets at most 10 of it (default 30)") { o, v in
             o.server.outbound.readTimeout = v

@@ -113,7 +113,7 @@ package final class MockApp: Sendable {
     func pipeline(durability: DurabilityGate?, router: Router) -> Pipeline {
         let stages = MockStages(journal: JournalStage(control), durability: DurabilityStage(durability, messageRefusal: messageRefusal),
                                 faults: FaultStage(control), stubs: StubStage(control.stubs),
-                                proxy: ProxyStage(environment.proxyAll, router: router))
+                                proxy: ProxyStage(environment.proxyAll, router: router, recorder: control.stubs.recorder))
         // Made here, where the chain's type is concrete: no witness table between the closure and the chain.
         return Pipeline(request: { stages.handle($0, &$1, $2) }, message: { stages.handle($0, &$1, $2) },
                         admission: { stages.admit($0, $1) })
