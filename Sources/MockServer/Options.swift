@@ -15,6 +15,7 @@ struct Options {
         var configuration = ServerConfiguration()
         // A probe gets its answer even when clients fill the connection table.
         configuration.reservedPaths = [MockApp.healthPath]
+        configuration.largeBodyPaths = MockApp.largeBodyPaths
         return configuration
     }()
     /// A seed file; nil means the seed compiled into the binary.
@@ -127,6 +128,7 @@ struct Options {
         number("--max-header-bytes", "MOCK_MAX_HEADER_BYTES", help: "request line + headers limit, answered 431 (default 16384)", 256...(1 << 24), unit: "bytes") { o, v in o.server.maxHeaderBytes = v },
         number("--max-request-line-bytes", "MOCK_MAX_REQUEST_LINE_BYTES", help: "request line limit, answered 414 (default 8192)", 64...(1 << 24), unit: "bytes") { o, v in o.server.maxRequestLineBytes = v },
         number("--max-body-bytes", "MOCK_MAX_BODY_BYTES", help: "request body limit, answered 413 (default 1048576)", 0...(1 << 30), unit: "bytes") { o, v in o.server.maxBodyBytes = v },
+        number("--max-import-body-bytes", "MOCK_MAX_IMPORT_BODY_BYTES", help: "request body limit of POST /__admin/mappings and /__admin/mappings/import, for recorded stubs with large bodies (default 67108864; never below --max-body-bytes)", 0...(1 << 31), unit: "bytes") { o, v in o.server.maxLargeBodyBytes = v },
         seconds("--header-timeout", "MOCK_HEADER_TIMEOUT", help: "time to send a whole request before 408 (default 10)") { o, v in o.server.headerTimeout = v },
         seconds("--idle-timeout", "MOCK_IDLE_TIMEOUT", help: "idle keep-alive connections are closed after this (default 60)") { o, v in o.server.idleTimeout = v },
         number("--max-stub-body-bytes", "MOCK_MAX_STUB_BODY_BYTES", help: "a templated stub's rendered body or header value limit, answered 500 naming the stub (default 16777216)",

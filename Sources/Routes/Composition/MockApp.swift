@@ -70,6 +70,9 @@ package final class MockApp: Sendable {
     /// The health check, answered even when the connection table is full (the server keeps a
     /// slot for it: `ServerConfiguration.reservedPaths`).
     package static let healthPath = "/__mock/health"
+    /// Admin paths that take a body up to `--max-import-body-bytes` (64 MiB): recorded stubs
+    /// carry whole answers, and a 1 MiB one must import.
+    package static let largeBodyPaths: Set<String> = ["/__admin/mappings", "/__admin/mappings/import"]
 
     /// The system of that name (`SystemRegistry.names`), or nil.
     package func system(named name: String) -> (any EmulatedSystem)? {

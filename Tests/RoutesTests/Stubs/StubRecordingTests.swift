@@ -207,3 +207,18 @@ private final class Counter: @unchecked Sendable {
     private var value = 0
     func next() -> Int { lock.withLock { value += 1; return value } }
 }
+
+/// A recording with large bodies imports: `/__admin/mappings/import` takes up to 64 MiB, other paths keep 1 MiB.
+final class StubImportBodyLimitTests: XCTestCase {
+    func testAnImportOfARecordedTwoMiBBodyFitsWhereOtherPathsKeepTheirLimit() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let big = String(repeating: "x", count: 2 << 20)
+        let imported = try server.request("POST", "/__admin/mappings/import",
+                                          jsonText: #"{"mappings": [{"request": {"url": "/large"}, "response": {"status": 200, "body": "\#(big)"}}]}"#)
+        XCTAssertEqual(imported.status, 200, String(imported.text.prefix(300)))
+        XCTAssertEqual(try server.request("GET", "/large").body.count, 2 << 20)
+        let elsewhere = try server.request("POST", "/__admin/requests/remove", body: Array(big.utf8))
+        XCTAssertEqual(elsewhere.status, 413)
+    }
+}
