@@ -97,6 +97,7 @@ import MockAdminWire
     /// What `POST /__mock/reset` adds to the systems' reset: an empty journal, no faults, real time.
     package func reset() {
         journal.clear()
+        stubs.recorder.clearLog()
         faults.removeAll()
         // Stubs from --mappings stay; those added over HTTP go (as the test that added them ended).
         stubs.removeAll(keepFiles: true)

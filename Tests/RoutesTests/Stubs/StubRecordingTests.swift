@@ -177,6 +177,38 @@ final class StubRecordingTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try server.request("GET", "/bin").body, [0, 1, 2, 0xFF, 0xFE])
     }
 
+    func testRecordMappingsKeepsEachDistinctProxiedRequestAsAPersistentMapping() throws {
+        let path = dir.path
+        var limits = StubLimits()
+        limits.recordMappings = true
+        let upstreamURL = try Upstream(baseURL: target)
+        let server = try TestServer(environment: { env in
+            env.stubs = (try? StubLoading.store(root: path, clock: env.clock, limits: limits)) ?? env.stubs
+            env.proxyAll = ProxyAll(upstream: upstreamURL, preserveHost: false)
+        })
+        XCTAssertEqual(try server.request("GET", "/counter").text, "n=1")
+        // Recorded as it went by: the repeat is the recorded stub's answer, not the upstream's.
+        XCTAssertEqual(try server.request("GET", "/counter").text, "n=1")
+        XCTAssertEqual(upstream?.requests.count, 1)
+        XCTAssertEqual(try server.request("GET", "/api/users").status, 200)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mappingsDir.path).count, 2)
+        server.stop()
+        upstream?.stop()
+        let again = try start()
+        defer { again.stop() }
+        XCTAssertEqual(try again.request("GET", "/counter").text, "n=1")
+    }
+
+    func testClearingTheJournalEmptiesWhatASnapshotTakes() throws {
+        let server = try start()
+        defer { server.stop() }
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/counter"}, "response": {"proxyBaseUrl": "\#(target)"}}"#).status, 201)
+        XCTAssertEqual(try server.request("GET", "/counter").text, "n=1")
+        XCTAssertEqual(try server.request("DELETE", "/__admin/requests").status, 200)
+        let snapshot = try server.request("POST", "/__admin/recordings/snapshot", jsonText: #"{"persist": false}"#)
+        XCTAssertEqual(try mappings(snapshot).count, 0, snapshot.text)
+    }
+
     func testWhatTheRecorderDoesNotDoIsRefused() throws {
         let server = try start()
         defer { server.stop() }

@@ -17,7 +17,11 @@ extension ControlPlane: StubJournal {
         }
     }
 
-    package func clearRequests() { journal.clear() }
+    /// The journal, and the proxied exchanges a snapshot reads (as WireMock's snapshot reads its journal).
+    package func clearRequests() {
+        journal.clear()
+        stubs.recorder.clearLog()
+    }
 
     package func removeRequests(ids: Set<Int>) { journal.remove(ids: ids) }
 
