@@ -145,12 +145,13 @@ final class StubRecordingTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try server.request("GET", "/api/users").status, 200)
         XCTAssertEqual(try server.request("DELETE", "/api/users").status, 200)
         let snapshot = try server.request("POST", "/__admin/recordings/snapshot",
-                                          jsonText: #"{"filters": {"urlPattern": "/(api|counter).*", "method": "GET"}, "repeatsAsScenarios": false, "persist": false}"#)
+                                          jsonText: #"{"filters": {"urlPattern": "/(api|counter).*", "method": "GET"}, "repeatsAsScenarios": false, "persist": "false"}"#)
         XCTAssertEqual(snapshot.status, 200, snapshot.text)
         let recorded = try mappings(snapshot)
         XCTAssertEqual(recorded.compactMap { ($0["request"] as? [String: Any])?["url"] as? String }, ["/counter", "/api/users"],
                        "the DELETE is filtered out, the repeat dropped")
         XCTAssertEqual((recorded[0]["response"] as? [String: Any])?["body"] as? String, "n=1", "the first answer is kept")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mappingsDir.path), [], "\"persist\": \"false\" (a string, as Jackson takes it)")
         XCTAssertEqual(try status(server), "NeverStarted", "a snapshot is not a recording")
         let ids = try server.request("POST", "/__admin/recordings/snapshot", jsonText: #"{"outputFormat": "ids", "persist": false}"#)
         XCTAssertEqual((ids.jsonObject?["ids"] as? [Any])?.count, 4, "no filter: every proxied exchange, the repeat a scenario; \(ids.text)")

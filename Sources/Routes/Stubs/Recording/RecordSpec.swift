@@ -68,8 +68,8 @@ struct RecordSpec: Sendable {
             default: throw StubProblem("/outputFormat", "\"outputFormat\" is FULL or IDS")
             }
         }
-        spec.persist = try object.bool("persist") ?? true
-        spec.repeatsAsScenarios = try object.bool("repeatsAsScenarios") ?? true
+        spec.persist = try flag(object, "persist") ?? true
+        spec.repeatsAsScenarios = try flag(object, "repeatsAsScenarios") ?? true
         if let transformers = object["transformers"], transformers != .array([]) {
             throw StubProblem("/transformers", "recording transformers (WireMock extensions) are not implemented")
         }
@@ -77,6 +77,16 @@ struct RecordSpec: Sendable {
             throw StubProblem("/transformerParameters", "recording transformers (WireMock extensions) are not implemented")
         }
         return spec
+    }
+
+    /// A boolean, or `"true"`/`"false"` as Jackson coerces them (WireMock's own tests send `"persist": "false"`).
+    private static func flag(_ object: StrictObject, _ key: String) throws(StubProblem) -> Bool? {
+        switch object[key] {
+        case nil: return nil
+        case .bool(let b)?: return b
+        case .string(let s)? where s == "true" || s == "false": return s == "true"
+        default: throw StubProblem("/" + key, "\"\(key)\" must be true or false")
+        }
     }
 
     /// A threshold: a number or a string of digits, as WireMock's deserialiser takes both (`"1 kb"` forms are refused).

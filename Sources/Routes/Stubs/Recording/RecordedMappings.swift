@@ -30,8 +30,7 @@ struct RecordedMappings {
             seen.append(request)
             let id = newId()
             let name = StubMappingFile.safeName(exchange.request.path.replacingSlashes)
-            var (response, bodyFile) = responseDefinition(exchange, spec: spec, name: name.isEmpty ? id : name + "-" + id)
-            if bodyFile == nil { response = response.stubRemoving("bodyFileName") }
+            let (response, bodyFile) = responseDefinition(exchange, spec: spec, name: name.isEmpty ? id : name + "-" + id)
             var members: [(key: String, value: JSONValue)] = [("id", .string(id))]
             if !name.isEmpty { members.append(("name", .string(name))) }
             members += [("request", request), ("response", response), ("uuid", .string(id))]
