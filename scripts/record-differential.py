@@ -137,6 +137,9 @@ def main():
                 b = {k: v for k, v in theirs[part].items() if k != "headers"}
                 if a != b:
                     print(f"  note: {ours.get('name')} {part} differs: mock-server {json.dumps(a)[:200]} / WireMock {json.dumps(b)[:200]}")
+            names = lambda m: sorted(k.lower() for k in (m["response"].get("headers") or {}))
+            if names(ours) != names(theirs):
+                print(f"  note: {ours.get('name')} response header names: mock-server {names(ours)} / WireMock {names(theirs)}")
             for key in ["name", "scenarioName", "requiredScenarioState", "newScenarioState", "persistent"]:
                 if ours.get(key) != theirs.get(key):
                     failures.append(f"{ours.get('name')}: {key} {ours.get(key)!r} here, {theirs.get(key)!r} in WireMock")
