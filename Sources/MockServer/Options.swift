@@ -15,6 +15,7 @@ struct Options {
         var configuration = ServerConfiguration()
         // A probe gets its answer even when clients fill the connection table.
         configuration.reservedPaths = [MockApp.healthPath]
+        configuration.largeBodyPaths = MockApp.largeBodyPaths
         return configuration
     }()
     /// A seed file; nil means the seed compiled into the binary.
@@ -93,6 +94,7 @@ struct Options {
             do throws(Upstream.Invalid) { upstream = try Upstream(baseURL: v) } catch { throw UsageError(description: "--proxy-all: \(error.reason)") }
             o.proxyAll = upstream
         },
+        Setting(flag: "--record-mappings", env: "MOCK_RECORD_MAPPINGS", valueName: "", help: "every proxied exchange (a proxyBaseUrl stub, --proxy-all) is kept as a persistent mapping, one per distinct request (WireMock's flag; docs/recording.md)") { o, v in o.stubLimits.recordMappings = try flag(v, "--record-mappings") },
         Setting(flag: "--preserve-host-header", env: "MOCK_PRESERVE_HOST_HEADER", valueName: "", help: "proxied requests keep the client's Host instead of the upstream's (WireMock's flag)") { o, v in o.stubLimits.preserveHostHeader = try flag(v, "--preserve-host-header") },
         seconds("--proxy-timeout", "MOCK_PROXY_TIMEOUT", help: "a proxied request's upstream must answer within this, else 504; connecting gets at most 10 of it (default 30)") { o, v in
             o.server.outbound.readTimeout = v
@@ -134,6 +136,7 @@ struct Options {
         number("--max-header-bytes", "MOCK_MAX_HEADER_BYTES", help: "request line + headers limit, answered 431 (default 16384)", 256...(1 << 24), unit: "bytes") { o, v in o.server.maxHeaderBytes = v },
         number("--max-request-line-bytes", "MOCK_MAX_REQUEST_LINE_BYTES", help: "request line limit, answered 414 (default 8192)", 64...(1 << 24), unit: "bytes") { o, v in o.server.maxRequestLineBytes = v },
         number("--max-body-bytes", "MOCK_MAX_BODY_BYTES", help: "request body limit, answered 413 (default 1048576)", 0...(1 << 30), unit: "bytes") { o, v in o.server.maxBodyBytes = v },
+        number("--max-import-body-bytes", "MOCK_MAX_IMPORT_BODY_BYTES", help: "request body limit of POST /__admin/mappings and /__admin/mappings/import, for recorded stubs with large bodies (default 67108864; never below --max-body-bytes)", 0...(1 << 31), unit: "bytes") { o, v in o.server.maxLargeBodyBytes = v },
         seconds("--header-timeout", "MOCK_HEADER_TIMEOUT", help: "time to send a whole request before 408 (default 10)") { o, v in o.server.headerTimeout = v },
         seconds("--idle-timeout", "MOCK_IDLE_TIMEOUT", help: "idle keep-alive connections are closed after this (default 60)") { o, v in o.server.idleTimeout = v },
         number("--max-stub-body-bytes", "MOCK_MAX_STUB_BODY_BYTES", help: "a templated stub's rendered body or header value limit, answered 500 naming the stub (default 16777216)",

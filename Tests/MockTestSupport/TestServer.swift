@@ -52,6 +52,7 @@ package final class TestServer: @unchecked Sendable {
         config.eventLoops = 2
         config.shutdownGrace = 1
         config.reservedPaths = [MockApp.healthPath]
+        config.largeBodyPaths = MockApp.largeBodyPaths
         try config.applyTestEnvironment()
         configure(&config)
         instances = app.enableInstances(configuration: config, limit: maxInstances)

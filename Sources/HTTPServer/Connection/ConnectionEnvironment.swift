@@ -21,7 +21,8 @@ struct ConnectionSettings: Sendable {
 
     init(configuration c: ServerConfiguration) {
         limits = HTTPRequestParser.Limits(maxHeaderBytes: c.maxHeaderBytes, maxRequestLineBytes: c.maxRequestLineBytes,
-                                          maxBodyBytes: c.maxBodyBytes)
+                                          maxBodyBytes: c.maxBodyBytes, largeBodyPaths: c.largeBodyPaths,
+                                          maxLargeBodyBytes: max(c.maxBodyBytes, c.maxLargeBodyBytes))
         maxWebSocketMessageBytes = c.maxWebSocketMessageBytes
         headerTimeout = ConnectionSettings.nanos(c.headerTimeout)
         idleTimeout = ConnectionSettings.nanos(c.idleTimeout)

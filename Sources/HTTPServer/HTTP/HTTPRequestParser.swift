@@ -14,6 +14,14 @@ struct HTTPRequestParser {
         var maxHeaderBytes: Int
         var maxRequestLineBytes: Int
         var maxBodyBytes: Int
+        /// Paths allowed `maxLargeBodyBytes` (read only for a body over `maxBodyBytes`).
+        var largeBodyPaths: Set<String> = []
+        var maxLargeBodyBytes = 0
+
+        /// The body limit for a request to `path`.
+        func maxBody(for path: String) -> Int {
+            largeBodyPaths.contains(path) ? max(maxBodyBytes, maxLargeBodyBytes) : maxBodyBytes
+        }
     }
 
     /// A request the parser cannot accept: the status to answer before closing.
@@ -94,8 +102,8 @@ struct HTTPRequestParser {
                 if size == 0 {
                     state = .trailers(request)
                 } else {
-                    guard size <= limits.maxBodyBytes - request.body.count else {
-                        return .failure(Failure(status: .payloadTooLarge, reason: "request body larger than \(limits.maxBodyBytes) bytes",
+                    guard size <= limits.maxBodyBytes - request.body.count || size <= limits.maxBody(for: request.path) - request.body.count else {
+                        return .failure(Failure(status: .payloadTooLarge, reason: "request body larger than \(limits.maxBody(for: request.path)) bytes",
                                                      method: request.method.rawValue, path: request.path))
                     }
                     state = .chunkData(request, remaining: size)
@@ -361,8 +369,8 @@ struct HTTPRequestParser {
             guard let length = HTTPRequestParser.contentLength(contentLengths) else {
                 return .failure(Failure(status: .badRequest, reason: "invalid Content-Length"))
             }
-            if length > limits.maxBodyBytes {
-                return .failure(Failure(status: .payloadTooLarge, reason: "request body larger than \(limits.maxBodyBytes) bytes",
+            if length > limits.maxBodyBytes, length > limits.maxBody(for: request.path) {
+                return .failure(Failure(status: .payloadTooLarge, reason: "request body larger than \(limits.maxBody(for: request.path)) bytes",
                                                      method: request.method.rawValue, path: request.path))
             }
             return .success((request, length == 0 ? .none : .length(length)))

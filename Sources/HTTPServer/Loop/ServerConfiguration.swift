@@ -10,6 +10,10 @@ package struct ServerConfiguration: Sendable {
     package var maxRequestLineBytes = 8 * 1024
     /// Request body, in bytes, before the answer is 413.
     package var maxBodyBytes = 1024 * 1024
+    /// Paths whose request body may reach `maxLargeBodyBytes` instead (an import of recorded stubs).
+    package var largeBodyPaths: Set<String> = []
+    /// The body limit of `largeBodyPaths` (never below `maxBodyBytes`).
+    package var maxLargeBodyBytes = 64 * 1024 * 1024
     /// Seconds a client may take to send a complete request head before it gets 408.
     package var headerTimeout = 10.0
     /// Seconds an idle keep-alive connection stays open.

@@ -22,7 +22,7 @@ extension OAS {
     // Written inside `OAS` so that the documentation reads without the prefix.
     fileprivate static func adminRoutes(_ admin: MockAdmin, openAPI: @escaping HTTPHandler) -> [AdminRoute] {
         let systems = admin.control.catalog, control = admin.control
-        let stubs = StubAdmin(store: admin.stubs, journal: StubJournalReader(control: control))
+        let stubs = StubAdmin(store: admin.stubs, journal: StubJournalReader(control: control, stubs: admin.stubs))
         let administered = systems.types.compactMap { $0 as? any AccountAdministration.Type }
         let clock = response("The mock's clock.", json(ref("Clock")))
         let filters = journalFilters(systems)
@@ -207,6 +207,17 @@ extension OAS {
                            "mappings": array(stubMapping),
                            "importOptions": object(["duplicatePolicy": ["type": "string", "enum": ["OVERWRITE", "IGNORE"]], "deleteAllNotInImport": ["type": "boolean"]]),
                        ], required: ["mappings"]), [jsonType]), handler: stubs.importHandler),
+            AdminRoute(.post, "/__admin/recordings/start", tag: "stubs", "Start recording: what no stub and no system route answers goes to targetBaseUrl (http only), each exchange kept",
+                       ["200": stubDone, "422": stubRefused], body: body(recordSpec(target: true), [jsonType]), handler: stubs.startRecordingHandler),
+            AdminRoute(.post, "/__admin/recordings/stop", tag: "stubs", "Stop recording: the exchanges become mappings (persistent unless persist is false)", [
+                "200": recordedMappings, "400": response("Not recording (WireMock's error 30).", json(["type": "object"])), "409": stubNotSaved("extractBodyCriteria without a --mappings folder, or a mapping file that cannot be replaced."), "503": stubNotWritten,
+            ], handler: stubs.stopRecordingHandler),
+            AdminRoute(.get, "/__admin/recordings/status", tag: "stubs", "Whether a recording runs",
+                       ["200": response("The state.", json(object(["status": ["type": "string", "enum": ["NeverStarted", "Recording", "Stopped"]]])))],
+                       handler: stubs.recordingStatusHandler),
+            AdminRoute(.post, "/__admin/recordings/snapshot", tag: "stubs", "Mappings from every proxied exchange kept so far (the same options as start, without targetBaseUrl)", [
+                "200": recordedMappings, "422": stubRefused, "409": stubNotSaved("extractBodyCriteria without a --mappings folder, or a mapping file that cannot be replaced."), "503": stubNotWritten,
+            ], body: body(recordSpec(target: false), [jsonType]), handler: stubs.snapshotHandler),
             AdminRoute(.get, "/__admin/requests", tag: "stubs", "The journal as WireMock serve events, newest first", ["200": response("Requests.", json(object([
                 "requests": array(["type": "object"]), "meta": object(["total": ["type": "integer"]]), "requestJournalDisabled": ["type": "boolean"],
             ]))), "400": stubBadQuery], parameters: [

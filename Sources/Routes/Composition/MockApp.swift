@@ -81,6 +81,9 @@ package final class MockApp: Sendable {
     /// The health check, answered even when the connection table is full (the server keeps a
     /// slot for it: `ServerConfiguration.reservedPaths`).
     package static let healthPath = "/__mock/health"
+    /// Admin paths that take a body up to `--max-import-body-bytes` (64 MiB): recorded stubs
+    /// carry whole answers, and a 1 MiB one must import.
+    package static let largeBodyPaths: Set<String> = ["/__admin/mappings", "/__admin/mappings/import"]
 
     /// The system of that name (`SystemRegistry.names`), or nil.
     package func system(named name: String) -> (any EmulatedSystem)? {
@@ -124,7 +127,7 @@ package final class MockApp: Sendable {
     func pipeline(durability: DurabilityGate?, router: Router) -> Pipeline {
         let stages = MockStages(journal: JournalStage(control), durability: DurabilityStage(durability, messageRefusal: messageRefusal),
                                 faults: FaultStage(control), stubs: StubStage(stubs),
-                                proxy: ProxyStage(proxyAll, router: router))
+                                proxy: ProxyStage(proxyAll, router: router, recorder: stubs.recorder))
         // Made here, where the chain's type is concrete: no witness table between the closure and the chain.
         return Pipeline(request: { stages.handle($0, &$1, $2) }, message: { stages.handle($0, &$1, $2) },
                         admission: { stages.admit($0, $1) })

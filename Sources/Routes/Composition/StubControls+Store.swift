@@ -3,12 +3,13 @@ import Stubs
 
 extension StubControls {
     /// The control plane's view of `store`: `/__admin` for the guard, the store's change log and
-    /// warnings for the log and the events stream, and its reset.
+    /// warnings for the log and the events stream, its reset, and the recorder's exchanges.
     init(store: StubStore) {
         self.init(adminPrefix: StubAdmin.prefix,
                   setSystemPaths: { owns in store.setSystemPaths(owns) },
                   observeChanges: { hear in store.observe { change in hear { change.summary } } },
                   observeWarnings: { hear in StubWarnings.observe(hear) },
                   reset: { store.removeAll(keepFiles: true); store.clearGlobalSettings() })
+        clearRecordedExchanges = { store.recorder.clearLog() }
     }
 }

@@ -6,6 +6,7 @@ import Stubs
 /// as the stubs' admin API wants it (the plane does not know the stubs' types).
 struct StubJournalReader: StubJournal {
     let control: ControlPlane
+    let stubs: StubStore
 
     func loggedRequests() -> [StubLoggedRequest] {
         var filter = RequestJournal.Filter()
@@ -21,7 +22,11 @@ struct StubJournalReader: StubJournal {
         }
     }
 
-    func clearRequests() { control.journal.clear() }
+    /// The journal, and the proxied exchanges a snapshot reads (as WireMock's snapshot reads its journal).
+    func clearRequests() {
+        control.journal.clear()
+        stubs.recorder.clearLog()
+    }
 
     func removeRequests(ids: Set<Int>) { control.journal.remove(ids: ids) }
 

@@ -97,6 +97,7 @@ import MockAdminWire
     /// global settings, real time.
     package func reset() {
         journal.clear()
+        stubs.clearRecordedExchanges()
         faults.removeAll()
         // Stubs from --mappings stay; those added over HTTP go (as the test that added them ended).
         stubs.reset()

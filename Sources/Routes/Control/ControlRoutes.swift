@@ -57,6 +57,7 @@ extension ControlPlane {
     package var clearRequestsHandler: HTTPHandler {
         { [self] _, _ in
             journal.clear()
+            stubs.clearRecordedExchanges()
             publish(.journalCleared)
             return .empty(.noContent)
         }

@@ -14,6 +14,8 @@ package struct StubControls: Sendable {
     package var observeWarnings: @Sendable (@escaping @Sendable (String) -> Void) -> Void
     /// What `POST /__mock/reset` does to the stubs: those added over HTTP go, the folder's stay.
     package var reset: @Sendable () -> Void
+    /// Empties the proxied exchanges a recorder's snapshot reads, when the journal is cleared.
+    package var clearRecordedExchanges: @Sendable () -> Void = {}
 
     package init(adminPrefix: String?, setSystemPaths: @escaping @Sendable (@escaping @Sendable (String) -> Bool) -> Void,
                  observeChanges: @escaping @Sendable (@escaping @Sendable (_ summary: () -> String) -> Void) -> Void,

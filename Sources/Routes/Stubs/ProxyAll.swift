@@ -5,10 +5,13 @@ import HTTPServer
 package struct ProxyAll: Sendable {
     package let upstream: Upstream
     package let preserveHost: Bool
+    /// Hears every exchange (the stub store's recorder).
+    package var recorder: StubRecorder?
 
-    package init(upstream: Upstream, preserveHost: Bool) {
+    package init(upstream: Upstream, preserveHost: Bool, recorder: StubRecorder? = nil) {
         self.upstream = upstream
         self.preserveHost = preserveHost
+        self.recorder = recorder
     }
 
     /// The upstream's (held) answer, or nil for an admin path (which keeps its 404).
@@ -16,6 +19,7 @@ package struct ProxyAll: Sendable {
         if ProxyAll.isAdminPath(request.path) { return nil }
         var extras = ProxyForwarding.Extras()
         extras.preserveHost = preserveHost
+        extras.recorder = recorder
         return ProxyForwarding.forward(request, to: upstream, extras: extras, context: &context)
     }
 

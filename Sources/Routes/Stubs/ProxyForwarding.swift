@@ -16,6 +16,8 @@ package enum ProxyForwarding {
         package var prefixToRemove: String?
         package var responseHeaders: [(String, String)] = []
         package var preserveHost = false
+        /// Told about each exchange the upstream answered (recordings, snapshots).
+        package var recorder: StubRecorder?
         package init() {}
     }
 
@@ -37,6 +39,7 @@ package enum ProxyForwarding {
         client.send(outbound) { result in
             switch result {
             case .success(let answer):
+                extras.recorder?.capture(RecordedExchange(request: StubRequest(request), status: answer.status, headers: answer.headers, body: answer.body))
                 var response = HTTPResponse(status: HTTPStatus(code: answer.status, reasonPhrase: answer.reason.isEmpty ? nil : answer.reason),
                                             headers: answer.headers, body: answer.body)
                 for (name, value) in extras.responseHeaders { response.headers.add(name, value) }

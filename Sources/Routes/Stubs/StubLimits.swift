@@ -11,6 +11,8 @@ package struct StubLimits: Sendable, Equatable {
     /// A proxying stub sends the client's `Host` upstream instead of the upstream's own
     /// (`--preserve-host-header`, as WireMock's flag).
     package var preserveHostHeader = false
+    /// Every proxied exchange becomes a persistent mapping as it arrives (`--record-mappings`, as WireMock's flag).
+    package var recordMappings = false
 
     /// Limits with this cap (the default unless given).
     package init(maxBodyBytes: Int = StubLimits.defaultMaxBodyBytes) {

@@ -134,6 +134,8 @@ import EmulationKit
     let matchProbe: (@Sendable (StubRequest) -> Void)?
     /// What a stub may answer (`--max-stub-body-bytes`).
     let limits: StubLimits
+    /// WireMock's recorder (`/__admin/recordings/*`, `--record-mappings`): it sees every proxied exchange.
+    package let recorder: StubRecorder
     /// Told about every change (the log and the events stream).
     private let observer: Locked<(@Sendable (StubChange) -> Void)?> = Locked(nil)
 
@@ -152,6 +154,14 @@ import EmulationKit
         self.limits = limits
         self.now = now
         self.matchProbe = matchProbe
+        recorder = StubRecorder(recordEverything: limits.recordMappings)
+        if limits.recordMappings { recordProxiedExchanges() }
+    }
+
+    /// `--record-mappings`: the recorder hands each proxied exchange to this store.
+    private func recordProxiedExchanges() {
+        let sink: @Sendable (RecordedExchange) -> Void = { [weak self] exchange in self?.recordAsItComes(exchange) }
+        recorder.sink.withLock { $0 = sink }
     }
 
     /// Sets who hears about changes.
@@ -512,6 +522,7 @@ import EmulationKit
             extras.prefixToRemove = proxy.prefixToRemove
             extras.responseHeaders = response.headers.fields.map { ($0.name, $0.value) }
             extras.preserveHost = limits.preserveHostHeader
+            extras.recorder = recorder
             response = ProxyForwarding.forward(request, to: proxy.upstream, extras: extras, context: &context)
         }
         // The log line names the stub; the journal shows `stubs` and the stub's id and name. A

@@ -97,6 +97,30 @@ extension OAS {
         ]))
     }
 
+    /// WireMock's record spec (`/__admin/recordings/start`, `/snapshot`).
+    package static func recordSpec(target: Bool) -> Object {
+        let properties: Object = [
+            "filters": ["type": "object", "description": "A request pattern (urlPattern, method, headers...): only the exchanges it matches are recorded. ids and allowNonProxied are refused."],
+            "captureHeaders": ["type": "object", "additionalProperties": object(["caseInsensitive": ["type": "boolean"]]),
+                               "description": "Request fields recorded as equalTo matchers (Authorization and Cookie only when named)."],
+            "requestBodyPattern": object(["matcher": ["type": "string", "enum": ["auto", "equalTo", "equalToJson", "equalToXml"]],
+                                          "ignoreArrayOrder": ["type": "boolean"], "ignoreExtraElements": ["type": "boolean"], "caseInsensitive": ["type": "boolean"]]),
+            "extractBodyCriteria": object(["textSizeThreshold": ["type": "integer", "minimum": 0], "binarySizeThreshold": ["type": "integer", "minimum": 0]]),
+            "outputFormat": ["type": "string", "enum": ["FULL", "IDS"]],
+            "persist": ["type": "boolean", "default": true], "repeatsAsScenarios": ["type": "boolean", "default": true],
+        ]
+        guard target else { return ["type": "object", "properties": properties, "additionalProperties": false] }
+        let targetBaseUrl: Object = ["type": "string", "example": "http://127.0.0.1:8081"]
+        guard case .object(let members) = properties else { return properties }
+        return ["type": "object", "properties": .object([(key: "targetBaseUrl", value: targetBaseUrl)] + members),
+                "required": ["targetBaseUrl"], "additionalProperties": false]
+    }
+
+    /// The recorder's answer: the new mappings (or their ids, `outputFormat: IDS`).
+    package static var recordedMappings: Object {
+        response("The recorded mappings.", json(object(["mappings": array(stubMapping), "ids": array(string)])))
+    }
+
     /// WireMock's `{}` answer.
     package static var stubDone: Object { response("Done.", json(["type": "object"])) }
     package static var stubNotFound: Object { response("No mapping has that id.", json(["type": "object"])) }
