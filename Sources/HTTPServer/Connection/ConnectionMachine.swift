@@ -445,7 +445,7 @@ final class ConnectionMachine {
         let delivery = context.delivery
         let keepAlive = request.wantsKeepAlive && !env.draining && onlyPaths == nil && !delivery.closesConnection
         let omitBody = request.method == .head
-        if delivery.delayNanos == 0 && delivery.action == .send && delivery.deferred == nil && held.isEmpty {
+        if delivery.delayNanos == 0 && delivery.action == .send && delivery.deferred == nil && held.isEmpty && delivery.dribble == nil {
             // The hot path: encode straight into the output buffer.
             let wasEmpty = pendingOutput == 0
             encode(response, omitBody: omitBody, keepAlive: keepAlive, version: request.version,
@@ -467,7 +467,29 @@ final class ConnectionMachine {
             return
         }
         let (bytes, then, entry) = encoded(response, context, shape)
+        if let dribble = delivery.dribble, delivery.action == .send, !omitBody, !response.body.isEmpty, bytes.count >= response.body.count {
+            return emitDribbled(bytes, bodyCount: response.body.count, dribble, delay: delivery.delayNanos, then: then, log: entry, start: start,
+                                sent: ConnectionMachine.sent(response, delivery.onSent))
+        }
         emit(bytes, delay: delivery.delayNanos, then: then, log: entry, start: start, sent: ConnectionMachine.sent(response, delivery.onSent))
+    }
+
+    /// The head with the first piece of the body, then each further piece, one every
+    /// `totalNanos / pieces` on the loop's timers (held output, like a delay); the log and
+    /// `onSent` go with the last. Content-Length is the whole body's.
+    private func emitDribbled(_ bytes: [UInt8], bodyCount: Int, _ dribble: Delivery.Dribble, delay: UInt64, then: CloseRequest,
+                              log: RequestLogEntry, start: UInt64, sent: (@Sendable () -> Void)?) {
+        let head = bytes.count - bodyCount
+        let ends = dribble.boundaries(bodyCount: bodyCount)
+        let step = dribble.totalNanos / UInt64(ends.count)
+        var from = 0
+        for (i, end) in ends.enumerated() {
+            let last = i == ends.count - 1
+            let piece = Array(bytes[(i == 0 ? 0 : head + from)..<(head + end)])
+            emit(piece, delay: delay &+ step &* UInt64(i + 1), then: last ? then : .none, log: last ? log : nil, start: start,
+                 sent: last ? sent : nil)
+            from = end
+        }
     }
 
     /// Encodes the answer to `method path`. When the encoder refused its head (CR, LF or NUL in a
