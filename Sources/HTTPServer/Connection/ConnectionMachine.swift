@@ -41,6 +41,8 @@ final class ConnectionMachine {
         var messageLog: MessageLog?
         /// The answer's `Delivery.onSent`, given the answer: run when it goes out (or is dropped).
         var sent: (@Sendable () -> Void)? = nil
+        /// A piece of a dribbled body (told to the test seam as it is written).
+        var dribbled = false
     }
 
     /// How to encode an answer: what its request asked for.
@@ -487,7 +489,7 @@ final class ConnectionMachine {
             let last = i == ends.count - 1
             let piece = Array(bytes[(i == 0 ? 0 : head + from)..<(head + end)])
             emit(piece, delay: delay &+ step &* UInt64(i + 1), then: last ? then : .none, log: last ? log : nil, start: start,
-                 sent: last ? sent : nil)
+                 sent: last ? sent : nil, dribbled: true)
             from = end
         }
     }
@@ -798,9 +800,9 @@ final class ConnectionMachine {
 
     /// Output in order: straight to the buffer, or behind held answers until its release time.
     private func emit(_ bytes: [UInt8], delay: UInt64, then: CloseRequest, log: RequestLogEntry?, start: UInt64, ordered: Bool = true,
-                      messageLog: MessageLog? = nil, sent: (@Sendable () -> Void)? = nil) {
+                      messageLog: MessageLog? = nil, sent: (@Sendable () -> Void)? = nil, dribbled: Bool = false) {
         held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start, slot: nil, ordered: ordered,
-                         messageLog: messageLog, sent: sent))
+                         messageLog: messageLog, sent: sent, dribbled: dribbled))
         releaseDue()
         if held.count >= env.settings.maxHeldAnswers { outputPaused = true }
     }
@@ -831,6 +833,7 @@ final class ConnectionMachine {
                 continue
             }
             held.remove(at: index)
+            if entry.dribbled, let seam = env.settings.onDribbledWrite { seam(entry.bytes.count) }
             appendOutput(entry.bytes)
             entry.sent?()
             if var log = entry.log, env.logger.isEnabled(log.level) {
