@@ -18,6 +18,7 @@ struct ConnectionSettings: Sendable {
     var maxHeldAnswers = 64
     /// How long a deferred response may be held at most.
     var maxDeferred: UInt64
+    var onDribbledWrite: (@Sendable (Int) -> Void)?
 
     init(configuration c: ServerConfiguration) {
         limits = HTTPRequestParser.Limits(maxHeaderBytes: c.maxHeaderBytes, maxRequestLineBytes: c.maxRequestLineBytes,
@@ -30,6 +31,7 @@ struct ConnectionSettings: Sendable {
         webSocketPingInterval = ConnectionSettings.nanos(c.webSocketPingInterval)
         webSocketFrameTimeout = ConnectionSettings.nanos(c.webSocketFrameTimeout)
         maxDeferred = ConnectionSettings.nanos(c.maxDeferredSeconds)
+        onDribbledWrite = c.onDribbledWrite
         outputHighWater = max(1, c.outputHighWaterBytes)
         outputHardCap = max(outputHighWater, c.maxPendingOutputBytes)
     }

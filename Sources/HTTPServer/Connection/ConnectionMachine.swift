@@ -41,6 +41,8 @@ final class ConnectionMachine {
         var messageLog: MessageLog?
         /// The answer's `Delivery.onSent`, given the answer: run when it goes out (or is dropped).
         var sent: (@Sendable () -> Void)? = nil
+        /// A piece of a dribbled body (told to the test seam as it is written).
+        var dribbled = false
     }
 
     /// How to encode an answer: what its request asked for.
@@ -445,7 +447,7 @@ final class ConnectionMachine {
         let delivery = context.delivery
         let keepAlive = request.wantsKeepAlive && !env.draining && onlyPaths == nil && !delivery.closesConnection
         let omitBody = request.method == .head
-        if delivery.delayNanos == 0 && delivery.action == .send && delivery.deferred == nil && held.isEmpty {
+        if delivery.delayNanos == 0 && delivery.action == .send && delivery.deferred == nil && held.isEmpty && delivery.dribble == nil {
             // The hot path: encode straight into the output buffer.
             let wasEmpty = pendingOutput == 0
             encode(response, omitBody: omitBody, keepAlive: keepAlive, version: request.version,
@@ -467,7 +469,29 @@ final class ConnectionMachine {
             return
         }
         let (bytes, then, entry) = encoded(response, context, shape)
+        if let dribble = delivery.dribble, delivery.action == .send, !omitBody, !response.body.isEmpty, bytes.count >= response.body.count {
+            return emitDribbled(bytes, bodyCount: response.body.count, dribble, delay: delivery.delayNanos, then: then, log: entry, start: start,
+                                sent: ConnectionMachine.sent(response, delivery.onSent))
+        }
         emit(bytes, delay: delivery.delayNanos, then: then, log: entry, start: start, sent: ConnectionMachine.sent(response, delivery.onSent))
+    }
+
+    /// The head with the first piece of the body, then each further piece, one every
+    /// `totalNanos / pieces` on the loop's timers (held output, like a delay); the log and
+    /// `onSent` go with the last. Content-Length is the whole body's.
+    private func emitDribbled(_ bytes: [UInt8], bodyCount: Int, _ dribble: Delivery.Dribble, delay: UInt64, then: CloseRequest,
+                              log: RequestLogEntry, start: UInt64, sent: (@Sendable () -> Void)?) {
+        let head = bytes.count - bodyCount
+        let ends = dribble.boundaries(bodyCount: bodyCount)
+        let step = dribble.totalNanos / UInt64(ends.count)
+        var from = 0
+        for (i, end) in ends.enumerated() {
+            let last = i == ends.count - 1
+            let piece = Array(bytes[(i == 0 ? 0 : head + from)..<(head + end)])
+            emit(piece, delay: delay &+ step &* UInt64(i + 1), then: last ? then : .none, log: last ? log : nil, start: start,
+                 sent: last ? sent : nil, dribbled: true)
+            from = end
+        }
     }
 
     /// Encodes the answer to `method path`. When the encoder refused its head (CR, LF or NUL in a
@@ -776,9 +800,9 @@ final class ConnectionMachine {
 
     /// Output in order: straight to the buffer, or behind held answers until its release time.
     private func emit(_ bytes: [UInt8], delay: UInt64, then: CloseRequest, log: RequestLogEntry?, start: UInt64, ordered: Bool = true,
-                      messageLog: MessageLog? = nil, sent: (@Sendable () -> Void)? = nil) {
+                      messageLog: MessageLog? = nil, sent: (@Sendable () -> Void)? = nil, dribbled: Bool = false) {
         held.append(Held(releaseAt: env.now + delay, bytes: bytes, then: then, log: log, startedAt: start, slot: nil, ordered: ordered,
-                         messageLog: messageLog, sent: sent))
+                         messageLog: messageLog, sent: sent, dribbled: dribbled))
         releaseDue()
         if held.count >= env.settings.maxHeldAnswers { outputPaused = true }
     }
@@ -809,6 +833,7 @@ final class ConnectionMachine {
                 continue
             }
             held.remove(at: index)
+            if entry.dribbled, let seam = env.settings.onDribbledWrite { seam(entry.bytes.count) }
             appendOutput(entry.bytes)
             entry.sent?()
             if var log = entry.log, env.logger.isEnabled(log.level) {

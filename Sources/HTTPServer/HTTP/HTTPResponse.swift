@@ -102,6 +102,21 @@ package struct Delivery: Sendable, Equatable {
     /// loop thread, once its bytes are queued (or, for a held answer whose connection goes away
     /// first, then): the journal records a held answer here. Nil (the usual case) costs nothing.
     package var onSent: (@Sendable (HTTPResponse) -> Void)?
+    /// Send the body in pieces over time (a stub's `chunkedDribbleDelay`); nil, the usual case, sends it whole.
+    package var dribble: Dribble?
+
+    /// `pieces` writes of the body, one every `totalNanos / pieces`, paced by the loop's timers.
+    package struct Dribble: Sendable, Equatable {
+        package var pieces: Int
+        package var totalNanos: UInt64
+        package init(pieces: Int, totalNanos: UInt64) { self.pieces = pieces; self.totalNanos = totalNanos }
+
+        /// Where each piece of a `count`-byte body ends: `pieces` near-equal runs (fewer when the body is shorter).
+        package func boundaries(bodyCount count: Int) -> [Int] {
+            let n = max(1, min(pieces, count))
+            return (1...n).map { count * $0 / n }
+        }
+    }
 
     package init(delayNanos: UInt64 = 0, action: Action = .send) {
         self.delayNanos = delayNanos
@@ -110,5 +125,6 @@ package struct Delivery: Sendable, Equatable {
 
     package static func == (a: Delivery, b: Delivery) -> Bool {
         a.delayNanos == b.delayNanos && a.action == b.action && a.deferred === b.deferred && a.closesConnection == b.closesConnection
+            && a.dribble == b.dribble
     }
 }

@@ -1,5 +1,8 @@
 /// Every setting of the server, each with the default the command line documents.
 package struct ServerConfiguration: Sendable {
+    /// Test seam: told the byte count of each piece of a dribbled body (`Delivery.dribble`) as it is
+    /// written, on the loop thread, before its bytes are queued. Nil outside tests.
+    package var onDribbledWrite: (@Sendable (Int) -> Void)?
     /// Address to bind (`127.0.0.1`, `0.0.0.0`, `::1`, `localhost`).
     package var host = "127.0.0.1"
     /// Port to bind; 0 picks a free one (read it back from `Server.port`).

@@ -44,16 +44,30 @@ struct StubResponse: Sendable {
     let fault: Fault?
     /// `transformerParameters`, which a template reads as `{{parameters.x}}`.
     var parameters: JSONValue = .object([])
+    /// `chunkedDribbleDelay`: the body sent in pieces over time.
+    var dribble: Delivery.Dribble?
     /// `proxyBaseUrl` and its fields: the answer is the upstream's, with this mapping's headers and delay.
     let proxy: StubProxy?
 
     static let fields = ["status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
                          "fixedDelayMilliseconds", "delayDistribution", "fault", "transformers", "transformerParameters",
-                         "proxyBaseUrl", "additionalProxyRequestHeaders", "proxyUrlPrefixToRemove"]
+                         "proxyBaseUrl", "additionalProxyRequestHeaders", "proxyUrlPrefixToRemove", "chunkedDribbleDelay"]
     static let refused: [String: String] = [
         "removeProxyRequestHeaders": "removeProxyRequestHeaders is WireMock 3's and is not supported",
-        "chunkedDribbleDelay": "chunkedDribbleDelay is not supported: use fixedDelayMilliseconds or delayDistribution",
     ]
+    /// The most pieces `chunkedDribbleDelay` may cut a body into (each is a held write).
+    static let maxDribbleChunks = 10_000
+
+    /// `{"numberOfChunks": N, "totalDuration": ms}`: N from 1 to 10,000, the duration within the delay cap.
+    static func decodeDribble(_ value: JSONValue, at pointer: String) throws(StubProblem) -> Delivery.Dribble {
+        let object = try StrictObject(value, at: pointer, what: "\"chunkedDribbleDelay\"")
+        try object.allow(["numberOfChunks", "totalDuration"], unsupported: [:])
+        guard let chunks = try object.int("numberOfChunks", in: 1...maxDribbleChunks), let total = try object.int("totalDuration", in: 0...maxDelayMs) else {
+            throw StubProblem(pointer, "chunkedDribbleDelay needs \"numberOfChunks\" (1–\(maxDribbleChunks)) and \"totalDuration\" (0–\(maxDelayMs) ms)")
+        }
+        return Delivery.Dribble(pieces: chunks, totalNanos: UInt64(total) * 1_000_000)
+    }
+
     /// The longest delay a mapping may ask for (the transport holds answers without a thread).
     static let maxDelayMs = 600_000
 
@@ -149,6 +163,10 @@ struct StubResponse: Sendable {
         }
         var response = StubResponse(status: status, statusMessage: statusMessage, headers: headers, closesConnection: closesConnection,
                                     body: body, fixedDelay: fixed, distribution: distribution, fault: fault, proxy: proxy)
+        if let value = object["chunkedDribbleDelay"] {
+            response.dribble = try decodeDribble(value, at: pointer + "/chunkedDribbleDelay")
+            if proxy != nil { throw StubProblem(pointer + "/chunkedDribbleDelay", "\"chunkedDribbleDelay\" cannot go with \"proxyBaseUrl\" here") }
+        }
         if let parameters = object["transformerParameters"] {
             guard case .object = parameters else { throw StubProblem(pointer + "/transformerParameters", "\"transformerParameters\" must be an object") }
             response.parameters = parameters
@@ -257,6 +275,7 @@ struct StubResponse: Sendable {
         if let fault { apply(fault, to: &response, &delivery) }
         let delay = delayNanos(global: global)
         if delay > 0 { delivery.delayNanos = delay }
+        if let dribble { delivery.dribble = dribble }
         return response
     }
 

@@ -45,6 +45,7 @@ extension StubTemplateRenderer {
             if name == "isEven" { return even ? .string(params.first?.javaText ?? "even") : .null }
             if name == "isOdd" { return even ? .null : .string(params.first?.javaText ?? "odd") }
             return even ? .string(params.first?.javaText ?? "even") : .string(params.count > 1 ? params[1].javaText : "odd")
+        case "numberFormat": return numberFormat(context, params, hash)
         case "jsonPath": return jsonPath(context, params, hash)
         case "xPath", "soapXPath": return xPath(name, context, params)
         case "parseJson": return parseJson(context, hasContext: hasContext, params: params, isBlock: isBlock, body: body)

@@ -10,7 +10,7 @@ enum StubTemplateHelpers {
         "eq", "neq", "gt", "gte", "lt", "lte", "and", "or", "not",
         // StringHelpers (those implemented) and NumberHelper
         "capitalize", "capitalizeFirst", "upper", "lower", "join", "substring", "replace", "cut", "defaultIfEmpty",
-        "yesno", "abbreviate", "ljust", "rjust", "center", "isEven", "isOdd", "stripes",
+        "yesno", "abbreviate", "ljust", "rjust", "center", "isEven", "isOdd", "stripes", "numberFormat",
         "assign",
         // WireMockHelpers
         "jsonPath", "randomValue", "hostname", "date", "now", "parseDate", "truncateDate", "trim", "base64", "urlEncode",
@@ -19,7 +19,6 @@ enum StubTemplateHelpers {
     ]
 
     static let refused: [String: String] = [
-        "numberFormat": "it needs Java's locale data",
         "dateFormat": "it needs Java's locale data (use date … format=)",
         "stringFormat": "it needs Java's String.format",
         "slugify": "not implemented here",

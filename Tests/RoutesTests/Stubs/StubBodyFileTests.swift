@@ -132,7 +132,7 @@ final class StubBodyFileTests: XCTestCase {
     /// 500 saying so, never the file's text as if rendered (stubs-compat B2).
     func testATemplatedMappingsBodyFileIsRenderedOrRefusedAtServeTime() throws {
         try write("url={{request.url}}", to: "__files/t.txt")
-        try write("{{numberFormat 1}}", to: "__files/block.txt")
+        try write("{{stringFormat 1}}", to: "__files/block.txt")
         let templated = #", "transformers": ["response-template"]}}"#
         try write("""
             [{"request": {"url": "/file"}, "response": {"bodyFileName": "t.txt"\(templated),

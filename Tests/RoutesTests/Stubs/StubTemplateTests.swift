@@ -62,7 +62,7 @@ final class StubTemplateTests: XCTestCase {
     }
 
     func testRefusedAtLoadByName() {
-        for (text, name) in [("{{numberFormat 1}}", "numberFormat"), ("{{split 'a,b' ','}}", "split"), ("{{> partial}}", "partial"), ("{{#if x}}", "{{/if}}")] {
+        for (text, name) in [("{{stringFormat 1}}", "stringFormat"), ("{{split 'a,b' ','}}", "split"), ("{{> partial}}", "partial"), ("{{#if x}}", "{{/if}}")] {
             XCTAssertThrowsError(try StubTemplate(text, at: "/response/body")) { error in
                 XCTAssertTrue((error as? StubProblem)?.detail.contains(name) ?? false, "\(text): \(error)")
             }

@@ -90,10 +90,10 @@ final class StubWireMockFormsTests: MockServerTestCase {
     }
 
     func testATemplatedBodyFileNameIsRefusedForItsTemplate() throws {
-        let mapping = #"{"request": {"urlPathPattern": "/t/.*"}, "response": {"transformers": ["response-template"], "bodyFileName": "x_{{numberFormat 1}}.json"}}"#
+        let mapping = #"{"request": {"urlPathPattern": "/t/.*"}, "response": {"transformers": ["response-template"], "bodyFileName": "x_{{stringFormat 1}}.json"}}"#
         let response = try post(mapping)
         XCTAssertEqual(response.status, 422)
-        XCTAssertTrue(response.text.contains("numberFormat"), response.text)
+        XCTAssertTrue(response.text.contains("stringFormat"), response.text)
         XCTAssertFalse(response.text.contains("relative path"), "the path is fine; the helper is the reason: \(response.text)")
     }
 
