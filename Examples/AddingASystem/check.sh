@@ -41,7 +41,6 @@ def edit(path, old, new):
     p.write_text(text.replace(old, new, 1))
 # Package.swift: the system's target, in the list of systems (the guide's step 3).
 edit("Package.swift", '"RSSchoolSystem"]', '"RSSchoolSystem", "PinLoginSystem"]')
-edit("Package.swift", '"RSSchool", "Control"', '"RSSchool", "PinLogin", "Control"')
 edit("Package.swift", '        .target(name: "RSSchoolSystem"',
      '        .target(name: "PinLoginSystem", dependencies: ["EmulationKit", "HTTPServer"], path: "Sources/Routes/PinLogin"),\n        .target(name: "RSSchoolSystem"')
 # The registry (step 4).
