@@ -79,9 +79,16 @@ struct RecordedMappings {
         return .object(members)
     }
 
+    /// The bytes as text when they are UTF-8, else nil. Not `String(validating:as:)`: it needs
+    /// iOS 18 and macOS 15, and the library's floor is iOS 16 (scripts/darwin-availability.sh).
+    static func utf8Text(_ bytes: [UInt8]) -> String? {
+        guard bytes.withUnsafeBufferPointer(UTF8Validator.isValid) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The body's matcher (`RequestBodyAutomaticPatternFactory` for `auto`).
     static func bodyPattern(_ request: StubRequest, _ p: RecordBodyPattern) -> JSONValue {
-        let text = String(validating: request.body, as: UTF8.self)
+        let text = RecordedMappings.utf8Text(request.body)
         let mime = (request.headers["Content-Type"] ?? "").split(separator: ";").first.map { $0.trimmingASCIISpaces().lowercased() }
         func equalToJson(_ t: String) -> JSONValue {
             .object([("equalToJson", .string(t)), ("ignoreArrayOrder", .bool(p.ignoreArrayOrder)), ("ignoreExtraElements", .bool(p.ignoreExtraElements))])
@@ -116,7 +123,7 @@ struct RecordedMappings {
         let mime = (exchange.headers["Content-Type"] ?? "").split(separator: ";").first.map { $0.trimmingASCIISpaces().lowercased() }
         // A compressed body is kept as it came, with its Content-Encoding (WireMock unzips it; there is no inflater here).
         let encoded = exchange.headers["Content-Encoding"].map { !$0.equalsIgnoringASCIICase("identity") } ?? false
-        let text = encoded || !isText(mime) ? nil : String(validating: exchange.body, as: UTF8.self)
+        let text = encoded || !isText(mime) ? nil : RecordedMappings.utf8Text(exchange.body)
         var bodyFile: (name: String, bytes: [UInt8])?
         if !exchange.body.isEmpty {
             let threshold = text != nil ? spec.extract?.text : spec.extract?.binary
@@ -159,7 +166,7 @@ struct RecordedMappings {
             let ext = StubMappingFile.safeName(String(last[last.index(after: dot)...]))
             if !ext.isEmpty { return ext }
         }
-        if let text = String(validating: body, as: UTF8.self) {
+        if let text = RecordedMappings.utf8Text(body) {
             if JSONValue.parse(text) != nil { return "json" }
             if text.trimmingASCIISpaces().hasPrefix("<") { return "xml" }
             return "txt"
