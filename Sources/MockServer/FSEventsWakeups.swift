@@ -1,7 +1,11 @@
 #if os(macOS)
 import CoreServices
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 import StatePersistence
 

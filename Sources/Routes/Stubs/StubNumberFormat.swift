@@ -1,4 +1,14 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import HTTPServer
 
 /// Java's `DecimalFormat` as handlebars.java's `numberFormat` builds it (WireMock 2.35), for the
 /// English locales only: styles `integer`, `currency`, `percent`, or a pattern such as `#,##0.00`.
@@ -25,7 +35,8 @@ struct StubNumberFormat {
             return .failure(.init("numberFormat: locale '\(locale)' has no number data here (only en, en_US, en_GB and '' are built in)"))
         }
         var f = StubNumberFormat()
-        switch format?.trimmingCharacters(in: .whitespaces).uppercased() ?? "" {
+        let style = format.map { String($0.trimmingASCIISpaces()).uppercased() } ?? ""
+        switch style {
         case "", "DEFAULT": break
         case "INTEGER": f.maxFrac = 0
         case "CURRENCY":
@@ -175,9 +186,21 @@ struct StubNumberFormat {
         return (digits, digits.isEmpty ? 0 : exponent)
     }
 
+    /// The double's exact decimal expansion (C's `%.1100f`: every binary fraction ends within
+    /// 1,074 places). Not `String(format:)`, which FoundationEssentials lacks on Linux.
+    static func exactDecimal(_ d: Double) -> String {
+        let capacity = 1_500
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer -> String in
+            guard let base = buffer.baseAddress else { return "0" }
+            let n = withVaList([d]) { vsnprintf(base, capacity, "%.1100f", $0) }
+            guard n > 0 else { return "0" }
+            return String(decoding: UnsafeRawBufferPointer(start: base, count: min(Int(n), capacity - 1)), as: UTF8.self)
+        }
+    }
+
     /// Whether the exact binary value lies above (1), on (0) or below (-1) the tie at `position`.
     static func exactSide(_ d: Double, position: Int, point: Int) -> Int {
-        let text = String(format: "%.1100f", d)
+        let text = StubNumberFormat.exactDecimal(d)
         let halves = text.split(separator: ".")
         var digits = Array(halves[0].utf8).map { $0 - 48 }
         var exactPoint = digits.count
