@@ -12,8 +12,11 @@ import HTTPServer
 extension StubStore {
     /// Makes, stores and returns the mappings `spec` turns `exchanges` into.
     func record(_ exchanges: [RecordedExchange], spec: RecordSpec) throws(StubChangeError) -> [StubMapping] {
-        var generator = SystemRandomNumberGenerator()
-        let recorded = RecordedMappings.make(exchanges, spec: spec, now: now(), newId: { UUIDText.random(using: &generator) })
+        // A generator per id (it holds no state): no variable captured and mutated by the closure.
+        let recorded = RecordedMappings.make(exchanges, spec: spec, now: now(), newId: {
+            var generator = SystemRandomNumberGenerator()
+            return UUIDText.random(using: &generator)
+        })
         let bodies = recorded.compactMap(\.bodyFile)
         if !bodies.isEmpty {
             guard let root = filesRoot else {
