@@ -672,9 +672,13 @@ final class ConnectionMachine {
             switch event {
             case .message(let message):
                 // The messages of this read arrived now: their log lines and journal entries count from it.
-                messageContext!.begin(arrivedAt: env.now)
-                let answer = messagePipeline.map { $0.message(message, &messageContext!, endpoint.onMessage) }
-                    ?? endpoint.onMessage(message, &messageContext!)
+                // Moved out and back (not force-unwrapped in place): `reply` reads it after.
+                guard var context = messageContext else { return }
+                messageContext = nil
+                context.begin(arrivedAt: env.now)
+                let answer = messagePipeline.map { $0.message(message, &context, endpoint.onMessage) }
+                    ?? endpoint.onMessage(message, &context)
+                messageContext = context
                 reply(answer, start: env.now)
             case .send(let frame):
                 // A pong (or close echo) at once, as RFC 6455 §5.5.2 asks, past delayed replies;
