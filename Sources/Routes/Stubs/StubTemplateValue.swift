@@ -108,30 +108,8 @@ indirect enum TemplateValue {
     /// Inside a Java collection's `toString()`, null is "null".
     private var nestedText: String { isNull ? "null" : javaText }
 
-    /// Java's `Double.toString`: "4.0", "0.001", "1.0E7", "1.0E-4".
-    static func javaDouble(_ d: Double) -> String {
-        if d.isNaN { return "NaN" }
-        if d.isInfinite { return d < 0 ? "-Infinity" : "Infinity" }
-        if d == 0 { return d.sign == .minus ? "-0.0" : "0.0" }
-        let magnitude = abs(d)
-        if magnitude >= 1e-3 && magnitude < 1e7 {
-            let text = "\(d)"
-            return text.contains(".") || text.contains("e") ? text : text + ".0"
-        }
-        // Swift's shortest digits, in Java's mantissa-E-exponent shape.
-        let parts = "\(d)".split(separator: "e")
-        var mantissa = String(parts[0])
-        var exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-        let negative = mantissa.hasPrefix("-")
-        if negative { mantissa.removeFirst() }
-        var digits = mantissa.filter { $0 != "." }
-        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
-        exponent += point - 1
-        while digits.hasPrefix("0") && digits.count > 1 { digits.removeFirst(); exponent -= 1 }
-        while digits.hasSuffix("0") && digits.count > 1 { digits.removeLast() }
-        let rest = digits.dropFirst()
-        return (negative ? "-" : "") + String(digits.prefix(1)) + "." + (rest.isEmpty ? "0" : rest) + "E" + String(exponent)
-    }
+    /// Java's `Double.toString`: "4.0", "0.001", "1.0E7", "1.0E-4" (one implementation, JSONPath's).
+    static func javaDouble(_ d: Double) -> String { JSONPathValues.javaDouble(d) }
 
     /// A number as Java code sees one, for `math`, comparisons and bounds.
     var number: Double? {
