@@ -44,5 +44,12 @@ final class RegexRefusalTests: XCTestCase {
         var deep = String(repeating: "(", count: 200)
         deep += String(repeating: ")", count: 200)
         XCTAssertTrue(refusal(deep)?.contains("nested deeper") == true)
+        // The deepest nesting accepted parses and compiles within a 512 KiB stack (the test
+        // runs so under scripts/darwin-like.sh), groups and classes alike.
+        let deepest = String(repeating: "(", count: 100) + "a" + String(repeating: ")", count: 100)
+        XCTAssertNil(refusal(deepest))
+        XCTAssertEqual(try RegexPattern(deepest).matchesWhole("a"), true)
+        let classes = String(repeating: "[", count: 100) + "a" + String(repeating: "]", count: 100)
+        XCTAssertNil(refusal(classes))
     }
 }

@@ -13,9 +13,14 @@ package enum DetachedThread {
         init(name: String, body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
     }
 
-    /// Runs `body` on a new thread named `name` (Linux keeps the first 15 bytes). Default
-    /// attributes: Darwin gives such a thread a 512 KiB stack, glibc `ulimit -s` (usually 8 MiB),
-    /// so nothing run here may recurse deeply (docs/darwin-differences.md).
+    /// The stack every thread started here asks for. Left to the platform, Darwin gives a
+    /// secondary thread 512 KiB and glibc `ulimit -s` (usually 8 MiB): one size makes a stub or
+    /// body that parses on a Mac parse alike on Linux (docs/darwin-differences.md). The bounded
+    /// recursions (JSON depth, regex nesting) fit in a quarter of it in a debug build.
+    package static let stackSize = 2 << 20
+
+    /// Runs `body` on a new thread named `name` (Linux keeps the first 15 bytes), with a
+    /// `stackSize` stack.
     package static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         #if canImport(Darwin)
@@ -23,7 +28,12 @@ package enum DetachedThread {
         #else
         var thread = pthread_t()
         #endif
-        let result = pthread_create(&thread, nil, { raw in
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        // A refused size (below PTHREAD_STACK_MIN, not a page multiple) leaves the default.
+        _ = pthread_attr_setstacksize(&attributes, stackSize)
+        let result = pthread_create(&thread, &attributes, { raw in
             // Optional on Darwin too: libpthread's pthread.h declares `void * _Nullable` for the
             // start routine's argument when Swift imports it (SWIFT_SDK_OVERLAY_PTHREAD_EPOCH=1).
             guard let raw else { return nil }

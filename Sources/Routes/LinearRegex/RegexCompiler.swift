@@ -50,34 +50,10 @@ struct RegexCompiler {
     private mutating func compile(_ node: RegexNode) {
         switch node {
         case .empty: break
-        case .set(let set):
-            if let single = set.single {
-                emit(.init(.scalar, Int32(bitPattern: single)))
-            } else {
-                let k: Int32
-                if let known = setIndex[set] { k = known } else {
-                    k = Int32(program.sets.count)
-                    program.sets.append(set)
-                    setIndex[set] = k
-                }
-                emit(.init(.set, k))
-            }
+        case .set(let set): compileSet(set)
         case .concat(let items):
             for item in items { compile(item) }
-        case .alternate(let items):
-            var jumps: [Int32] = []
-            for (n, item) in items.enumerated() {
-                if n == items.count - 1 {
-                    compile(item)
-                } else {
-                    let split = emit(.init(.split))
-                    program.instructions[Int(split)].a = here
-                    compile(item)
-                    jumps.append(emit(.init(.jump)))
-                    program.instructions[Int(split)].b = here
-                }
-            }
-            for j in jumps { program.instructions[Int(j)].a = here }
+        case .alternate(let items): compileAlternation(items)
         case .capture(let body, let index, _):
             emit(.init(.save, Int32(2 * index)))
             compile(body)
@@ -90,6 +66,41 @@ struct RegexCompiler {
         }
     }
 
+    // The cases below are out of line so the frame `compile` recurses with stays small
+    // (a nesting level costs one frame; Darwin's secondary threads have 512 KiB stacks).
+    @inline(never)
+    private mutating func compileSet(_ set: ScalarSet) {
+        if let single = set.single {
+            emit(.init(.scalar, Int32(bitPattern: single)))
+            return
+        }
+        let k: Int32
+        if let known = setIndex[set] { k = known } else {
+            k = Int32(program.sets.count)
+            program.sets.append(set)
+            setIndex[set] = k
+        }
+        emit(.init(.set, k))
+    }
+
+    @inline(never)
+    private mutating func compileAlternation(_ items: [RegexNode]) {
+        var jumps: [Int32] = []
+        for (n, item) in items.enumerated() {
+            if n == items.count - 1 {
+                compile(item)
+            } else {
+                let split = emit(.init(.split))
+                program.instructions[Int(split)].a = here
+                compile(item)
+                jumps.append(emit(.init(.jump)))
+                program.instructions[Int(split)].b = here
+            }
+        }
+        for j in jumps { program.instructions[Int(j)].a = here }
+    }
+
+    @inline(never)
     private mutating func compileRepeat(_ body: RegexNode, low: Int, high: Int?, lazy: Bool) {
         guard let high else {
             // x{n,}: n-1 copies, then one copy that loops back (x+), or x* when n is 0.

@@ -78,9 +78,8 @@ struct RegexParser {
         case "^": return .assertion(flags.multiline ? .lineStart : .textStart)
         case "$": return .assertion(flags.multiline ? .lineEnd : .textEnd)
         case "\\": return try parseEscape(at: start)
-        case "*", "+", "?": throw RegexSyntaxError(message: "\(c) has nothing to repeat", offset: start)
-        case "{" where quantifierBounds(from: start) != nil:
-            throw RegexSyntaxError(message: "{ has nothing to repeat", offset: start)
+        case "*", "+", "?": throw RegexParser.nothingToRepeat(c, at: start)
+        case "{" where quantifierBounds(from: start) != nil: throw RegexParser.nothingToRepeat(c, at: start)
         default: return literal(c.value)
         }
     }
@@ -90,51 +89,83 @@ struct RegexParser {
         return .set(flags.caseInsensitive ? set.caseFolded() : set)
     }
 
+    /// How a group opens; read apart from `parseGroup` so the frame that recurses once per
+    /// nesting level stays small (Darwin's secondary threads have 512 KiB stacks).
+    private enum GroupOpening {
+        case capture(index: Int, name: String?)
+        case plain
+        /// `(?i)`: flags for the rest of the enclosing group, no body.
+        case flagsOnly
+    }
+
     private mutating func parseGroup(at start: Int) throws(RegexSyntaxError) -> RegexNode? {
         depth += 1
         defer { depth -= 1 }
-        if depth > RegexParser.maxDepth { throw RegexSyntaxError(message: "groups nested deeper than \(RegexParser.maxDepth)", offset: start) }
-        var capture: (index: Int, name: String?)? = nil
+        if depth > RegexParser.maxDepth { throw RegexParser.nestedTooDeep("groups", at: start) }
         let outer = flags
-        if peek() == "?" {
-            i += 1
-            switch peek() {
-            case ":": i += 1
-            case "=": throw .needsBacktracking("lookahead assertions (?=…)", at: start)
-            case "!": throw .needsBacktracking("negative lookahead assertions (?!…)", at: start)
-            case ">": throw .needsBacktracking("atomic groups (?>…)", at: start)
-            case "<":
-                if peek(1) == "=" { throw .needsBacktracking("lookbehind assertions (?<=…)", at: start) }
-                if peek(1) == "!" { throw .needsBacktracking("negative lookbehind assertions (?<!…)", at: start) }
-                i += 1
-                let name = try parseGroupName(at: start)
-                if names[name] != nil { throw RegexSyntaxError(message: "the group name \(name) is used twice", offset: start) }
-                groupCount += 1
-                names[name] = groupCount
-                capture = (groupCount, name)
-            default:
-                // Flags: `(?i)` for the rest of the enclosing group, `(?i:…)` for this one.
-                var on = true
-                while let f = peek(), f != ")", f != ":" {
-                    i += 1
-                    if f == "-" && on { on = false; continue }
-                    if !flags.set(f, on) { throw RegexSyntaxError(message: "unknown group or flag (?\(f)", offset: start) }
-                }
-                guard let end = peek() else { throw RegexSyntaxError(message: "missing )", offset: start) }
-                i += 1
-                if end == ")" { return nil }
-            }
-        } else {
-            groupCount += 1
-            capture = (groupCount, nil)
-        }
+        let opening = try parseGroupOpening(at: start)
+        if case .flagsOnly = opening { return nil }
         let body = try parseAlternation()
-        guard peek() == ")" else { throw RegexSyntaxError(message: "missing )", offset: start) }
+        guard peek() == ")" else { throw RegexParser.missingParenthesis(at: start) }
         i += 1
         // Flags set inside a group end with it (Java's scoping).
         flags = outer
-        if let capture { return .capture(body, index: capture.index, name: capture.name) }
+        if case .capture(let index, let name) = opening { return .capture(body, index: index, name: name) }
         return body
+    }
+
+    @inline(never)
+    private mutating func parseGroupOpening(at start: Int) throws(RegexSyntaxError) -> GroupOpening {
+        guard peek() == "?" else {
+            groupCount += 1
+            return .capture(index: groupCount, name: nil)
+        }
+        i += 1
+        switch peek() {
+        case ":":
+            i += 1
+            return .plain
+        case "=": throw .needsBacktracking("lookahead assertions (?=…)", at: start)
+        case "!": throw .needsBacktracking("negative lookahead assertions (?!…)", at: start)
+        case ">": throw .needsBacktracking("atomic groups (?>…)", at: start)
+        case "<":
+            if peek(1) == "=" { throw .needsBacktracking("lookbehind assertions (?<=…)", at: start) }
+            if peek(1) == "!" { throw .needsBacktracking("negative lookbehind assertions (?<!…)", at: start) }
+            i += 1
+            let name = try parseGroupName(at: start)
+            if names[name] != nil { throw RegexSyntaxError(message: "the group name \(name) is used twice", offset: start) }
+            groupCount += 1
+            names[name] = groupCount
+            return .capture(index: groupCount, name: name)
+        default:
+            // Flags: `(?i)` for the rest of the enclosing group, `(?i:…)` for this one.
+            var on = true
+            while let f = peek(), f != ")", f != ":" {
+                i += 1
+                if f == "-" && on { on = false; continue }
+                if !flags.set(f, on) { throw RegexSyntaxError(message: "unknown group or flag (?\(f)", offset: start) }
+            }
+            guard let end = peek() else { throw RegexParser.missingParenthesis(at: start) }
+            i += 1
+            return end == ")" ? .flagsOnly : .plain
+        }
+    }
+
+    // Errors built out of line: an interpolated message built inside a recursive function
+    // would widen its frame for every level.
+    @inline(never)
+    private static func nothingToRepeat(_ c: Unicode.Scalar, at offset: Int) -> RegexSyntaxError {
+        RegexSyntaxError(message: "\(c) has nothing to repeat", offset: offset)
+    }
+
+    @inline(never)
+    private static func nestedTooDeep(_ what: String, at offset: Int) -> RegexSyntaxError {
+        RegexSyntaxError(message: "\(what) nested deeper than \(maxDepth)", offset: offset)
+    }
+
+    @inline(never)
+    private static func missingParenthesis(at offset: Int) -> RegexSyntaxError {
+        RegexSyntaxError(message: "missing )", offset: offset)
     }
 
     private mutating func parseGroupName(at start: Int) throws(RegexSyntaxError) -> String {
@@ -339,7 +370,7 @@ struct RegexParser {
     private mutating func parseClass(at start: Int) throws(RegexSyntaxError) -> ScalarSet {
         depth += 1
         defer { depth -= 1 }
-        if depth > RegexParser.maxDepth { throw RegexSyntaxError(message: "classes nested deeper than \(RegexParser.maxDepth)", offset: start) }
+        if depth > RegexParser.maxDepth { throw RegexParser.nestedTooDeep("classes", at: start) }
         var negated = false
         if peek() == "^" { negated = true; i += 1 }
         var intersected: ScalarSet? = nil
