@@ -50,27 +50,36 @@ struct ByteWriter {
         if done == nil { for byte in text.utf8 { put(byte) } }
     }
 
-    /// Writes a header name, value or reason phrase; false when it held CR, LF or NUL (a line
-    /// of its own on the wire): the bytes just copied are scanned, eight at a time.
+    /// Whether the bytes written from `start` on hold CR, LF or NUL (a line of their own on
+    /// the wire). The encoder asks once per head line, after the whole line (without its CRLF).
     @inline(__always)
-    mutating func putField(_ text: String) -> Bool {
-        let start = position
-        put(text)
-        return !ByteWriter.breaksLine(base + start, count: position - start)
+    func breaksLine(from start: Int) -> Bool {
+        ByteWriter.breaksLine(base + start, count: position - start)
     }
 
     /// Whether the bytes hold CR, LF or NUL. A word without any byte below 0x0E (the usual
-    /// case: header text has no control bytes) is passed in a few instructions; only from the
-    /// first word that has one are bytes looked at one by one (a tab is allowed).
+    /// case: header text has no control bytes) is passed in a few instructions, the last one
+    /// overlapping the one before; only a word that has one is looked at byte by byte (a tab
+    /// is allowed).
     @inline(__always)
     static func breaksLine(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        var i = 0
+        guard count >= 8 else { return breaksLineByteByByte(bytes, count: count) }
         let raw = UnsafeRawPointer(bytes)
-        while i &+ 8 <= count {
+        let last = count &- 8
+        var i = 0
+        while true {
             let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if (x &- 0x0E0E_0E0E_0E0E_0E0E) & ~x & 0x8080_8080_8080_8080 != 0 { break }
-            i &+= 8
+            if (x &- 0x0E0E_0E0E_0E0E_0E0E) & ~x & 0x8080_8080_8080_8080 != 0 {
+                return breaksLineByteByByte(bytes + i, count: 8)
+            }
+            if i == last { return false }
+            i = min(i &+ 8, last)
         }
+    }
+
+    @inline(__always)
+    private static func breaksLineByteByByte(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var i = 0
         while i < count {
             let b = bytes[i]
             if b == 0x0D || b == 0x0A || b == 0 { return true }

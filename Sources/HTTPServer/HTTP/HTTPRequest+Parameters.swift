@@ -14,12 +14,12 @@ extension HTTPRequest {
             guard let first = bytes.first, first != UInt8(ascii: " ") && first != UInt8(ascii: "\t") && first != UInt8(ascii: ";") else {
                 return nil
             }
-            var end = 0
-            for i in 0..<bytes.count {
-                let byte = bytes[i]
-                if byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) { return nil }
+            var end = 0, i = 0
+            for byte in bytes {
+                if byte >= 0x80 || byte &- UInt8(ascii: "A") < 26 { return nil }
                 if byte == UInt8(ascii: ";") { break }
-                if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { end = i + 1 }
+                i &+= 1
+                if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { end = i }
             }
             return end
         }

@@ -380,14 +380,23 @@ struct HTTPRequestParser {
 
     /// One length from one or more `Content-Length` values (equal repeats are allowed), or nil.
     private static func contentLength(_ values: [String]) -> Int? {
-        if values.count == 1, let v = values.first, !v.isEmpty, v.utf8.count <= 18,
-           v.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
-            return Int(v)
-        }
+        if values.count == 1, let value = values.first, let length = decimal(value) { return length }
         let all = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { $0.trimmingASCIISpaces() }
-        guard let first = all.first, all.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.count <= 18,
-              first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-        return Int(first)
+        guard let first = all.first, all.allSatisfy({ $0 == first }) else { return nil }
+        return decimal(first)
+    }
+
+    /// 1 to 18 ASCII digits as a number (no sign, no space: what Content-Length allows); one
+    /// pass over the bytes, read on every request with a body.
+    private static func decimal(_ text: some StringProtocol) -> Int? {
+        var value = 0, count = 0
+        for byte in text.utf8 {
+            let digit = byte &- 48
+            guard digit < 10, count < 18 else { return nil }
+            value = value &* 10 &+ Int(digit)
+            count &+= 1
+        }
+        return count > 0 ? value : nil
     }
 
     /// The method, the common ones as their shared constants (no String built from bytes).

@@ -14,11 +14,11 @@ enum HTTPResponseEncoder {
         .hinted("A header name, a header value or the reason phrase of this answer held CR, LF or NUL; the server log names the request.")
 
     /// Appends the status line, standard headers, the response's headers and (unless `omitBody`) its body.
-    /// A response whose fields came from outside the server's code (`outsideFields`: a stub
-    /// mapping, a template, a fault rule) takes `encodeOutside`, which checks its head; the
-    /// server's own answers pay one flag test for it (callgrind: a scan of every field cost 2 %
-    /// of a request, and branches for it inside this path about 0.4 %). False when the head held
-    /// CR, LF or NUL and `refusedHead` was written instead (the caller logs it).
+    /// Every head line is scanned for CR, LF and NUL once written (response splitting, whatever
+    /// built the answer): false when one held any and `refusedHead` was written instead (the
+    /// caller logs it). A response whose fields came from outside the server's code
+    /// (`outsideFields`: a stub mapping, a template, a fault rule) takes `encodeOutside`, where
+    /// its own `Date` or `Server` replaces the server's.
     @discardableResult
     static func encode(_ response: HTTPResponse, omitBody: Bool, keepAlive: Bool, requestVersion: HTTPVersion,
                        date: [UInt8], into out: inout [UInt8]) -> Bool {
@@ -43,6 +43,7 @@ enum HTTPResponseEncoder {
         // The size sum and the writes below must agree: a test build stops on a difference; a
         // release build never sends a cut head (a short sum is written again, twice as large).
         var capacity = size
+        var clean = true
         while true {
             let complete = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Bool in
                 guard let base = buffer.baseAddress else { return false }
@@ -51,6 +52,7 @@ enum HTTPResponseEncoder {
                 w.putDecimal(code)
                 w.put(32)
                 w.put(response.status.reasonPhrase)
+                if w.breaksLine(from: 0) { clean = false }
                 w.put("\r\nDate: ")
                 w.put(date)
                 w.put("\r\n")
@@ -62,19 +64,25 @@ enum HTTPResponseEncoder {
                 }
                 if let connection { w.put(connection) }
                 for field in response.headers {
+                    let line = w.position
                     w.put(field.name)
                     w.put(": ")
                     w.put(field.value)
+                    if w.breaksLine(from: line) { clean = false }
                     w.put("\r\n")
                 }
                 w.put("\r\n")
                 assert(w.position == size && !w.dropped, "response head: \(w.position) bytes written, \(size) counted")
                 if w.dropped { return false }
-                out.append(contentsOf: w.written)
+                if clean { out.append(contentsOf: w.written) }
                 return true
             }
             if complete { break }
             capacity *= 2
+        }
+        guard clean else {
+            encode(refusedHead, omitBody: omitBody, keepAlive: keepAlive, requestVersion: requestVersion, date: date, into: &out)
+            return false
         }
         if withBody { out.append(contentsOf: response.body) }
         return true
@@ -85,9 +93,8 @@ enum HTTPResponseEncoder {
         code == 101 ? nil : !keepAlive ? "Connection: close\r\n" : requestVersion == .http1_0 ? "Connection: keep-alive\r\n" : nil
     }
 
-    /// `encode` for an `outsideFields` response: its own `Date` or `Server` replaces the server's,
-    /// and its head is scanned: false when it held CR, LF or NUL in a name, a value or the reason
-    /// phrase, and `refusedHead` was written instead.
+    /// `encode` for an `outsideFields` response: its own `Date` or `Server` replaces the server's;
+    /// its head is scanned as `encode`'s is.
     private static func encodeOutside(_ response: HTTPResponse, omitBody: Bool, keepAlive: Bool, requestVersion: HTTPVersion,
                                       date: [UInt8], into out: inout [UInt8]) -> Bool {
         let code = response.status.code
@@ -119,7 +126,8 @@ enum HTTPResponseEncoder {
                 w.put("HTTP/1.1 ")
                 w.putDecimal(code)
                 w.put(32)
-                if !w.putField(response.status.reasonPhrase) { clean = false }
+                w.put(response.status.reasonPhrase)
+                if w.breaksLine(from: 0) { clean = false }
                 if ownDate {
                     w.put("\r\nDate: ")
                     w.put(date)
@@ -133,9 +141,11 @@ enum HTTPResponseEncoder {
                 }
                 if let connection { w.put(connection) }
                 for field in response.headers {
-                    if !w.putField(field.name) { clean = false }
+                    let line = w.position
+                    w.put(field.name)
                     w.put(": ")
-                    if !w.putField(field.value) { clean = false }
+                    w.put(field.value)
+                    if w.breaksLine(from: line) { clean = false }
                     w.put("\r\n")
                 }
                 w.put("\r\n")

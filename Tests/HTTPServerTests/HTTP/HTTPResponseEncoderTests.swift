@@ -37,8 +37,9 @@ final class HTTPResponseEncoderTests: XCTestCase {
                        + "Connection: keep-alive\r\n\r\n")
     }
 
-    /// Defence in depth: whatever added to an answer with fields from outside (a stub's), a CR,
-    /// LF or NUL in a name, a value or the reason phrase never reaches the wire; a clean 500 goes instead.
+    /// Defence in depth: whatever added to an answer, the server's own or one with fields from
+    /// outside (a stub's), a CR, LF or NUL in a name, a value or the reason phrase never reaches
+    /// the wire; a clean 500 goes instead.
     func testAHeadWithALineBreakIsRefusedForACleanError() {
         let bad: [HTTPResponse] = [
             HTTPResponse(status: .ok, headers: ["Location": "/x\r\nSet-Cookie: a=1"]),
@@ -47,8 +48,7 @@ final class HTTPResponseEncoderTests: XCTestCase {
             HTTPResponse(status: .ok, headers: ["X-A\r\nB": "v"]),
             HTTPResponse(status: HTTPStatus(code: 200, reasonPhrase: "OK\r\nX: 1")),
         ]
-        for var response in bad {
-            response.outsideFields = true
+        for response in bad + bad.map({ var outside = $0; outside.outsideFields = true; return outside }) {
             var out: [UInt8] = []
             XCTAssertFalse(HTTPResponseEncoder.encode(response, omitBody: false, keepAlive: true, requestVersion: .http1_1, date: date, into: &out))
             let text = String(decoding: out, as: UTF8.self)
@@ -60,6 +60,27 @@ final class HTTPResponseEncoderTests: XCTestCase {
         tab.outsideFields = true
         XCTAssertTrue(HTTPResponseEncoder.encode(tab, omitBody: false, keepAlive: true, requestVersion: .http1_1, date: date, into: &out),
                       "a tab is allowed")
+    }
+
+    /// The scan reads eight bytes at a time, its last word overlapping the one before: a break
+    /// at any place of a line of any length is found, and a clean line of any length passes.
+    func testALineBreakAnywhereInAnyLengthIsFound() {
+        for length in 1...40 {
+            let clean = String(repeating: "v", count: length)
+            var out: [UInt8] = []
+            XCTAssertTrue(HTTPResponseEncoder.encode(HTTPResponse(status: .ok, headers: ["X": clean]), omitBody: false, keepAlive: true,
+                                                     requestVersion: .http1_1, date: date, into: &out), "\(length)")
+            for place in 0..<length {
+                for breaker in ["\r", "\n", "\0"] {
+                    var value = Array(clean)
+                    value[place] = Character(breaker)
+                    var out: [UInt8] = []
+                    XCTAssertFalse(HTTPResponseEncoder.encode(HTTPResponse(status: .ok, headers: ["X": String(value)]), omitBody: false,
+                                                              keepAlive: true, requestVersion: .http1_1, date: date, into: &out),
+                                   "length \(length), place \(place)")
+                }
+            }
+        }
     }
 
     /// A stub's own Date or Server replaces the server's (a recorded one), never doubles it.
