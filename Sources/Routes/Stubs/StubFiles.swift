@@ -125,7 +125,7 @@ package struct StubFiles: Sendable {
             let items: [(JSONValue, String)]
             do throws(StubProblem) { items = try StubDocument.mappings(in: value) } catch { refuse(error.pointer, error.detail); continue }
             // A file of one mapping object may be rewritten or removed by the server; a file of several is read-only.
-            let origin = StubFileOrigin(path: path, holdsSeveral: items.count != 1 || items.first?.1 != "")
+            let origin = StubFileOrigin(path: path, holdsSeveral: items.count != 1 || items.first?.1 != "", folder: mappingsFolder)
             for (item, pointer) in items {
                 do throws(StubProblem) {
                     let mapping = try StubMapping.decode(item, at: pointer, filesRoot: filesRoot, newId: UUIDText.random(using: &generator),

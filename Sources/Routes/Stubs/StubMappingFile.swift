@@ -10,10 +10,14 @@ import HTTPServer
 package struct StubFileOrigin: Sendable, Equatable {
     package let path: String
     package let holdsSeveral: Bool
+    /// The file as the log names it: its path under `folder` (`DIR/mappings`), made once.
+    package let label: String
 
-    package init(path: String, holdsSeveral: Bool) {
+    package init(path: String, holdsSeveral: Bool, folder: String) {
         self.path = path
         self.holdsSeveral = holdsSeveral
+        let prefix = folder.utf8.count + 1
+        label = path.hasPrefix(folder + "/") ? String(decoding: path.utf8.dropFirst(prefix), as: UTF8.self) : path
     }
 }
 

@@ -229,6 +229,11 @@ struct StubResponse: Sendable {
         var dropped: [String] = []
         do throws(StubRenderFailure) {
             for (name, value) in headers {
+                // Plain text was refused at decode if it held CR, LF or NUL.
+                if let text = value.plainText {
+                    response.headers.add(name, text)
+                    continue
+                }
                 let bytes = try value.render(&scope, limit: limits.maxBodyBytes)
                 // A request's CR or LF must never become a header line of its own (response
                 // splitting): the field is left out, and the hint names it, never its value.
@@ -240,7 +245,8 @@ struct StubResponse: Sendable {
             case .bytes(let bytes): response.body = bytes
             case .template(let t): response.body = try t.render(&scope, limit: limits.maxBodyBytes)
             case .file(let name, let templated):
-                let file = String(decoding: try name.render(&scope, limit: limits.maxBodyBytes), as: UTF8.self)
+                let file: String
+                if let plain = name.plainText { file = plain } else { file = String(decoding: try name.render(&scope, limit: limits.maxBodyBytes), as: UTF8.self) }
                 guard let root = filesRoot else {
                     return HTTPResponse.text(.internalServerError, "bodyFileName \(file) is not a readable file in __files\n")
                         .hinted(StubProblem.ascii("the mapping's bodyFileName \(file) needs a mappings folder (--mappings DIR)"))
@@ -297,7 +303,10 @@ struct StubResponse: Sendable {
 extension StubTemplate {
     /// Text that is never rendered as a template.
     init(plain text: String) { self.init(parts: [.text(text)]) }
-    init(parts: [Part]) { self.parts = parts }
+    init(parts: [Part]) {
+        self.parts = parts
+        plainText = StubTemplate.plainText(of: parts)
+    }
 }
 
 /// RFC 9110 token characters, for header names from a mapping.

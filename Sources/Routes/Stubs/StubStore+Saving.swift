@@ -143,7 +143,7 @@ extension StubStore {
                 if let owner = known.first(where: { $0.value.path == path }) {
                     throw .notSaved(StubNotSaved(status: .conflict, description: "mapping \(mapping.id) would be written to \(path), which holds mapping \(owner.key): rename that file or give the mapping another name"))
                 }
-                origin = StubFileOrigin(path: path, holdsSeveral: false)
+                origin = StubFileOrigin(path: path, holdsSeveral: false, folder: files.mappingsFolder)
             }
             if origin.holdsSeveral { throw .notSaved(StubStore.readOnly(mapping.id, origin)) }
             origins[mapping.id] = origin
@@ -175,7 +175,7 @@ extension StubStore {
             let path = files.mappingsFolder + "/" + name
             guard let bytes = FileBytes.read(path), let value = JSONValue.parse(bytes), value.isObject, value["mappings"] == nil,
                   (value["id"]?.string ?? value["uuid"]?.string)?.lowercased() == id.lowercased() else { continue }
-            return StubFileOrigin(path: path, holdsSeveral: false)
+            return StubFileOrigin(path: path, holdsSeveral: false, folder: files.mappingsFolder)
         }
         return nil
     }

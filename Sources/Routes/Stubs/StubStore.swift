@@ -20,16 +20,31 @@ import EmulationKit
     /// The log line's system for a stub answer starts with this, then the stub's name (or id).
     static let logPrefix = "stubs/"
 
-    struct Entry: Sendable {
+    /// A class: an entry is read on every stub request from the lists (copied into a snapshot,
+    /// passed along, returned), and a struct's copy retained each of the mapping's fields.
+    final class Entry: Sendable {
         let mapping: StubMapping
         /// Insertion order: on equal priority the newest wins.
         let sequence: Int
         /// In the `--mappings` folder: loaded from it, or written to it (kept by `POST /__mock/reset`).
         let fromFiles: Bool
         /// The file it came from or was written to; nil: memory only.
-        var file: StubFileOrigin? = nil
+        let file: StubFileOrigin?
         /// The mapping is what its file holds (`POST /__admin/mappings/save` skips it).
-        var saved = false
+        let saved: Bool
+        /// What the log line names: `stubs/` and the mapping's name, else its file under
+        /// `DIR/mappings` (an id made at load changes each reload), else its id. Made once, not
+        /// per request.
+        let logName: String
+
+        init(mapping: StubMapping, sequence: Int, fromFiles: Bool, file: StubFileOrigin? = nil, saved: Bool = false) {
+            self.mapping = mapping
+            self.sequence = sequence
+            self.fromFiles = fromFiles
+            self.file = file
+            self.saved = saved
+            logName = StubStore.logPrefix + (mapping.name ?? file?.label ?? mapping.id)
+        }
 
         /// Sorts before `other` when it should be tried first.
         func precedes(_ other: Entry) -> Bool {
@@ -486,12 +501,6 @@ import EmulationKit
         }
     }
 
-    /// A mapping file as the log names it: its path under `DIR/mappings`.
-    private func fileLabel(_ origin: StubFileOrigin) -> String {
-        guard let folder = files?.mappingsFolder, origin.path.hasPrefix(folder + "/") else { return origin.path }
-        return String(origin.path.dropFirst(folder.count + 1))
-    }
-
     // MARK: - Serving
 
     /// The stub's answer to `request`, or nil when no mapping matches (the systems answer then).
@@ -508,7 +517,7 @@ import EmulationKit
         // Matched on a snapshot with the lock released: a slow match holds up no one else.
         guard let entry = match(stubRequest, look: look) else { return nil }
         let found = entry.mapping
-        var response = found.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, limits: limits,
+        var response = entry.mapping.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, limits: limits,
                                                stub: found.name ?? found.id, global: globalDelay.isSet ? globalSettings.withLock { $0 } : StubGlobalSettings(),
                                                delivery: &context.delivery)
         response.headers.add("Matched-Stub-Id", found.id)
@@ -528,7 +537,7 @@ import EmulationKit
         // The log line names the stub; the journal shows `stubs` and the stub's id and name. A
         // nameless stub from the folder is named by its file: an id made at load changes each reload.
         context.answeredBy = Substitute(.stub, id: found.id, name: found.name,
-                                        logName: StubStore.logPrefix + (found.name ?? entry.file.map { fileLabel($0) } ?? found.id),
+                                        logName: entry.logName,
                                         previous: context.answeredBy)
         return response
     }

@@ -10,14 +10,29 @@ struct StubTemplate: Sendable {
     }
 
     let parts: [Part]
+    /// The text of a template with no `{{…}}` left (a mapping not templated, or plain text):
+    /// what rendering returns, without a renderer (a `bodyFileName` stub's name and headers
+    /// are read on every request).
+    let plainText: String?
     /// A template with no `{{`: rendering returns the text as it is.
-    var isPlain: Bool { parts.allSatisfy { if case .text = $0 { return true } else { return false } } }
+    var isPlain: Bool { plainText != nil }
+
+    /// The joined text when every part is text.
+    static func plainText(of parts: [Part]) -> String? {
+        var text = ""
+        for part in parts {
+            guard case .text(let piece) = part else { return nil }
+            text += piece
+        }
+        return text
+    }
 
     /// As WireMock's HandlebarsOptimizedTemplate: the text before the first `{{` and after the
     /// last `}}` is kept as it is; only what lies between is Handlebars.
     init(_ text: String, at pointer: String) throws(StubProblem) {
         guard let open = text.firstRange(of: "{{"), let close = StubTemplate.lastClose(text), close.lowerBound >= open.lowerBound else {
             parts = [.text(text)]
+            plainText = text
             return
         }
         var parts: [Part] = []
@@ -30,6 +45,7 @@ struct StubTemplate: Sendable {
         }
         if close.upperBound < text.endIndex { parts.append(.text(String(text[close.upperBound...]))) }
         self.parts = parts
+        plainText = StubTemplate.plainText(of: parts)
     }
 
     /// Java's `lastIndexOf("}}")`: the last pair, overlapping ones counted (`}}}` ends a triple).
@@ -46,6 +62,7 @@ struct StubTemplate: Sendable {
     /// The bytes for one request, stopped at `limit` bytes while rendering (a template of
     /// many `{{{request.body}}}` never builds more than the cap).
     func render(_ scope: inout StubRenderScope, limit: Int) throws(StubRenderFailure) -> [UInt8] {
+        if let plainText, plainText.utf8.count <= limit { return Array(plainText.utf8) }
         var renderer = StubTemplateRenderer(scope: scope, limit: limit, parameters: scope.parameters)
         for part in parts {
             switch part {
