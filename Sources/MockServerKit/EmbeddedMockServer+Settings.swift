@@ -40,11 +40,30 @@ extension EmbeddedMockServer {
         /// bundle's resource folder, whose stubs answer every other endpoint; a folder that does
         /// not load throws, naming the file and the place.
         public var mappings: URL?
+        /// Every request no stub and no system route answers goes to this `http://` or
+        /// `https://` upstream and its answer comes back (`--proxy-all`); `/__admin` and
+        /// `/__mock` never. A test's upstream is usually another server on loopback.
+        public var proxyAll: URL?
+        /// Every proxied exchange is kept as a mapping, one per distinct request, written to
+        /// ``mappings`` when it is set (`--record-mappings`).
+        public var recordMappings: Bool
+        /// Proxied requests keep the client's `Host` instead of the upstream's (`--preserve-host-header`).
+        public var preserveHostHeader: Bool
+        /// Which hosts proxies and webhooks may reach (`--outbound`): `"all"`, `"loopback"`
+        /// (nothing leaves the machine) or `"HOST,HOST,…"` as the URLs write them.
+        public var outbound: String
+        /// https upstreams of proxies and webhooks are not verified at all (`--trust-all-proxy-targets`).
+        public var trustAllProxyTargets: Bool
+        /// A PEM file of certificates (a test CA) trusted for https upstreams besides the
+        /// system's (`--proxy-ca-file`).
+        public var proxyCAFile: String?
 
         /// The command line's defaults, but a free port and warnings only in the log.
         public init(seed: SeedSource = .bundled, host: String = "127.0.0.1", port: Int = 0, logLevel: LogLevel = .warning,
                     adminToken: String? = nil, smsCode: String? = nil, clockOffset: TimeInterval = 0, statePath: String? = nil,
-                    journalSize: Int = 1000, systemSettings: [String: String] = [:], mappings: URL? = nil) {
+                    journalSize: Int = 1000, systemSettings: [String: String] = [:], mappings: URL? = nil,
+                    proxyAll: URL? = nil, recordMappings: Bool = false, preserveHostHeader: Bool = false, outbound: String = "all",
+                    trustAllProxyTargets: Bool = false, proxyCAFile: String? = nil) {
             self.seed = seed
             self.host = host
             self.port = port
@@ -56,6 +75,12 @@ extension EmbeddedMockServer {
             self.journalSize = journalSize
             self.systemSettings = systemSettings
             self.mappings = mappings
+            self.proxyAll = proxyAll
+            self.recordMappings = recordMappings
+            self.preserveHostHeader = preserveHostHeader
+            self.outbound = outbound
+            self.trustAllProxyTargets = trustAllProxyTargets
+            self.proxyCAFile = proxyCAFile
         }
     }
 
@@ -87,16 +112,45 @@ extension EmbeddedMockServer {
         let clock: any Clock = settings.clockOffset == 0 ? SystemClock() : ShiftedClock(offset: settings.clockOffset)
         var environment = MockEnvironment(clock: clock, logger: logger)
         environment.settings = try EmbeddedMockServer.systemSettings(settings)
+        configuration.outbound = try EmbeddedMockServer.outbound(settings)
+        var limits = StubLimits()
+        limits.recordMappings = settings.recordMappings
+        limits.preserveHostHeader = settings.preserveHostHeader
         var stubs: StubStore?
         if let mappings = settings.mappings {
             // As the command line: a refused mapping is logged and listed at /__admin/mappings/refused; the rest load.
-            let loaded = try StubLoading.store(root: mappings.path, clock: environment.clock)
+            let loaded = try StubLoading.store(root: mappings.path, clock: environment.clock, limits: limits)
             for line in loaded.loadRecord.current.lines() { logger.warning(line) }
             stubs = loaded
+        } else if limits != StubLimits() {
+            stubs = StubLoading.emptyStore(clock: environment.clock, limits: limits)
         }
-        let app = MockApp(seed: try EmbeddedMockServer.load(settings.seed), environment: environment, stubs: stubs, adminToken: settings.adminToken,
-                          adminHosts: [configuration.host], journalSize: settings.journalSize)
+        var proxyAll: ProxyAll?
+        if let url = settings.proxyAll {
+            do throws(Upstream.Invalid) {
+                proxyAll = ProxyAll(upstream: try Upstream(baseURL: url.absoluteString), preserveHost: settings.preserveHostHeader)
+            } catch {
+                throw InvalidSetting(description: "proxyAll: \(error.reason)")
+            }
+        }
+        let app = MockApp(seed: try EmbeddedMockServer.load(settings.seed), environment: environment, stubs: stubs, proxyAll: proxyAll,
+                          adminToken: settings.adminToken, adminHosts: [configuration.host], journalSize: settings.journalSize)
         try self.init(app: app, configuration: configuration, logger: logger, statePath: settings.statePath)
+    }
+
+    /// The outbound client's settings, checked as their flags check them.
+    static func outbound(_ settings: Settings) throws -> OutboundSettings {
+        var outbound = OutboundSettings()
+        guard let policy = OutboundSettings.policy(from: settings.outbound) else {
+            throw InvalidSetting(description: "outbound must be all, loopback or a comma-separated list of hosts, not \"\(settings.outbound)\"")
+        }
+        outbound.policy = policy
+        outbound.trustAllTargets = settings.trustAllProxyTargets
+        if let file = settings.proxyCAFile {
+            guard FileManager.default.isReadableFile(atPath: file) else { throw InvalidSetting(description: "proxyCAFile \(file): no readable file there") }
+            outbound.caFile = file
+        }
+        return outbound
     }
 
     /// The systems' settings parsed as their flags parse them.

@@ -126,6 +126,39 @@ final class AdminClientStubTests: XCTestCase {
         XCTAssertEqual([hello.status, added.status], [404, 404])
     }
 
+    /// Record and playback in a test: a front server proxies what it does not know to an
+    /// upstream on loopback, keeps each exchange as a stub, and answers it once the upstream is gone.
+    func testAnEmbeddedServerProxiesRecordsAndPlaysBack() async throws {
+        let folder = try makeFolder()
+        try Data(#"{"request": {"url": "/hello"}, "response": {"body": "from the upstream"}}"#.utf8)
+            .write(to: folder.appendingPathComponent("mappings/hello.json"))
+        let upstream = try EmbeddedMockServer(mappings: folder)
+        defer { upstream.stop() }
+        let front = try EmbeddedMockServer(.init(proxyAll: upstream.baseURL, recordMappings: true, outbound: "loopback"))
+        self.server = front
+        let proxied = try await get(front, "/hello")
+        XCTAssertEqual(proxied.status, 200)
+        XCTAssertEqual(proxied.body, "from the upstream")
+        let recorded = try await front.admin.stubs()
+        XCTAssertEqual(recorded.count, 1, "\(recorded)")
+        upstream.stop()
+        let replayed = try await get(front, "/hello")
+        XCTAssertEqual(replayed.status, 200)
+        XCTAssertEqual(replayed.body, "from the upstream")
+    }
+
+    func testOutboundSettingsAreCheckedAsTheirFlagsAre() throws {
+        XCTAssertThrowsError(try EmbeddedMockServer(.init(outbound: "not/a host"))) { error in
+            XCTAssertTrue("\(error)".contains("outbound must be all, loopback or a comma-separated list of hosts"), "\(error)")
+        }
+        XCTAssertThrowsError(try EmbeddedMockServer(.init(proxyAll: URL(string: "ftp://example.com")))) { error in
+            XCTAssertTrue("\(error)".hasPrefix("proxyAll: "), "\(error)")
+        }
+        XCTAssertThrowsError(try EmbeddedMockServer(.init(proxyCAFile: "/nonexistent/ca.pem"))) { error in
+            XCTAssertTrue("\(error)".contains("no readable file"), "\(error)")
+        }
+    }
+
     func testSavedStubsAreInTheFolderAndLoadAtTheNextStart() async throws {
         let folder = try makeFolder()
         let first = try EmbeddedMockServer(mappings: folder)
