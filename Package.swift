@@ -76,6 +76,11 @@ let package = Package(
         .testTarget(name: "RoutesTests", dependencies: mockTargets + ["MockAdminWire", "HTTPServer", "TestSupport", "MockTestSupport", "MockServerKit", "MockServer"],
                     // Files older servers wrote, read by the tests from the source tree.
                     exclude: ["Persistence/Fixtures"]),
+        // The kit alone: what the systems build on, tested without any system or the composition root.
+        .testTarget(name: "EmulationKitTests", dependencies: ["EmulationKit", "HTTPServer", "MockAdminWire"]),
+        // The stubs: units on Stubs, and the whole mock on a port (TestServer) for what goes over the wire.
+        .testTarget(name: "StubsTests", dependencies: ["Stubs", "Routes", "EmulationKit", "HTTPServer", "MockAdminWire", "LinearRegex",
+                                                       "TestSupport", "MockTestSupport"]),
         .testTarget(name: "MockServerKitTests", dependencies: ["MockServerKit", "MockServerAdminClient", "MockAdminWire", "TestSupport", "MockTestSupport", "EmulationKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 import HTTPServer
 @testable import Routes
 @testable import StatePersistence

@@ -1,5 +1,4 @@
 import XCTest
-@testable import Routes
 @testable import EmulationKit
 
 /// The storage-free tokens of the rows app and the gateway.

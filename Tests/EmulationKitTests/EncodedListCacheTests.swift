@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 import HTTPServer
-@testable import Routes
 @testable import EmulationKit
 
 /// Cached per-element JSON gives exactly what a fresh encoding gives, whatever the list became.

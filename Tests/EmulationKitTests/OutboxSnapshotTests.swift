@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 import HTTPServer
-@testable import Routes
 @testable import EmulationKit
 
 /// The outbox's hand-written snapshot JSON reads back as the `Codable` snapshot it stands for.
