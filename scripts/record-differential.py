@@ -4,6 +4,7 @@ answer must equal the upstream's (status, Content-Type, body). Loopback only: th
 Python server this script starts.
 
 Usage: python3 scripts/record-differential.py --mock-server .build/debug/mock-server --jar wiremock-standalone-2.35.1.jar
+       (or --wiremock-url http://127.0.0.1:PORT for a WireMock already running: CI's conformance step passes its own)
 """
 import argparse, http.server, json, os, socket, subprocess, sys, tempfile, threading, time, urllib.request, urllib.error
 
@@ -80,6 +81,13 @@ def wait_up(base, proc, what):
 
 
 def start(kind, args, procs):
+    if kind == "WireMock" and args.wiremock_url:
+        # A WireMock already running (the conformance step's JVM): emptied, not started again.
+        base = args.wiremock_url.rstrip("/")
+        call(base, "POST", "/__admin/recordings/stop")
+        call(base, "DELETE", "/__admin/mappings")
+        call(base, "POST", "/__admin/reset")
+        return base
     root = tempfile.mkdtemp(prefix=f"record-differential-{kind}.")
     os.makedirs(os.path.join(root, "mappings"))
     port = free_port()
@@ -97,8 +105,11 @@ def start(kind, args, procs):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--mock-server", required=True)
-    p.add_argument("--jar", required=True)
+    p.add_argument("--jar", help="WireMock's standalone jar, started here (or --wiremock-url)")
+    p.add_argument("--wiremock-url", help="a WireMock 2.35.1 already running on loopback, used instead of starting one")
     args = p.parse_args()
+    if not args.jar and not args.wiremock_url:
+        p.error("--jar or --wiremock-url is required")
     class Quiet(http.server.ThreadingHTTPServer):
         daemon_threads = True
 

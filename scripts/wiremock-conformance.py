@@ -607,6 +607,12 @@ def main():
             java_failures = run_java_client(args.jar, args.java_client, [wire, mock])
             print(f"wiremock-conformance: WireMock's Java client: {'passed on both' if not java_failures else 'FAILED'}")
             failures += java_failures
+        # Record and playback against the same WireMock (no second JVM): each records the same
+        # upstream traffic and replays the other's recording (scripts/record-differential.py).
+        differential = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "record-differential.py"),
+                                       "--mock-server", args.mock_server, "--wiremock-url", wire["url"]], timeout=120)
+        if differential.returncode != 0:
+            failures.append("record-differential: the recordings do not replay the upstream's answers (its lines above)")
         for f in failures:
             print(f"  DIFFERENT: {f}")
         if failures:

@@ -4,7 +4,9 @@
 # mappings set), then PyPI's `wiremock` admin client drives both (create, list, count, find,
 # clientIp, reset), then `persistent: true`, its DELETE and `POST /__admin/mappings/save` on each
 # (answers and the files written to the shared mappings folder), then WireMock's own Java client
-# (register, editStub, removeStub, resets, scenario state, find, serve events) against each. Installs what it needs: Debian's openjdk-17-jre-headless, and PyPI's wiremock 2.7.0
+# (register, editStub, removeStub, resets, scenario state, find, serve events) against each, then
+# record and playback (scripts/record-differential.py, on the same WireMock: each server records a
+# loopback upstream and replays the other's recording). Installs what it needs: Debian's openjdk-17-jre-headless, and PyPI's wiremock 2.7.0
 # into .venv-wiremock (its wheel ships wiremock-standalone-2.35.1.jar). Both servers listen on
 # loopback only. Then, in a network namespace of its own (`unshare -n`, loopback only, so the
 # proxies and webhooks real folders name reach nothing), the real WireMock folders of
