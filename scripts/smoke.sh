@@ -6,7 +6,8 @@
 # on a stock Mac, where `#` is not a comment), each with `set -euo pipefail`, the server on a
 # free port (its port replaces 8080 in every URL of the blocks). It also checks that the README's option list is
 # `mock-server --help` (scripts/readme-help.sh regenerates it) and that the server's log has a
-# line per request. Usage: scripts/smoke.sh [path/to/mock-server]
+# line per request. The recording example's backend (127.0.0.1:8081) is a file server on loopback
+# started here. Usage: scripts/smoke.sh [path/to/mock-server]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -25,8 +26,10 @@ if ! diff -u "$work/readme-help" "$work/help" > "$work/help.diff"; then
     exit 1
 fi
 pid=""
+backend_pid=""
 cleanup() {
     if [[ -n "$pid" ]]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+    if [[ -n "$backend_pid" ]]; then kill "$backend_pid" 2>/dev/null || true; wait "$backend_pid" 2>/dev/null || true; fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -61,7 +64,22 @@ if grep -nE '^[[:space:]]*#|[[:space:]]#([[:space:]]|$)' "$work/blocks.sh" | gre
     echo "smoke: a README block has a # comment (above), which zsh runs as a command when pasted" >&2
     exit 1
 fi
-sed -e "s#127\.0\.0\.1:8080#127.0.0.1:${port}#g" -e '/^# ---- block/d' "$work/blocks.sh" > "$work/pasted.sh"
+# The recording example's backend (127.0.0.1:8081 in the README): a file server on loopback
+# this script starts, on a free port.
+mkdir -p "$work/backend/catalog"
+echo '{"items": ["A-1", "B-2"]}' > "$work/backend/catalog/items"
+: > "$work/backend.log"
+python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$work/backend" > "$work/backend.log" 2>&1 &
+backend_pid=$!
+backend_port=""
+for _ in $(seq 1 200); do
+    backend_port="$(sed -nE 's#.* port ([0-9]+) .*#\1#p' "$work/backend.log" | head -1)"
+    [[ -n "$backend_port" ]] && break
+    sleep 0.05
+done
+[[ -n "$backend_port" ]] || { echo "smoke: the example backend did not start" >&2; cat "$work/backend.log" >&2; exit 1; }
+sed -e "s#127\.0\.0\.1:8080#127.0.0.1:${port}#g" -e "s#127\.0\.0\.1:8081#127.0.0.1:${backend_port}#g" -e '/^# ---- block/d' \
+    "$work/blocks.sh" > "$work/pasted.sh"
 
 # Each block runs as pasted into bash, then into zsh as a stock Mac has it: interactive, no rc
 # files, so no `interactivecomments` (each pass starts with the README's own reset).
