@@ -678,6 +678,55 @@ def run_control_panels(width, height, label):
         BASE = upstream
 
 
+def run_recording(width, height, label):
+    """The Stubs tab's recorder: a backend on loopback (started here) recorded from the page, its
+    exchange kept as a stub on Stop and answered by it afterwards."""
+    import http.server as http_server
+    import threading
+
+    class Backend(http_server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b'{"items": ["A-1"]}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    backend = http_server.ThreadingHTTPServer(("127.0.0.1", 0), Backend)
+    threading.Thread(target=backend.serve_forever, daemon=True).start()
+    http("POST", "/__mock/reset", headers={"X-Mock-Admin": "1"})
+    driver = browser(width, height)
+    wait = WebDriverWait(driver, 10)
+    try:
+        driver.get(BASE + "/__mock/")
+        wait.until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        tab(driver, "stubs")
+        # "not started", or "stopped" after an earlier run: a reset leaves the recorder's status (as WireMock's).
+        wait.until(lambda d: d.find_element(By.ID, "recording-status").text in ("not started", "stopped"))
+        driver.find_element(By.ID, "recording-target").send_keys(f"http://127.0.0.1:{backend.server_address[1]}")
+        click(driver, driver.find_element(By.ID, "recording-start"))
+        wait.until(lambda d: d.find_element(By.ID, "recording-status").text == "recording")
+        check(driver.find_element(By.ID, "recording-stop").is_displayed(), f"{label}: Stop shown while recording")
+        status, body = http("GET", "/catalog/items")
+        check(status == 200 and "A-1" in body, f"{label}: proxied to the backend while recording ({status} {body[:80]})")
+        shot(driver, f"{label}-12-recording")
+        click(driver, driver.find_element(By.ID, "recording-stop"))
+        wait.until(lambda d: d.find_element(By.ID, "recording-status").text == "stopped")
+        wait.until(lambda d: "/catalog/items" in d.find_element(By.ID, "stubs-list").text)
+        backend.shutdown()
+        status, body = http("GET", "/catalog/items")
+        check(status == 200 and "A-1" in body, f"{label}: the kept stub answers with the backend gone ({status} {body[:80]})")
+        shot(driver, f"{label}-13-recorded")
+    finally:
+        driver.quit()
+        backend.server_close()
+        admin("DELETE", "/__admin/mappings")
+
+
 def main():
     os.makedirs(SHOTS, exist_ok=True)
     run_live(1280, 900, "desktop")
@@ -689,6 +738,8 @@ def main():
     run_remote(375, 812, "phone")
     run_keyboard(1280, 900, "desktop")
     run_keyboard(375, 812, "phone")
+    run_recording(1280, 900, "desktop")
+    run_recording(375, 812, "phone")
     if http("OPTIONS", "/__mock/requests")[0] == 404:
         run_control_panels(1280, 900, "desktop-stub")
         run_control_panels(375, 812, "phone-stub")

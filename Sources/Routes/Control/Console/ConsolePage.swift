@@ -86,6 +86,15 @@ package enum ConsolePage {
       <div class="row-controls"><button type="button" id="stubs-scenarios-reset">Scenarios to Started</button></div>
     </div>
     <p class="muted">WireMock mappings that answer before the systems (--mappings DIR, or POST /__admin/mappings); newest first, with their hits and scenario state.</p>
+    <div class="box" id="recording-box">
+      <h3>Recording: <span id="recording-status" role="status">not started</span></h3>
+      <p class="muted">While recording, what no stub and no system answers goes to the backend; Stop keeps each exchange as a stub (POST /__admin/recordings/start and /stop).</p>
+      <form id="recording-form" class="inline">
+        <input id="recording-target" aria-label="Backend URL to record" type="url" placeholder="http://staging.example.com" autocomplete="url" required>
+        <button type="submit" id="recording-start">Start recording</button>
+        <button type="button" id="recording-stop" hidden>Stop and keep</button>
+      </form>
+    </div>
     <ol id="stubs-list" class="faults"></ol>
     <p id="stubs-empty" class="empty">No stubs loaded: every request goes to the systems.</p>
     <div id="stubs-refused-box" hidden>

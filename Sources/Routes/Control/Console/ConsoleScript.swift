@@ -385,7 +385,25 @@ package enum ConsoleScript {
       el("button", { type: "button", onclick: () => api("DELETE", "/__admin/mappings/" + encodeURIComponent(s.id)).then(refreshStubs).catch(report) }, "Remove"))));
     setEmpty("stubs-list", "stubs-empty", stubs.length);
   }
-  function refreshStubs() { state.stubsText = null; return loadStubs(); }
+  function refreshStubs() { state.stubsText = null; return Promise.all([loadStubs(), loadRecording()]); }
+
+  // ---- recording (WireMock's recorder) ----------------------------------------------------
+  async function loadRecording() {
+    const status = JSON.parse(await api("GET", "/__admin/recordings/status")).status;
+    const recording = status === "Recording";
+    $("recording-status").textContent = recording ? "recording" : status === "Stopped" ? "stopped" : "not started";
+    $("recording-start").hidden = recording;
+    $("recording-target").disabled = recording;
+    $("recording-stop").hidden = !recording;
+  }
+  $("recording-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    api("POST", "/__admin/recordings/start", { targetBaseUrl: $("recording-target").value.trim() })
+      .then(loadRecording).then(() => toast("Recording: what no stub answers goes to the backend")).catch(report);
+  });
+  $("recording-stop").addEventListener("click", () => api("POST", "/__admin/recordings/stop", {})
+    .then((text) => { const kept = (JSON.parse(text).mappings || []).length; toast(kept + (kept === 1 ? " stub" : " stubs") + " kept"); })
+    .then(refreshStubs).catch(report));
   const refreshStubsSoon = debounce(() => { refreshStubs().catch(() => {}); }, 300);
   $("stubs-scenarios-reset").addEventListener("click", () => api("POST", "/__admin/scenarios/reset", {}).then(refreshStubs).then(() => toast("Scenarios back to Started")).catch(report));
   $("fault-form").addEventListener("submit", (e) => {
@@ -447,7 +465,7 @@ package enum ConsoleScript {
     if (state.features.faults) jobs.push(loadFaults());
     if (state.features.clock) jobs.push(loadClock());
     if (state.features.instances) jobs.push(loadInstances());
-    if (state.features.stubs) jobs.push(loadStubs());
+    if (state.features.stubs) jobs.push(loadStubs(), loadRecording());
     await Promise.all(jobs);
   }
   async function poll() {

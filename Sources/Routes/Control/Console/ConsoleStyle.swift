@@ -131,6 +131,7 @@ td.c-id { font: .8rem var(--mono); color: var(--muted); }
 .buttons { display: flex; gap: .5rem; flex-wrap: wrap; margin: .4rem 0; }
 .inline { display: flex; gap: .5rem; flex-wrap: wrap; }
 .inline input { width: 8rem; }
+.inline input#recording-target { width: auto; flex: 1 1 16rem; }
 .stack { display: grid; gap: .6rem; }
 label { display: grid; gap: .2rem; font-size: .82rem; color: var(--muted); }
 label > input, label > select { color: var(--text); font-size: .95rem; }
