@@ -68,11 +68,11 @@ package final class TestServer: @unchecked Sendable {
     /// that send it check that it is still accepted.
     package static let adminWrite: [(String, String)] = [("X-Mock-Admin", "1")]
 
-    /// Sends one request and waits for its response.
-
+    /// Sends one request and waits for its response, at most `timeout` seconds for each read (a
+    /// deadline for slow machines and sanitizers, not a measure).
     package func request(_ method: String, _ path: String, headers: [(String, String)] = [],
-                        body: [UInt8] = []) throws -> TestResponse {
-        let client = try TestHTTPClient(port: port)
+                        body: [UInt8] = [], timeout: Double = 5) throws -> TestResponse {
+        let client = try TestHTTPClient(port: port, timeout: timeout)
         try client.sendRequest(method, path, headers: headers, body: body)
         var response = try client.readResponse(head: method == "HEAD")
         while response.status < 200 { response = try client.readResponse(head: method == "HEAD") }
@@ -86,8 +86,9 @@ package final class TestServer: @unchecked Sendable {
     }
 
     /// Sends a raw JSON text body with `Content-Type: application/json`.
-    package func request(_ method: String, _ path: String, headers: [(String, String)] = [], jsonText: String) throws -> TestResponse {
-        try request(method, path, headers: headers + [("Content-Type", "application/json")], body: Array(jsonText.utf8))
+    package func request(_ method: String, _ path: String, headers: [(String, String)] = [], jsonText: String,
+                         timeout: Double = 5) throws -> TestResponse {
+        try request(method, path, headers: headers + [("Content-Type", "application/json")], body: Array(jsonText.utf8), timeout: timeout)
     }
 
     /// Sends an `application/x-www-form-urlencoded` body.
