@@ -100,7 +100,9 @@ final class StubAdminTests: MockServerTestCase {
     func testTheCapRefusesMoreThanTenThousand() throws {
         var items: [String] = []
         for i in 0..<10_000 { items.append(#"{"request": {"url": "/m/\#(i)"}, "response": {"body": "\#(i)"}}"#) }
-        let full = try server.request("POST", "/__admin/mappings/import", jsonText: #"{"mappings": [\#(items.joined(separator: ","))]}"#)
+        // A generous deadline: 10,000 mappings take seconds to import under a sanitizer.
+        let full = try server.request("POST", "/__admin/mappings/import", jsonText: #"{"mappings": [\#(items.joined(separator: ","))]}"#,
+                                      timeout: 120)
         XCTAssertEqual(full.status, 200, full.text)
         XCTAssertEqual(try server.request("GET", "/m/9999").text, "9999")
         let over = try server.request("POST", "/__admin/mappings", jsonText: minimal)
