@@ -106,6 +106,22 @@ final class StubProxyTests: MockServerTestCase {
         XCTAssertEqual(up.requests.count, 1)
     }
 
+    /// A HEAD through a proxy says the upstream's length, not the empty body's (RFC 9110 §9.3.2).
+    func testAProxiedHeadKeepsTheUpstreamsContentLength() throws {
+        let up = try upstream { seen in
+            seen.requestLine.hasPrefix("HEAD ")
+                ? .send(Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1234\r\n\r\n".utf8))
+                : .send(LoopbackUpstream.response("200 OK", body: Array("ok".utf8)))
+        }
+        try stub(#"{"request": {"urlPath": "/sized"}, "response": {"proxyBaseUrl": "http://127.0.0.1:\#(up.port)"}}"#)
+        let head = try server.request("HEAD", "/sized")
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(head.header("Content-Length"), "1234")
+        XCTAssertEqual(head.body, [])
+        let get = try server.request("GET", "/sized")
+        XCTAssertEqual(get.header("Content-Length"), "2", "a GET keeps its own body's length")
+    }
+
     func testConnectionsToAnUpstreamAreKeptForTheNextRequest() throws {
         let up = try upstream { _ in .send(LoopbackUpstream.response("200 OK", body: Array("ok".utf8))) }
         try stub(#"{"request": {"url": "/again"}, "response": {"proxyBaseUrl": "http://127.0.0.1:\#(up.port)"}}"#)

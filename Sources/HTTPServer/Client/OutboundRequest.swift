@@ -29,6 +29,9 @@ package struct OutboundResponse: Sendable {
     package var reason: String
     package var headers: HTTPHeaders
     package var body: [UInt8]
+    /// For a HEAD request, the upstream's `Content-Length` (what a GET's body would count); nil
+    /// otherwise, or when it sent none.
+    package var declaredLength: Int? = nil
 }
 
 /// Why an upstream gave no answer.

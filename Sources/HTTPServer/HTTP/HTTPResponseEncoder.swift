@@ -99,7 +99,7 @@ enum HTTPResponseEncoder {
                                       date: [UInt8], into out: inout [UInt8]) -> Bool {
         let code = response.status.code
         let hasBody = code >= 200 && code != 204 && code != 304
-        let bodyCount = response.body.count
+        let bodyCount = omitBody ? response.headContentLength ?? response.body.count : response.body.count
         let connection = connectionField(code: code, keepAlive: keepAlive, requestVersion: requestVersion)
         var size = 9 + ByteWriter.decimalCount(code) + 1 + response.status.reasonPhrase.utf8.count + 2 + 2
         if hasBody { size += 16 + ByteWriter.decimalCount(bodyCount) + 2 }

@@ -44,6 +44,8 @@ package enum ProxyForwarding {
                                             headers: answer.headers, body: answer.body)
                 for (name, value) in extras.responseHeaders { response.headers.add(name, value) }
                 response.outsideFields = true
+                // HEAD: the upstream's length, not the empty body's.
+                response.headContentLength = answer.declaredLength
                 promise.complete(response)
             case .failure(let failure):
                 let status: HTTPStatus = failure.kind == .timedOut ? .gatewayTimeout : .badGateway
