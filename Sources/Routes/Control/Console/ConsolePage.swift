@@ -90,7 +90,7 @@ package enum ConsolePage {
       <h3>Recording: <span id="recording-status" role="status">not started</span></h3>
       <p class="muted">While recording, what no stub and no system answers goes to the backend; Stop keeps each exchange as a stub (POST /__admin/recordings/start and /stop).</p>
       <form id="recording-form" class="inline">
-        <input id="recording-target" aria-label="Backend URL to record" type="url" placeholder="http://staging.example.com" autocomplete="url" required>
+        <input id="recording-target" aria-label="Backend URL to record" type="url" placeholder="Backend URL (staging)" autocomplete="url" required>
         <button type="submit" id="recording-start">Start recording</button>
         <button type="button" id="recording-stop" hidden>Stop and keep</button>
       </form>
