@@ -14,7 +14,7 @@ extension MockAdminClient {
 
     /// Every system's accounts, keyed by system.
     public func accounts() async throws -> [String: [MockAccount]] {
-        try decode([String: [MockAccount]].self, try await send("GET", "/__mock/accounts", expecting: 200))
+        try decode([String: [MockAccount]].self, try await send(.accounts, expecting: 200))
     }
 
     /// Creates an account directly on `system` from its fields (docs/control-plane.md, "Arrange, isolate, verify"), e.g. a confirmed
@@ -25,32 +25,32 @@ extension MockAdminClient {
         var object = fields
         object["system"] = system
         let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return try decode(MockAccount.self, try await send("POST", "/__mock/accounts", body: body, expecting: 201))
+        return try decode(MockAccount.self, try await send(.createAccount, body: body, expecting: 201))
     }
 
     /// Removes one account (by the id the listing shows) and ends its sessions.
     public func removeAccount(system: String, id: String) async throws {
-        _ = try await send("DELETE", "/__mock/accounts/\(system)/\(id)", expecting: 204)
+        _ = try await send(.removeAccount, system, id, expecting: 204)
     }
 
     // MARK: Outbox parts
 
     /// Forgets every SMS; the e-mails stay.
-    public func clearSMS() async throws { _ = try await send("DELETE", "/__mock/sms", expecting: 204) }
+    public func clearSMS() async throws { _ = try await send(.clearSMS, expecting: 204) }
 
     /// Forgets every e-mail; the SMS stay.
-    public func clearEmails() async throws { _ = try await send("DELETE", "/__mock/emails", expecting: 204) }
+    public func clearEmails() async throws { _ = try await send(.clearEmails, expecting: 204) }
 
     // MARK: State
 
     /// The whole state (every system, the outbox, the clock offset) as one document.
     public func state() async throws -> Data {
-        try await send("GET", "/__mock/state", expecting: 200)
+        try await send(.state, expecting: 200)
     }
 
     /// Puts back a document from `state()`: all at once, or (a failure) nothing.
     public func restoreState(_ document: Data) async throws {
-        _ = try await send("PUT", "/__mock/state", body: document, expecting: 204)
+        _ = try await send(.restoreState, body: document, expecting: 204)
     }
 
     /// Every system reset to `seed` (seed.json's format, as JSON data) instead of the start seed.
@@ -59,7 +59,7 @@ extension MockAdminClient {
             throw Failure(description: "the seed must be a JSON object in seed.json's format")
         }
         let body = try JSONSerialization.data(withJSONObject: ["seed": object])
-        _ = try await send("POST", "/__mock/reset", body: body, expecting: 204)
+        _ = try await send(.reset, body: body, expecting: 204)
     }
 
     // MARK: Instances
@@ -70,17 +70,17 @@ extension MockAdminClient {
         if let seed { object["seed"] = try JSONSerialization.jsonObject(with: seed) }
         object["smsCode"] = smsCode
         let body = try JSONSerialization.data(withJSONObject: object)
-        return try decode(MockInstance.self, try await send("POST", "/__mock/instances", body: body, expecting: 201))
+        return try decode(MockInstance.self, try await send(.createInstance, body: body, expecting: 201))
     }
 
     /// The running instances.
     public func instances() async throws -> [MockInstance] {
-        try decode([MockInstance].self, try await send("GET", "/__mock/instances", expecting: 200))
+        try decode([MockInstance].self, try await send(.instances, expecting: 200))
     }
 
     /// Stops an instance.
     public func removeInstance(_ id: String) async throws {
-        _ = try await send("DELETE", "/__mock/instances/\(id)", expecting: 204)
+        _ = try await send(.removeInstance, id, expecting: 204)
     }
 
     // MARK: Verify
@@ -89,13 +89,13 @@ extension MockAdminClient {
     public func requests(_ filter: MockRequestFilter, limit: Int? = nil) async throws -> [MockJournalEntry] {
         var query = filter.query
         query["limit"] = limit.map(String.init)
-        return try decode([MockJournalEntry].self, try await send("GET", "/__mock/requests", query: query, expecting: 200))
+        return try decode([MockJournalEntry].self, try await send(.requests, query: query, expecting: 200))
     }
 
     /// How many journal entries match `filter`.
     public func requestCount(_ filter: MockRequestFilter = MockRequestFilter()) async throws -> Int {
         struct Count: Decodable { var count: Int }
-        return try decode(Count.self, try await send("GET", "/__mock/requests/count", query: filter.query, expecting: 200)).count
+        return try decode(Count.self, try await send(.requestCount, query: filter.query, expecting: 200)).count
     }
 
     /// Waits until at least `count` journal entries match `filter` and returns their number;
@@ -108,7 +108,7 @@ extension MockAdminClient {
             var query = filter.query
             query["atLeast"] = String(count)
             query["waitMs"] = String(ms)
-            found = try decode(Count.self, try await send("GET", "/__mock/requests/count", query: query, expecting: 200)).count
+            found = try decode(Count.self, try await send(.requestCount, query: query, expecting: 200)).count
             return found >= count
         } failure: { "fewer than \(count) matching requests within \(timeout) s (\(found) so far)" }
         return found
@@ -133,7 +133,7 @@ extension MockAdminClient {
     /// are there and `new` is true, the server cannot tell old from new: the client then asks
     /// again every 50 ms. Clear the SMS first (``clearSMS()``) to keep it one held request.
     public func waitForSMS(to phone: String, new: Bool = true, timeout: TimeInterval = 10) async throws -> MockSMS {
-        try await waitForMessage("/__mock/sms", filter: ["phone": phone], new: new, timeout: timeout, as: MockSMS.self) {
+        try await waitForMessage(.sms, filter: ["phone": phone], new: new, timeout: timeout, as: MockSMS.self) {
             "no SMS to \(phone) within \(timeout) s (\($0) to it so far)"
         }
     }
@@ -142,21 +142,21 @@ extension MockAdminClient {
     /// in ``waitForSMS(to:new:timeout:)``: `true` skips the e-mails already there, and at the
     /// deadline it throws ``Failure`` rather than returning an older one.
     public func waitForEmail(to address: String, new: Bool = true, timeout: TimeInterval = 10) async throws -> MockEmail {
-        try await waitForMessage("/__mock/emails", filter: ["to": address], new: new, timeout: timeout, as: MockEmail.self) {
+        try await waitForMessage(.emails, filter: ["to": address], new: new, timeout: timeout, as: MockEmail.self) {
             "no e-mail to \(address) within \(timeout) s (\($0) to it so far)"
         }
     }
 
     /// One outbox part's wait: the server holds the request while nothing matches; with older
     /// matches already there it answers at once, so the next ask comes after a short pause.
-    private func waitForMessage<Message: Decodable>(_ path: String, filter: [String: String], new: Bool, timeout: TimeInterval,
+    private func waitForMessage<Message: Decodable>(_ route: MockAdminRoute, filter: [String: String], new: Bool, timeout: TimeInterval,
                                                     as type: Message.Type, failure: (Int) -> String) async throws -> Message {
-        let already = new ? try decode([Message].self, try await send("GET", path, query: filter, expecting: 200)).count : 0
+        let already = new ? try decode([Message].self, try await send(route, query: filter, expecting: 200)).count : 0
         var seen = already
         var result: Message?
         try await waiting(timeout) { ms in
             let query = filter.merging(["waitMs": String(already == 0 ? ms : 0)]) { $1 }
-            let messages = try decode([Message].self, try await send("GET", path, query: query, expecting: 200))
+            let messages = try decode([Message].self, try await send(route, query: query, expecting: 200))
             seen = messages.count
             if messages.count > already, let last = messages.last { result = last; return true }
             if already > 0 { try await Task.sleep(nanoseconds: 50_000_000) }

@@ -17,12 +17,12 @@ extension MockAdminClient {
         query["path"] = path
         query["since"] = since.map(String.init)
         query["limit"] = limit.map(String.init)
-        return try decode([MockJournalEntry].self, try await send("GET", "/__mock/requests", query: query, expecting: 200))
+        return try decode([MockJournalEntry].self, try await send(.requests, query: query, expecting: 200))
     }
 
     /// Empties the journal.
     public func clearRequests() async throws {
-        _ = try await send("DELETE", "/__mock/requests", expecting: 204)
+        _ = try await send(.clearRequests, expecting: 204)
     }
 
     // MARK: Faults
@@ -35,42 +35,42 @@ extension MockAdminClient {
             var method: String?, path: String, system: String?, times: Int?, action: MockFaultAction
         }
         let body = try JSONEncoder().encode(Rule(method: method, path: path, system: system, times: times, action: action))
-        return try decode(MockFaultRule.self, try await send("POST", "/__mock/faults", body: body, expecting: 201)).id
+        return try decode(MockFaultRule.self, try await send(.addFault, body: body, expecting: 201)).id
     }
 
     /// The active fault rules with their remaining counts.
     public func faults() async throws -> [MockFaultRule] {
-        try decode([MockFaultRule].self, try await send("GET", "/__mock/faults", expecting: 200))
+        try decode([MockFaultRule].self, try await send(.faults, expecting: 200))
     }
 
     /// Removes one fault rule (a failure if there is none with that id).
     public func removeFault(_ id: Int) async throws {
-        _ = try await send("DELETE", "/__mock/faults/\(id)", expecting: 204)
+        _ = try await send(.removeFault, String(id), expecting: 204)
     }
 
     /// Removes every fault rule.
     public func removeAllFaults() async throws {
-        _ = try await send("DELETE", "/__mock/faults", expecting: 204)
+        _ = try await send(.removeAllFaults, expecting: 204)
     }
 
     // MARK: Clock
 
     /// The mock's clock.
     public func clock() async throws -> MockClock {
-        try decode(MockClock.self, try await send("GET", "/__mock/clock", expecting: 200))
+        try decode(MockClock.self, try await send(.clock, expecting: 200))
     }
 
     /// Moves the mock's clock forward (`seconds` > 0, fractions allowed): token expiry, `sentAt`, dates.
     @discardableResult
     public func advanceClock(seconds: Double) async throws -> MockClock {
         let body = try JSONSerialization.data(withJSONObject: ["advanceSeconds": seconds])
-        return try decode(MockClock.self, try await send("POST", "/__mock/clock", body: body, expecting: 200))
+        return try decode(MockClock.self, try await send(.advanceClock, body: body, expecting: 200))
     }
 
     /// Puts the clock back to real time.
     @discardableResult
     public func resetClock() async throws -> MockClock {
-        try decode(MockClock.self, try await send("DELETE", "/__mock/clock", expecting: 200))
+        try decode(MockClock.self, try await send(.resetClock, expecting: 200))
     }
 
     // MARK: Tokens
@@ -78,19 +78,19 @@ extension MockAdminClient {
     /// Expires one token, all of `system`'s, or (neither given) every system's; returns how many.
     @discardableResult
     public func expireTokens(system: String? = nil, token: String? = nil) async throws -> Int {
-        try await tokens("expire", system: system, token: token)
+        try await tokens(.expireTokens, system: system, token: token)
     }
 
     /// Revokes one token, all of `system`'s, or (neither given) every system's; returns how many.
     @discardableResult
     public func revokeTokens(system: String? = nil, token: String? = nil) async throws -> Int {
-        try await tokens("revoke", system: system, token: token)
+        try await tokens(.revokeTokens, system: system, token: token)
     }
 
-    private func tokens(_ control: String, system: String?, token: String?) async throws -> Int {
+    private func tokens(_ route: MockAdminRoute, system: String?, token: String?) async throws -> Int {
         struct Body: Encodable { var system: String?, token: String? }
         struct Affected: Decodable { var affected: Int }
         let body = try JSONEncoder().encode(Body(system: system, token: token))
-        return try decode(Affected.self, try await send("POST", "/__mock/tokens/\(control)", body: body, expecting: 200)).affected
+        return try decode(Affected.self, try await send(route, body: body, expecting: 200)).affected
     }
 }

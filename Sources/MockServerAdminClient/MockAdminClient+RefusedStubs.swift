@@ -19,6 +19,6 @@ extension MockAdminClient {
     /// on a mapping it relies on that did not load, rather than on the 404 it gets later.
     public func refusedStubs() async throws -> [MockRefusedStub] {
         struct List: Decodable { let refused: [MockRefusedStub] }
-        return try decode(List.self, try await send("GET", "/__admin/mappings/refused", expecting: 200)).refused
+        return try decode(List.self, try await send(.refusedStubs, expecting: 200)).refused
     }
 }

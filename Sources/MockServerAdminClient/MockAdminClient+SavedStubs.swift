@@ -11,6 +11,6 @@ extension MockAdminClient {
     /// start. A failure when the server has no folder (409) or the folder refuses a file (503):
     /// nothing is saved then.
     public func saveStubs() async throws {
-        _ = try await send("POST", "/__admin/mappings/save", body: Data("{}".utf8), expecting: 200)
+        _ = try await send(.saveStubs, body: Data("{}".utf8), expecting: 200)
     }
 }

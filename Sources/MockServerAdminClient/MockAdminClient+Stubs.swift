@@ -16,7 +16,7 @@ extension MockAdminClient {
     /// with the server's reason (the field named).
     @discardableResult
     public func addStub(json: Data) async throws -> MockStub {
-        try decode(MockStub.self, try await send("POST", "/__admin/mappings", body: json, expecting: 201))
+        try decode(MockStub.self, try await send(.addStub, body: json, expecting: 201))
     }
 
     /// Adds the mappings of a WireMock JSON file (one mapping, an array, or `{"mappings": [...]}`),
@@ -30,47 +30,47 @@ extension MockAdminClient {
         case let object as [String: Any]: body = try JSONSerialization.data(withJSONObject: ["mappings": [object]])
         default: throw Failure(description: "\(file.lastPathComponent): not a mapping, an array of them or {\"mappings\": [...]}")
         }
-        _ = try await send("POST", "/__admin/mappings/import", body: body, expecting: 200)
+        _ = try await send(.importStubs, body: body, expecting: 200)
     }
 
     /// Every loaded stub, newest first.
     public func stubs() async throws -> [MockStub] {
         struct List: Decodable { let mappings: [MockStub] }
-        return try decode(List.self, try await send("GET", "/__admin/mappings", expecting: 200)).mappings
+        return try decode(List.self, try await send(.stubs, expecting: 200)).mappings
     }
 
     /// Removes one stub (a failure if there is none with that id).
     public func removeStub(id: String) async throws {
-        _ = try await send("DELETE", "/__admin/mappings/\(id)", expecting: 200)
+        _ = try await send(.removeStub, id, expecting: 200)
     }
 
     /// Removes every stub, those from `--mappings` too (until the next `/__admin/reset`).
     public func removeAllStubs() async throws {
-        _ = try await send("DELETE", "/__admin/mappings", expecting: 200)
+        _ = try await send(.removeAllStubs, expecting: 200)
     }
 
     /// Every scenario and its state.
     public func stubScenarios() async throws -> [MockStubScenario] {
         struct List: Decodable { let scenarios: [MockStubScenario] }
-        return try decode(List.self, try await send("GET", "/__admin/scenarios", expecting: 200)).scenarios
+        return try decode(List.self, try await send(.stubScenarios, expecting: 200)).scenarios
     }
 
     /// Every scenario back to `Started`.
     public func resetStubScenarios() async throws {
-        _ = try await send("POST", "/__admin/scenarios/reset", body: Data("{}".utf8), expecting: 200)
+        _ = try await send(.resetStubScenarios, body: Data("{}".utf8), expecting: 200)
     }
 
     /// How many journaled requests match a WireMock request pattern.
     public func countRequests(matching pattern: MockRequestPattern) async throws -> Int {
         struct Count: Decodable { let count: Int }
         let body = try JSONEncoder().encode(pattern)
-        return try decode(Count.self, try await send("POST", "/__admin/requests/count", body: body, expecting: 200)).count
+        return try decode(Count.self, try await send(.countMatchingRequests, body: body, expecting: 200)).count
     }
 
     /// The journaled requests that match a WireMock request pattern, oldest first.
     public func findRequests(matching pattern: MockRequestPattern) async throws -> [MockLoggedRequest] {
         struct Found: Decodable { let requests: [MockLoggedRequest] }
         let body = try JSONEncoder().encode(pattern)
-        return try decode(Found.self, try await send("POST", "/__admin/requests/find", body: body, expecting: 200)).requests
+        return try decode(Found.self, try await send(.findMatchingRequests, body: body, expecting: 200)).requests
     }
 }

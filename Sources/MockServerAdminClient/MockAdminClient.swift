@@ -33,18 +33,18 @@ public struct MockAdminClient: Sendable {
 
     /// True when `GET /__mock/health` answers 200.
     public func health() async -> Bool {
-        (try? await send("GET", "/__mock/health", expecting: 200)) != nil
+        (try? await send(.health, expecting: 200)) != nil
     }
 
     /// Every SMS, oldest first; with `phone`, only those to it (written in any form).
     public func sms(phone: String? = nil) async throws -> [MockSMS] {
-        let data = try await send("GET", "/__mock/sms", query: phone.map { ["phone": $0] } ?? [:], expecting: 200)
+        let data = try await send(.sms, query: phone.map { ["phone": $0] } ?? [:], expecting: 200)
         return try decode([MockSMS].self, data)
     }
 
     /// Every e-mail, oldest first; with `to`, only those to that address (any case).
     public func emails(to address: String? = nil) async throws -> [MockEmail] {
-        let data = try await send("GET", "/__mock/emails", query: address.map { ["to": $0] } ?? [:], expecting: 200)
+        let data = try await send(.emails, query: address.map { ["to": $0] } ?? [:], expecting: 200)
         return try decode([MockEmail].self, data)
     }
 
@@ -55,14 +55,22 @@ public struct MockAdminClient: Sendable {
 
     /// `POST /__mock/reset`: every system back to its seed, the outbox emptied.
     public func reset() async throws {
-        _ = try await send("POST", "/__mock/reset", body: Data("{}".utf8), expecting: 204)
+        _ = try await send(.reset, body: Data("{}".utf8), expecting: 204)
     }
 
-    func send(_ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil,
-                      expecting status: Int) async throws -> Data {
-        guard var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
+    /// Sends `route` with its `:name` segments filled by `values` (each percent-encoded as one
+    /// segment, `MockAdminRoute.path(_:)`) and fails unless the answer has `status`.
+    func send(_ route: MockAdminRoute, _ values: String..., query: [String: String] = [:], body: Data? = nil,
+              expecting status: Int) async throws -> Data {
+        let path = route.path(values)
+        let method = route.method
+        // The path is encoded already: it goes after the base URL's own path as it is
+        // (appendingPathComponent would encode its escapes a second time).
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
             throw Failure(description: "bad base URL \(baseURL)")
         }
+        let basePath = components.percentEncodedPath
+        components.percentEncodedPath = (basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath) + path
         if !query.isEmpty { components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) } }
         guard let url = components.url else { throw Failure(description: "bad URL for \(path)") }
         // Never from a cache: on Darwin URLSession.shared keeps answers by protocol policy, and a

@@ -89,4 +89,23 @@ final class AdminClientArrangeTests: AdminClientTestCase {
         XCTAssertEqual(value12, [])
         _ = server
     }
+
+    /// Each value the client puts in a path is one segment (MockAdminRoute.path): an id with a
+    /// `/`, a space, a `%` and Cyrillic reaches the account route whole, and a base URL with a
+    /// trailing slash is joined without a doubled one.
+    func testValuesInPathsArriveWhole() async throws {
+        let (server, admin) = try start()
+        do {
+            try await admin.removeAccount(system: "musbooking", id: "a/b c%ё")
+            XCTFail("there is no such account")
+        } catch let failure as MockAdminClient.Failure {
+            XCTAssertTrue(failure.description.contains("404"), failure.description)
+            XCTAssertTrue(failure.description.contains("no musbooking account with id a/b c%ё"), failure.description)
+        }
+        let slashed = MockAdminClient(baseURL: try XCTUnwrap(URL(string: server.baseURL.absoluteString + "/")))
+        let healthy = await slashed.health()
+        XCTAssertTrue(healthy)
+        let faults = try await slashed.faults()
+        XCTAssertEqual(faults, [])
+    }
 }

@@ -1,6 +1,7 @@
 import HTTPServer
 import EmulationKit
 import MockControl
+import MockAdminWire
 import Stubs
 
 extension MockAdmin {
@@ -45,7 +46,7 @@ extension OAS {
         let (eventsSummary, eventsResponses, eventsDescription) = webSocket(events)
         return [
             // Before the guard: health, and the console page (its token login comes first).
-            AdminRoute(.get, MockApp.healthPath, door: .open, "Ready (open to every client)", ["200": response("Ready.", json(ref("Health")))],
+            AdminRoute(.health, door: .open, "Ready (open to every client)", ["200": response("Ready.", json(ref("Health")))],
                        refusable: false, handler: { [health = admin.environment.health] _, _ in .json(.ok, health.json) }),
             AdminRoute(.get, "/__mock", door: .open, "The web console (also at /__mock/)", [
                 "200": response("The console's HTML page.", ["text/html": ["schema": string]]),
@@ -58,19 +59,19 @@ extension OAS {
             refusable: true, handler: Console.page(guard: admin.guard, systems: admin.systems)),
 
             // The outbox.
-            AdminRoute(.get, "/__mock/sms", "Every SMS sent, oldest first", ["200": response("SMS.", json(array(ref("SMS")))),
-                                                                             "400": adminBadRequest("A bad waitMs.")],
+            AdminRoute(.sms, "Every SMS sent, oldest first", ["200": response("SMS.", json(array(ref("SMS")))),
+                                                              "400": adminBadRequest("A bad waitMs.")],
                        parameters: [query("phone", "Only to this number, written in any form."), waitMs], handler: admin.smsHandler),
-            AdminRoute(.get, "/__mock/emails", "Every e-mail sent, oldest first", ["200": response("E-mails.", json(array(ref("Email")))),
-                                                                                   "400": adminBadRequest("A bad waitMs.")],
+            AdminRoute(.emails, "Every e-mail sent, oldest first", ["200": response("E-mails.", json(array(ref("Email")))),
+                                                                    "400": adminBadRequest("A bad waitMs.")],
                        parameters: [query("to", "Only to this address, any case."), waitMs], handler: admin.emailsHandler),
-            AdminRoute(.delete, "/__mock/sms", "Empty the SMS part of the outbox", ["204": response("Emptied; the e-mails stay.")],
+            AdminRoute(.clearSMS, "Empty the SMS part of the outbox", ["204": response("Emptied; the e-mails stay.")],
                        handler: admin.clearSMSHandler),
-            AdminRoute(.delete, "/__mock/emails", "Empty the e-mail part of the outbox", ["204": response("Emptied; the SMS stay.")],
+            AdminRoute(.clearEmails, "Empty the e-mail part of the outbox", ["204": response("Emptied; the SMS stay.")],
                        handler: admin.clearEmailsHandler),
 
             // Accounts, the whole state, reset, instances.
-            AdminRoute(.get, "/__mock/accounts", "Every system's accounts, as the console lists them, a page at a time", [
+            AdminRoute(.accounts, "Every system's accounts, as the console lists them, a page at a time", [
                 "200": response("Accounts keyed by system; never a password, tokens as their first 4 characters and an ellipsis. At most 500 per system: a system with more is named in X-Mock-Truncated, and X-Mock-Hint says how to ask for its next page.",
                                 json(["type": "object", "additionalProperties": array(ref("AccountSummary"))]),
                                 headers: ["X-Mock-Truncated": ["description": "system=total for each system with accounts beyond this page, comma-separated; absent when every list is whole.", "schema": string]]),
@@ -79,27 +80,27 @@ extension OAS {
                             query("offset", "Skip this many accounts of each listed system (default 0).", schema: ["type": "integer", "minimum": 0]),
                             query("limit", "At most this many accounts per system (1 to 500, the default).", schema: ["type": "integer", "minimum": 1, "maximum": 500])],
             handler: { [systems = admin.systems] request, _ in AccountListingAnswer.answer(request, systems: systems) }),
-            AdminRoute(.post, "/__mock/accounts", "Create an account directly, in the state the test needs", [
+            AdminRoute(.createAccount, "Create an account directly, in the state the test needs", [
                 "201": response("The account as the listing shows it.", json(ref("AccountSummary"))),
                 "400": adminBadRequest("A bad field (named)."), "409": response("It exists.", json(ref("AdminError"))),
                 "503": response("The system's account cap is reached.", json(ref("AdminError"))),
             ], body: body(accountInput(administered), [jsonType]),
             description: administered.map { "\($0.name): \($0.accountFields)" }.joined(separator: "; ") + ".", handler: admin.createAccountHandler),
-            AdminRoute(.delete, "/__mock/accounts/:system/:id", "Remove one account and end its sessions", [
+            AdminRoute(.removeAccount, "Remove one account and end its sessions", [
                 "204": response("Removed."), "404": response("No such account.", json(ref("AdminError"))),
             ], parameters: [path("system", "The system's name."), path("id", "The account's id, as the listing shows it.")], handler: admin.removeAccountHandler),
-            AdminRoute(.get, "/__mock/state", "Every system's state, the outbox and the clock offset (the --state file's format)", [
+            AdminRoute(.state, "Every system's state, the outbox and the clock offset (the --state file's format)", [
                 "200": response("The state document.", json(stateDocument)),
             ], handler: admin.stateHandler),
-            AdminRoute(.put, "/__mock/state", "Replace the whole state with a document from GET /__mock/state", [
+            AdminRoute(.restoreState, "Replace the whole state with a document from GET /__mock/state", [
                 "204": response("Replaced."), "400": adminBadRequest("The document does not load (the place is named); nothing changed."),
             ], body: body(stateDocument, [jsonType]), handler: admin.replaceStateHandler),
-            AdminRoute(.post, "/__mock/reset", "Back to the seed (or to a given one): state, outbox, journal, faults, clock", [
+            AdminRoute(.reset, "Back to the seed (or to a given one): state, outbox, journal, faults, clock", [
                 "204": response("Reset."), "400": adminBadRequest("The given seed does not load (the place is named); nothing changed."),
             ], body: body(["type": "object", "properties": ["seed": ["type": ["object", "null"], "description": "seed.json's format"]], "example": [:] as Object],
                           [jsonType], required: false),
             description: "Without a body (or with {}), back to the start seed; with {\"seed\": {…}}, every system reset to that seed.", handler: admin.resetHandler),
-            AdminRoute(.post, "/__mock/instances", "Start an isolated mock on a new port", [
+            AdminRoute(.createInstance, "Start an isolated mock on a new port", [
                 "201": response("The instance: its id, base URL and port.", json(instance)),
                 "400": adminBadRequest("A bad seed (the place is named) or smsCode."),
                 "503": response("At --max-instances already, or no port to be had.", json(ref("AdminError"))),
@@ -107,9 +108,9 @@ extension OAS {
                            "example": ["smsCode": "1234"]], [jsonType], required: false),
             description: "A complete mock (the five systems, outbox, journal, faults, clock, console, its own /__mock/) whose state nothing else touches.",
             handler: admin.startInstanceHandler),
-            AdminRoute(.get, "/__mock/instances", "The running instances", ["200": response("Instances, oldest first.", json(array(instance)))],
+            AdminRoute(.instances, "The running instances", ["200": response("Instances, oldest first.", json(array(instance)))],
                        handler: admin.instancesHandler),
-            AdminRoute(.delete, "/__mock/instances/:id", "Stop an instance", [
+            AdminRoute(.removeInstance, "Stop an instance", [
                 "204": response("Stopped (its connections closed)."), "404": response("No such instance.", json(ref("AdminError"))),
             ], parameters: [path("id", "The instance's id.")], handler: admin.stopInstanceHandler),
 
@@ -118,37 +119,37 @@ extension OAS {
             asset(Console.scriptPath, "The console's script", "text/javascript", "JavaScript.", Console.script),
 
             // The journal, faults, clock and tokens (docs/control-plane.md).
-            AdminRoute(.get, "/__mock/requests", "The request journal, oldest first", [
+            AdminRoute(.requests, "The request journal, oldest first", [
                 "200": response("Entries (secrets redacted, bodies cut at 4,096 bytes).", json(array(ref("JournalEntry")))),
                 "400": adminBadRequest("A bad filter (unknown, empty or of the wrong type)."),
             ], parameters: filters, handler: control.requestsHandler),
-            AdminRoute(.get, "/__mock/requests/count", "How many journal entries match", [
+            AdminRoute(.requestCount, "How many journal entries match", [
                 "200": response("The number of matching entries.", json(["type": "object", "required": ["count"],
                                                                           "properties": ["count": ["type": "integer", "minimum": 0]]])),
                 "400": adminBadRequest("A bad filter (unknown, empty or of the wrong type)."),
             ], parameters: filters + [query("atLeast", "With waitMs: answer once this many match.", schema: ["type": "integer", "minimum": 0, "maximum": 100000])],
             handler: control.requestCountHandler),
-            AdminRoute(.delete, "/__mock/requests", "Empty the journal", ["204": response("Emptied.")], handler: control.clearRequestsHandler),
-            AdminRoute(.get, "/__mock/faults", "Active fault rules", ["200": response("Rules, with remaining counts.", json(array(ref("FaultRule"))))],
+            AdminRoute(.clearRequests, "Empty the journal", ["204": response("Emptied.")], handler: control.clearRequestsHandler),
+            AdminRoute(.faults, "Active fault rules", ["200": response("Rules, with remaining counts.", json(array(ref("FaultRule"))))],
                        handler: control.faultsHandler),
-            AdminRoute(.post, "/__mock/faults", "Add a fault rule", [
+            AdminRoute(.addFault, "Add a fault rule", [
                 "201": response("The rule with its id.", json(ref("FaultRule"))),
                 "400": adminBadRequest("An invalid rule."),
             ], body: body(ref("FaultRuleInput"), [jsonType]),
             description: "\(systems.messageTypedTitle.prefix(1).uppercased() + systems.messageTypedTitle.dropFirst()) rules: \"system\": \"\(systems.messageTypedTitle)\", \"path\": a message type. Admin paths cannot be faulted.",
             handler: control.addFaultHandler),
-            AdminRoute(.delete, "/__mock/faults", "Remove every fault rule", ["204": response("Removed.")], handler: control.removeFaultsHandler),
-            AdminRoute(.delete, "/__mock/faults/:id", "Remove one fault rule", [
+            AdminRoute(.removeAllFaults, "Remove every fault rule", ["204": response("Removed.")], handler: control.removeFaultsHandler),
+            AdminRoute(.removeFault, "Remove one fault rule", [
                 "204": response("Removed."), "404": response("No such rule.", json(ref("AdminError"))),
             ], parameters: [path("id", "The rule's id.")], handler: control.removeFaultHandler),
-            AdminRoute(.get, "/__mock/clock", "The mock's clock", ["200": clock], handler: control.clockHandler),
-            AdminRoute(.post, "/__mock/clock", "Move the clock forward", ["200": clock, "400": adminBadRequest("Not a positive number of seconds.")],
+            AdminRoute(.clock, "The mock's clock", ["200": clock], handler: control.clockHandler),
+            AdminRoute(.advanceClock, "Move the clock forward", ["200": clock, "400": adminBadRequest("Not a positive number of seconds.")],
                        body: body(ref("ClockAdvance"), [jsonType]), handler: control.advanceClockHandler),
-            AdminRoute(.delete, "/__mock/clock", "Back to real time", ["200": clock], handler: control.resetClockHandler),
-            AdminRoute(.post, "/__mock/tokens/expire", "Expire one token, a system's, or every system's", [
+            AdminRoute(.resetClock, "Back to real time", ["200": clock], handler: control.resetClockHandler),
+            AdminRoute(.expireTokens, "Expire one token, a system's, or every system's", [
                 "200": response("How many tokens.", json(ref("Affected"))), "400": adminBadRequest("Unknown system or a bad body."),
             ], body: body(ref("TokenControl"), [jsonType], required: false), handler: control.tokensHandler(revoke: false)),
-            AdminRoute(.post, "/__mock/tokens/revoke", "Revoke one token, a system's, or every system's", [
+            AdminRoute(.revokeTokens, "Revoke one token, a system's, or every system's", [
                 "200": response("How many tokens.", json(ref("Affected"))), "400": adminBadRequest("Unknown system or a bad body."),
             ], body: body(ref("TokenControl"), [jsonType], required: false), handler: control.tokensHandler(revoke: true)),
 
@@ -162,16 +163,16 @@ extension OAS {
                        handler: MockAdmin.upgradeToEcho),
 
             // WireMock's admin API over the stubs (docs/stubs.md), behind the same guard.
-            AdminRoute(.get, "/__admin/mappings", tag: "stubs", "Every stub mapping, newest first",
+            AdminRoute(.stubs, tag: "stubs", "Every stub mapping, newest first",
                        ["200": response("The mappings.", json(object(["mappings": array(stubMapping), "meta": object(["total": ["type": "integer"]])]))),
                         "400": stubBadQuery],
                        parameters: [stubCount("limit", "At most this many mappings."), stubCount("offset", "Skip this many first.")],
                        handler: stubs.listMappingsHandler),
-            AdminRoute(.post, "/__admin/mappings", tag: "stubs", "Add a stub mapping (persistent: true writes it to the --mappings folder first)", [
+            AdminRoute(.addStub, tag: "stubs", "Add a stub mapping (persistent: true writes it to the --mappings folder first)", [
                 "201": response("Added, with its id.", json(stubMapping)), "422": stubRefused, "409": stubReadOnly, "503": stubNotWritten,
             ], body: body(stubMapping, [jsonType]), handler: stubs.createHandler),
-            AdminRoute(.delete, "/__admin/mappings", tag: "stubs", "Remove every stub mapping", ["200": stubDone], handler: stubs.removeMappingsHandler),
-            AdminRoute(.get, "/__admin/mappings/refused", tag: "stubs", "The --mappings folder's mappings its last load refused, with why",
+            AdminRoute(.removeAllStubs, tag: "stubs", "Remove every stub mapping", ["200": stubDone], handler: stubs.removeMappingsHandler),
+            AdminRoute(.refusedStubs, tag: "stubs", "The --mappings folder's mappings its last load refused, with why",
                        ["200": response("Each refused mapping's file, JSON pointer and reason, and the load's warnings.", json(object([
                            "refused": array(object(["file": string, "pointer": string, "reason": string])),
                            "warnings": array(string), "meta": object(["total": ["type": "integer"]]),
@@ -181,7 +182,7 @@ extension OAS {
             AdminRoute(.put, "/__admin/mappings/:id", tag: "stubs", "Replace a stub mapping",
                        ["200": response("Replaced.", json(stubMapping)), "404": stubNotFound, "422": stubRefused, "409": stubReadOnly, "503": stubNotWritten],
                        body: body(stubMapping, [jsonType]), parameters: [stubId], handler: stubs.editHandler),
-            AdminRoute(.delete, "/__admin/mappings/:id", tag: "stubs", "Remove a stub mapping (and a persistent one's file)",
+            AdminRoute(.removeStub, tag: "stubs", "Remove a stub mapping (and a persistent one's file)",
                        ["200": stubDone, "404": stubNotFound, "409": stubReadOnly, "503": stubNotWritten],
                        parameters: [stubId], handler: stubs.removeMappingHandler),
             AdminRoute(.post, "/__admin/mappings/edit", tag: "stubs", "Replace the mapping the body's id names (WireMock's older form of PUT, which its Java client's editStub sends)",
@@ -198,10 +199,10 @@ extension OAS {
                        body: body(["type": "object"], [jsonType]), handler: stubs.removeByMetadataHandler),
             AdminRoute(.post, "/__admin/mappings/reset", tag: "stubs", "Stubs back to the --mappings folder", ["200": stubDone, "422": stubRefused],
                        handler: stubs.resetMappingsHandler),
-            AdminRoute(.post, "/__admin/mappings/save", tag: "stubs", "Write every mapping added or changed over HTTP to the --mappings folder",
+            AdminRoute(.saveStubs, tag: "stubs", "Write every mapping added or changed over HTTP to the --mappings folder",
                        ["200": stubDone, "409": stubNotSaved("No --mappings folder, or a mapping in a file of several mappings (read-only)."), "503": stubNotWritten],
                        handler: stubs.saveMappingsHandler),
-            AdminRoute(.post, "/__admin/mappings/import", tag: "stubs", "Add many mappings, all or none",
+            AdminRoute(.importStubs, tag: "stubs", "Add many mappings, all or none",
                        ["200": stubDone, "422": stubRefused, "409": stubReadOnly, "503": stubNotWritten],
                        body: body(object([
                            "mappings": array(stubMapping),
@@ -267,19 +268,19 @@ extension OAS {
                        parameters: [path("id", "The serve event's id, as GET /__admin/requests gives it.")], handler: stubs.servedRequestHandler),
             AdminRoute(.delete, "/__admin/requests", tag: "stubs", "Empty the journal", ["200": stubDone], handler: stubs.clearRequestsHandler),
             AdminRoute(.post, "/__admin/requests/reset", tag: "stubs", "Empty the journal", ["200": stubDone], handler: stubs.resetRequestsHandler),
-            AdminRoute(.post, "/__admin/requests/count", tag: "stubs", "How many journaled requests a request pattern matches", [
+            AdminRoute(.countMatchingRequests, tag: "stubs", "How many journaled requests a request pattern matches", [
                 "200": response("The count.", json(object(["count": ["type": "integer"], "requestJournalDisabled": ["type": "boolean"]]))), "422": stubRefused,
             ], body: body(stubRequestPattern, [jsonType]), handler: stubs.countRequestsHandler),
-            AdminRoute(.post, "/__admin/requests/find", tag: "stubs", "The journaled requests a request pattern matches", [
+            AdminRoute(.findMatchingRequests, tag: "stubs", "The journaled requests a request pattern matches", [
                 "200": response("The requests.", stubRequests), "422": stubRefused,
             ], body: body(stubRequestPattern, [jsonType]), handler: stubs.findRequestsHandler),
             AdminRoute(.get, "/__admin/requests/unmatched", tag: "stubs", "Requests no stub and no system answered", [
                 "200": response("The requests.", stubRequests),
             ], handler: stubs.unmatchedHandler),
-            AdminRoute(.get, "/__admin/scenarios", tag: "stubs", "Every scenario and its state", ["200": response("Scenarios.", json(object(["scenarios": array(object([
+            AdminRoute(.stubScenarios, tag: "stubs", "Every scenario and its state", ["200": response("Scenarios.", json(object(["scenarios": array(object([
                 "id": string, "name": string, "state": string, "possibleStates": array(string), "mappings": array(stubMapping),
             ]))])))], handler: stubs.scenariosHandler),
-            AdminRoute(.post, "/__admin/scenarios/reset", tag: "stubs", "Every scenario back to Started", ["200": stubDone], handler: stubs.resetScenariosHandler),
+            AdminRoute(.resetStubScenarios, tag: "stubs", "Every scenario back to Started", ["200": stubDone], handler: stubs.resetScenariosHandler),
             AdminRoute(.put, "/__admin/scenarios/:name/state", tag: "stubs", "Set one scenario's state ({\"state\": …}), or with no body reset it to Started",
                        ["200": stubDone, "404": response("No scenario has that name.", json(["type": "object"])), "422": stubRefused],
                        body: body(object(["state": string], required: ["state"]), [jsonType], required: false),

@@ -8,6 +8,7 @@ import EmulationKit
 import MockControl
 import StatePersistence
 import Stubs
+import MockAdminWire
 
 /// Every registered emulated system plus the `/__mock` admin routes, over one seed and environment.
 package final class MockApp: Sendable {
@@ -80,7 +81,7 @@ package final class MockApp: Sendable {
 
     /// The health check, answered even when the connection table is full (the server keeps a
     /// slot for it: `ServerConfiguration.reservedPaths`).
-    package static let healthPath = "/__mock/health"
+    package static let healthPath = MockAdminRoute.health.pattern
     /// Admin paths that take a body up to `--max-import-body-bytes` (64 MiB): recorded stubs
     /// carry whole answers, and a 1 MiB one must import.
     package static let largeBodyPaths: Set<String> = ["/__admin/mappings", "/__admin/mappings/import"]

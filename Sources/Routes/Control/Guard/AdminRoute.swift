@@ -1,5 +1,6 @@
 import HTTPServer
 import EmulationKit
+import MockAdminWire
 
 /// One route of the mock's own surface (`/__mock`, `/__admin`, `/`): what the router registers and
 /// what the OpenAPI document says of it, in one entry, so neither can be written without the other.
@@ -44,6 +45,15 @@ package struct AdminRoute: Sendable {
         operation = op
         self.handler = handler
         self.webSocket = webSocket
+    }
+
+    /// An operation the admin client calls (`MockAdminRoute`), on the method and pattern the
+    /// client and this table share; the rest as the initializer above.
+    package init(_ route: MockAdminRoute, door: Door = .guarded, tag: String = "admin", _ summary: String,
+                 _ responses: OAS.Object, body: OAS.Object? = nil, parameters: [OAS.Object]? = nil, description: String? = nil,
+                 refusable: Bool? = nil, webSocket: WebSocketEndpoint? = nil, handler: @escaping HTTPHandler) {
+        self.init(HTTPMethod(route.method), route.pattern, door: door, tag: tag, summary, responses, body: body, parameters: parameters,
+                  description: description, refusable: refusable, webSocket: webSocket, handler: handler)
     }
 
     /// The document's key: `METHOD /path/{param}`.
