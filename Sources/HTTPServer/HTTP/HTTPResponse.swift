@@ -18,10 +18,6 @@ import Foundation
     /// template over the request, an upstream): the encoder lets the response's `Date` and
     /// `Server` replace its own (it checks every answer's head for CR, LF and NUL).
     package var outsideFields = false
-    /// The `Content-Length` of an answer to HEAD whose body is not here (a proxied HEAD: the
-    /// upstream's, the length a GET would have had); nil: the body's count. Read only with
-    /// `outsideFields`.
-    package var headContentLength: Int?
 
     package init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status

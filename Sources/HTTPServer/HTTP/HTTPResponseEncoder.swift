@@ -99,20 +99,26 @@ enum HTTPResponseEncoder {
                                       date: [UInt8], into out: inout [UInt8]) -> Bool {
         let code = response.status.code
         let hasBody = code >= 200 && code != 204 && code != 304
-        let bodyCount = omitBody ? response.headContentLength ?? response.body.count : response.body.count
+        var bodyCount = response.body.count
         let connection = connectionField(code: code, keepAlive: keepAlive, requestVersion: requestVersion)
         var size = 9 + ByteWriter.decimalCount(code) + 1 + response.status.reasonPhrase.utf8.count + 2 + 2
-        if hasBody { size += 16 + ByteWriter.decimalCount(bodyCount) + 2 }
         if let connection { size += connection.utf8CodeUnitCount }
-        var ownDate = true, ownServer = true
+        var ownDate = true, ownServer = true, givenLength = false
         for field in response.headers {
             let nameCount = field.name.utf8.count
-            size += nameCount + 2 + field.value.utf8.count + 2
             // Only a 4- or 6-byte name can be Date or Server.
             if nameCount == 4 || nameCount == 6 {
                 if field.name.equalsIgnoringASCIICase("Date") { ownDate = false } else if field.name.equalsIgnoringASCIICase("Server") { ownServer = false }
+            } else if nameCount == 14, field.name.equalsIgnoringASCIICase("Content-Length") {
+                // Never written as given (one framing, the server's): a HEAD answer's own length
+                // (a proxied HEAD's, the upstream's) is what the body's would have been.
+                givenLength = true
+                if omitBody, let length = Int(field.value), length >= 0 { bodyCount = length }
+                continue
             }
+            size += nameCount + 2 + field.value.utf8.count + 2
         }
+        if hasBody { size += 16 + ByteWriter.decimalCount(bodyCount) + 2 }
         if ownDate { size += 6 + date.count + 2 }
         if ownServer { size += serverHeader.count }
         let withBody = !omitBody && hasBody
@@ -141,6 +147,7 @@ enum HTTPResponseEncoder {
                 }
                 if let connection { w.put(connection) }
                 for field in response.headers {
+                    if givenLength, field.name.utf8.count == 14, field.name.equalsIgnoringASCIICase("Content-Length") { continue }
                     let line = w.position
                     w.put(field.name)
                     w.put(": ")

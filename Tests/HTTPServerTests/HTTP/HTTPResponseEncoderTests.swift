@@ -93,6 +93,17 @@ final class HTTPResponseEncoderTests: XCTestCase {
         XCTAssertEqual(encode(server), "HTTP/1.1 200 OK\r\nDate: Sun, 22 Nov 2026 03:00:00 GMT\r\nContent-Length: 0\r\nServer: x\r\n\r\n")
     }
 
+    /// An outside answer's own Content-Length is never written as given: the head has one, the
+    /// body's, except for HEAD, where the given one stands for the body not sent (a proxied HEAD).
+    func testAnOutsideContentLengthIsNeverWrittenTwice() {
+        var response = HTTPResponse(status: .ok, headers: ["Content-Length": "1234", "X-A": "b"], body: Array("ok".utf8))
+        response.outsideFields = true
+        XCTAssertEqual(encode(response), "HTTP/1.1 200 OK\r\nDate: Sun, 22 Nov 2026 03:00:00 GMT\r\nServer: mock-server\r\nContent-Length: 2\r\nX-A: b\r\n\r\nok")
+        var head = HTTPResponse(status: .ok, headers: ["content-length": "1234"])
+        head.outsideFields = true
+        XCTAssertEqual(encode(head, omitBody: true), "HTTP/1.1 200 OK\r\nDate: Sun, 22 Nov 2026 03:00:00 GMT\r\nServer: mock-server\r\nContent-Length: 1234\r\n\r\n")
+    }
+
     func testDecimals() {
         for value in [0, 7, 10, 99, 100, 65_535, 1_000_000_007, Int.max] {
             var out = [UInt8](repeating: 0, count: 20)
