@@ -129,6 +129,11 @@ extension OAS {
             ], parameters: filters + [query("atLeast", "With waitMs: answer once this many match.", schema: ["type": "integer", "minimum": 0, "maximum": 100000])],
             handler: control.requestCountHandler),
             AdminRoute(.delete, "/__mock/requests", "Empty the journal", ["204": response("Emptied.")], handler: control.clearRequestsHandler),
+            AdminRoute(.get, "/__mock/requests.har", "The request journal as a HAR 1.2 file (Chrome devtools' import, any HAR viewer)", [
+                "200": response("HTTP entries only (no WebSocket messages), oldest first, as the journal shows them: secrets redacted, bodies cut at 4,096 bytes, a body that is not UTF-8 in base64.",
+                                json(ref("HAR"))),
+                "400": adminBadRequest("A bad filter (unknown, empty or of the wrong type)."),
+            ], parameters: filters, handler: control.requestsHARHandler),
             AdminRoute(.get, "/__mock/faults", "Active fault rules", ["200": response("Rules, with remaining counts.", json(array(ref("FaultRule"))))],
                        handler: control.faultsHandler),
             AdminRoute(.post, "/__mock/faults", "Add a fault rule", [
