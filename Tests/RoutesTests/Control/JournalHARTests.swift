@@ -109,6 +109,20 @@ final class JournalHARTests: MockServerTestCase {
         XCTAssertEqual(try server.request("GET", "/__mock/requests.har?colour=red").status, 400)
     }
 
+    func testALongBodyIsShownCutAsTheJournalShowsItWithItsWholeSize() throws {
+        let long = String(repeating: "y", count: 5000)
+        let mapping: [String: Any] = ["request": ["method": "GET", "url": "/long"], "response": ["status": 200, "body": long]]
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings", json: mapping).status, 201)
+        XCTAssertEqual(try server.request("GET", "/long").text, long)
+        let entry = try XCTUnwrap((try har()["entries"] as? [[String: Any]])?.first)
+        let response = try XCTUnwrap(entry["response"] as? [String: Any])
+        let content = try XCTUnwrap(response["content"] as? [String: Any])
+        XCTAssertEqual(content["size"] as? Int, 5000)
+        XCTAssertEqual(response["bodySize"] as? Int, 5000)
+        XCTAssertEqual((content["text"] as? String)?.count, JournalEntry.bodyLimit)
+        XCTAssertEqual(entry["comment"] as? String, "bodies cut by the journal at 4096 bytes")
+    }
+
     func testAnEmptyJournalIsAnEmptyLog() throws {
         let log = try har()
         XCTAssertEqual((log["entries"] as? [Any])?.count, 0)

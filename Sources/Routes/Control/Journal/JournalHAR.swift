@@ -87,7 +87,8 @@ package enum JournalHAR {
     private static func content(_ e: JournalEntry, _ redaction: Redaction) -> JSONValue {
         let bytes = JournalEntry.shown(e.responseBody)
         let mime = e.responseHeaders["Content-Type"] ?? ""
-        var object: JSONValue = ["size": JSONValue(bytes.count), "mimeType": .string(mime)]
+        // The body's whole size when the journal kept it whole (it may show only its start).
+        var object: JSONValue = ["size": JSONValue(e.responseCut ? bytes.count : e.responseBody.count), "mimeType": .string(mime)]
         guard !bytes.isEmpty else { return object }
         let text = redaction.body(bytes, contentType: nil)
         if bytes.withUnsafeBufferPointer(UTF8Validator.isValid) || text != String(decoding: bytes, as: UTF8.self) {
