@@ -14,6 +14,12 @@ extension ControlPlane {
     /// `GET /__mock/requests`: the journal; with `waitMs`, answered once a matching entry exists, or at
     /// the deadline with what there is.
     package var requestsHandler: HTTPHandler {
+        journalHandler { journal, entries in .json(sorted: .array(entries.map { journal.shown($0) })) }
+    }
+
+    /// The journal's matching entries (the filters of `GET /__mock/requests`, `waitMs` included),
+    /// answered as `answer` makes them.
+    package func journalHandler(_ answer: @escaping @Sendable (RequestJournal, [JournalEntry]) -> HTTPResponse) -> HTTPHandler {
         { [self] request, context in
             switch (filter(request.queryParameters), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description, hint: problem.hint)
@@ -26,14 +32,14 @@ extension ControlPlane {
                     let hold = journalBuildHold.withLock { $0 }
                     DispatchQueue.global().async {
                         if let hold { hold.reached.signal(); hold.release.wait() }
-                        promise.complete(.json(sorted: .array(journal.entries(filter).map { journal.shown($0) })))
+                        promise.complete(answer(journal, journal.entries(filter)))
                     }
                     return context.deferring(.empty(.ok), until: promise)
                 }
                 return waiters.wait(ms: ms, in: &context, ready: {
                     let entries = journal.entries(filter)
-                    return entries.isEmpty ? nil : .json(sorted: .array(entries.map { journal.shown($0) }))
-                }, timeout: { .json(sorted: .array(journal.entries(filter).map { journal.shown($0) })) })
+                    return entries.isEmpty ? nil : answer(journal, entries)
+                }, timeout: { answer(journal, journal.entries(filter)) })
             }
         }
     }

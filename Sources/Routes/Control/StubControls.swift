@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// What the control plane needs of the stub mappings, handed in by the composition root (which
 /// holds the store): the plane does not import the stubs, it learns their admin prefix and how to
 /// reach the store from this value.
@@ -16,6 +18,29 @@ package struct StubControls: Sendable {
     package var reset: @Sendable () -> Void
     /// Empties the proxied exchanges a recorder's snapshot reads, when the journal is cleared.
     package var clearRecordedExchanges: @Sendable () -> Void = {}
+    /// Turns an answer the journal kept into a stub mapping, added as `POST /__admin/mappings`
+    /// adds one (`POST /__mock/requests/{id}/stub`), and answers with it: 201 and the mapping,
+    /// or the stubs' refusal. Nil when no stubs are wired.
+    package var keep: (@Sendable (KeptAnswer) -> HTTPResponse)?
+
+    /// A journaled exchange as a stub replays it: the request's method and target, the answer's
+    /// status, fields and whole body.
+    package struct KeptAnswer: Sendable {
+        package var method: String
+        /// The path and query as the request sent them (`/rows/1?x=y`).
+        package var url: String
+        package var status: Int
+        package var headers: HTTPHeaders
+        package var body: [UInt8]
+
+        package init(method: String, url: String, status: Int, headers: HTTPHeaders, body: [UInt8]) {
+            self.method = method
+            self.url = url
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+    }
 
     package init(adminPrefix: String?, setSystemPaths: @escaping @Sendable (@escaping @Sendable (String) -> Bool) -> Void,
                  observeChanges: @escaping @Sendable (@escaping @Sendable (_ summary: () -> String) -> Void) -> Void,

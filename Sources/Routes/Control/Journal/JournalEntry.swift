@@ -33,17 +33,23 @@ package struct JournalEntry: Sendable {
         let query: String
         let status: Int?
         let requestHeaders: HTTPHeaders
+        /// The response's fields as the stages made them (kept by reference, formatted only when
+        /// exported: `GET /__mock/requests.har`).
+        let responseHeaders: HTTPHeaders
         let requestBody: Body
         let responseBody: Body
         let hint: String?
         let fault: FiredFault?
         /// The stub mapping that answered.
         let stub: StubReference?
-        /// A body was over `keepWhole` and only its start is kept.
-        let cut: Bool
+        /// The request's body was over `keepWhole` and only its start is kept.
+        let requestCut: Bool
+        /// The response's body was over `keepWhole` and only its start is kept.
+        let responseCut: Bool
 
         init(at: Date, durationNanos: UInt64, system: String?, remoteAddress: String, method: String, path: String, query: String, status: Int?,
-             requestHeaders: HTTPHeaders, requestBody: Body, responseBody: Body, hint: String?, fault: FiredFault?, stub: StubReference? = nil) {
+             requestHeaders: HTTPHeaders, responseHeaders: HTTPHeaders, requestBody: Body, responseBody: Body, hint: String?, fault: FiredFault?,
+             stub: StubReference? = nil) {
             self.at = at
             self.durationNanos = durationNanos
             self.system = system
@@ -53,6 +59,7 @@ package struct JournalEntry: Sendable {
             self.query = query
             self.status = status
             self.requestHeaders = requestHeaders
+            self.responseHeaders = responseHeaders
             // Huge bodies would pin megabytes in a ring of a thousand entries: keep their start only.
             let cutRequest = requestBody.count > JournalEntry.keepWhole
             let cutResponse = responseBody.count > JournalEntry.keepWhole
@@ -61,7 +68,8 @@ package struct JournalEntry: Sendable {
             self.hint = hint
             self.fault = fault
             self.stub = stub
-            cut = cutRequest || cutResponse
+            requestCut = cutRequest
+            responseCut = cutResponse
         }
     }
 
@@ -109,11 +117,12 @@ package struct JournalEntry: Sendable {
     }
 
     /// An HTTP request and the response as delivered (see `sent`); `remoteAddress` is the peer's.
+    /// `responseHeaders` is the response's own value, kept as it is (a retain, no copy).
     package init(at: Date, durationNanos: UInt64, system: String?, method: String, path: String, query: String, status: Int?,
-         requestHeaders: HTTPHeaders, requestBody: [UInt8], responseBody: [UInt8], hint: String?, fault: FaultRule?, stub: StubReference? = nil,
-         remoteAddress: String = "") {
+         requestHeaders: HTTPHeaders, requestBody: [UInt8], responseHeaders: HTTPHeaders = HTTPHeaders(), responseBody: [UInt8], hint: String?,
+         fault: FaultRule?, stub: StubReference? = nil, remoteAddress: String = "") {
         record = Record(at: at, durationNanos: durationNanos, system: system, remoteAddress: remoteAddress, method: method, path: path, query: query,
-                        status: status, requestHeaders: requestHeaders, requestBody: .bytes(requestBody),
+                        status: status, requestHeaders: requestHeaders, responseHeaders: responseHeaders, requestBody: .bytes(requestBody),
                         responseBody: .bytes(responseBody), hint: hint, fault: fault.map(FiredFault.init), stub: stub)
     }
 
@@ -134,7 +143,7 @@ package struct JournalEntry: Sendable {
     package init(webSocketMessage message: WebSocketPayload, type: String? = nil, replies: [WebSocketPayload], system: String, at: Date,
                  durationNanos: UInt64, fault: FaultRule?, remoteAddress: String = "") {
         record = Record(at: at, durationNanos: durationNanos, system: system, remoteAddress: remoteAddress, method: "WS", path: type ?? "", query: "", status: 101,
-                        requestHeaders: HTTPHeaders(), requestBody: .bytes(message.bytes), responseBody: .messages(replies),
+                        requestHeaders: HTTPHeaders(), responseHeaders: HTTPHeaders(), requestBody: .bytes(message.bytes), responseBody: .messages(replies),
                         hint: nil, fault: fault.map(FiredFault.init))
     }
 
@@ -151,6 +160,8 @@ package struct JournalEntry: Sendable {
     package var status: Int? { record.status }
     package var durationNanos: UInt64 { record.durationNanos }
     package var requestHeaders: HTTPHeaders { record.requestHeaders }
+    /// The response's fields (none for a WebSocket message).
+    package var responseHeaders: HTTPHeaders { record.responseHeaders }
     package var requestBody: [UInt8] { record.requestBody.bytes }
     package var responseBody: [UInt8] { record.responseBody.bytes }
     package var hint: String? { record.hint }
@@ -172,8 +183,14 @@ package struct JournalEntry: Sendable {
         reading.redaction.body(JournalEntry.shown(requestBody), contentType: requestHeaders["Content-Type"])
     }
 
+    /// Only the start of the response's body is kept (it was over `keepWhole`).
+    package var responseCut: Bool { record.responseCut }
+
+    /// Only the start of the request's body is kept (it was over `keepWhole`).
+    package var requestCut: Bool { record.requestCut }
+
     package var truncated: Bool {
-        record.cut || record.requestBody.count > JournalEntry.bodyLimit || record.responseBody.count > JournalEntry.bodyLimit
+        record.requestCut || record.responseCut || record.requestBody.count > JournalEntry.bodyLimit || record.responseBody.count > JournalEntry.bodyLimit
     }
 
     /// The entry as docs/control-plane.md shows it, secrets redacted.

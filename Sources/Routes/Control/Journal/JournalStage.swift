@@ -43,7 +43,7 @@ package struct JournalStage: Stage {
         let entry = JournalEntry(at: at, durationNanos: durationNanos, system: stub == nil ? system : StubReference.systemName,
                                  method: request.method.rawValue, path: request.path, query: request.query,
                                  status: sent.status, requestHeaders: request.headers, requestBody: request.body,
-                                 responseBody: sent.body, hint: response.hint, fault: fired, stub: stub,
+                                 responseHeaders: response.headers, responseBody: sent.body, hint: response.hint, fault: fired, stub: stub,
                                  remoteAddress: context.remoteAddress)
         plane.journal.record(entry)
         return response
@@ -61,7 +61,7 @@ package struct JournalStage: Stage {
             journal.record(JournalEntry(at: at, durationNanos: SystemTime.monotonicNanos() &- arrivedAt, system: system,
                                         method: request.method.rawValue, path: request.path, query: request.query,
                                         status: sent.status, requestHeaders: request.headers, requestBody: request.body,
-                                        responseBody: sent.body, hint: response.hint, fault: fired, stub: stub,
+                                        responseHeaders: response.headers, responseBody: sent.body, hint: response.hint, fault: fired, stub: stub,
                                         remoteAddress: remoteAddress))
         }
     }

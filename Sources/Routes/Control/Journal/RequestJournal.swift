@@ -112,6 +112,11 @@ package final class RequestJournal: Sendable {
         return filter.since == nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
     }
 
+    /// The entry with this id, if the ring still holds it.
+    package func entry(id: Int) -> JournalEntry? {
+        ring.withLock { r in r.entries.first { $0.id == id } }
+    }
+
     /// How many entries match (`limit` aside).
     package func count(_ filter: Filter) -> Int {
         // A count needs no order: the ring as stored, not rebuilt oldest-first (a waiting count is

@@ -15,6 +15,23 @@ extension OAS {
                 "reply": string, "noReply": ["const": true], "closeCode": ["type": "integer", "minimum": 1000, "maximum": 4999],
             ] as Object,
         ]
+        let nameValue = array(object(["name": string, "value": string]))
+        let har: Object = object(["log": object([
+            "version": ["const": "1.2"], "creator": object(["name": string, "version": string]), "pages": array(["type": "object"]),
+            "entries": array(object([
+                "startedDateTime": ["type": "string", "format": "date-time"], "time": number,
+                "request": object(["method": string, "url": string, "httpVersion": string, "headers": nameValue, "queryString": nameValue,
+                                   "cookies": array(["type": "object"]), "headersSize": integer, "bodySize": integer,
+                                   "postData": object(["mimeType": string, "text": string])],
+                                  required: ["method", "url", "httpVersion", "headers", "queryString", "cookies", "headersSize", "bodySize"]),
+                "response": object(["status": integer, "statusText": string, "httpVersion": string, "headers": nameValue,
+                                    "cookies": array(["type": "object"]),
+                                    "content": object(["size": integer, "mimeType": string, "text": string, "encoding": ["const": "base64"]],
+                                                      required: ["size", "mimeType"]),
+                                    "redirectURL": string, "headersSize": integer, "bodySize": integer]),
+                "cache": ["type": "object"], "timings": object(["send": number, "wait": number, "receive": number]), "comment": string,
+            ], required: ["startedDateTime", "time", "request", "response", "cache", "timings"])),
+        ])])
         let systemName: Object = ["type": "string", "enum": strings(systems.names)]
         var schemas: Object = [
             "VaporError": object(["error": ["const": true], "reason": string]),
@@ -36,6 +53,7 @@ extension OAS {
                     "fault": object(["id": integer, "action": action]),
                 ] as Object,
             ] as Object,
+            "HAR": har,
             "FaultAction": action,
             "FaultRuleInput": [
                 "type": "object", "required": ["path", "action"],

@@ -17,6 +17,9 @@ struct RecordSpec: Sendable {
     var repeatsAsScenarios = true
     /// `outputFormat: "IDS"`: the answer lists the new mappings' ids only.
     var idsOnly = false
+    /// A body that is UTF-8 is `body` whatever its `Content-Type` (a journal entry kept as a
+    /// stub); WireMock's recorder writes `base64Body` unless the type names text.
+    var textWhenUTF8 = false
 
     static let known = ["targetBaseUrl", "filters", "captureHeaders", "requestBodyPattern", "extractBodyCriteria", "outputFormat",
                         "persist", "repeatsAsScenarios", "transformers", "transformerParameters"]

@@ -123,7 +123,7 @@ struct RecordedMappings {
         let mime = (exchange.headers["Content-Type"] ?? "").split(separator: ";").first.map { $0.trimmingASCIISpaces().lowercased() }
         // A compressed body is kept as it came, with its Content-Encoding (WireMock unzips it; there is no inflater here).
         let encoded = exchange.headers["Content-Encoding"].map { !$0.equalsIgnoringASCIICase("identity") } ?? false
-        let text = encoded || !isText(mime) ? nil : RecordedMappings.utf8Text(exchange.body)
+        let text = encoded || !(spec.textWhenUTF8 || isText(mime)) ? nil : RecordedMappings.utf8Text(exchange.body)
         var bodyFile: (name: String, bytes: [UInt8])?
         if !exchange.body.isEmpty {
             let threshold = text != nil ? spec.extract?.text : spec.extract?.binary
