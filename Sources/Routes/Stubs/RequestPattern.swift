@@ -210,8 +210,14 @@ package struct StubRequest: Sendable {
         }
     }
 
+    /// The parser split the target already: its path and query are taken as they are.
     init(_ request: HTTPRequest) {
-        self.init(method: request.method.rawValue, url: request.target, headers: request.headers, body: request.body)
+        method = request.method.rawValue
+        url = request.target
+        headers = request.headers
+        body = request.body
+        path = request.path
+        queryString = request.query
     }
 
     var queryParameters: Parameters { FormDecoding.parseForm(queryString) }

@@ -224,6 +224,8 @@ struct StubResponse: Sendable {
         var response = HTTPResponse(status: HTTPStatus(code: status, reasonPhrase: statusMessage))
         // The mapping's fields are checked once more as they are written, whatever adds to them.
         response.outsideFields = true
+        // Its fields and the two the store adds (Matched-Stub-Id, -Name): one allocation, not a growth per field.
+        response.headers.reserveCapacity(headers.count + 2)
         var scope = StubRenderScope(request, now: now)
         if case .object(let members) = parameters, !members.isEmpty { scope.parameters = TemplateValue(json: parameters) }
         var dropped: [String] = []

@@ -516,16 +516,16 @@ import EmulationKit
         let stubRequest = StubRequest(request)
         // Matched on a snapshot with the lock released: a slow match holds up no one else.
         guard let entry = match(stubRequest, look: look) else { return nil }
-        let found = entry.mapping
+        // Read in place through the entry (a class): a copy of the mapping retained each of its fields.
         var response = entry.mapping.response.response(to: stubRequest, now: now(), filesRoot: filesRoot, limits: limits,
-                                               stub: found.name ?? found.id, global: globalDelay.isSet ? globalSettings.withLock { $0 } : StubGlobalSettings(),
+                                               stub: entry.mapping.name ?? entry.mapping.id, global: globalDelay.isSet ? globalSettings.withLock { $0 } : StubGlobalSettings(),
                                                delivery: &context.delivery)
-        response.headers.add("Matched-Stub-Id", found.id)
-        if let name = found.name { response.headers.add("Matched-Stub-Name", name) }
-        if !found.webhooks.isEmpty { StubStore.fireWebhooks(of: found, for: stubRequest, now: now(), limits: limits, after: context.delivery.delayNanos) }
+        response.headers.add("Matched-Stub-Id", entry.mapping.id)
+        if let name = entry.mapping.name { response.headers.add("Matched-Stub-Name", name) }
+        if !entry.mapping.webhooks.isEmpty { StubStore.fireWebhooks(of: entry.mapping, for: stubRequest, now: now(), limits: limits, after: context.delivery.delayNanos) }
         // A proxying mapping: its rendered headers and delay go on the upstream's answer (a header
         // that failed to render is the 500 above, with its hint, and nothing is sent).
-        if let proxy = found.response.proxy, response.hint == nil {
+        if let proxy = entry.mapping.response.proxy, response.hint == nil {
             var extras = ProxyForwarding.Extras()
             extras.additionalRequestHeaders = proxy.additionalHeaders
             extras.prefixToRemove = proxy.prefixToRemove
@@ -536,7 +536,7 @@ import EmulationKit
         }
         // The log line names the stub; the journal shows `stubs` and the stub's id and name. A
         // nameless stub from the folder is named by its file: an id made at load changes each reload.
-        context.answeredBy = Substitute(.stub, id: found.id, name: found.name,
+        context.answeredBy = Substitute(.stub, id: entry.mapping.id, name: entry.mapping.name,
                                         logName: entry.logName,
                                         previous: context.answeredBy)
         return response
