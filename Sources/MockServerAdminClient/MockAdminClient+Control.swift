@@ -25,6 +25,23 @@ extension MockAdminClient {
         _ = try await send(.clearRequests, expecting: 204)
     }
 
+    /// The journal as a HAR 1.2 document (`GET /__mock/requests.har`), for browser devtools or
+    /// Charles: only `system`'s, only `path`, at most `limit` entries, as ``requests(system:path:since:limit:)`` filters.
+    public func requestsHAR(system: String? = nil, path: String? = nil, limit: Int? = nil) async throws -> Data {
+        var query: [String: String] = [:]
+        query["system"] = system
+        query["path"] = path
+        query["limit"] = limit.map(String.init)
+        return try await send(.requestsHAR, query: query, expecting: 200)
+    }
+
+    /// Keeps journal entry `id`'s answer as a stub mapping (`POST /__mock/requests/{id}/stub`):
+    /// the same request is answered by it from now on, with the same status, fields and body.
+    @discardableResult
+    public func keepAsStub(journalEntry id: Int) async throws -> MockStub {
+        try decode(MockStub.self, try await send(.keepAsStub, String(id), expecting: 201))
+    }
+
     // MARK: Faults
 
     /// Adds a fault rule and returns its id. `times` nil: it fires until removed.

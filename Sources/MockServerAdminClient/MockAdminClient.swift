@@ -62,8 +62,13 @@ public struct MockAdminClient: Sendable {
     /// segment, `MockAdminRoute.path(_:)`) and fails unless the answer has `status`.
     func send(_ route: MockAdminRoute, _ values: String..., query: [String: String] = [:], body: Data? = nil,
               expecting status: Int) async throws -> Data {
-        let path = route.path(values)
         let method = route.method
+        // An empty value would leave an empty segment, which the router reads as the shorter
+        // path: `removeStub(id: "")` would be `DELETE /__admin/mappings`, every stub.
+        for (name, value) in zip(route.parameters, values) where value.isEmpty {
+            throw Failure(description: "\(method) \(route.pattern): :\(name) is empty")
+        }
+        let path = route.path(values)
         // The path is encoded already: it goes after the base URL's own path as it is
         // (appendingPathComponent would encode its escapes a second time).
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {

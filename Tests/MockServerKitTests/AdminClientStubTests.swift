@@ -147,6 +147,34 @@ final class AdminClientStubTests: XCTestCase {
         XCTAssertEqual(replayed.body, "from the upstream")
     }
 
+    /// A journal entry kept as a stub through the client answers the same request; the journal
+    /// exports as HAR 1.2; an empty id is refused before anything is sent.
+    func testKeepAJournalEntryExportHARAndRefuseAnEmptyId() async throws {
+        let folder = try makeFolder()
+        try Data(#"{"request": {"url": "/hello"}, "response": {"body": "from the folder"}}"#.utf8)
+            .write(to: folder.appendingPathComponent("mappings/hello.json"))
+        let server = try EmbeddedMockServer(mappings: folder)
+        self.server = server
+        _ = try await get(server, "/hello")
+        let entries = try await server.admin.requests(path: "/hello")
+        let entry = try XCTUnwrap(entries.last)
+        let kept = try await server.admin.keepAsStub(journalEntry: entry.id)
+        let afterKeep = try await server.admin.stubs()
+        XCTAssertEqual(afterKeep.count, 2, "\(kept)")
+        let har = try await server.admin.requestsHAR(path: "/hello")
+        let log = try XCTUnwrap((try JSONSerialization.jsonObject(with: har) as? [String: Any])?["log"] as? [String: Any])
+        XCTAssertEqual(log["version"] as? String, "1.2")
+        XCTAssertEqual((log["entries"] as? [Any])?.count, 1)
+        do {
+            try await server.admin.removeStub(id: "")
+            XCTFail("an empty id must not be sent: it would name DELETE /__admin/mappings")
+        } catch {
+            XCTAssertTrue("\(error)".contains(":id is empty"), "\(error)")
+        }
+        let afterRefusal = try await server.admin.stubs()
+        XCTAssertEqual(afterRefusal.count, 2, "nothing removed")
+    }
+
     func testOutboundSettingsAreCheckedAsTheirFlagsAre() throws {
         XCTAssertThrowsError(try EmbeddedMockServer(.init(outbound: "not/a host"))) { error in
             XCTAssertTrue("\(error)".contains("outbound must be all, loopback or a comma-separated list of hosts"), "\(error)")

@@ -130,12 +130,12 @@ extension OAS {
             ], parameters: filters + [query("atLeast", "With waitMs: answer once this many match.", schema: ["type": "integer", "minimum": 0, "maximum": 100000])],
             handler: control.requestCountHandler),
             AdminRoute(.clearRequests, "Empty the journal", ["204": response("Emptied.")], handler: control.clearRequestsHandler),
-            AdminRoute(.get, "/__mock/requests.har", "The request journal as a HAR 1.2 file (Chrome devtools' import, any HAR viewer)", [
+            AdminRoute(.requestsHAR, "The request journal as a HAR 1.2 file (Chrome devtools' import, any HAR viewer)", [
                 "200": response("HTTP entries only (no WebSocket messages), oldest first, as the journal shows them: secrets redacted, bodies cut at 4,096 bytes, a body that is not UTF-8 in base64.",
                                 json(ref("HAR"))),
                 "400": adminBadRequest("A bad filter (unknown, empty or of the wrong type)."),
             ], parameters: filters, handler: control.requestsHARHandler),
-            AdminRoute(.post, "/__mock/requests/:id/stub", "Keep a journal entry's answer as a stub mapping", [
+            AdminRoute(.keepAsStub, "Keep a journal entry's answer as a stub mapping", [
                 "201": response("The mapping added (method and url equalTo the entry's; its status, end-to-end fields and whole body), persistent under --mappings.",
                                 json(stubMapping)),
                 "404": response("The journal holds no entry with that id.", json(ref("AdminError"))),
