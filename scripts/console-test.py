@@ -721,6 +721,22 @@ def run_recording(width, height, label):
         status, body = http("GET", "/catalog/items")
         check(status == 200 and "A-1" in body, f"{label}: the kept stub answers with the backend gone ({status} {body[:80]})")
         shot(driver, f"{label}-13-recorded")
+        # A journal entry kept as a stub from its detail: the Stubs tab lists a second mapping.
+        tab(driver, "journal")
+        wait.until(lambda d: any("/catalog/items" in r.text for r in d.find_elements(By.CSS_SELECTOR, "#journal-list .entry")))
+        for _ in range(5):
+            try:
+                row = [r for r in driver.find_elements(By.CSS_SELECTOR, "#journal-list .entry") if "/catalog/items" in r.text][0]
+                click(driver, row)
+                break
+            except (StaleElementReferenceException, IndexError):
+                continue
+        keep = wait.until(EC.element_to_be_clickable((By.ID, "journal-keep")))
+        click(driver, keep)
+        wait.until(lambda d: "Kept as stub" in d.find_element(By.ID, "toast").text)
+        tab(driver, "stubs")
+        wait.until(lambda d: d.find_element(By.ID, "stubs-count").text == "2")
+        shot(driver, f"{label}-14-kept")
     finally:
         driver.quit()
         backend.server_close()

@@ -316,6 +316,7 @@ package enum ConsoleScript {
     d.replaceChildren(
       el("button", { type: "button", class: "close", onclick: () => { select(e.id); const row = document.querySelector('#journal-list .entry[data-id="' + e.id + '"]'); if (row) row.focus(); } }, "Close"),
       el("h2", {}, e.method + " " + (e.method === "WS" ? pathLabel(e) : e.path)),
+      ...(state.features.stubs && e.method !== "WS" ? [el("button", { type: "button", id: "journal-keep", onclick: () => keepAsStub(e.id) }, "Keep as stub")] : []),
       el("p", { class: "muted" }, "#" + e.id + " · " + (e.system || "no system") + " · " + statusLabel(e) + " · " + (e.durationMs ?? "?") + " ms · " + dateTime(e.at) + (e.truncated ? " · bodies truncated" : "")),
       ...part("Hint", e.hint),
       ...part("Fault", e.fault ? JSON.stringify(e.fault, null, 2) : ""),
@@ -323,6 +324,12 @@ package enum ConsoleScript {
       ...part("Request headers", entryHeaders(e.requestHeaders)),
       ...part("Request body", e.requestBody),
       ...part("Response body", e.responseBody));
+  }
+  // The entry's answer becomes a stub mapping (POST /__mock/requests/{id}/stub); a refusal says why.
+  function keepAsStub(id) {
+    api("POST", "/__mock/requests/" + encodeURIComponent(id) + "/stub", {})
+      .then((text) => { const m = JSON.parse(text); toast("Kept as stub " + (m.name || m.id)); })
+      .then(refreshStubs).catch(report);
   }
   $("journal-filter").addEventListener("input", debounce(renderJournal, 150));
   $("journal-clear").addEventListener("click", () => api("DELETE", "/__mock/requests").then(() => { state.journal = []; state.selected = null; renderJournal(); }).catch(report));
