@@ -27,6 +27,12 @@ package final class OutboundClient: @unchecked Sendable {
     @exclusivity(unchecked) private var scheduled: [(at: UInt64, exchange: OutboundExchange)] = [] { didSet { noteActivity() } }
     private let scratch: UnsafeMutableRawBufferPointer
     private let tls: TLSContexts
+    #if canImport(Darwin)
+    /// https upstreams on Darwin (URLSession); their exchanges wait here by token.
+    private let systemHTTPS: SystemHTTPS
+    @exclusivity(unchecked) private var systemPending: [Int: OutboundExchange] = [:] { didSet { noteActivity() } }
+    @exclusivity(unchecked) private var nextSystemToken = 0
+    #endif
 
     private static let resolveLifetime: UInt64 = 60_000_000_000
 
@@ -36,6 +42,10 @@ package final class OutboundClient: @unchecked Sendable {
         self.logger = logger
         tls = TLSContexts(settings: settings)
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        #if canImport(Darwin)
+        // A poller's wake() is safe from any thread: URLSession's queue hands answers back with it.
+        systemHTTPS = SystemHTTPS(settings: settings) { [poller] in poller.wake() }
+        #endif
     }
 
     deinit { scratch.deallocate() }
@@ -97,8 +107,36 @@ package final class OutboundClient: @unchecked Sendable {
             if addresses.isEmpty { return fail(exchange, OutboundFailure(.notAllowed, "--outbound loopback does not allow \(upstream.host)")) }
         }
         guard !addresses.isEmpty else { return fail(exchange, OutboundFailure(.unresolved, "\(upstream.host) does not resolve")) }
+        #if canImport(Darwin)
+        if upstream.scheme == .https { return sendSystem(exchange) }
+        #endif
         connect(exchange, addresses)
     }
+
+    #if canImport(Darwin)
+    /// An https upstream on Darwin: URLSession sends it; `tick` hands its answer on.
+    private func sendSystem(_ exchange: OutboundExchange) {
+        if let refusal = systemHTTPS.refusal {
+            if settings.notes.first("tls: " + refusal) { logger.error("https upstream \(exchange.request.upstream): \(refusal)") }
+            return fail(exchange, OutboundFailure(.tls, refusal))
+        }
+        nextSystemToken &+= 1
+        systemPending[nextSystemToken] = exchange
+        systemHTTPS.send(exchange.request, token: nextSystemToken)
+    }
+
+    /// Hands on the answers URLSession delivered since the last turn.
+    private func flushSystem() {
+        let arrived = systemHTTPS.inbox.withLock { inbox -> [(token: Int, result: OutboundResult)] in
+            defer { inbox = [] }
+            return inbox
+        }
+        for (token, result) in arrived {
+            guard let exchange = systemPending.removeValue(forKey: token) else { continue }
+            finish(exchange, result)
+        }
+    }
+    #endif
 
     private func connect(_ exchange: OutboundExchange, _ addresses: [(storage: sockaddr_storage, length: socklen_t)]) {
         var remaining = addresses[...]
@@ -176,7 +214,13 @@ package final class OutboundClient: @unchecked Sendable {
     /// three collection checks (callgrind: the checks cost a request of the systems ~50 instructions).
     @exclusivity(unchecked) private(set) var isActive = false
 
-    private func noteActivity() { isActive = !connections.isEmpty || !due.isEmpty || !scheduled.isEmpty }
+    private func noteActivity() {
+        #if canImport(Darwin)
+        isActive = !connections.isEmpty || !due.isEmpty || !scheduled.isEmpty || !systemPending.isEmpty
+        #else
+        isActive = !connections.isEmpty || !due.isEmpty || !scheduled.isEmpty
+        #endif
+    }
 
     /// Whether `fd` is one of this client's sockets.
     func owns(_ fd: Int32) -> Bool { connections[fd] != nil }
@@ -219,6 +263,9 @@ package final class OutboundClient: @unchecked Sendable {
     /// Times out what is past its deadline and reports completions found inside `send`.
     func tick(now: UInt64) {
         if !scheduled.isEmpty { startScheduled(now: now) }
+        #if canImport(Darwin)
+        if !systemPending.isEmpty { flushSystem() }
+        #endif
         // Most turns nothing is due: look before building the list.
         guard connections.values.contains(where: { $0.deadline != 0 && $0.deadline <= now }) else { return flushDue() }
         for conn in Array(connections.values) where conn.deadline != 0 && conn.deadline <= now {
@@ -254,6 +301,11 @@ package final class OutboundClient: @unchecked Sendable {
 
     /// Closes every socket; waiting exchanges get a failure.
     func closeAll() {
+        #if canImport(Darwin)
+        systemHTTPS.invalidate()
+        for exchange in systemPending.values { exchange.completion(.failure(OutboundFailure(.reset, "the server is stopping"))) }
+        systemPending = [:]
+        #endif
         for item in scheduled { item.exchange.completion(.failure(OutboundFailure(.reset, "the server is stopping"))) }
         scheduled = []
         for conn in Array(connections.values) {
