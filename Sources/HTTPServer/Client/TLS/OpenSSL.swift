@@ -89,7 +89,8 @@ struct OpenSSL: @unchecked Sendable {
 
     private static func open(_ name: String) -> Result<OpenSSL, TLSUnavailable> {
         #if canImport(Darwin)
-        return .failure(TLSUnavailable(reason: "https upstreams are not supported by the macOS build yet (docs/darwin-differences.md)"))
+        // Not reached: on Darwin an https upstream goes through URLSession (SystemHTTPS) before any socket.
+        return .failure(TLSUnavailable(reason: "OpenSSL is not used on Darwin: https upstreams go through URLSession (docs/darwin-differences.md)"))
         #else
         guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
             let why = dlerror().map { String(cString: $0) } ?? "not found"
