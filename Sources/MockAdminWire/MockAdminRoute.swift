@@ -123,6 +123,8 @@ extension MockAdminRoute {
     public static let requestCount = MockAdminRoute("GET", "/__mock/requests/count")
     /// `DELETE /__mock/requests`: empty the journal.
     public static let clearRequests = MockAdminRoute("DELETE", "/__mock/requests")
+    /// `POST /__admin/mappings/import-har`: a HAR 1.2 document's entries added as stubs.
+    public static let importHAR = MockAdminRoute("POST", "/__admin/mappings/import-har")
     /// `GET /__mock/requests.har`: the journal as a HAR 1.2 document.
     public static let requestsHAR = MockAdminRoute("GET", "/__mock/requests.har")
     /// `POST /__mock/requests/:id/stub`: keep a journal entry's answer as a stub mapping.
@@ -175,7 +177,7 @@ extension MockAdminRoute {
     public static let all: [MockAdminRoute] = [
         health, sms, emails, clearSMS, clearEmails,
         accounts, createAccount, removeAccount, state, restoreState, reset, createInstance, instances, removeInstance,
-        requests, requestCount, clearRequests, requestsHAR, keepAsStub, addFault, faults, removeFault, removeAllFaults,
+        requests, requestCount, clearRequests, requestsHAR, keepAsStub, importHAR, addFault, faults, removeFault, removeAllFaults,
         clock, advanceClock, resetClock, expireTokens, revokeTokens,
         addStub, importStubs, stubs, removeStub, removeAllStubs, refusedStubs, saveStubs,
         stubScenarios, resetStubScenarios, countMatchingRequests, findMatchingRequests,

@@ -35,6 +35,15 @@ extension MockAdminClient {
         return try await send(.requestsHAR, query: query, expecting: 200)
     }
 
+    /// Adds a HAR 1.2 document's entries as stubs (`POST /__admin/mappings/import-har`): a
+    /// browser's "Save all as HAR", Charles, or ``requestsHAR(system:path:limit:)`` of another
+    /// server. Returns how many mappings were made.
+    @discardableResult
+    public func importHAR(_ document: Data) async throws -> Int {
+        struct Made: Decodable { var mappings: [MockStub] }
+        return try decode(Made.self, try await send(.importHAR, body: document, expecting: 200)).mappings.count
+    }
+
     /// Keeps journal entry `id`'s answer as a stub mapping (`POST /__mock/requests/{id}/stub`):
     /// the same request is answered by it from now on, with the same status, fields and body.
     @discardableResult

@@ -165,6 +165,13 @@ final class AdminClientStubTests: XCTestCase {
         let log = try XCTUnwrap((try JSONSerialization.jsonObject(with: har) as? [String: Any])?["log"] as? [String: Any])
         XCTAssertEqual(log["version"] as? String, "1.2")
         XCTAssertEqual((log["entries"] as? [Any])?.count, 1)
+        // The export imported into another server answers the same request from a stub.
+        let other = try EmbeddedMockServer()
+        defer { other.stop() }
+        let made = try await other.admin.importHAR(har)
+        XCTAssertEqual(made, 1)
+        let replayed = try await get(other, "/hello")
+        XCTAssertEqual(replayed.body, "from the folder")
         do {
             try await server.admin.removeStub(id: "")
             XCTFail("an empty id must not be sent: it would name DELETE /__admin/mappings")

@@ -230,6 +230,9 @@ extension OAS {
             AdminRoute(.get, "/__admin/recordings/status", tag: "stubs", "Whether a recording runs",
                        ["200": response("The state.", json(object(["status": ["type": "string", "enum": ["NeverStarted", "Recording", "Stopped"]]])))],
                        handler: stubs.recordingStatusHandler),
+            AdminRoute(.importHAR, tag: "stubs", "Add a HAR 1.2 document's entries as stub mappings, as the recorder makes them (browser devtools' Save all as HAR, Charles, GET /__mock/requests.har)", [
+                "200": recordedMappings, "422": stubRefused, "409": stubNotSaved("A mapping file that cannot be replaced."), "503": stubNotWritten,
+            ], body: body(object(["log": object(["entries": array(["type": "object"])])]), [jsonType]), handler: stubs.importHARHandler),
             AdminRoute(.post, "/__admin/recordings/snapshot", tag: "stubs", "Mappings from every proxied exchange kept so far (the same options as start, without targetBaseUrl)", [
                 "200": recordedMappings, "422": stubRefused, "409": stubNotSaved("extractBodyCriteria without a --mappings folder, or a mapping file that cannot be replaced."), "503": stubNotWritten,
             ], body: body(recordSpec(target: false), [jsonType]), handler: stubs.snapshotHandler),

@@ -84,7 +84,7 @@ package final class MockApp: Sendable {
     package static let healthPath = MockAdminRoute.health.pattern
     /// Admin paths that take a body up to `--max-import-body-bytes` (64 MiB): recorded stubs
     /// carry whole answers, and a 1 MiB one must import.
-    package static let largeBodyPaths: Set<String> = ["/__admin/mappings", "/__admin/mappings/import"]
+    package static let largeBodyPaths: Set<String> = ["/__admin/mappings", "/__admin/mappings/import", "/__admin/mappings/import-har"]
 
     /// The system of that name (`SystemRegistry.names`), or nil.
     package func system(named name: String) -> (any EmulatedSystem)? {

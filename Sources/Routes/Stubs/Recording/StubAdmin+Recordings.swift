@@ -53,7 +53,7 @@ extension StubAdmin {
         return { _, _ in StubAdmin.json(.ok, ["status": .string(admin.store.recorder.status.rawValue)]) }
     }
 
-    private func recorded(_ exchanges: [RecordedExchange], spec: RecordSpec) -> HTTPResponse {
+    func recorded(_ exchanges: [RecordedExchange], spec: RecordSpec) -> HTTPResponse {
         do throws(StubChangeError) {
             let mappings = try store.record(exchanges, spec: spec)
             if spec.idsOnly { return StubAdmin.json(.ok, ["ids": .array(mappings.map { .string($0.id) })]) }
