@@ -28,6 +28,7 @@ start_mock_server schemathesis --max-wait-ms 200 --max-instances 4
     --max-examples "${SCHEMATHESIS_EXAMPLES:-25}" --seed "${SCHEMATHESIS_SEED:-1}" \
     --exclude-name 'POST /__mock/faults' --exclude-name 'POST /__mock/instances' \
     --exclude-name 'POST /__admin/mappings' --exclude-name 'PUT /__admin/mappings/{id}' \
-    --exclude-name 'POST /__admin/mappings/import' --exclude-name 'POST /__admin/mappings/reset' \
+    --exclude-name 'POST /__admin/mappings/import' --exclude-name 'POST /__admin/mappings/import-har' \
+    --exclude-name 'POST /__admin/mappings/reset' \
     --header 'X-Mock-Admin: 1' \
     --generation-database none --request-timeout 10

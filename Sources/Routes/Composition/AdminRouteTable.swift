@@ -27,9 +27,10 @@ extension OAS {
         let administered = systems.types.compactMap { $0 as? any AccountAdministration.Type }
         let clock = response("The mock's clock.", json(ref("Clock")))
         let filters = journalFilters(systems)
-        let stubSettings = object(["fixedDelay": ["type": "integer", "minimum": 0, "maximum": 600000],
-                                   "delayDistribution": ["type": "object", "description": "{type: uniform, lower, upper} or {type: lognormal, median, sigma}"],
-                                   "extended": ["type": "object"]])
+        // Null members are read as absent (WireMock's Jackson): the document says so.
+        let stubSettings = nullable(object(["fixedDelay": ["type": "integer", "minimum": 0, "maximum": 600000],
+                                            "delayDistribution": ["type": "object", "description": "{type: uniform, lower, upper} or {type: lognormal, median, sigma}"],
+                                            "extended": ["type": "object"]], required: []))
         let stubReadOnly = stubNotSaved("The mapping is in a file of several mappings, which is read-only.")
         let stubNotWritten = stubNotSaved("The --mappings folder did not take the file (the disk's reason).")
         let events = "Pushes one JSON text message {\"kind\", \"at\", \"data\"} per event (request, sms, email, fault, reset, clock, and each admin change: fault.added/removed/usedUp, account.created/deleted, instance.started/stopped, state.replaced, outbox.cleared, journal.cleared), in order."
@@ -235,7 +236,7 @@ extension OAS {
             ], body: body(object(["log": object(["entries": array(["type": "object"])])]), [jsonType]), handler: stubs.importHARHandler),
             AdminRoute(.post, "/__admin/recordings/snapshot", tag: "stubs", "Mappings from every proxied exchange kept so far (the same options as start, without targetBaseUrl)", [
                 "200": recordedMappings, "422": stubRefused, "409": stubNotSaved("extractBodyCriteria without a --mappings folder, or a mapping file that cannot be replaced."), "503": stubNotWritten,
-            ], body: body(recordSpec(target: false), [jsonType]), handler: stubs.snapshotHandler),
+            ], body: body(recordSpec(target: false), [jsonType], required: false), handler: stubs.snapshotHandler),
             AdminRoute(.get, "/__admin/requests", tag: "stubs", "The journal as WireMock serve events, newest first", ["200": response("Requests.", json(object([
                 "requests": array(["type": "object"]), "meta": object(["total": ["type": "integer"]]), "requestJournalDisabled": ["type": "boolean"],
             ]))), "400": stubBadQuery], parameters: [
@@ -267,11 +268,11 @@ extension OAS {
             AdminRoute(.post, "/__admin/settings", tag: "stubs", "Replace the global settings (as PUT)",
                        ["200": response("Replaced."), "422": stubRefused], body: body(stubSettings, [jsonType]), handler: stubs.settingsUpdateHandler),
             AdminRoute(.patch, "/__admin/settings/extended", tag: "stubs", "Merge {\"extended\": {...}} into the global settings' extended, one level deep",
-                       ["200": stubDone, "422": stubRefused], body: body(object(["extended": ["type": "object"]]), [jsonType]),
+                       ["200": stubDone, "422": stubRefused], body: body(nullable(object(["extended": ["type": "object"]], required: [])), [jsonType]),
                        handler: stubs.settingsExtendedPatchHandler),
             AdminRoute(.get, "/__admin/", tag: "stubs", "Every stub mapping (WireMock's older GET /__admin/; /__admin without the slash redirects here)",
                        ["200": response("The mappings.", json(object(["mappings": array(stubMapping), "meta": object(["total": ["type": "integer"]])]))),
-                        "302": response("GET /__admin: on to /__admin/.", text, headers: ["Location": ["schema": string]]), "400": stubBadQuery],
+                        "302": response("GET /__admin: on to /__admin/ (no body).", headers: ["Location": ["schema": string]]), "400": stubBadQuery],
                        parameters: [stubCount("limit", "At most this many mappings."), stubCount("offset", "Skip this many first.")],
                        handler: stubs.adminRootHandler),
             AdminRoute(.get, "/__admin/swagger-ui/", tag: "stubs", "A page linking the OpenAPI document (Swagger UI itself is not bundled)",

@@ -343,8 +343,11 @@ extension StubAdmin {
         let list = listMappingsHandler
         return { request, context in
             guard request.path.hasSuffix("/") else {
+                // A bad limit or offset is refused here as there, not sent on.
+                let listed = list(request, &context)
+                if listed.status.code >= 400 { return listed }
                 var response = HTTPResponse(status: HTTPStatus(code: 302, reasonPhrase: "Found"))
-                response.headers.set("Location", "/__admin/")
+                response.headers.set("Location", "/__admin/" + (request.query.isEmpty ? "" : "?" + request.query))
                 return response
             }
             return list(request, &context)

@@ -99,16 +99,20 @@ extension OAS {
 
     /// WireMock's record spec (`/__admin/recordings/start`, `/snapshot`).
     package static func recordSpec(target: Bool) -> Object {
-        let properties: Object = [
+        let given: Object = [
             "filters": ["type": "object", "description": "A request pattern (urlPattern, method, headers...): only the exchanges it matches are recorded. ids and allowNonProxied are refused."],
             "captureHeaders": ["type": "object", "additionalProperties": object(["caseInsensitive": ["type": "boolean"]]),
                                "description": "Request fields recorded as equalTo matchers (Authorization and Cookie only when named)."],
             "requestBodyPattern": object(["matcher": ["type": "string", "enum": ["auto", "equalTo", "equalToJson", "equalToXml"]],
-                                          "ignoreArrayOrder": ["type": "boolean"], "ignoreExtraElements": ["type": "boolean"], "caseInsensitive": ["type": "boolean"]]),
-            "extractBodyCriteria": object(["textSizeThreshold": ["type": "integer", "minimum": 0], "binarySizeThreshold": ["type": "integer", "minimum": 0]]),
+                                          "ignoreArrayOrder": ["type": "boolean"], "ignoreExtraElements": ["type": "boolean"], "caseInsensitive": ["type": "boolean"]],
+                                         required: []),
+            "extractBodyCriteria": object(["textSizeThreshold": ["type": "integer", "minimum": 0], "binarySizeThreshold": ["type": "integer", "minimum": 0]],
+                                          required: []),
             "outputFormat": ["type": "string", "enum": ["FULL", "IDS"]],
             "persist": ["type": "boolean", "default": true], "repeatsAsScenarios": ["type": "boolean", "default": true],
         ]
+        // A null member is read as absent (its default), as WireMock's Jackson reads it: each type admits null.
+        let properties = nullableMembers(given)
         guard target else { return ["type": "object", "properties": properties, "additionalProperties": false] }
         let targetBaseUrl: Object = ["type": "string", "example": "http://127.0.0.1:8081"]
         guard case .object(let members) = properties else { return properties }
@@ -118,7 +122,7 @@ extension OAS {
 
     /// The recorder's answer: the new mappings (or their ids, `outputFormat: IDS`).
     package static var recordedMappings: Object {
-        response("The recorded mappings.", json(object(["mappings": array(stubMapping), "ids": array(string)])))
+        response("The recorded mappings (or their ids, with outputFormat IDS).", json(object(["mappings": array(stubMapping), "ids": array(string)], required: [])))
     }
 
     /// WireMock's `{}` answer.

@@ -15,6 +15,26 @@ package enum OAS {
         ["type": "object", "properties": members(properties), "required": strings(required ?? properties.keys.sorted())]
     }
 
+    /// `schema` with `null` added to the `type` of each of its properties, and of theirs, all the
+    /// way down: for admin bodies whose null members are read as absent (WireMock's Jackson).
+    package static func nullable(_ schema: Object) -> Object {
+        guard case .object(var fields) = schema else { return schema }
+        if let i = fields.firstIndex(where: { $0.key == "properties" }) { fields[i].value = nullableMembers(fields[i].value) }
+        return .object(fields)
+    }
+
+    /// Properties (name → schema), each one's `type` admitting null, recursively.
+    package static func nullableMembers(_ members: Object) -> Object {
+        guard case .object(let list) = members else { return members }
+        return .object(list.map { member in
+            guard case .object(var fields) = nullable(member.value) else { return member }
+            if let i = fields.firstIndex(where: { $0.key == "type" }), case .string(let type) = fields[i].value {
+                fields[i].value = .array([.string(type), .string("null")])
+            }
+            return (key: member.key, value: .object(fields))
+        })
+    }
+
     /// A Swift dictionary as an object (the document is written with sorted keys).
     package static func members(_ dictionary: [String: Object]) -> Object { .object(dictionary.map { (key: $0.key, value: $0.value) }) }
     package static func strings(_ texts: [String]) -> Object { .array(texts.map(JSONValue.string)) }
