@@ -17,7 +17,12 @@ BIN="${1:-$ROOT/.build/release/mock-server}"
 N="${N:-20000}"; WM_N="${WM_N:-5000}"; WARMUP="${WARMUP:-2000}"
 WORK="$(mktemp -d /tmp/proxy-cost.XXXXXX)"
 PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
+# start_mock runs in a command substitution (a subshell): its servers are known by their pid files.
+cleanup() {
+    for f in "$WORK"/*.pid; do [[ -f "$f" ]] && kill -KILL "$(cat "$f")" 2>/dev/null; done
+    for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+    rm -rf "$WORK"
+}
 trap cleanup EXIT
 
 mkdir -p "$WORK/stubs/mappings" "$WORK/stubs/__files"
@@ -37,7 +42,6 @@ JSON
 start_mock() {
     local name="$1"; shift
     "$BIN" --port 0 --event-loops 1 --log-level warning --journal-size 0 "$@" > "$WORK/$name.banner" 2> "$WORK/$name.log" &
-    PIDS+=($!)
     echo $! > "$WORK/$name.pid"
     local port=""
     for _ in $(seq 1 600); do
