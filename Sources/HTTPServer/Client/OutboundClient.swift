@@ -316,6 +316,8 @@ package final class OutboundClient: @unchecked Sendable {
             }
         }
         flushDue()
+        // After every TLS session is freed (drop), on this loop's thread.
+        tls.close()
     }
 
     // MARK: - Reading and writing

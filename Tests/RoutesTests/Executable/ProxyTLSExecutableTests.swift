@@ -16,7 +16,8 @@ final class ProxyTLSExecutableTests: XCTestCase {
         XCTAssertEqual(answer.status, 200, answer.text)
         XCTAssertEqual(answer.text, "hello over tls, SNI localhost")
         verified.signal(SIGTERM)
-        XCTAssertEqual(try verified.finish().status, 0)
+        let (verifiedStatus, verifiedLog) = try verified.finish()
+        XCTAssertEqual(verifiedStatus, 0, verifiedLog)
 
         let trusted = try TestExecutable(["--port", "0", "--log-level", "info", "--proxy-all", "https://localhost:\(up.port)",
                                           "--trust-proxy-target", "elsewhere.test", "--trust-proxy-target", "LOCALHOST"])
@@ -25,7 +26,7 @@ final class ProxyTLSExecutableTests: XCTestCase {
         XCTAssertEqual(try second.readResponse().status, 200, "the second --trust-proxy-target adds to the first")
         trusted.signal(SIGTERM)
         let (status, log) = try trusted.finish()
-        XCTAssertEqual(status, 0)
+        XCTAssertEqual(status, 0, log)
         XCTAssertTrue(log.contains("its certificate is not verified (--trust-proxy-target localhost)"), log)
     }
 

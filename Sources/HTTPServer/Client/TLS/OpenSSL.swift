@@ -54,6 +54,9 @@ struct OpenSSL: @unchecked Sendable {
     let ERR_clear_error: ErrClear
     let ERR_error_string_n: ErrString
     let X509_verify_cert_error_string: VerifyText
+    /// Frees this thread's OpenSSL state (its error queue and caches), which is otherwise freed by
+    /// a thread-exit handler that may not have run when the process exits.
+    let OPENSSL_thread_stop: ErrClear
 
     // The constants of the macros over SSL_ctrl / SSL_CTX_ctrl (openssl/ssl.h, 3.x).
     static let SSL_VERIFY_NONE: Int32 = 0
@@ -136,6 +139,7 @@ struct OpenSSL: @unchecked Sendable {
         ERR_clear_error = try symbol("ERR_clear_error", ErrClear.self)
         ERR_error_string_n = try symbol("ERR_error_string_n", ErrString.self)
         X509_verify_cert_error_string = try symbol("X509_verify_cert_error_string", VerifyText.self)
+        OPENSSL_thread_stop = try symbol("OPENSSL_thread_stop", ErrClear.self)
     }
     #endif
 
