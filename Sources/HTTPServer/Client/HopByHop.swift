@@ -6,7 +6,10 @@ package enum HopByHop {
                                      "proxy-authenticate", "proxy-authorization", "trailer", "content-length"]
 
     /// `headers` without hop-by-hop fields, the framing fields and those named by `Connection`.
-    package static func endToEnd(_ headers: HTTPHeaders) -> HTTPHeaders {
+    /// `answersHead`: the answer to a HEAD keeps its `Content-Length`, which frames nothing there
+    /// but says what a GET's body would count (RFC 9110 §9.3.2); the encoder writes it as the
+    /// head's one length.
+    package static func endToEnd(_ headers: HTTPHeaders, answersHead: Bool = false) -> HTTPHeaders {
         var named: Set<String> = []
         for value in headers.values("Connection") {
             for token in value.split(separator: ",") { named.insert(token.trimmingASCIISpaces().lowercased()) }
@@ -15,7 +18,8 @@ package enum HopByHop {
         kept.reserveCapacity(headers.count)
         for field in headers {
             let lower = field.name.lowercased()
-            if names.contains(lower) || named.contains(lower) { continue }
+            let lengthOfHead = answersHead && lower == "content-length"
+            if (names.contains(lower) && !lengthOfHead) || named.contains(lower) { continue }
             kept.add(field.name, field.value)
         }
         return kept

@@ -23,15 +23,12 @@ package struct OutboundRequest: Sendable {
 }
 
 /// An upstream's answer: status, reason, its end-to-end fields (hop-by-hop and framing fields
-/// removed) and the whole body, de-chunked.
+/// removed, but a HEAD answer's `Content-Length`) and the whole body, de-chunked.
 package struct OutboundResponse: Sendable {
     package var status: Int
     package var reason: String
     package var headers: HTTPHeaders
     package var body: [UInt8]
-    /// For a HEAD request, the upstream's `Content-Length` (what a GET's body would count); nil
-    /// otherwise, or when it sent none.
-    package var declaredLength: Int? = nil
 }
 
 /// Why an upstream gave no answer.

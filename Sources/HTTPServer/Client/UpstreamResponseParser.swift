@@ -133,14 +133,7 @@ struct UpstreamResponseParser {
         if body.count > maxBodyBytes { return .failure(tooLarge) }
         // Bytes after a complete answer that nobody asked for: the connection is not reused.
         let extra = position < buffer.count
-        var answer = OutboundResponse(status: status, reason: reason, headers: HopByHop.endToEnd(headers), body: body)
-        if headRequest {
-            let values = headers.values("Content-Length")
-            if values.count == 1, let first = values.first, !first.isEmpty, first.utf8.count <= 15,
-               first.utf8.allSatisfy({ (48...57).contains($0) }) {
-                answer.declaredLength = Int(first)
-            }
-        }
+        let answer = OutboundResponse(status: status, reason: reason, headers: HopByHop.endToEnd(headers, answersHead: headRequest), body: body)
         return .response(answer, reusable: reusable && !extra)
     }
 

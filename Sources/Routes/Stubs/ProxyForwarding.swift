@@ -44,9 +44,6 @@ package enum ProxyForwarding {
                                             headers: answer.headers, body: answer.body)
                 for (name, value) in extras.responseHeaders { response.headers.add(name, value) }
                 response.outsideFields = true
-                // HEAD: the upstream's length, not the empty body's (the encoder writes it as the
-                // head's one Content-Length).
-                if let length = answer.declaredLength { response.headers.add("Content-Length", String(length)) }
                 promise.complete(response)
             case .failure(let failure):
                 let status: HTTPStatus = failure.kind == .timedOut ? .gatewayTimeout : .badGateway

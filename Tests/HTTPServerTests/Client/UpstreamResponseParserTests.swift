@@ -38,13 +38,16 @@ final class UpstreamResponseParserTests: XCTestCase {
     func testFramingByLengthCloseAndHead() throws {
         let (byLength, reusable) = try XCTUnwrap(answer(parse("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc", pieces: 3)))
         XCTAssertEqual(byLength.body, Array("abc".utf8))
+        XCTAssertNil(byLength.headers["Content-Length"], "Content-Length is framing: the server writes its own")
         XCTAssertFalse(reusable, "Connection: close")
         let (closeDelimited, again) = try XCTUnwrap(answer(parse("HTTP/1.1 200 OK\r\n\r\nto the end", eof: true)))
         XCTAssertEqual(closeDelimited.body, Array("to the end".utf8))
         XCTAssertFalse(again)
         let (head, _) = try XCTUnwrap(answer(parse("HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n", head: true)))
         XCTAssertEqual(head.body, [])
-        XCTAssertEqual(head.headers.count, 0, "Content-Length is framing: the server writes its own")
+        XCTAssertEqual(head.headers.fields.map(\.name), ["Content-Length"],
+                       "a HEAD answer's length frames nothing: it is kept for the head the server writes")
+        XCTAssertEqual(head.headers["Content-Length"], "99")
     }
 
     func testBoundsAndMalformedAnswersFail() {

@@ -78,7 +78,7 @@ final class SystemHTTPS: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
                 headers.add(name, "\(value)")
             }
             // Framing is the server's own; the body arrives decoded, so its coding goes too.
-            headers = HopByHop.endToEnd(headers)
+            headers = HopByHop.endToEnd(headers, answersHead: request.method == "HEAD")
             headers.remove("Content-Encoding")
             deliver(token, .success(OutboundResponse(status: http.statusCode, reason: "", headers: headers, body: [UInt8](body))))
         }
