@@ -31,19 +31,23 @@ final class StubHARImportTests: MockServerTestCase {
         let document = #"""
         {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [
           {"request": {"method": "GET", "url": "https://api.example.com/v1/items?page=2#top", "headers": []},
-           "response": {"status": 200, "headers": [{"name": ":status", "value": "200"}, {"name": "content-type", "value": "application/json"}],
+           "response": {"status": 200, "headers": [{"name": ":status", "value": "200"}, {"name": "content-type", "value": "application/json"},
+                                                   {"name": "content-encoding", "value": "br"}],
                         "content": {"mimeType": "application/json", "text": "eyJpdGVtcyI6IFsxXX0=", "encoding": "base64"}}},
           {"request": {"method": "GET", "url": "https://ads.example.com/pixel"},
-           "response": {"status": 0, "headers": [], "content": {}}}
+           "response": {"status": 0, "headers": [], "content": {}}},
+          {"request": {"method": "GET", "url": "wss://api.example.com/live"},
+           "response": {"status": 101, "headers": [], "content": {}}}
         ]}}
         """#
         let imported = try server.request("POST", "/__admin/mappings/import-har", jsonText: document)
         XCTAssertEqual(imported.status, 200, imported.text)
-        XCTAssertEqual((imported.jsonObject?["mappings"] as? [Any])?.count, 1, "the blocked request (status 0) makes no stub")
+        XCTAssertEqual((imported.jsonObject?["mappings"] as? [Any])?.count, 1, "the blocked request (status 0) and the WebSocket (101) make no stub")
         let replay = try server.request("GET", "/v1/items?page=2")
         XCTAssertEqual(replay.status, 200)
         XCTAssertEqual(replay.text, #"{"items": [1]}"#)
         XCTAssertEqual(replay.header("Content-Type"), "application/json")
+        XCTAssertNil(replay.header("Content-Encoding"), "a HAR holds the decoded body: its coding is not replayed")
     }
 
     func testWhatIsNotHARIsRefusedNamingThePlace() throws {
@@ -54,6 +58,10 @@ final class StubHARImportTests: MockServerTestCase {
                                            jsonText: #"{"log": {"entries": [{"request": {"method": "GET", "url": "/x"}, "response": {"status": "ok"}}]}}"#)
         XCTAssertEqual(badStatus.status, 422, badStatus.text)
         XCTAssertTrue(badStatus.text.contains("/log/entries/0/response/status"), badStatus.text)
+        let badURL = try server.request("POST", "/__admin/mappings/import-har",
+                                        jsonText: #"{"log": {"entries": [{"request": {"method": "GET", "url": "ftp://x/y"}, "response": {"status": 200}}]}}"#)
+        XCTAssertEqual(badURL.status, 422, badURL.text)
+        XCTAssertTrue(badURL.text.contains("/log/entries/0/request/url"), badURL.text)
         let left = try server.request("GET", "/__admin/mappings").jsonObject?["mappings"] as? [Any]
         XCTAssertEqual(left?.count, 0, "nothing added")
     }

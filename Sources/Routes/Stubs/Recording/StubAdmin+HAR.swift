@@ -22,7 +22,8 @@ extension StubAdmin {
     }
 
     /// The exchanges of a HAR document's entries; an entry without an answer (status 0: blocked or
-    /// failed in the browser) is left out. Throws, with the entry's pointer, for what is not HAR.
+    /// failed in the browser) or a WebSocket's (101) is left out. Throws, with the entry's pointer,
+    /// for what is not HAR.
     static func harExchanges(_ document: JSONValue) throws(StubProblem) -> [RecordedExchange] {
         guard case .array(let entries)? = document["log"]?["entries"] else {
             throw StubProblem("/log/entries", "not a HAR document: it needs log.entries, an array (HAR 1.2)")
@@ -36,15 +37,21 @@ extension StubAdmin {
             guard case .number(let code)? = entry["response"]?["status"], code == code.rounded(), code >= 0, code <= 999 else {
                 throw StubProblem(at + "/response/status", "each entry needs response.status, a number")
             }
-            if code == 0 { continue }
+            if code == 0 || code == 101 { continue }
             guard let status = Int(exactly: code), status >= 100 else {
                 throw StubProblem(at + "/response/status", "a status is 100 to 999, not \(code)")
+            }
+            let target: String
+            do throws(Upstream.Invalid) { target = try Upstream.split(url: url).1 } catch {
+                throw StubProblem(at + "/request/url", error.reason)
             }
             var headers = HTTPHeaders()
             if case .array(let fields)? = entry["response"]?["headers"] {
                 for field in fields {
-                    // HTTP/2 pseudo-fields (`:status`) are no header of an HTTP/1.1 answer.
-                    guard let name = field["name"]?.string, let value = field["value"]?.string, !name.hasPrefix(":") else { continue }
+                    // HTTP/2 pseudo-fields (`:status`) are no header of an HTTP/1.1 answer; a HAR's
+                    // content is the decoded body (HAR 1.2), so its coding no longer applies.
+                    guard let name = field["name"]?.string, let value = field["value"]?.string, !name.hasPrefix(":"),
+                          !name.equalsIgnoringASCIICase("Content-Encoding") else { continue }
                     headers.add(name, value)
                 }
             }
@@ -58,20 +65,10 @@ extension StubAdmin {
                 body = Array(text.utf8)
             }
             let requestBody = Array((entry["request"]?["postData"]?["text"]?.string ?? "").utf8)
-            let request = StubRequest(method: method, url: StubAdmin.pathAndQuery(url), headers: HTTPHeaders(), body: requestBody)
+            let request = StubRequest(method: method, url: target, headers: HTTPHeaders(), body: requestBody)
             exchanges.append(RecordedExchange(request: request, status: status, headers: headers, body: body))
         }
         guard !exchanges.isEmpty else { throw StubProblem("/log/entries", "the HAR document has no entry with an answer") }
         return exchanges
-    }
-
-    /// A HAR entry's URL (absolute) as a mapping's `url`: its path and query.
-    static func pathAndQuery(_ url: String) -> String {
-        guard let scheme = url.firstRange(of: "://") else { return url.hasPrefix("/") ? url : "/" + url }
-        let rest = url[scheme.upperBound...]
-        guard let start = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
-        let target = String(rest[start...])
-        let withoutFragment = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
-        return withoutFragment.hasPrefix("?") ? "/" + withoutFragment : withoutFragment
     }
 }
