@@ -50,7 +50,8 @@ package enum JournalHAR {
     private static func request(_ e: JournalEntry, reading: EntryReading) -> JSONValue {
         let redaction = reading.redaction
         let query = redaction.form(e.query)
-        let host = e.requestHeaders["Host"].flatMap { isHost($0) ? $0 : nil } ?? "127.0.0.1"
+        // The request parser took only a Host made of host bytes: it goes into the URL as it is.
+        let host = e.requestHeaders["Host"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
         var object: JSONValue = [
             "method": .string(e.method),
             "url": .string("http://" + host + e.path + (query.isEmpty ? "" : "?" + query)),
@@ -103,12 +104,5 @@ package enum JournalHAR {
     /// Each field on its own, credentials masked as the journal masks them.
     private static func headers(_ fields: HTTPHeaders, _ redaction: Redaction) -> JSONValue {
         .array(fields.map { ["name": .string($0.name), "value": .string(redaction.header($0.name, $0.value))] })
-    }
-
-    /// A Host value safe to put in a URL (a name or address and a port); anything else is replaced.
-    private static func isHost(_ value: String) -> Bool {
-        !value.isEmpty && value.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || ".-_:[]".utf8.contains(c)
-        }
     }
 }
