@@ -12,12 +12,18 @@ extension MockAdminClient {
     /// only `path` (exact or a pattern with `*`), only after the entry with id `since`, at most
     /// `limit` (the server's default is 100).
     public func requests(system: String? = nil, path: String? = nil, since: Int? = nil, limit: Int? = nil) async throws -> [MockJournalEntry] {
+        let query = MockAdminClient.journalQuery(system: system, path: path, since: since, limit: limit)
+        return try decode([MockJournalEntry].self, try await send(.requests, query: query, expecting: 200))
+    }
+
+    /// The journal's filters as `GET /__mock/requests` and `/__mock/requests.har` take them.
+    static func journalQuery(system: String?, path: String?, since: Int?, limit: Int?) -> [String: String] {
         var query: [String: String] = [:]
         query["system"] = system
         query["path"] = path
         query["since"] = since.map(String.init)
         query["limit"] = limit.map(String.init)
-        return try decode([MockJournalEntry].self, try await send(.requests, query: query, expecting: 200))
+        return query
     }
 
     /// Empties the journal.
@@ -26,17 +32,13 @@ extension MockAdminClient {
     }
 
     /// The journal as a HAR 1.2 document (`GET /__mock/requests.har`), for browser devtools or
-    /// Charles: only `system`'s, only `path`, at most `limit` entries, as ``requests(system:path:since:limit:)`` filters.
-    public func requestsHAR(system: String? = nil, path: String? = nil, limit: Int? = nil) async throws -> Data {
-        var query: [String: String] = [:]
-        query["system"] = system
-        query["path"] = path
-        query["limit"] = limit.map(String.init)
-        return try await send(.requestsHAR, query: query, expecting: 200)
+    /// Charles, filtered as ``requests(system:path:since:limit:)`` filters.
+    public func requestsHAR(system: String? = nil, path: String? = nil, since: Int? = nil, limit: Int? = nil) async throws -> Data {
+        try await send(.requestsHAR, query: MockAdminClient.journalQuery(system: system, path: path, since: since, limit: limit), expecting: 200)
     }
 
     /// Adds a HAR 1.2 document's entries as stubs (`POST /__admin/mappings/import-har`): a
-    /// browser's "Save all as HAR", Charles, or ``requestsHAR(system:path:limit:)`` of another
+    /// browser's "Save all as HAR", Charles, or ``requestsHAR(system:path:since:limit:)`` of another
     /// server. Returns how many mappings were made.
     @discardableResult
     public func importHAR(_ document: Data) async throws -> Int {

@@ -32,6 +32,14 @@ final class AdminClientStubTests: XCTestCase {
         return folder
     }
 
+    /// A mappings folder whose one stub answers `GET /hello` with `body`.
+    private func helloFolder(_ body: String = "from the folder") throws -> URL {
+        let folder = try makeFolder()
+        try Data(#"{"request": {"url": "/hello"}, "response": {"body": "\#(body)"}}"#.utf8)
+            .write(to: folder.appendingPathComponent("mappings/hello.json"))
+        return folder
+    }
+
     func testAddListCountFindAndRemove() async throws {
         let server = try EmbeddedMockServer()
         self.server = server
@@ -85,9 +93,7 @@ final class AdminClientStubTests: XCTestCase {
     }
 
     func testAnEmbeddedServerStartsOnAMappingsFolder() async throws {
-        let folder = try makeFolder()
-        try Data(#"{"request": {"url": "/hello"}, "response": {"body": "from the folder"}}"#.utf8)
-            .write(to: folder.appendingPathComponent("mappings/hello.json"))
+        let folder = try helloFolder()
         let server = try EmbeddedMockServer(mappings: folder)
         self.server = server
         let answer = try await get(server, "/hello")
@@ -95,9 +101,7 @@ final class AdminClientStubTests: XCTestCase {
     }
 
     func testAnEmbeddedServerStartsBesideARefusedMappingAndTheClientListsIt() async throws {
-        let folder = try makeFolder()
-        try Data(#"{"request": {"url": "/hello"}, "response": {"body": "from the folder"}}"#.utf8)
-            .write(to: folder.appendingPathComponent("mappings/hello.json"))
+        let folder = try helloFolder()
         try Data(#"{"request": {"url": "/p"}, "response": {"proxyBaseUrl": "ftp://example.com"}}"#.utf8)
             .write(to: folder.appendingPathComponent("mappings/proxy.json"))
         let server = try EmbeddedMockServer(mappings: folder)
@@ -110,9 +114,7 @@ final class AdminClientStubTests: XCTestCase {
     }
 
     func testRemoveAllStubsRemovesTheFoldersToo() async throws {
-        let folder = try makeFolder()
-        try Data(#"{"request": {"url": "/hello"}, "response": {"body": "from the folder"}}"#.utf8)
-            .write(to: folder.appendingPathComponent("mappings/hello.json"))
+        let folder = try helloFolder()
         let server = try EmbeddedMockServer(mappings: folder)
         self.server = server
         try await server.admin.addStub(MockStubDefinition(request: MockRequestPattern(urlPath: "/added"), response: MockStubResponse(body: "added")))
@@ -129,9 +131,7 @@ final class AdminClientStubTests: XCTestCase {
     /// Record and playback in a test: a front server proxies what it does not know to an
     /// upstream on loopback, keeps each exchange as a stub, and answers it once the upstream is gone.
     func testAnEmbeddedServerProxiesRecordsAndPlaysBack() async throws {
-        let folder = try makeFolder()
-        try Data(#"{"request": {"url": "/hello"}, "response": {"body": "from the upstream"}}"#.utf8)
-            .write(to: folder.appendingPathComponent("mappings/hello.json"))
+        let folder = try helloFolder("from the upstream")
         let upstream = try EmbeddedMockServer(mappings: folder)
         defer { upstream.stop() }
         let front = try EmbeddedMockServer(.init(proxyAll: upstream.baseURL, recordMappings: true, outbound: "loopback"))
@@ -150,9 +150,7 @@ final class AdminClientStubTests: XCTestCase {
     /// A journal entry kept as a stub through the client answers the same request; the journal
     /// exports as HAR 1.2; an empty id is refused before anything is sent.
     func testKeepAJournalEntryExportHARAndRefuseAnEmptyId() async throws {
-        let folder = try makeFolder()
-        try Data(#"{"request": {"url": "/hello"}, "response": {"body": "from the folder"}}"#.utf8)
-            .write(to: folder.appendingPathComponent("mappings/hello.json"))
+        let folder = try helloFolder()
         let server = try EmbeddedMockServer(mappings: folder)
         self.server = server
         _ = try await get(server, "/hello")
