@@ -101,7 +101,7 @@ struct Options {
             o.server.outbound.connectTimeout = min(10, v)
         },
         Setting(flag: "--outbound", env: "MOCK_OUTBOUND", valueName: "HOSTS", help: "which hosts proxies and webhooks may reach: all (default), loopback (CI: nothing leaves the machine) or HOST,HOST,… as the URLs write them; any other gets 502 with a hint") { o, v in
-            guard let policy = OutboundSettings.policy(from: v) else { throw UsageError(description: "--outbound must be all, loopback or a comma-separated list of hosts, not \"\(v)\"") }
+            guard let policy = OutboundSettings.policy(from: v) else { throw UsageError(description: "--outbound must be \(OutboundSettings.policyForms), not \"\(v)\"") }
             o.server.outbound.policy = policy
         },
         Setting(flag: "--trust-all-proxy-targets", env: "MOCK_TRUST_ALL_PROXY_TARGETS", valueName: "", help: "https upstreams of proxies and webhooks are not verified at all (WireMock's flag; by default certificates are checked against the system's trust store and the host name)") { o, v in o.server.outbound.trustAllTargets = try flag(v, "--trust-all-proxy-targets") },

@@ -142,7 +142,7 @@ extension EmbeddedMockServer {
     static func outbound(_ settings: Settings) throws -> OutboundSettings {
         var outbound = OutboundSettings()
         guard let policy = OutboundSettings.policy(from: settings.outbound) else {
-            throw InvalidSetting(description: "outbound must be all, loopback or a comma-separated list of hosts, not \"\(settings.outbound)\"")
+            throw InvalidSetting(description: "outbound must be \(OutboundSettings.policyForms), not \"\(settings.outbound)\"")
         }
         outbound.policy = policy
         outbound.trustAllTargets = settings.trustAllProxyTargets

@@ -37,6 +37,9 @@ package struct OutboundSettings: Sendable {
 
     package init() {}
 
+    /// What `policy(from:)` takes, for the message that refuses anything else.
+    package static let policyForms = "all, loopback or a comma-separated list of hosts"
+
     /// Reads `--outbound`: `all`, `loopback`, or a comma-separated list of hosts.
     package static func policy(from text: String) -> Policy? {
         switch text.lowercased() {
