@@ -46,10 +46,10 @@ let package = Package(
         .target(name: "Routes", dependencies: ["HTTPServer", "EmulationKit", "MockControl", "StatePersistence", "Stubs", "MockAdminWire"] + systemTargets,
                 path: "Sources/Routes/Composition"),
         // WireMock-format stub mappings for every other endpoint: matching, answers, /__admin.
-        // Built on the kit (its `UUIDText` and `StubReference`); the composition root
+        // Built on the kit (its `UUIDText` and `StubReference`) and the wire types it lists in; the composition root
         // holds the store (`MockApp.stubs`) and hands the control plane what it needs of it
         // (`StubControls`), so neither the kit nor MockControl imports Stubs.
-        .target(name: "Stubs", dependencies: ["EmulationKit", "HTTPServer", "LinearRegex"], path: "Sources/Routes/Stubs"),
+        .target(name: "Stubs", dependencies: ["EmulationKit", "HTTPServer", "LinearRegex", "MockAdminWire"], path: "Sources/Routes/Stubs"),
         // Regular expressions matched in linear time (Thompson NFA, Pike VM, lazy DFA, sets of
         // patterns); the C library only, so a crafted text cannot hold a thread.
         .target(name: "LinearRegex", path: "Sources/Routes/LinearRegex"),

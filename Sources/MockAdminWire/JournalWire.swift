@@ -12,6 +12,12 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
         public var id: Int
         /// What it did instead of (or before) the normal answer.
         public var action: MockFaultAction
+
+        /// Rule `id`, which did `action`.
+        public init(id: Int, action: MockFaultAction) {
+            self.id = id
+            self.action = action
+        }
     }
 
     /// The stub mapping that answered a request (`system` is then `stubs`).
@@ -25,6 +31,15 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
         public init(id: String, name: String?) {
             self.id = id
             self.name = name
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, name }
+
+        /// Writes `{"id": …, "name": …}`, `name` null when the mapping has none.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(name, forKey: .name)
         }
     }
 
@@ -63,8 +78,44 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
     /// The stub mapping that answered this request, if one did.
     public var stub: Stub?
 
+    /// An entry as the server writes it, from the request's header fields: a repeated field is
+    /// shown once, its values joined by `, ` as HTTP joins them. `truncated` is nil rather than false.
+    public init(id: Int, at: Date, system: String?, clientIp: String?, method: String, path: String, query: String, status: Int?,
+                durationMs: Double, requestHeaders fields: [(name: String, value: String)], requestBody: String, responseBody: String,
+                hint: String?, truncated: Bool, fault: Fault?, stub: Stub?) {
+        self.id = id
+        self.at = at
+        self.system = system
+        self.clientIp = clientIp
+        self.method = method
+        self.path = path
+        self.query = query
+        self.status = status
+        self.durationMs = durationMs
+        var headers: [String: String] = [:]
+        headers.reserveCapacity(fields.count)
+        for field in fields {
+            headers[field.name] = headers[field.name].map { $0 + ", " + field.value } ?? field.value
+        }
+        requestHeaders = headers
+        self.requestBody = requestBody
+        self.responseBody = responseBody
+        self.hint = hint
+        self.truncated = truncated ? true : nil
+        self.fault = fault
+        self.stub = stub
+    }
+
     private enum CodingKeys: String, CodingKey {
         case id, at, system, clientIp, method, path, query, status, durationMs, requestHeaders, requestBody, responseBody, hint, truncated, fault, stub
+    }
+
+    /// A header's name as a key of the `requestHeaders` object.
+    private struct HeaderName: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// Reads an entry as the server writes it (`at` in the one date form of `/__mock/`).
@@ -88,22 +139,24 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
         stub = try c.decodeIfPresent(Stub.self, forKey: .stub)
     }
 
-    /// Writes the entry in the server's shape (`at` as `2026-11-22T11:14:30Z`).
+    /// Writes the entry in the server's shape (`at` as `2026-11-22T11:14:30Z`; `system`,
+    /// `clientIp`, `status` and `hint` null when absent; `requestHeaders` by name, whatever the encoder).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encodeWireDate(at, forKey: .at)
-        try c.encodeIfPresent(system, forKey: .system)
-        try c.encodeIfPresent(clientIp, forKey: .clientIp)
+        try c.encode(system, forKey: .system)
+        try c.encode(clientIp, forKey: .clientIp)
         try c.encode(method, forKey: .method)
         try c.encode(path, forKey: .path)
         try c.encode(query, forKey: .query)
-        try c.encodeIfPresent(status, forKey: .status)
+        try c.encode(status, forKey: .status)
         try c.encode(durationMs, forKey: .durationMs)
-        try c.encode(requestHeaders, forKey: .requestHeaders)
+        var headers = c.nestedContainer(keyedBy: HeaderName.self, forKey: .requestHeaders)
+        for (name, value) in requestHeaders.sorted(by: { $0.key < $1.key }) { try headers.encode(value, forKey: HeaderName(stringValue: name)) }
         try c.encode(requestBody, forKey: .requestBody)
         try c.encode(responseBody, forKey: .responseBody)
-        try c.encodeIfPresent(hint, forKey: .hint)
+        try c.encode(hint, forKey: .hint)
         try c.encodeIfPresent(truncated, forKey: .truncated)
         try c.encodeIfPresent(fault, forKey: .fault)
         try c.encodeIfPresent(stub, forKey: .stub)

@@ -146,16 +146,6 @@ public struct MockStub: Sendable, Decodable, Equatable {
     public let scenarioName: String?
 }
 
-/// A stub scenario and its state.
-public struct MockStubScenario: Sendable, Decodable, Equatable {
-    /// The scenario's name.
-    public let name: String
-    /// Its current state (`Started` at first).
-    public let state: String
-    /// The states its stubs name.
-    public let possibleStates: [String]
-}
-
 /// A journaled request as `POST /__admin/requests/find` shows it.
 public struct MockLoggedRequest: Sendable, Decodable, Equatable {
     /// Path and query as sent.

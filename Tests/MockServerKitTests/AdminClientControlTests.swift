@@ -36,6 +36,27 @@ final class AdminClientControlTests: AdminClientTestCase {
         XCTAssertEqual(cleared, [])
     }
 
+    /// The server writes its journal through the wire type: decoded and encoded again, an entry is
+    /// what the server sent, member for member (nulls, a repeated header joined, a fault, no stub).
+    func testAJournalEntryEncodesAgainAsTheServerWroteIt() async throws {
+        let (server, admin) = try start()
+        _ = try await admin.addFault(path: "/rows/1", times: 1, action: .respond(status: 503, body: "down", headers: [:]))
+        _ = try await call(server, "GET", "/rows/1")
+        _ = try await call(server, "POST", "/api/users/sms", form: "phone=9123456789&password=secret")
+        let raw = try await call(server, "GET", "/__mock/requests")
+        XCTAssertEqual(raw.status, 200, raw.body)
+        let sent = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(raw.body.utf8)) as? [[String: Any]])
+        XCTAssertEqual(sent.count, 2)
+        XCTAssertTrue(sent[0]["hint"] is NSNull, "an absent hint is written as null")
+        XCTAssertNotNil(sent[0]["fault"])
+        let decoded = try JSONDecoder().decode([MockJournalEntry].self, from: Data(raw.body.utf8))
+        let again = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(decoded)) as? [[String: Any]])
+        XCTAssertEqual(again.count, sent.count)
+        for (one, other) in zip(sent, again) {
+            XCTAssertEqual(NSDictionary(dictionary: one), NSDictionary(dictionary: other))
+        }
+    }
+
     func testFaultsAreAddedFiredListedAndRemoved() async throws {
         let (server, admin) = try start()
         let id = try await admin.addFault(method: "POST", path: "/rsschool/secure", times: 1,

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import HTTPServer
+import MockAdminWire
 import EmulationKit
 
 /// WireMock's admin API under `/__admin/`, with its paths and answer shapes: mappings,
@@ -164,8 +165,9 @@ package struct StubAdmin: Sendable {
         let admin = self
         return { _, _ in
             StubAdmin.json(.ok, ["scenarios": .array(admin.store.scenarios.map { s in
-                ["id": .string(s.name), "name": .string(s.name), "state": .string(s.state),
-                 "possibleStates": .array(s.possibleStates.map(JSONValue.string)), "mappings": .array(s.mappings.map(\.json))]
+                var scenario = (try? JSONValue(encoding: MockStubScenario(name: s.name, state: s.state, possibleStates: s.possibleStates))) ?? [:]
+                scenario.set("mappings", .array(s.mappings.map(\.json)))
+                return scenario
             })])
         }
     }

@@ -1,25 +1,16 @@
 import HTTPServer
+import EmulationKit
+import MockAdminWire
 
 /// A mapping (or a whole file) of the `--mappings` folder that was not loaded: the file, the JSON
-/// pointer of the field at fault, and why, with what to do. The rest of the folder loads; every
-/// refusal is logged at start and listed by `GET /__admin/mappings/refused` ("refused, not ignored").
-package struct StubRefusal: Sendable, Equatable {
-    /// The file's path as the folder was given (`DIR/mappings/…`).
-    package let file: String
-    /// The field at fault (`/postServeActions`, `/0/request/urlPattern`); `/` for the whole file.
-    package let pointer: String
-    /// Why, and what to do about it.
-    package let reason: String
+/// pointer of the field at fault, and why, with what to do (the admin client's type). The rest of
+/// the folder loads; every refusal is logged at start and listed by `GET /__admin/mappings/refused`
+/// ("refused, not ignored").
+package typealias StubRefusal = MockRefusedStub
 
-    /// A refusal; an empty pointer means the whole file (`/`).
-    package init(file: String, pointer: String, reason: String) {
-        self.file = file
-        self.pointer = pointer.isEmpty ? "/" : pointer
-        self.reason = reason
-    }
-
+extension MockRefusedStub {
     /// `{"file", "pointer", "reason"}`, as `GET /__admin/mappings/refused` lists it.
-    package var json: JSONValue { ["file": .string(file), "pointer": .string(pointer), "reason": .string(reason)] }
+    package var json: JSONValue { (try? JSONValue(encoding: self)) ?? .null }
 
     /// `file: pointer: reason`, one line for the log and for `--mappings-strict`'s error.
     package var line: String { "\(file): \(pointer): \(reason)" }

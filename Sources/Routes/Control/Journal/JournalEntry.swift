@@ -5,6 +5,7 @@ import Foundation
 #endif
 import HTTPServer
 import EmulationKit
+import MockAdminWire
 
 /// One journaled request or gateway message. Recording keeps references to the request's and
 /// response's own storage (header list, body arrays, message text and reply list are all
@@ -39,7 +40,7 @@ package struct JournalEntry: Sendable {
         let requestBody: Body
         let responseBody: Body
         let hint: String?
-        let fault: FiredFault?
+        let fault: MockJournalEntry.Fault?
         /// The stub mapping that answered.
         let stub: StubReference?
         /// The request's body was over `keepWhole` and only its start is kept.
@@ -48,7 +49,7 @@ package struct JournalEntry: Sendable {
         let responseCut: Bool
 
         init(at: Date, durationNanos: UInt64, system: String?, remoteAddress: String, method: String, path: String, query: String, status: Int?,
-             requestHeaders: HTTPHeaders, responseHeaders: HTTPHeaders, requestBody: Body, responseBody: Body, hint: String?, fault: FiredFault?,
+             requestHeaders: HTTPHeaders, responseHeaders: HTTPHeaders, requestBody: Body, responseBody: Body, hint: String?, fault: MockJournalEntry.Fault?,
              stub: StubReference? = nil) {
             self.at = at
             self.durationNanos = durationNanos
@@ -99,17 +100,6 @@ package struct JournalEntry: Sendable {
         var start: Body { .bytes(Array(bytes.prefix(JournalEntry.bodyLimit + 1))) }
     }
 
-    /// A fault rule's id and action, as the entry shows them.
-    package struct FiredFault: Sendable {
-        package var id: Int
-        package var action: FaultAction
-
-        package init(_ rule: FaultRule) {
-            id = rule.id
-            action = rule.action
-        }
-    }
-
     package init(at: Date, system: String?, method: String, path: String, query: String, status: Int?,
                 durationNanos: UInt64, requestHeaders: HTTPHeaders, requestBody: [UInt8], responseBody: [UInt8], hint: String?) {
         self.init(at: at, durationNanos: durationNanos, system: system, method: method, path: path, query: query, status: status,
@@ -123,7 +113,7 @@ package struct JournalEntry: Sendable {
          fault: FaultRule?, stub: StubReference? = nil, remoteAddress: String = "") {
         record = Record(at: at, durationNanos: durationNanos, system: system, remoteAddress: remoteAddress, method: method, path: path, query: query,
                         status: status, requestHeaders: requestHeaders, responseHeaders: responseHeaders, requestBody: .bytes(requestBody),
-                        responseBody: .bytes(responseBody), hint: hint, fault: fault.map(FiredFault.init), stub: stub)
+                        responseBody: .bytes(responseBody), hint: hint, fault: fault.map(MockJournalEntry.Fault.init), stub: stub)
     }
 
     /// The status and body on the wire: none when the connection was closed or reset instead,
@@ -144,7 +134,7 @@ package struct JournalEntry: Sendable {
                  durationNanos: UInt64, fault: FaultRule?, remoteAddress: String = "") {
         record = Record(at: at, durationNanos: durationNanos, system: system, remoteAddress: remoteAddress, method: "WS", path: type ?? "", query: "", status: 101,
                         requestHeaders: HTTPHeaders(), responseHeaders: HTTPHeaders(), requestBody: .bytes(message.bytes), responseBody: .messages(replies),
-                        hint: nil, fault: fault.map(FiredFault.init))
+                        hint: nil, fault: fault.map(MockJournalEntry.Fault.init))
     }
 
     package var at: Date { record.at }
@@ -166,7 +156,7 @@ package struct JournalEntry: Sendable {
     package var responseBody: [UInt8] { record.responseBody.bytes }
     package var hint: String? { record.hint }
     /// The fault that fired on it.
-    package var fault: FiredFault? { record.fault }
+    package var fault: MockJournalEntry.Fault? { record.fault }
     /// The stub mapping that answered it.
     package var stub: StubReference? { record.stub }
 
@@ -193,39 +183,20 @@ package struct JournalEntry: Sendable {
         record.requestCut || record.responseCut || record.requestBody.count > JournalEntry.bodyLimit || record.responseBody.count > JournalEntry.bodyLimit
     }
 
-    /// The entry as docs/control-plane.md shows it, secrets redacted.
-    package func json(_ reading: EntryReading) -> JSONValue {
+    /// The entry as docs/control-plane.md shows it, secrets redacted: the admin client's
+    /// ``MockJournalEntry``, so the shape is written once.
+    package func wire(_ reading: EntryReading) -> MockJournalEntry {
         let redaction = reading.redaction
-        var headers: [(key: String, value: JSONValue)] = []
-        for field in requestHeaders {
-            let value = redaction.header(field.name, field.value)
-            // A repeated field is shown once, its values joined as HTTP joins them.
-            if let i = headers.firstIndex(where: { $0.key == field.name }), let earlier = headers[i].value.string {
-                headers[i].value = .string(earlier + ", " + value)
-            } else {
-                headers.append((key: field.name, value: .string(value)))
-            }
-        }
-        var object: JSONValue = [
-            "id": JSONValue(id),
-            "at": .string(ISO8601.string(at)),
-            "system": JSONValue(system),
-            "clientIp": .string(remoteAddress),
-            "method": .string(method),
-            "path": .string(shownPath(reading)),
-            "query": .string(redaction.form(query)),
-            "status": status.map { JSONValue($0) } ?? .null,
-            "durationMs": .number(Double(durationNanos / 1000) / 1000),
-            "requestHeaders": .object(headers),
-            "requestBody": .string(shownRequestBody(reading)),
-            "responseBody": .string(redaction.body(JournalEntry.shown(responseBody), contentType: nil)),
-            "hint": JSONValue(hint),
-        ]
-        if truncated { object.set("truncated", true) }
-        if let fault { object.set("fault", ["id": JSONValue(fault.id), "action": fault.action.json]) }
-        if let stub { object.set("stub", stub.json) }
-        return object
+        return MockJournalEntry(
+            id: id, at: at, system: system, clientIp: remoteAddress, method: method, path: shownPath(reading), query: redaction.form(query),
+            status: status, durationMs: Double(durationNanos / 1000) / 1000,
+            requestHeaders: requestHeaders.map { (name: $0.name, value: redaction.header($0.name, $0.value)) },
+            requestBody: shownRequestBody(reading), responseBody: redaction.body(JournalEntry.shown(responseBody), contentType: nil),
+            hint: hint, truncated: truncated, fault: fault, stub: stub)
     }
+
+    /// ``wire(_:)`` as JSON, members in the wire type's order.
+    package func json(_ reading: EntryReading) -> JSONValue { (try? JSONValue(encoding: wire(reading))) ?? .null }
 
     /// The first 4,096 bytes of a body, cut back to the start of a UTF-8 character (at most 3
     /// bytes shorter) so the shown text never ends in a replacement character.
@@ -236,4 +207,9 @@ package struct JournalEntry: Sendable {
         while end > bodyLimit - 3 && body[end] & 0xC0 == 0x80 { end -= 1 }
         return Array(body[..<end])
     }
+}
+
+extension MockJournalEntry.Fault {
+    /// The rule that fired, as a journal entry names it.
+    package init(_ rule: FaultRule) { self.init(id: rule.id, action: rule.action) }
 }
