@@ -55,6 +55,24 @@ final class StubProxyTLSTests: XCTestCase {
         XCTAssertEqual(echo.body, sent, "a large request body is written whole over TLS")
     }
 
+    /// The recorder proxies through the same client: an https target is recorded and replayed.
+    func testAnHTTPSUpstreamIsRecordedAndReplayed() throws {
+        let up = try start()
+        let server = try server { $0.caFile = up.caFile }
+        let started = try server.request("POST", "/__admin/recordings/start", jsonText: #"{"targetBaseUrl": "https://localhost:\#(up.port)"}"#)
+        XCTAssertEqual(started.status, 200, started.text)
+        let live = try server.request("GET", "/hello")
+        XCTAssertEqual(live.text, "hello over tls, SNI localhost")
+        let stopped = try server.request("POST", "/__admin/recordings/stop")
+        XCTAssertEqual(stopped.status, 200, stopped.text)
+        let recorded = try XCTUnwrap(stopped.jsonObject?["mappings"] as? [[String: Any]], stopped.text)
+        XCTAssertEqual(recorded.count, 1, stopped.text)
+        up.stop()
+        let replayed = try server.request("GET", "/hello")
+        XCTAssertEqual(replayed.status, 200, replayed.text)
+        XCTAssertEqual(replayed.text, "hello over tls, SNI localhost", "answered by the recorded stub, the upstream gone")
+    }
+
     func testAnIPAddressUpstreamIsCheckedAgainstTheCertificatesAddress() throws {
         let up = try start()
         let server = try server { $0.caFile = up.caFile }

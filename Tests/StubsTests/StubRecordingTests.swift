@@ -213,7 +213,7 @@ final class StubRecordingTests: TemporaryDirectoryTestCase {
         defer { server.stop() }
         let cases: [(String, String)] = [
             (#"{}"#, "/targetBaseUrl"),
-            (#"{"targetBaseUrl": "https://127.0.0.1:1"}"#, "/targetBaseUrl"),
+            (#"{"targetBaseUrl": "ftp://127.0.0.1:1"}"#, "/targetBaseUrl"),
             (#"{"targetBaseUrl": "\#(target)", "transformers": ["x"]}"#, "/transformers"),
             (#"{"targetBaseUrl": "\#(target)", "filters": {"ids": ["a"]}}"#, "/filters/ids"),
             (#"{"targetBaseUrl": "\#(target)", "extractBodyCriteria": {"textSizeThreshold": "1 kb"}}"#, "/extractBodyCriteria/textSizeThreshold"),

@@ -31,9 +31,6 @@ struct RecordSpec: Sendable {
         if let base = try object.string("targetBaseUrl") {
             let upstream: Upstream
             do throws(Upstream.Invalid) { upstream = try Upstream(baseURL: base) } catch { throw StubProblem("/targetBaseUrl", error.reason) }
-            if upstream.scheme == .https {
-                throw StubProblem("/targetBaseUrl", "https upstreams are not implemented yet (\(base)); record from an http:// URL")
-            }
             spec.target = upstream
         } else if requireTarget {
             throw StubProblem("/targetBaseUrl", "targetBaseUrl is required")
