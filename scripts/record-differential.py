@@ -6,7 +6,7 @@ Python server this script starts.
 Usage: python3 scripts/record-differential.py --mock-server .build/debug/mock-server --jar wiremock-standalone-2.35.1.jar
        (or --wiremock-url http://127.0.0.1:PORT for a WireMock already running: CI's conformance step passes its own)
 """
-import argparse, http.server, json, os, socket, subprocess, sys, tempfile, threading, time, urllib.request, urllib.error
+import argparse, gzip, http.server, json, os, socket, subprocess, sys, tempfile, threading, time, urllib.request, urllib.error
 
 COUNTER = {"n": 0}
 BIG = ("0123456789abcdef" * 1300).encode()
@@ -35,6 +35,8 @@ class Upstream(http.server.BaseHTTPRequestHandler):
             self.answer(200, "application/octet-stream", bytes([0, 1, 2, 255, 254, 128]))
         elif path == "/big":
             self.answer(200, "text/plain", BIG)
+        elif path == "/gzip":
+            self.answer(200, "application/json", gzip.compress(b'{"compressed":true}', mtime=0), [("Content-Encoding", "gzip")])
         else:
             self.answer(404, "text/plain", b"upstream: no such path")
 
@@ -48,7 +50,7 @@ class Upstream(http.server.BaseHTTPRequestHandler):
 
 TRAFFIC = [("GET", "/api/users?page=1", None), ("POST", "/api/users", b'{"name":"a"}'), ("GET", "/counter", None),
            ("GET", "/counter", None), ("GET", "/counter", None), ("GET", "/bin", None), ("GET", "/big", None),
-           ("GET", "/missing", None)]
+           ("GET", "/gzip", None), ("GET", "/missing", None)]
 
 
 def free_port():
@@ -58,12 +60,16 @@ def free_port():
 
 
 def call(base, method, path, body=None, ctype="application/json"):
+    """Status, Content-Type and body as a client reads it (a gzip body decoded: a recording may keep it either way)."""
     req = urllib.request.Request(base + path, data=body, method=method, headers={"Content-Type": ctype} if body is not None else {})
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
-            return r.status, r.headers.get("Content-Type"), r.read()
+            status, headers, data = r.status, r.headers, r.read()
     except urllib.error.HTTPError as e:
-        return e.code, e.headers.get("Content-Type"), e.read()
+        status, headers, data = e.code, e.headers, e.read()
+    if (headers.get("Content-Encoding") or "").lower() == "gzip":
+        data = gzip.decompress(data)
+    return status, headers.get("Content-Type"), data
 
 
 def wait_up(base, proc, what):
@@ -147,7 +153,10 @@ def main():
                 a = {k: v for k, v in ours[part].items() if k != "headers"}
                 b = {k: v for k, v in theirs[part].items() if k != "headers"}
                 if a != b:
-                    print(f"  note: {ours.get('name')} {part} differs: mock-server {json.dumps(a)[:200]} / WireMock {json.dumps(b)[:200]}")
+                    # The answer must be recorded as WireMock records it (a gzip body decoded, text as body);
+                    # the request's matchers may differ in form.
+                    line = f"{ours.get('name')} {part} differs: mock-server {json.dumps(a)[:200]} / WireMock {json.dumps(b)[:200]}"
+                    (failures.append(line) if part == "response" else print("  note: " + line))
             names = lambda m: sorted(k.lower() for k in (m["response"].get("headers") or {}))
             if names(ours) != names(theirs):
                 print(f"  note: {ours.get('name')} response header names: mock-server {names(ours)} / WireMock {names(theirs)}")

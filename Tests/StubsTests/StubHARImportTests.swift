@@ -27,6 +27,39 @@ final class StubHARImportTests: MockServerTestCase {
         XCTAssertNotNil(replay.header("Matched-Stub-Id"), "answered by the imported stub")
     }
 
+    /// A gzip answer is exported decoded (HAR 1.2 holds the decoded body), kept as a stub decoded
+    /// (as WireMock's recorder keeps it), and both replay the text without a Content-Encoding.
+    func testAGzipAnswerIsExportedAndKeptDecoded() throws {
+        let gzip = "H4sIAAAAAAACA0vOzy0oSi0uTk1RyEjNycnXUUhGEwEAOnHReSIAAAA="
+        let plain = "compressed hello, compressed hello"
+        let added = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/zipped"}, "response": {"status": 200, "headers": {"Content-Type": "text/plain", "Content-Encoding": "gzip"}, "base64Body": "\#(gzip)"}}"#)
+        XCTAssertEqual(added.status, 201, added.text)
+        let compressed = Array(try XCTUnwrap(Data(base64Encoded: gzip)))
+        let sent = try server.request("GET", "/zipped")
+        XCTAssertEqual(sent.header("Content-Encoding"), "gzip")
+        XCTAssertEqual(sent.body, compressed, "sent as the stub has it")
+        let har = try server.request("GET", "/__mock/requests.har?path=/zipped")
+        let entries = try XCTUnwrap((har.jsonObject?["log"] as? [String: Any])?["entries"] as? [[String: Any]], har.text)
+        let content = try XCTUnwrap((entries.first?["response"] as? [String: Any])?["content"] as? [String: Any])
+        XCTAssertEqual(content["text"] as? String, plain)
+        XCTAssertNil(content["encoding"])
+        XCTAssertEqual(content["size"] as? Int, plain.utf8.count)
+        XCTAssertEqual(content["compression"] as? Int, plain.utf8.count - compressed.count)
+
+        let id = try XCTUnwrap((try server.request("GET", "/__mock/requests?path=/zipped").jsonArray?.first as? [String: Any])?["id"] as? Int)
+        let kept = try server.request("POST", "/__mock/requests/\(id)/stub")
+        XCTAssertEqual(kept.status, 201, kept.text)
+        let response = try XCTUnwrap(kept.jsonObject?["response"] as? [String: Any], kept.text)
+        XCTAssertEqual(response["body"] as? String, plain, kept.text)
+        XCTAssertNil((response["headers"] as? [String: Any])?["Content-Encoding"], kept.text)
+
+        XCTAssertEqual(try server.request("DELETE", "/__admin/mappings").status, 200)
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings/import-har", jsonText: har.text).status, 200)
+        let replay = try server.request("GET", "/zipped")
+        XCTAssertEqual(replay.text, plain)
+        XCTAssertNil(replay.header("Content-Encoding"), "the HAR held the decoded body")
+    }
+
     func testABrowsersHARReplaysItsAnswers() throws {
         let document = #"""
         {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [

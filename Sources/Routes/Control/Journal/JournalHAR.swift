@@ -85,11 +85,30 @@ package enum JournalHAR {
 
     /// The body as the journal shows it: text when it is UTF-8; otherwise its bytes in base64,
     /// unless redaction found a secret in them, when the redacted text is all there is to show.
+    /// A gzip or deflate body is shown decoded, as HAR 1.2 and browsers hold it (its
+    /// `Content-Encoding` stays among the headers; `compression` says how many bytes it saved).
     private static func content(_ e: JournalEntry, _ redaction: Redaction) -> JSONValue {
-        let bytes = JournalEntry.shown(e.responseBody)
         let mime = e.responseHeaders["Content-Type"] ?? ""
+        if let coding = e.responseHeaders["Content-Encoding"], !e.responseBody.isEmpty,
+           let decoded = try? Inflate.decode(e.responseBody, contentEncoding: coding, limit: decodedLimit, partial: e.responseCut, cut: true) {
+            let whole = !e.responseCut && decoded.count < decodedLimit
+            var object: JSONValue = ["size": JSONValue(decoded.count), "mimeType": .string(mime)]
+            if whole { object.set("compression", JSONValue(decoded.count - e.responseBody.count)) }
+            return shown(JournalEntry.shown(decoded), in: object, redaction)
+        }
         // The body's whole size when the journal kept it whole (it may show only its start).
-        var object: JSONValue = ["size": JSONValue(e.responseCut ? bytes.count : e.responseBody.count), "mimeType": .string(mime)]
+        let bytes = JournalEntry.shown(e.responseBody)
+        let object: JSONValue = ["size": JSONValue(e.responseCut ? bytes.count : e.responseBody.count), "mimeType": .string(mime)]
+        return shown(bytes, in: object, redaction)
+    }
+
+    /// How much of a compressed body is decoded to export it: its size when smaller (so
+    /// `compression` can be given), else its start (what the journal shows is 4,096 bytes).
+    private static let decodedLimit = 1 << 20
+
+    /// `text` (and `encoding`) of a HAR content object.
+    private static func shown(_ bytes: [UInt8], in content: JSONValue, _ redaction: Redaction) -> JSONValue {
+        var object = content
         guard !bytes.isEmpty else { return object }
         let text = redaction.body(bytes, contentType: nil)
         if bytes.withUnsafeBufferPointer(UTF8Validator.isValid) || text != String(decoding: bytes, as: UTF8.self) {

@@ -8,8 +8,9 @@ import HTTPServer
 /// Proxied exchanges → mappings, as WireMock 2.35's `SnapshotStubMappingGenerator` and
 /// `SnapshotStubMappingPostProcessor` write them: the request's `url` and `method`, the captured
 /// fields as `equalTo`, the body's matcher (`RequestBodyAutomaticPatternFactory`); the answer's
-/// status, fields (without `Content-Length`, `Transfer-Encoding` and hop-by-hop ones), body as
-/// `body` (text) or `base64Body`, or in `__files` (`extractBodyCriteria`); repeats dropped or
+/// status, fields (without `Content-Length`, `Transfer-Encoding` and hop-by-hop ones), body (a
+/// gzip or deflate one decoded) as `body` (text) or `base64Body`, or in `__files`
+/// (`extractBodyCriteria`); repeats dropped or
 /// made a scenario; named after the path.
 struct RecordedMappings {
     /// A mapping's JSON and, when its body goes to `__files`, the file's name and bytes.
@@ -19,6 +20,10 @@ struct RecordedMappings {
     }
 
     static let excludedResponseFields = ["content-length", "transfer-encoding"]
+
+    /// The most a compressed answer decodes to (the admin import's body limit, so what is recorded
+    /// imports back); a larger one is kept compressed.
+    static let maxDecodedBody = 64 << 20
 
     static func make(_ exchanges: [RecordedExchange], spec: RecordSpec, now: Date, newId: () -> String) -> [Recorded] {
         var out: [Recorded] = []
@@ -121,24 +126,34 @@ struct RecordedMappings {
     static func responseDefinition(_ exchange: RecordedExchange, spec: RecordSpec, name base: String) -> (JSONValue, (name: String, bytes: [UInt8])?) {
         var members: [(key: String, value: JSONValue)] = [("status", .number(Double(exchange.status)))]
         let mime = (exchange.headers["Content-Type"] ?? "").split(separator: ";").first.map { $0.trimmingASCIISpaces().lowercased() }
-        // A compressed body is kept as it came, with its Content-Encoding (WireMock unzips it; there is no inflater here).
-        let encoded = exchange.headers["Content-Encoding"].map { !$0.equalsIgnoringASCIICase("identity") } ?? false
-        let text = encoded || !(spec.textWhenUTF8 || isText(mime)) ? nil : RecordedMappings.utf8Text(exchange.body)
+        // A gzip or deflate body is kept decoded and its Content-Encoding dropped, as WireMock keeps
+        // a gzip one; another coding (br), or a body that does not decode, is kept as it came, with
+        // its Content-Encoding, so replay sends the upstream's bytes as they were labelled.
+        var body = exchange.body
+        let coding = exchange.headers["Content-Encoding"]
+        var decoded = false
+        if let coding, !body.isEmpty, let plain = try? Inflate.decode(body, contentEncoding: coding, limit: maxDecodedBody) {
+            body = plain
+            decoded = true
+        }
+        let encoded = !decoded && (coding.map { !$0.equalsIgnoringASCIICase("identity") } ?? false)
+        let text = encoded || !(spec.textWhenUTF8 || isText(mime)) ? nil : RecordedMappings.utf8Text(body)
         var bodyFile: (name: String, bytes: [UInt8])?
-        if !exchange.body.isEmpty {
+        if !body.isEmpty {
             let threshold = text != nil ? spec.extract?.text : spec.extract?.binary
-            if let threshold, (text.map { $0.utf16.count } ?? exchange.body.count) > threshold {
-                let file = base + "." + fileExtension(mime, url: exchange.request.path, body: exchange.body)
-                bodyFile = (file, exchange.body)
+            if let threshold, (text.map { $0.utf16.count } ?? body.count) > threshold {
+                let file = base + "." + fileExtension(mime, url: exchange.request.path, body: body)
+                bodyFile = (file, body)
                 members.append(("bodyFileName", .string(file)))
             } else if let text {
                 members.append(("body", .string(text)))
             } else {
-                members.append(("base64Body", .string(Base64.encode(exchange.body))))
+                members.append(("base64Body", .string(Base64.encode(body))))
             }
         }
         var headers: [(key: String, value: JSONValue)] = []
         for field in HopByHop.endToEnd(exchange.headers) where !excludedResponseFields.contains(field.name.lowercased()) {
+            if decoded && field.name.equalsIgnoringASCIICase("Content-Encoding") { continue }
             if let i = headers.firstIndex(where: { $0.key.equalsIgnoringASCIICase(field.name) }) {
                 switch headers[i].value {
                 case .array(let values): headers[i].value = .array(values + [.string(field.value)])
