@@ -46,7 +46,9 @@ final class StubHARImportTests: MockServerTestCase {
         XCTAssertEqual(content["size"] as? Int, plain.utf8.count)
         XCTAssertEqual(content["compression"] as? Int, plain.utf8.count - compressed.count)
 
-        let id = try XCTUnwrap((try server.request("GET", "/__mock/requests?path=/zipped").jsonArray?.first as? [String: Any])?["id"] as? Int)
+        let entry = try XCTUnwrap(try server.request("GET", "/__mock/requests?path=/zipped").jsonArray?.first as? [String: Any])
+        XCTAssertEqual(entry["responseBody"] as? String, plain, "the journal shows it decoded too")
+        let id = try XCTUnwrap(entry["id"] as? Int)
         let kept = try server.request("POST", "/__mock/requests/\(id)/stub")
         XCTAssertEqual(kept.status, 201, kept.text)
         let response = try XCTUnwrap(kept.jsonObject?["response"] as? [String: Any], kept.text)

@@ -187,12 +187,24 @@ package struct JournalEntry: Sendable {
     /// ``MockJournalEntry``, so the shape is written once.
     package func wire(_ reading: EntryReading) -> MockJournalEntry {
         let redaction = reading.redaction
+        // A gzip or deflate answer is shown decoded (one byte more than is shown, to see a cut).
+        let decoded = decodedResponseBody(limit: JournalEntry.bodyLimit + 1)
+        let shownResponse = decoded ?? responseBody
         return MockJournalEntry(
             id: id, at: at, system: system, clientIp: remoteAddress, method: method, path: shownPath(reading), query: redaction.form(query),
             status: status, durationMs: Double(durationNanos / 1000) / 1000,
             requestHeaders: requestHeaders.map { (name: $0.name, value: redaction.header($0.name, $0.value)) },
-            requestBody: shownRequestBody(reading), responseBody: redaction.body(JournalEntry.shown(responseBody), contentType: nil),
-            hint: hint, truncated: truncated, fault: fault, stub: stub)
+            requestBody: shownRequestBody(reading),
+            responseBody: redaction.body(JournalEntry.shown(shownResponse), contentType: nil),
+            hint: hint, truncated: truncated || shownResponse.count > JournalEntry.bodyLimit, fault: fault, stub: stub)
+    }
+
+    /// The response body decoded when its `Content-Encoding` is `gzip` or `deflate` (its first
+    /// `limit` bytes at most; a body the journal cut decodes as far as it goes); nil for any other
+    /// body, or one that does not decode.
+    package func decodedResponseBody(limit: Int) -> [UInt8]? {
+        guard let coding = responseHeaders["Content-Encoding"], !responseBody.isEmpty else { return nil }
+        return try? Inflate.decode(responseBody, contentEncoding: coding, limit: limit, partial: responseCut, cut: true)
     }
 
     /// ``wire(_:)`` as JSON, members in the wire type's order.

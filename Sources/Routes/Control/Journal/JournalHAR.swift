@@ -89,8 +89,7 @@ package enum JournalHAR {
     /// `Content-Encoding` stays among the headers; `compression` says how many bytes it saved).
     private static func content(_ e: JournalEntry, _ redaction: Redaction) -> JSONValue {
         let mime = e.responseHeaders["Content-Type"] ?? ""
-        if let coding = e.responseHeaders["Content-Encoding"], !e.responseBody.isEmpty,
-           let decoded = try? Inflate.decode(e.responseBody, contentEncoding: coding, limit: decodedLimit, partial: e.responseCut, cut: true) {
+        if let decoded = e.decodedResponseBody(limit: decodedLimit) {
             let whole = !e.responseCut && decoded.count < decodedLimit
             var object: JSONValue = ["size": JSONValue(decoded.count), "mimeType": .string(mime)]
             if whole { object.set("compression", JSONValue(decoded.count - e.responseBody.count)) }
