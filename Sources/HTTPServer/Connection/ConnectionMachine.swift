@@ -672,14 +672,13 @@ final class ConnectionMachine {
             switch event {
             case .message(let message):
                 // The messages of this read arrived now: their log lines and journal entries count from it.
-                // Moved out and back (not force-unwrapped in place): `reply` reads it after.
-                guard var context = messageContext else { return }
-                messageContext = nil
-                context.begin(arrivedAt: env.now)
-                let answer = messagePipeline.map { $0.message(message, &context, endpoint.onMessage) }
-                    ?? endpoint.onMessage(message, &context)
-                messageContext = context
-                reply(answer, start: env.now)
+                // The context is answered in place (optional chaining on a mutating method): moving it
+                // out and back copied it, a retain per reference it holds, twice a message.
+                let now = env.now, pipeline = messagePipeline
+                guard let (answer, sending) = messageContext?.answer(message, arrivedAt: now, { message, context in
+                    pipeline.map { $0.message(message, &context, endpoint.onMessage) } ?? endpoint.onMessage(message, &context)
+                }) else { return }
+                reply(answer, sending, start: now)
             case .send(let frame):
                 // A pong (or close echo) at once, as RFC 6455 §5.5.2 asks, past delayed replies;
                 // only a 101 still held (a delayed handshake) goes first.
@@ -695,9 +694,8 @@ final class ConnectionMachine {
     }
 
     /// Sends `reply` as its message's context says (held, deferred, logged, reported).
-    private func reply(_ reply: WebSocketReply, start: UInt64) {
-        let delayNanos = messageContext?.delayNanos ?? 0, deferred = messageContext?.deferred
-        let onSent = messageContext?.onSent, log = messageContext?.log
+    private func reply(_ reply: WebSocketReply, _ sending: MessageContext.Sending, start: UInt64) {
+        let delayNanos = sending.delayNanos, deferred = sending.deferred, onSent = sending.onSent, log = sending.log
         if delayNanos == 0 && reply.close == nil && deferred == nil && held.isEmpty && pendingOutput == 0 && close == .none {
             // The hot path: frames straight into the empty output buffer (no hard cap to check),
             // as an HTTP answer is; the general path below cost a buffer, a hold and a copy.

@@ -37,6 +37,24 @@
         self.owner = owner
     }
 
+    /// What the connection needs of the context to send a reply: read once, after the stages.
+    struct Sending {
+        let delayNanos: UInt64
+        let deferred: DeferredResponse?
+        let onSent: (@Sendable ([WebSocketPayload]) -> Void)?
+        let log: MessageLog?
+    }
+
+    /// Begins the next message, has `run` (the stages and the endpoint) answer it with this
+    /// context, and says how the reply is to be sent. Called on the connection's stored context
+    /// in place (`messageContext?.answer(…)`), so the context is neither copied nor moved.
+    mutating func answer(_ message: WebSocketPayload, arrivedAt now: UInt64,
+                         _ run: (WebSocketPayload, inout MessageContext) -> WebSocketReply) -> (WebSocketReply, Sending) {
+        begin(arrivedAt: now)
+        let reply = run(message, &self)
+        return (reply, Sending(delayNanos: delayNanos, deferred: deferred, onSent: onSent, log: log))
+    }
+
     /// Starts the next message: what the last one's stages wrote is cleared.
     mutating func begin(arrivedAt now: UInt64) {
         arrivedAt = now
