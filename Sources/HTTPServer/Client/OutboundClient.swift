@@ -25,7 +25,14 @@ package final class OutboundClient: @unchecked Sendable {
     @exclusivity(unchecked) private var due: [(OutboundExchange, OutboundResult)] = [] { didSet { noteActivity() } }
     /// Requests to start later (webhooks: after the answer, and after their delay).
     @exclusivity(unchecked) private var scheduled: [(at: UInt64, exchange: OutboundExchange)] = [] { didSet { noteActivity() } }
-    private let scratch: UnsafeMutableRawBufferPointer
+    @exclusivity(unchecked) private var scratchStorage: UnsafeMutableRawBufferPointer?
+    /// The read buffer, made at the first upstream read: a server that never proxies never holds it.
+    private var scratch: UnsafeMutableRawBufferPointer {
+        if let made = scratchStorage { return made }
+        let made = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        scratchStorage = made
+        return made
+    }
     private let tls: TLSContexts
     #if canImport(Darwin)
     /// https upstreams on Darwin (URLSession); their exchanges wait here by token.
@@ -41,14 +48,13 @@ package final class OutboundClient: @unchecked Sendable {
         self.settings = settings
         self.logger = logger
         tls = TLSContexts(settings: settings)
-        scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         #if canImport(Darwin)
         // A poller's wake() is safe from any thread: URLSession's queue hands answers back with it.
         systemHTTPS = SystemHTTPS(settings: settings) { [poller] in poller.wake() }
         #endif
     }
 
-    deinit { scratch.deallocate() }
+    deinit { scratchStorage?.deallocate() }
 
     // MARK: - The loop thread's client
 

@@ -20,8 +20,11 @@ package struct AdminRoute: Sendable {
     /// The router's pattern (`:name` segments).
     package let path: String
     package let door: Door
-    /// The OpenAPI operation, complete but for what `OpenAPIDocument.completed` adds.
-    package let operation: OAS.Object
+    /// The OpenAPI operation, complete but for what `OpenAPIDocument.completed` adds. Described
+    /// when the document is first asked for, not when the table is made: a server that never
+    /// serves it never holds its hundred-odd operations.
+    package var operation: OAS.Object { describe() }
+    private let describe: @Sendable () -> OAS.Object
     package let handler: HTTPHandler
     /// A WebSocket endpoint on the same path; a plain GET (or a refused handshake) gets `handler`.
     package let webSocket: WebSocketEndpoint?
@@ -30,19 +33,23 @@ package struct AdminRoute: Sendable {
     /// `refusable`) documents its 403; a state-changing `/__mock` route documents the write
     /// refusal and the `X-Mock-Admin` header it needs without a JSON body.
     package init(_ method: HTTPMethod, _ path: String, door: Door = .guarded, tag: String = "admin", _ summary: String,
-                 _ responses: OAS.Object, body: OAS.Object? = nil, parameters: [OAS.Object]? = nil, description: String? = nil,
+                 _ responses: @autoclosure @escaping @Sendable () -> OAS.Object, body: @autoclosure @escaping @Sendable () -> OAS.Object? = nil,
+                 parameters: @autoclosure @escaping @Sendable () -> [OAS.Object]? = nil, description: String? = nil,
                  refusable: Bool? = nil, webSocket: WebSocketEndpoint? = nil, handler: @escaping HTTPHandler) {
-        var all = responses
-        if refusable ?? (door == .guarded) { all.set("403", OAS.adminForbidden) }
-        var op: OAS.Object = ["tags": [.string(tag)], "summary": .string(summary), "responses": all]
-        if let body { op.set("requestBody", body) }
-        if let parameters { op.set("parameters", .array(parameters)) }
-        if let description { op.set("description", .string(description)) }
-        if method != .get && path.hasPrefix("/__mock") { OAS.markStateChanging(&op) }
+        let refused = refusable ?? (door == .guarded)
+        describe = {
+            var all = responses()
+            if refused { all.set("403", OAS.adminForbidden) }
+            var op: OAS.Object = ["tags": [.string(tag)], "summary": .string(summary), "responses": all]
+            if let body = body() { op.set("requestBody", body) }
+            if let parameters = parameters() { op.set("parameters", .array(parameters)) }
+            if let description { op.set("description", .string(description)) }
+            if method != .get && path.hasPrefix("/__mock") { OAS.markStateChanging(&op) }
+            return op
+        }
         self.method = method
         self.path = path
         self.door = door
-        operation = op
         self.handler = handler
         self.webSocket = webSocket
     }
@@ -50,9 +57,10 @@ package struct AdminRoute: Sendable {
     /// An operation the admin client calls (`MockAdminRoute`), on the method and pattern the
     /// client and this table share; the rest as the initializer above.
     package init(_ route: MockAdminRoute, door: Door = .guarded, tag: String = "admin", _ summary: String,
-                 _ responses: OAS.Object, body: OAS.Object? = nil, parameters: [OAS.Object]? = nil, description: String? = nil,
+                 _ responses: @autoclosure @escaping @Sendable () -> OAS.Object, body: @autoclosure @escaping @Sendable () -> OAS.Object? = nil,
+                 parameters: @autoclosure @escaping @Sendable () -> [OAS.Object]? = nil, description: String? = nil,
                  refusable: Bool? = nil, webSocket: WebSocketEndpoint? = nil, handler: @escaping HTTPHandler) {
-        self.init(HTTPMethod(route.method), route.pattern, door: door, tag: tag, summary, responses, body: body, parameters: parameters,
+        self.init(HTTPMethod(route.method), route.pattern, door: door, tag: tag, summary, responses(), body: body(), parameters: parameters(),
                   description: description, refusable: refusable, webSocket: webSocket, handler: handler)
     }
 
