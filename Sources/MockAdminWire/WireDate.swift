@@ -103,19 +103,19 @@ extension WireDate {
 
 extension KeyedEncodingContainer {
     /// Writes a date in the one form of `/__mock/`, whatever the encoder's date strategy.
-    package mutating func encodeWireDate(_ date: Date, forKey key: Key) throws {
+    mutating func encodeWireDate(_ date: Date, forKey key: Key) throws {
         try encode(WireDate.string(date), forKey: key)
     }
 
     /// Writes a date in the one form of `/__mock/`, nothing for nil.
-    package mutating func encodeWireDateIfPresent(_ date: Date?, forKey key: Key) throws {
+    mutating func encodeWireDateIfPresent(_ date: Date?, forKey key: Key) throws {
         if let date { try encodeWireDate(date, forKey: key) }
     }
 }
 
 extension KeyedDecodingContainer {
     /// Reads a date written in the one form of `/__mock/` (or another ISO 8601 date-time).
-    package func decodeWireDate(forKey key: Key) throws -> Date {
+    func decodeWireDate(forKey key: Key) throws -> Date {
         let text = try decode(String.self, forKey: key)
         guard let date = WireDate.date(text) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not an ISO 8601 date-time: \(text)")
@@ -124,7 +124,7 @@ extension KeyedDecodingContainer {
     }
 
     /// Reads an optional date; absent or null is nil.
-    package func decodeWireDateIfPresent(forKey key: Key) throws -> Date? {
+    func decodeWireDateIfPresent(forKey key: Key) throws -> Date? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
         return try decodeWireDate(forKey: key)
     }

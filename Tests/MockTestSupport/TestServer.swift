@@ -98,7 +98,7 @@ package final class TestServer: @unchecked Sendable {
     }
 
     /// Percent-escapes for a form value (space as `+`).
-    package static func formEscape(_ s: String) -> String {
+    static func formEscape(_ s: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._* ")
         return (s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s).replacingOccurrences(of: " ", with: "+")

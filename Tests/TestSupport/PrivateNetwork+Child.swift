@@ -3,7 +3,7 @@ import Foundation
 
 extension PrivateNetwork {
     /// Set in the child process that runs one test inside the namespace.
-    package static let childVariable = "MOCK_TEST_PRIVATE_NETWORK_CHILD"
+    static let childVariable = "MOCK_TEST_PRIVATE_NETWORK_CHILD"
     /// What the child prints when it cannot make the namespace, so the parent can skip.
     package static let unavailableMarker = "private-network-unavailable:"
 
@@ -17,7 +17,7 @@ extension PrivateNetwork {
     }
 
     /// The child failed: its output says why.
-    package struct ChildFailed: Error, CustomStringConvertible {
+    struct ChildFailed: Error, CustomStringConvertible {
         package let description: String
     }
 

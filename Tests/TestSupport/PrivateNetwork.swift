@@ -22,7 +22,7 @@ extension PrivateNetwork {
 
     /// The thread could not go back to its own namespace: a failure, never a skip, since the
     /// tests that run on this thread afterwards would run inside the private one.
-    package struct Stranded: Error, CustomStringConvertible {
+    struct Stranded: Error, CustomStringConvertible {
         package let description: String
     }
 

@@ -22,7 +22,7 @@ package struct OutboundSettings: Sendable {
     /// Seconds an idle pooled connection is kept for its next request.
     package var idleSeconds = 30.0
     /// Idle connections kept per upstream.
-    package var maxIdlePerUpstream = 8
+    var maxIdlePerUpstream = 8
     package var policy = Policy.all
     /// Certificates of https upstreams are not verified (`--trust-all-proxy-targets`).
     package var trustAllTargets = false

@@ -53,7 +53,7 @@ package struct Upstream: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `host[:port]` as a `Host` field gives it (the port left out when it is the scheme's default).
-    package var hostField: String {
+    var hostField: String {
         port == (scheme == .https ? 443 : 80) ? host : "\(host):\(port)"
     }
 

@@ -55,7 +55,7 @@
     package var bodyText: String { String(decoding: body, as: UTF8.self) }
 
     /// Whether the client asked to keep the connection open after this request.
-    package var wantsKeepAlive: Bool {
+    var wantsKeepAlive: Bool {
         if version.major == 1 && version.minor == 0 {
             return headers.hasToken("keep-alive", in: "Connection")
         }

@@ -54,7 +54,7 @@ import Foundation
     }
 
     /// The header that carries a hint: the likely client mistake and its fix (README, "Hints").
-    package static let hintHeader = "X-Mock-Hint"
+    static let hintHeader = "X-Mock-Hint"
 
     /// This response with a hint (README, "Hints"): the body is unchanged, `X-Mock-Hint` is added.
     package func hinted(_ hint: String) -> HTTPResponse {

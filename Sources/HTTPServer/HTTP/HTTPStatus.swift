@@ -8,7 +8,7 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     }
     package var description: String { "\(code) \(reasonPhrase)" }
 
-    package static let switchingProtocols = HTTPStatus(code: 101)
+    static let switchingProtocols = HTTPStatus(code: 101)
     package static let ok = HTTPStatus(code: 200)
     package static let created = HTTPStatus(code: 201)
     package static let noContent = HTTPStatus(code: 204)
@@ -17,21 +17,21 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     package static let forbidden = HTTPStatus(code: 403)
     package static let notFound = HTTPStatus(code: 404)
     package static let methodNotAllowed = HTTPStatus(code: 405)
-    package static let requestTimeout = HTTPStatus(code: 408)
+    static let requestTimeout = HTTPStatus(code: 408)
     package static let conflict = HTTPStatus(code: 409)
     package static let unsupportedMediaType = HTTPStatus(code: 415)
-    package static let lengthRequired = HTTPStatus(code: 411)
-    package static let payloadTooLarge = HTTPStatus(code: 413)
-    package static let uriTooLong = HTTPStatus(code: 414)
-    package static let expectationFailed = HTTPStatus(code: 417)
+    static let lengthRequired = HTTPStatus(code: 411)
+    static let payloadTooLarge = HTTPStatus(code: 413)
+    static let uriTooLong = HTTPStatus(code: 414)
+    static let expectationFailed = HTTPStatus(code: 417)
     package static let upgradeRequired = HTTPStatus(code: 426)
-    package static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
+    static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
     package static let internalServerError = HTTPStatus(code: 500)
-    package static let notImplemented = HTTPStatus(code: 501)
+    static let notImplemented = HTTPStatus(code: 501)
     package static let badGateway = HTTPStatus(code: 502)
     package static let serviceUnavailable = HTTPStatus(code: 503)
     package static let gatewayTimeout = HTTPStatus(code: 504)
-    package static let httpVersionNotSupported = HTTPStatus(code: 505)
+    static let httpVersionNotSupported = HTTPStatus(code: 505)
 
     static func defaultReason(_ code: Int) -> String {
         switch code {

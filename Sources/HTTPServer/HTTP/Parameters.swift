@@ -60,7 +60,7 @@ package enum FormDecoding {
     /// Like `percentDecode`, but nil when the escapes do not spell UTF-8 (`%FF`, `%C3%28`).
     @_specialize(where S == String)
     @_specialize(where S == Substring)
-    package static func strictPercentDecode<S: StringProtocol>(_ text: S, plusIsSpace: Bool) -> String? {
+    static func strictPercentDecode<S: StringProtocol>(_ text: S, plusIsSpace: Bool) -> String? {
         guard let bytes = decodedBytes(text, plusIsSpace: plusIsSpace) else { return String(text) }
         guard bytes.withUnsafeBufferPointer(UTF8Validator.isValid) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
@@ -115,7 +115,7 @@ package enum FormDecoding {
     }
 
     /// `parseForm` that refuses escapes which are not UTF-8: nil then.
-    package static func strictParseForm<S: StringProtocol>(_ text: S) -> Parameters? {
+    static func strictParseForm<S: StringProtocol>(_ text: S) -> Parameters? {
         var result = Parameters()
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let eq = pair.firstIndex(of: "=")

@@ -30,7 +30,7 @@ package struct ServerConfiguration: Sendable {
     /// fill the table. Any other request on such a slot gets the 503 of a full table.
     package var reservedPaths: [String] = []
     /// Extra connection slots kept for `reservedPaths` (none when that list is empty).
-    package var reservedConnections = 2
+    var reservedConnections = 2
     /// Open WebSockets at most (counted within `maxConnections`); past it an upgrade gets 503, so
     /// HTTP clients keep room. 0 means half the connection limit in force.
     package var maxWebSocketConnections = 0

@@ -26,7 +26,7 @@ package enum DurableFile {
     }
 
     /// Flushes the directory holding `path`, so a new name or a rename in it is durable.
-    package static func flushDirectory(of path: String) {
+    static func flushDirectory(of path: String) {
         let dirfd = Sys.openReadOnly(URL(fileURLWithPath: path).deletingLastPathComponent().path)
         if dirfd >= 0 {
             _ = Sys.flushToStorage(dirfd)

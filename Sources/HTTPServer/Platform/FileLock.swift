@@ -44,7 +44,7 @@ package final class FileLock: Sendable {
     package struct CannotCreate: Error, CustomStringConvertible {
         package let path: String
         /// The `errno` of the failed `open` (`EROFS`, `EACCES`, `ENOENT`, …).
-        package let errorNumber: Int32
+        let errorNumber: Int32
         package var description: String { "cannot create the lock file \(path): \(Sys.errorText(errorNumber))" }
     }
 

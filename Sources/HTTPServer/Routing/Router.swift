@@ -234,7 +234,7 @@ package struct Router: Sendable {
     private var hasCaseInsensitiveRoutes = false
 
     /// The error shape of paths no group owns (Vapor's, the rows app's framework).
-    package var defaultErrorShape: @Sendable (HTTPError) -> HTTPResponse = RouteGroup.vaporShape
+    var defaultErrorShape: @Sendable (HTTPError) -> HTTPResponse = RouteGroup.vaporShape
 
     /// The body of the router's own answers (404, 405) in the shape of the group owning the path
     /// (its index in the groups, as `route` gave it; nil: the default shape); the status and the

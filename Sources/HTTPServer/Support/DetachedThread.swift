@@ -17,7 +17,7 @@ package enum DetachedThread {
     /// secondary thread 512 KiB and glibc `ulimit -s` (usually 8 MiB): one size makes a stub or
     /// body that parses on a Mac parse alike on Linux (docs/darwin-differences.md). The bounded
     /// recursions (JSON depth, regex nesting) fit in a quarter of it in a debug build.
-    package static let stackSize = 2 << 20
+    static let stackSize = 2 << 20
 
     /// Runs `body` on a new thread named `name` (Linux keeps the first 15 bytes), with a
     /// `stackSize` stack.

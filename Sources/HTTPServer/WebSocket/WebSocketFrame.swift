@@ -8,10 +8,10 @@ package enum WebSocketOpcode {
     package static let pong: UInt8 = 0xA
 
     /// Control frames have the high opcode bit set (close, ping, pong and reserved 0xB–0xF).
-    package static func isControl(_ opcode: UInt8) -> Bool { opcode & 0x8 != 0 }
+    static func isControl(_ opcode: UInt8) -> Bool { opcode & 0x8 != 0 }
 
     /// Whether the opcode is defined by RFC 6455 (everything else is reserved).
-    package static func isKnown(_ opcode: UInt8) -> Bool {
+    static func isKnown(_ opcode: UInt8) -> Bool {
         switch opcode {
         case continuation, text, binary, close, ping, pong: return true
         default: return false

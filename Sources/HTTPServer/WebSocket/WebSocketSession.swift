@@ -55,7 +55,7 @@ package struct WebSocketSession: Sendable {
     package private(set) var failure: (code: UInt16, reason: String)?
 
     /// True while a frame or a fragmented message has started but not finished.
-    package var isMidMessage: Bool { frame != nil || !headerBytes.isEmpty || messageOpcode != nil }
+    var isMidMessage: Bool { frame != nil || !headerBytes.isEmpty || messageOpcode != nil }
 
     /// True once a close frame was sent (by either `initiateClose` or the close handshake).
     package var isClosing: Bool { state != .open }

@@ -106,7 +106,7 @@ import MockAdminWire
     }
 
     /// `{"now", "offsetSeconds"}` of the mock's clock.
-    package var clockJSON: JSONValue {
+    var clockJSON: JSONValue {
         (try? JSONValue(encoding: MockClock(now: clock.now(), offsetSeconds: clock.offsetSeconds))) ?? .null
     }
 
@@ -133,7 +133,7 @@ import MockAdminWire
     }
 
     /// Why a token control was refused.
-    package struct UnknownSystem: Error, CustomStringConvertible {
+    struct UnknownSystem: Error, CustomStringConvertible {
         package let description: String
     }
 

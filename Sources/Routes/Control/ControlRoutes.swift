@@ -19,7 +19,7 @@ extension ControlPlane {
 
     /// The journal's matching entries (the filters of `GET /__mock/requests`, `waitMs` included),
     /// answered as `answer` makes them.
-    package func journalHandler(_ answer: @escaping @Sendable (RequestJournal, [JournalEntry]) -> HTTPResponse) -> HTTPHandler {
+    func journalHandler(_ answer: @escaping @Sendable (RequestJournal, [JournalEntry]) -> HTTPResponse) -> HTTPHandler {
         { [self] request, context in
             switch (filter(request.queryParameters), waiters.waitMs(request.queryParameters)) {
             case (.failure(let problem), _), (_, .failure(let problem)): return ControlPlane.badRequest(problem.description, hint: problem.hint)

@@ -19,8 +19,8 @@ package final class Outbox: Sendable {
         /// One past the number of each list's newest message: every message ever put in counts,
         /// so a list holds numbers `end - count ..< end`. The change log finds what was dropped
         /// and added by these numbers, never by equality (identical SMS are common).
-        package var smsEnd: UInt64 = 0
-        package var emailsEnd: UInt64 = 0
+        var smsEnd: UInt64 = 0
+        var emailsEnd: UInt64 = 0
 
         /// These lists in place of the current ones, numbered after them.
         package func replacing(sms: [SentSMS], emails: [SentEmail]) -> Messages {
@@ -29,7 +29,7 @@ package final class Outbox: Sendable {
     }
 
     package let messages = StateCell(Messages())
-    package let snapshotCache = OutboxSnapshotCache()
+    let snapshotCache = OutboxSnapshotCache()
     private let observers = Locked<[@Sendable (OutboxMessage) -> Void]>([])
     /// How the systems write phone numbers (`EmulatedSystem.phoneNumber`), set by the app.
     private let phoneForms = Locked<[@Sendable (String) -> String?]>([])

@@ -28,7 +28,7 @@ package final class SignedTokens: Sendable {
     }
 
     /// The top bits of a token's random half that name its account (the rest stay random).
-    package static let accountMask: UInt64 = 0xFFFF_FF00_0000_0000
+    static let accountMask: UInt64 = 0xFFFF_FF00_0000_0000
 
     private let state: Locked<KeyState>
     private let random: any RandomSource
@@ -161,7 +161,7 @@ package final class SignedTokens: Sendable {
 
     /// The key, the random halves of the tokens revoked one by one (sorted), and the deleted
     /// accounts' tags and generations (for the state file).
-    package var keyAndRevoked: (key: (UInt64, UInt64), revoked: [UInt64], ended: [UInt64], generations: [String: UInt64]) {
+    var keyAndRevoked: (key: (UInt64, UInt64), revoked: [UInt64], ended: [UInt64], generations: [String: UInt64]) {
         state.withLock { ($0.key, $0.revoked.sorted(), $0.ended.sorted(), $0.generations) }
     }
 

@@ -20,7 +20,7 @@ package struct RegexPattern: Sendable {
     /// Named groups' numbers.
     package let names: [String: Int]
     /// Capturing groups, named ones included.
-    package let groupCount: Int
+    let groupCount: Int
     private let dfa: SharedDFA
 
     /// Compiles `source`; refuses a syntax error, a construct that needs backtracking, or a
@@ -39,7 +39,7 @@ package struct RegexPattern: Sendable {
     /// Instructions in the compiled program (a match costs at most this many per scalar).
     package var instructionCount: Int { program.instructions.count }
     /// The cap on `instructionCount`.
-    package static var maxInstructions: Int { RegexCompiler.maxInstructions }
+    static var maxInstructions: Int { RegexCompiler.maxInstructions }
 
     /// Whether the whole of `text` matches (Java's `matches()`).
     package func matchesWhole(_ text: String) -> Bool {

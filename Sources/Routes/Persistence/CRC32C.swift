@@ -1,6 +1,6 @@
 /// CRC-32C (Castagnoli), as iSCSI, ext4 and PostgreSQL's WAL use it: the change log's check that
 /// a group of records reads back as it was written.
-package enum CRC32C {
+enum CRC32C {
     private static let table: [UInt32] = (0..<256).map { i -> UInt32 in
         var c = UInt32(i)
         for _ in 0..<8 { c = c & 1 != 0 ? (c >> 1) ^ 0x82F6_3B78 : c >> 1 }

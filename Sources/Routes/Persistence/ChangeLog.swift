@@ -95,7 +95,7 @@ package enum ChangeLog {
         package var ops: [(part: String, op: RecordOp)] = []
         /// A last group that is not whole (no commit line, or one whose checksum disagrees): where
         /// it starts and how long it is. Never answered, so dropped; the caller says so once.
-        package var tornTail: (offset: Int, length: Int)?
+        var tornTail: (offset: Int, length: Int)?
         /// The file holds no committed change at all.
         package var isEmpty: Bool { ops.isEmpty }
     }

@@ -72,7 +72,7 @@ package final class LoggedState: @unchecked Sendable {
 
     /// What changed in `dirty` parts, as one group queued for `writePrepared` (the parts are read
     /// here, under the store's order lock; the disk is touched there, after it).
-    package func prepare(_ entries: [PersistentEntry], dirty: Set<String>) throws {
+    func prepare(_ entries: [PersistentEntry], dirty: Set<String>) throws {
         var ops: [(part: String, op: RecordOp)] = []
         for entry in entries where dirty.contains(entry.key) {
             for op in try diff(entry) { ops.append((entry.key, op)) }
@@ -84,7 +84,7 @@ package final class LoggedState: @unchecked Sendable {
     }
 
     /// Writes what `prepare` (or `prepareRebase`) queued and flushes it to the device.
-    package func writePrepared() throws {
+    func writePrepared() throws {
         if baseDue {
             waitForCompaction()   // here, after the store's order lock: a group never waits for a base write
             try writeBase(generation: generation + 1, parts: baseParts())
@@ -109,14 +109,14 @@ package final class LoggedState: @unchecked Sendable {
     }
 
     /// Images of every part from scratch (their current state), then a new base and an empty log.
-    package func rebase(_ entries: [PersistentEntry]) throws {
+    func rebase(_ entries: [PersistentEntry]) throws {
         try prepareRebase(entries)
         try writePrepared()
     }
 
     /// Images of every part from scratch, a new base due at `writePrepared` (which holds every
     /// part whole: a swap reaches the file as one write).
-    package func prepareRebase(_ entries: [PersistentEntry]) throws {
+    func prepareRebase(_ entries: [PersistentEntry]) throws {
         images = [:]
         for entry in entries { _ = try diff(entry) }
         unwritten = []

@@ -71,7 +71,7 @@ package struct StateDocument: Sendable {
 
 /// The clock's offset as a part of the state document (not of the `--state` file: a restart
 /// starts on real time).
-package final class ClockPart: PersistentSystem {
+final class ClockPart: PersistentSystem {
     package struct Snapshot: Codable, Sendable {
         package var offsetSeconds: Double
     }

@@ -32,7 +32,7 @@ package struct StateFileCannotCreate: Error, CustomStringConvertible, Sendable {
 
 /// The state file's format: one versioned JSON envelope holding every part's snapshot,
 /// `{"format": "mock-server-state", "version": 1, "savedAt": "…", "systems": {"<key>": …}}`.
-package enum StateFile {
+enum StateFile {
     package static let format = "mock-server-state"
     /// Bumped only when an old reader would misread a new file; readers refuse newer versions.
     /// 2: a change log (`PATH.log.GENERATION`) may follow the file; version 1 had none.
@@ -59,8 +59,8 @@ package enum StateFile {
 
     /// What a good file holds: the restores to run (all parts decoded) and the keys nobody claimed.
     package struct Loaded {
-        package var restores: [(key: String, run: @Sendable () throws -> Void)]
-        package var unknownKeys: [String]
+        var restores: [(key: String, run: @Sendable () throws -> Void)]
+        var unknownKeys: [String]
         package var savedAt: String?
         /// Which change log follows the file (0 for a version 1 file).
         package var generation: Int

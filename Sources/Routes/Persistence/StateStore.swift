@@ -151,7 +151,7 @@ package final class StateStore: Sendable {
 
     /// Calls `done(true)` once change `seq` (a `ThreadMark`) is in the file, `done(false)` if the
     /// write that should carry it fails; at once (true) when the store is closed.
-    package func whenDurable(_ seq: UInt64, _ done: @escaping @Sendable (Bool) -> Void) {
+    func whenDurable(_ seq: UInt64, _ done: @escaping @Sendable (Bool) -> Void) {
         guard let writer = writer.withLock({ $0 }) else { return done(true) }
         writer.whenWritten(seq, done)
     }

@@ -60,7 +60,7 @@ package final class StateWriter: @unchecked Sendable {
 
     /// Calls `done(true)` once change `seq` is written (at once if it is), or `done(false)` when
     /// the write that should have carried it fails. Runs on the writer thread or the caller's.
-    package func whenWritten(_ seq: UInt64, _ done: @escaping @Sendable (Bool) -> Void) {
+    func whenWritten(_ seq: UInt64, _ done: @escaping @Sendable (Bool) -> Void) {
         condition.lock()
         if durable >= seq {
             condition.unlock()

@@ -9,11 +9,11 @@ import HTTPServer
 /// reason, end-to-end fields and body byte for byte; a redirect is passed back, not followed. An
 /// upstream that refuses, resets or sends nonsense is a 502, one that times out a 504, each with
 /// an `X-Mock-Hint` naming the upstream, and logged.
-package enum ProxyForwarding {
+enum ProxyForwarding {
     /// What a proxy answer adds to the upstream's: the stub's own fields (as WireMock adds them).
     package struct Extras: Sendable {
-        package var additionalRequestHeaders: [(String, String)] = []
-        package var prefixToRemove: String?
+        var additionalRequestHeaders: [(String, String)] = []
+        var prefixToRemove: String?
         package var responseHeaders: [(String, String)] = []
         package var preserveHost = false
         /// Told about each exchange the upstream answered (recordings, snapshots).

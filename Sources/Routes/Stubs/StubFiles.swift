@@ -47,7 +47,7 @@ package struct StubFiles: Sendable {
 
     /// Every file under `folder` (`GET /__admin/files`), walked as `files()` walks the mappings;
     /// `[]` when it is not a folder.
-    package static func allFiles(under folder: String) -> [String] {
+    static func allFiles(under folder: String) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
         var found: [String] = []
         var visited = Set<String>()
@@ -90,7 +90,7 @@ package struct StubFiles: Sendable {
         /// The refused mappings and the warnings, in load order.
         package var report = StubLoadReport()
         /// The files with a refused mapping (or not JSON): a reload keeps what they held before.
-        package var failedFiles: Set<String> = []
+        var failedFiles: Set<String> = []
 
         /// A folder of these mappings, with no origins and nothing refused (a reload from memory).
         package init(mappings: [StubMapping] = []) { self.mappings = mappings }

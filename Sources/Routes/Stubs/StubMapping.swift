@@ -19,7 +19,7 @@ package struct StubMapping: Sendable {
     /// The mapping as WireMock shows it: what was given, with `id` and `uuid` set.
     package let json: JSONValue
 
-    package static let defaultPriority = 5
+    static let defaultPriority = 5
     static let fields = ["id", "uuid", "name", "request", "response", "priority", "scenarioName", "requiredScenarioState",
                          "newScenarioState", "persistent", "metadata", "insertionIndex", "postServeActions"]
 

@@ -93,7 +93,7 @@ enum StubMappingFile {
 
 extension StubMapping {
     /// `"persistent": true`: the mapping is kept in the `--mappings` folder.
-    package var isPersistent: Bool { json["persistent"] == .bool(true) }
+    var isPersistent: Bool { json["persistent"] == .bool(true) }
 
     /// The same mapping with `"persistent": true` (`POST /__admin/mappings/save` marks what it writes).
     var markedPersistent: StubMapping {

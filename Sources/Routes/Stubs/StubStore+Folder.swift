@@ -19,7 +19,7 @@ extension StubStore {
 
     /// The `--mappings` folder read as this store reads it (`--global-response-templating`
     /// included), with the mappings a failed file held put back; an empty folder without one.
-    package func readFolder() throws(StubFiles.LoadError) -> StubFiles.Folder {
+    func readFolder() throws(StubFiles.LoadError) -> StubFiles.Folder {
         guard let files else { return StubFiles.Folder() }
         return keepingPrevious(try files.loadFolder(templateAll: templateAll))
     }

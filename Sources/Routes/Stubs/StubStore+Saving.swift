@@ -46,7 +46,7 @@ extension StubStore {
     /// written to the folder first. `keepOnly` (an import with `deleteAllNotInImport`: the ids it
     /// names): every other mapping is removed in the same step, after the files are written, so a
     /// refused import removes nothing. Returns `notSavedHint` when a persistent one is kept in memory only.
-    package func addSaving(_ mappings: [StubMapping], replaceExisting: Bool = false, keepOnly: Set<String>? = nil) throws(StubChangeError) -> String? {
+    func addSaving(_ mappings: [StubMapping], replaceExisting: Bool = false, keepOnly: Set<String>? = nil) throws(StubChangeError) -> String? {
         let persistent = mappings.filter(\.isPersistent)
         let removed = try writes.withLock { _ throws(StubChangeError) -> [Entry] in
             if let problem = insert(mappings, fromFiles: false, replaceExisting: replaceExisting, keepOnly: keepOnly, dryRun: true) { throw .refused(problem) }
@@ -65,7 +65,7 @@ extension StubStore {
     /// Replaces the mapping with `id` (`PUT /__admin/mappings/{id}`), writing it to its file
     /// first when it is persistent; false when there is none. An edit without `persistent: true`
     /// changes memory only and leaves any file as it is (as WireMock).
-    package func replaceSaving(id: String, with mapping: StubMapping) throws(StubChangeError) -> (found: Bool, hint: String?) {
+    func replaceSaving(id: String, with mapping: StubMapping) throws(StubChangeError) -> (found: Bool, hint: String?) {
         // The pattern cap, before the lock the change takes: a concurrent add can pass it by one mapping at most.
         let others = state.withLock { s in s.entries.filter { $0.mapping.id != id }.map(\.mapping) }
         if let problem = StubStore.patternProblem(others, [mapping]) { throw .refused(problem) }
@@ -84,7 +84,7 @@ extension StubStore {
 
     /// Removes one mapping (`DELETE /__admin/mappings/{id}`); a persistent one's file is removed
     /// first (as WireMock). False when there is none.
-    package func removeSaving(id: String) throws(StubChangeError) -> Bool {
+    func removeSaving(id: String) throws(StubChangeError) -> Bool {
         let removed = try writes.withLock { _ throws(StubChangeError) -> Entry? in
             guard let entry = state.withLock({ s in s.entries.first { $0.mapping.id == id.lowercased() } }) else { return nil }
             if entry.mapping.isPersistent, let file = entry.file {
@@ -103,7 +103,7 @@ extension StubStore {
     /// `POST /__admin/mappings/save`: every mapping its file does not hold (added or changed over
     /// HTTP) is written to the folder, marked `persistent: true` (as WireMock marks them), all or
     /// none. Returns how many were written.
-    package func saveAll() throws(StubChangeError) -> Int {
+    func saveAll() throws(StubChangeError) -> Int {
         guard let files else {
             throw .notSaved(StubNotSaved(status: .conflict, description: "nothing saved: this server has no mappings folder; start it with --mappings DIR"))
         }

@@ -1,7 +1,7 @@
 /// One scenario's state set from outside (`PUT /__admin/scenarios/{name}/state`).
 extension StubStore {
     /// What setting a scenario's state did.
-    package enum ScenarioSetting: Sendable, Equatable {
+    enum ScenarioSetting: Sendable, Equatable {
         case done
         /// No loaded mapping is in that scenario.
         case unknownScenario
@@ -11,7 +11,7 @@ extension StubStore {
 
     /// Sets scenario `name` to `state`, one its mappings name (as WireMock's `Scenario.setState`
     /// checks), or back to `Started` when nil.
-    package func setScenario(_ name: String, to state: String?) -> ScenarioSetting {
+    func setScenario(_ name: String, to state: String?) -> ScenarioSetting {
         self.state.withLock { s in
             guard s.scenarios[name] != nil else { return .unknownScenario }
             // Checked and set in one step: the scenario's mappings cannot change in between.

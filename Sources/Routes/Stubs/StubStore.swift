@@ -11,12 +11,12 @@ import EmulationKit
 /// tests only the mappings of its own path and the patterns, best priority first.
 @usableFromInline package final class StubStore: Sendable {
     /// Mappings kept at most.
-    package static let maxStubs = 10_000
+    static let maxStubs = 10_000
     /// Instructions the URL patterns of all mappings may compile to together: a request's pass
     /// over its path reads the union's DFA, and a full DFA cache falls back to a Pike VM whose
     /// cost is path length × this.
-    package static let maxPatternInstructions = 1_000_000
-    package static let startedState = "Started"
+    static let maxPatternInstructions = 1_000_000
+    static let startedState = "Started"
     /// The log line's system for a stub answer starts with this, then the stub's name (or id).
     static let logPrefix = "stubs/"
 
@@ -380,7 +380,7 @@ import EmulationKit
     /// counts and scenarios forgotten, in one step under `writes` (a persistent mapping answered
     /// meanwhile is in the folder read, or added after). A file with a refused mapping keeps what
     /// it held (`loadRecord` says why); a folder that is gone changes nothing.
-    package func resetToFolder() throws(StubFiles.LoadError) {
+    func resetToFolder() throws(StubFiles.LoadError) {
         let (removed, count) = try writes.withLock { _ throws(StubFiles.LoadError) -> ([Entry], Int) in
             let folder = try readFolder()
             loadRecord.replace(with: folder.report)
@@ -431,7 +431,7 @@ import EmulationKit
     }
 
     /// Every scenario back to `Started`.
-    package func resetScenarios() {
+    func resetScenarios() {
         state.withLock { s in
             for key in s.scenarios.keys { s.scenarios[key] = StubStore.startedState }
             s.scenarioVersion += 1

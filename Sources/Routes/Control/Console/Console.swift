@@ -4,7 +4,7 @@ import EmulationKit
 /// The web console at `/__mock/`: one page, its stylesheet and its script, all compiled into
 /// the binary (no CDN, no build step), under a Content-Security-Policy of their own origin.
 package enum Console {
-    package static let pagePath = "/__mock/"
+    static let pagePath = "/__mock/"
     package static let stylePath = "/__mock/console.css"
     package static let scriptPath = "/__mock/console.js"
 
@@ -51,7 +51,7 @@ package enum Console {
 
     /// Only this origin: no inline script, no third-party anything, not framable. The event
     /// stream is named explicitly, since older browsers do not let `'self'` cover `ws:`.
-    package static func contentSecurityPolicy(host: String?) -> String {
+    static func contentSecurityPolicy(host: String?) -> String {
         var connect = "'self'"
         if let host, HTTPRequest.isValidHost(host), !host.isEmpty { connect += " ws://\(host)" }
         return "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -73,7 +73,7 @@ package enum Console {
 
     /// Whether an `Accept` value names `text/html` at least as highly as JSON (a browser
     /// navigating; `*/*` alone, as curl and HTTP libraries send, is not a browser).
-    package static func prefersHTML(_ accept: String?) -> Bool {
+    static func prefersHTML(_ accept: String?) -> Bool {
         guard let accept else { return false }
         var html = 0.0, json = 0.0
         for range in accept.split(separator: ",") {

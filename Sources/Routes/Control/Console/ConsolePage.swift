@@ -2,7 +2,7 @@ import EmulationKit
 
 /// The console's HTML: the frame the script fills in. No inline script or style (the page's
 /// Content-Security-Policy forbids them).
-package enum ConsolePage {
+enum ConsolePage {
     static let html = #"""
 <!doctype html>
 <html lang="en">

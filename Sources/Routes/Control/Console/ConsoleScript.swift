@@ -3,7 +3,7 @@
 /// `/__mock/events` when it is there and polls every second when it is not. Everything a client
 /// sent is put in the page as text, never as markup. State-changing calls carry
 /// `X-Mock-Admin: 1`, which the admin guard requires.
-package enum ConsoleScript {
+enum ConsoleScript {
     static let js = #"""
 "use strict";
 (() => {

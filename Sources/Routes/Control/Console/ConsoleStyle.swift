@@ -1,6 +1,6 @@
 /// The console's stylesheet: system fonts that carry Cyrillic, light and dark schemes, and a
 /// layout that folds to one column at a phone's width.
-package enum ConsoleStyle {
+enum ConsoleStyle {
     static let css = #"""
 :root {
   --bg: #f5f6f8; --surface: #ffffff; --surface-2: #f0f2f5; --text: #1b1f24; --muted: #646d78;

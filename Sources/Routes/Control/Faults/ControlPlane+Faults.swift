@@ -41,7 +41,7 @@ extension ControlPlane {
     }
 
     /// Each fault that fires is logged and published.
-    package func reportFired(_ rule: FaultRule, method: String, path: String, system: String?) {
+    func reportFired(_ rule: FaultRule, method: String, path: String, system: String?) {
         logger.info("fault \(rule.id) fired on \(method) \(path): \(rule.action.logText)\(rule.remaining.map { " (\($0) left)" } ?? "")")
         let data = rule.json
         events.publish(kind: "fault", at: clock.now()) {

@@ -34,7 +34,7 @@ extension MockFaultAction {
     }
 
     /// Actions a WebSocket message rule (the gateway's) may take.
-    package var isMessageAction: Bool {
+    var isMessageAction: Bool {
         switch self {
         case .delay, .reply, .noReply, .closeCode: return true
         default: return false
@@ -42,7 +42,7 @@ extension MockFaultAction {
     }
 
     /// Actions an HTTP rule may take.
-    package var isHTTPAction: Bool {
+    var isHTTPAction: Bool {
         switch self {
         case .reply, .noReply, .closeCode: return false
         default: return true
@@ -53,7 +53,7 @@ extension MockFaultAction {
     package var json: JSONValue { (try? JSONValue(encoding: self)) ?? .null }
 
     /// A substituted answer's headers in the order they are sent and listed: by name.
-    package func sortedHeaders(_ headers: [String: String]) -> [(name: String, value: String)] {
+    func sortedHeaders(_ headers: [String: String]) -> [(name: String, value: String)] {
         headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
     }
 }

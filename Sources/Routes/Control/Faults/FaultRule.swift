@@ -17,7 +17,7 @@ package struct FaultRule: Sendable {
     /// A system name; a system whose faults match message types makes it a rule on those.
     package let system: String?
     /// Whether `path` is a WebSocket message type of `system` rather than an HTTP path.
-    package let isMessageRule: Bool
+    let isMessageRule: Bool
     package let times: Int?
     package internal(set) var remaining: Int?
     package let action: FaultAction
@@ -51,9 +51,9 @@ package struct FaultRuleDraft: Sendable {
     package var action: FaultAction
     /// Whether `path` is a message type: the system's faults match message types and the path
     /// is not an HTTP path (message types never start with `/`).
-    package let isMessageRule: Bool
+    let isMessageRule: Bool
 
-    package static func isMessageRule(system: String?, path: String, systems: SystemCatalog) -> Bool {
+    static func isMessageRule(system: String?, path: String, systems: SystemCatalog) -> Bool {
         !path.hasPrefix("/") && (system.map(systems.messageTypedNames.contains) ?? false)
     }
 

@@ -5,7 +5,7 @@ extension FaultRuleDraft {
     /// Refuses a rule that could never fire (docs/control-plane.md): nothing is added, and the 400 says why.
     /// `owner` is the one rule of path ownership (the journal's), so a rule's `system` covers
     /// exactly the paths the journal gives that system.
-    package func checkItCanFire(systems: SystemCatalog, owner: (String) -> String?) throws {
+    func checkItCanFire(systems: SystemCatalog, owner: (String) -> String?) throws {
         guard !isMessageRule else { return }
         if method == "WS" {
             throw Invalid("\"method\": \"WS\" names WebSocket messages; a rule on them needs \"system\": \"\(systems.messageTypedTitle)\" and a message type as \"path\"")

@@ -9,7 +9,7 @@ package struct PathPattern: Sendable, Equatable {
         parts = text.utf8.split(separator: UInt8(ascii: "*"), omittingEmptySubsequences: false).map { $0.map(PathPattern.lower) }
     }
 
-    package var hasWildcard: Bool { parts.count > 1 }
+    var hasWildcard: Bool { parts.count > 1 }
 
     package func matches(_ path: String) -> Bool {
         let subject = path.utf8.map(PathPattern.lower)

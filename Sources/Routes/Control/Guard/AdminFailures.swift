@@ -7,8 +7,8 @@ package final class AdminFailures: Sendable {
     /// Wrong tokens a peer may send in one window before it is refused.
     package static let limit = 10
     /// The window, in seconds.
-    package static let windowSeconds: UInt64 = 60
-    package static let maxPeers = 4096
+    static let windowSeconds: UInt64 = 60
+    static let maxPeers = 4096
 
     private struct Record {
         var failures: Int
@@ -21,7 +21,7 @@ package final class AdminFailures: Sendable {
     package init(logger: Logger) { self.logger = logger }
 
     /// Seconds until the peer may try a token again, or nil when it may now.
-    package func retryAfter(peer: String, now: UInt64 = SystemTime.monotonicNanos()) -> Int? {
+    func retryAfter(peer: String, now: UInt64 = SystemTime.monotonicNanos()) -> Int? {
         records.withLock { table in
             guard let record = table[peer] else { return nil }
             let elapsed = now &- record.windowStart

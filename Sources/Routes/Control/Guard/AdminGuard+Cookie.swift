@@ -10,7 +10,7 @@ import HTTPServer
 /// refused when it comes back addressed to another host.
 extension AdminGuard {
     /// The cookie's name.
-    package static let cookieName = "mock_admin"
+    static let cookieName = "mock_admin"
     /// Seconds a console sign-in lasts.
     package static let cookieLifetime = 12 * 3600
 
@@ -33,7 +33,7 @@ extension AdminGuard {
     }
 
     /// Whether the request carries a live cookie of this server's token, issued for `host`.
-    package func hasTokenCookie(_ request: HTTPRequest, host: String?) -> Bool {
+    func hasTokenCookie(_ request: HTTPRequest, host: String?) -> Bool {
         guard adminToken != nil, let host else { return false }
         let now = Int(SystemTime.wallSeconds())
         for header in request.headers.values("Cookie") {
@@ -53,7 +53,7 @@ extension AdminGuard {
     /// on to `/__mock/` (so the secret leaves the address bar and the history); a wrong one is 403
     /// (and counts as a wrong token: logged, and throttled). Nil when the server has no token, so
     /// the console is guarded as usual.
-    package func consoleLogin(_ request: HTTPRequest, _ context: RequestContext, token offered: String, next location: String) -> HTTPResponse? {
+    func consoleLogin(_ request: HTTPRequest, _ context: RequestContext, token offered: String, next location: String) -> HTTPResponse? {
         guard let adminToken else { return nil }
         if let wait = failures.retryAfter(peer: context.remoteAddress) { return AdminGuard.tooManyFailures(retryAfter: wait) }
         guard HMACSHA256.constantTimeEquals(offered.utf8, adminToken.utf8) else {

@@ -12,7 +12,7 @@ import HTTPServer
 /// test's own calls send none of these, whatever their `Content-Type`.
 package struct AdminGuard: Sendable {
     /// `X-Mock-Admin-Token: <token>` opens the admin paths to other machines (`--admin-token`).
-    package static let tokenHeader = "X-Mock-Admin-Token"
+    static let tokenHeader = "X-Mock-Admin-Token"
     /// `/__mock/*` and `prefix/*` (the stubs' admin API, `/__admin`, as the composition root
     /// says: `StubControls.adminPrefix`) answer as `admin`, errors in Vapor's shape like the
     /// transport's own. No CORS: they are read by their own console only, which is same-origin.
@@ -90,7 +90,7 @@ package struct AdminGuard: Sendable {
     private static let crossSiteFetches: Set<String> = ["cross-site", "same-site"]
 
     /// The 429 for a peer that sent too many wrong tokens.
-    package static func tooManyFailures(retryAfter seconds: Int) -> HTTPResponse {
+    static func tooManyFailures(retryAfter seconds: Int) -> HTTPResponse {
         var response = HTTPResponse.json(HTTPStatus(code: 429, reasonPhrase: "Too Many Requests"),
                                          ["error": .string("too many wrong admin tokens from this address; try again in \(seconds) s")])
             .hinted("More than \(AdminFailures.limit) wrong admin tokens in \(AdminFailures.windowSeconds) s from this address: token attempts are refused until Retry-After has passed.")
@@ -105,11 +105,11 @@ package struct AdminGuard: Sendable {
         return HTTPResponse.json(.forbidden, ["error": .string(reason)]).hinted(hint)
     }
 
-    package static func isSafe(_ method: HTTPMethod) -> Bool {
+    static func isSafe(_ method: HTTPMethod) -> Bool {
         method == .get || method == .head || method == .options
     }
 
-    package func isAcceptedHost(_ value: String) -> Bool {
+    func isAcceptedHost(_ value: String) -> Bool {
         let name = HostField.name(value.lowercased())
         return AdminGuard.isLoopbackName(name) || extraHosts.contains(name)
     }
@@ -117,7 +117,7 @@ package struct AdminGuard: Sendable {
     /// Why a request addressed to `value` (a `Host` or an absolute-form authority) is refused,
     /// or nil: the name must be a loopback one or the configured host, and the port the one the
     /// request came in on (no port means 80), so a page cannot reach this server under another name.
-    package func hostProblem(_ value: String, localPort: Int) -> String? {
+    func hostProblem(_ value: String, localPort: Int) -> String? {
         guard isAcceptedHost(value) else {
             return "admin routes answer requests addressed to localhost, 127.0.0.1 or [::1], not \(value): a web page may be reaching this server through DNS rebinding"
         }
@@ -130,7 +130,7 @@ package struct AdminGuard: Sendable {
     }
 
     /// `localhost` (and its subdomains, RFC 6761), `127.0.0.0/8`, `::1` and `::ffff:127.x`.
-    package static func isLoopbackName(_ name: String) -> Bool {
+    static func isLoopbackName(_ name: String) -> Bool {
         if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" { return true }
         let v4 = name.hasPrefix("::ffff:") ? String(name.dropFirst(7)) : name
         let parts = v4.split(separator: ".", omittingEmptySubsequences: false)

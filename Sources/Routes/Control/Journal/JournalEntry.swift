@@ -169,15 +169,15 @@ package struct JournalEntry: Sendable {
     }
 
     /// The request body as the entry shows it: cut, and secrets redacted (what `?body=` searches).
-    package func shownRequestBody(_ reading: EntryReading) -> String {
+    func shownRequestBody(_ reading: EntryReading) -> String {
         reading.redaction.body(JournalEntry.shown(requestBody), contentType: requestHeaders["Content-Type"])
     }
 
     /// Only the start of the response's body is kept (it was over `keepWhole`).
-    package var responseCut: Bool { record.responseCut }
+    var responseCut: Bool { record.responseCut }
 
     /// Only the start of the request's body is kept (it was over `keepWhole`).
-    package var requestCut: Bool { record.requestCut }
+    var requestCut: Bool { record.requestCut }
 
     package var truncated: Bool {
         record.requestCut || record.responseCut || record.requestBody.count > JournalEntry.bodyLimit || record.responseBody.count > JournalEntry.bodyLimit

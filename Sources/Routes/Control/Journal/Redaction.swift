@@ -10,15 +10,15 @@ package struct Redaction: Sendable {
     package enum Kind { case secret, token }
 
     /// Field names whose values are secrets in every system, lowercased.
-    package static let commonSecretNames: Set<String> = ["password", "newpassword", "oldpassword"]
+    static let commonSecretNames: Set<String> = ["password", "newpassword", "oldpassword"]
     /// Field and header names whose values are bearer credentials in every system, lowercased.
-    package static let commonTokenNames: Set<String> = ["token", "access_token", "refresh_token", "apitoken", "authorization",
+    static let commonTokenNames: Set<String> = ["token", "access_token", "refresh_token", "apitoken", "authorization",
                                                         "proxy-authorization", "cookie", "set-cookie", "x-mock-admin-token", "x-api-key"]
 
     /// Field names whose values are secrets, lowercased.
-    package let secretNames: Set<String>
+    let secretNames: Set<String>
     /// Field and header names whose values are bearer credentials, lowercased.
-    package let tokenNames: Set<String>
+    let tokenNames: Set<String>
 
     /// The common names and those `systems` declare.
     package init(systems: SystemCatalog) {
@@ -40,7 +40,7 @@ package struct Redaction: Sendable {
     }
 
     /// A token as the journal shows it: `abcd…`, `Bearer abcd…`; short values only `…`.
-    package static func maskToken(_ value: String) -> String {
+    static func maskToken(_ value: String) -> String {
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         if parts.count == 2 { return "\(parts[0]) \(maskToken(String(parts[1])))" }
         return value.count > 4 ? "\(value.prefix(4))…" : "…"
@@ -51,7 +51,7 @@ package struct Redaction: Sendable {
         kind(of: name) == nil ? value : Redaction.maskToken(value)
     }
 
-    package static func redact(_ value: String, as kind: Kind) -> String {
+    static func redact(_ value: String, as kind: Kind) -> String {
         kind == .secret ? "***" : maskToken(value)
     }
 

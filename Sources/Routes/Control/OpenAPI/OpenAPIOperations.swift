@@ -13,7 +13,7 @@ extension OAS {
 
     /// A state-changing admin operation says in its 403 what the guard refuses (a browser's
     /// cross-site write); it needs no header of its own.
-    package static func markStateChanging(_ op: inout Object) {
+    static func markStateChanging(_ op: inout Object) {
         if var responses = op["responses"], responses["403"] != nil {
             responses.set("403", adminWriteForbidden)
             op.set("responses", responses)

@@ -11,7 +11,7 @@ import HTTPServer
 package struct ASPNetParameters {
     package let parameters: Parameters
     /// The body was JSON, so nothing in it was bound (the hint of every error that follows).
-    package let ignoredJSONBody: Bool
+    let ignoredJSONBody: Bool
 
     package static let untypedBodyHint = "The body has no Content-Type, so none of its fields were read; send it with Content-Type: application/x-www-form-urlencoded."
     package static let jsonBodyHint = "This server reads form fields, not JSON; send the fields as application/x-www-form-urlencoded or multipart/form-data."

@@ -13,8 +13,8 @@ package struct VaporContent {
     /// A hint for every missing field: the body was JSON under a form type.
     private let missingFieldHint: String?
 
-    package static let missingContentTypeHint = "The request has no Content-Type header; send Content-Type: application/json with the JSON body."
-    package static let jsonUnderFormHint = "The body is JSON but the Content-Type says form; send Content-Type: application/json (URLSession sends form by default)."
+    static let missingContentTypeHint = "The request has no Content-Type header; send Content-Type: application/json with the JSON body."
+    static let jsonUnderFormHint = "The body is JSON but the Content-Type says form; send Content-Type: application/json (URLSession sends form by default)."
 
     /// Reads the body; `expected` describes it in the messages (`{"email": String, …}`).
     /// Borrowed: an initializer takes its arguments owned, which copied the whole request (and

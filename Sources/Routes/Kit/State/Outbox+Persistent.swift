@@ -58,7 +58,7 @@ extension Outbox: PersistentSystem {
 }
 
 /// The outbox's per-message JSON, kept between writes of the state file.
-package final class OutboxSnapshotCache: Sendable {
+final class OutboxSnapshotCache: Sendable {
     package let sms = EncodedListCache<SentSMS>()
     package let emails = EncodedListCache<SentEmail>()
 }

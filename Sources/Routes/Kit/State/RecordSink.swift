@@ -86,7 +86,7 @@ package final class RecordImage {
     }
 
     /// A keyed collection's elements in their order: `[json,…]`, or `{"key":json,…}`.
-    package static func appendKeyed<S: Sequence>(_ entries: S, asObject: Bool, to out: inout [UInt8]) where S.Element == (String, [UInt8], Int) {
+    static func appendKeyed<S: Sequence>(_ entries: S, asObject: Bool, to out: inout [UInt8]) where S.Element == (String, [UInt8], Int) {
         let sorted = entries.sorted { $0.2 < $1.2 }
         guard asObject else { return appendArray(sorted.lazy.map(\.1), to: &out) }
         out.append(UInt8(ascii: "{"))
@@ -99,7 +99,7 @@ package final class RecordImage {
         out.append(UInt8(ascii: "}"))
     }
 
-    package static func appendArray<S: Sequence>(_ elements: S, to out: inout [UInt8]) where S.Element == [UInt8] {
+    static func appendArray<S: Sequence>(_ elements: S, to out: inout [UInt8]) where S.Element == [UInt8] {
         out.append(UInt8(ascii: "["))
         var first = true
         for json in elements {
@@ -111,7 +111,7 @@ package final class RecordImage {
     }
 
     /// `["text",…]`: strings quoted straight into `out`, no array per element.
-    package static func appendStrings<S: Sequence>(_ strings: S, to out: inout [UInt8]) where S.Element == String {
+    static func appendStrings<S: Sequence>(_ strings: S, to out: inout [UInt8]) where S.Element == String {
         out.append(UInt8(ascii: "["))
         var first = true
         for text in strings {
@@ -129,7 +129,7 @@ package protocol ImageMember: AnyObject {
     func raw() -> any ImageMember
 }
 
-package final class FieldMember: ImageMember {
+final class FieldMember: ImageMember {
     package var json: [UInt8]
     package init(_ json: [UInt8]) { self.json = json }
     package func appendJSON(to out: inout [UInt8]) { out.append(contentsOf: json) }
@@ -138,9 +138,9 @@ package final class FieldMember: ImageMember {
 
 /// A keyed collection: each element with its JSON and its place (the order it was added in).
 /// Written as an array of the elements, or (`asObject`) as an object of them by key.
-package final class KeyedMember<E: Equatable>: ImageMember {
+final class KeyedMember<E: Equatable>: ImageMember {
     package var entries: [String: (element: E, json: [UInt8], order: Int)] = [:]
-    package var nextOrder = 0
+    var nextOrder = 0
     package var asObject = false
     package func appendJSON(to out: inout [UInt8]) {
         RecordImage.appendKeyed(entries.lazy.map { ($0.key, $0.value.json, $0.value.order) }, asObject: asObject, to: &out)
@@ -154,9 +154,9 @@ package final class KeyedMember<E: Equatable>: ImageMember {
     }
 }
 
-package final class RawKeyed: ImageMember {
+final class RawKeyed: ImageMember {
     package var entries: [String: (json: [UInt8], order: Int)] = [:]
-    package var nextOrder = 0
+    var nextOrder = 0
     package var asObject = false
     package func appendJSON(to out: inout [UInt8]) {
         RecordImage.appendKeyed(entries.lazy.map { ($0.key, $0.value.json, $0.value.order) }, asObject: asObject, to: &out)
@@ -165,8 +165,8 @@ package final class RawKeyed: ImageMember {
 }
 
 /// A list: its elements' JSON, oldest first, and the number one past the newest.
-package final class ListMember: ImageMember {
-    package var jsons: [[UInt8]] = []
+final class ListMember: ImageMember {
+    var jsons: [[UInt8]] = []
     package var end: UInt64 = 0
     package func appendJSON(to out: inout [UInt8]) { RecordImage.appendArray(jsons, to: &out) }
     package func raw() -> any ImageMember {
@@ -176,8 +176,8 @@ package final class ListMember: ImageMember {
     }
 }
 
-package final class RawList: ImageMember {
-    package var jsons: [[UInt8]] = []
+final class RawList: ImageMember {
+    var jsons: [[UInt8]] = []
     package func appendJSON(to out: inout [UInt8]) { RecordImage.appendArray(jsons, to: &out) }
     package func raw() -> any ImageMember { self }
 }

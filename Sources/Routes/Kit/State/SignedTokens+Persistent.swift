@@ -11,12 +11,12 @@ package struct SignedTokensSnapshot: Codable, Sendable, Equatable {
     /// Accounts `/__mock/accounts` added, by key (each its fields), and the seed's it removed;
     /// absent when none.
     package var addedAccounts: [String: [String: String]]?
-    package var removedAccounts: [String]?
+    var removedAccounts: [String]?
     /// Tags of deleted accounts (16 hex digits each), whose tokens stay void; absent when none
     /// (and in state files written before accounts ended their sessions).
     package var endedAccounts: [String]?
     /// How many times each account was deleted under this key; absent when none.
-    package var accountGenerations: [String: UInt64]?
+    var accountGenerations: [String: UInt64]?
 }
 extension SignedTokens {
     /// The key and revocations as the state file keeps them.

@@ -37,7 +37,7 @@ package final class StubRecorder: Sendable {
     }
 
     /// True while a recording runs (inlined into the proxy stage).
-    @inlinable package var isRecording: Bool { recording.isSet }
+    @inlinable var isRecording: Bool { recording.isSet }
 
     var status: Status { state.withLock { $0.status } }
 
