@@ -202,7 +202,7 @@ package struct JournalEntry: Sendable {
     /// The response body decoded when its `Content-Encoding` is `gzip` or `deflate` (its first
     /// `limit` bytes at most; a body the journal cut decodes as far as it goes); nil for any other
     /// body, or one that does not decode.
-    package func decodedResponseBody(limit: Int) -> [UInt8]? {
+    func decodedResponseBody(limit: Int) -> [UInt8]? {
         guard let coding = responseHeaders["Content-Encoding"], !responseBody.isEmpty else { return nil }
         return try? Inflate.decode(responseBody, contentEncoding: coding, limit: limit, partial: responseCut, cut: true)
     }
