@@ -110,8 +110,9 @@ struct Options {
             o.server.outbound.trustedTargets.formUnion(hosts)
         },
         Setting(flag: "--proxy-ca-file", env: "MOCK_PROXY_CA_FILE", valueName: "FILE", help: "PEM certificates (a test or company CA) trusted for https upstreams besides the system's") { o, v in
-            guard FileManager.default.isReadableFile(atPath: v) else { throw UsageError(description: "--proxy-ca-file \(v): no readable file there") }
-            o.server.outbound.caFile = v
+            do throws(CertificateFile.Problem) { o.server.outbound.caFile = try ProxyCAFile(path: v) } catch {
+                throw UsageError(description: "--proxy-ca-file \(v): \(error)")
+            }
         },
         Setting(flag: "--log-level", env: "MOCK_LOG_LEVEL", valueName: "LEVEL", help: "info (default: a line per request, SMS and e-mails), debug (more detail), warning (quiet), error or off",
                 values: LogLevel.allCases.map { "\($0)" }.joined(separator: ", ")) { o, v in

@@ -54,8 +54,9 @@ extension EmbeddedMockServer {
         public var outbound: String
         /// https upstreams of proxies and webhooks are not verified at all (`--trust-all-proxy-targets`).
         public var trustAllProxyTargets: Bool
-        /// A PEM file of certificates (a test CA) trusted for https upstreams besides the
-        /// system's (`--proxy-ca-file`).
+        /// A file of certificates (a test CA) trusted for https upstreams besides the system's
+        /// (`--proxy-ca-file`): PEM, or on Darwin also one DER certificate. Read when the server
+        /// is made: a file that is missing, larger than 1 MiB or holds no certificate throws.
         public var proxyCAFile: String?
 
         /// The command line's defaults, but a free port and warnings only in the log.
@@ -147,8 +148,9 @@ extension EmbeddedMockServer {
         outbound.policy = policy
         outbound.trustAllTargets = settings.trustAllProxyTargets
         if let file = settings.proxyCAFile {
-            guard FileManager.default.isReadableFile(atPath: file) else { throw InvalidSetting(description: "proxyCAFile \(file): no readable file there") }
-            outbound.caFile = file
+            do throws(CertificateFile.Problem) { outbound.caFile = try ProxyCAFile(path: file) } catch {
+                throw InvalidSetting(description: "proxyCAFile \(file): \(error)")
+            }
         }
         return outbound
     }

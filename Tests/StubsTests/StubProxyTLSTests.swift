@@ -38,7 +38,8 @@ final class StubProxyTLSTests: XCTestCase {
 
     func testAVerifiedUpstreamAnswersWithSNIAndChunkedAndLargeBodies() throws {
         let up = try start()
-        let server = try server { $0.caFile = up.caFile }
+        let ca = try ProxyCAFile(path: up.caFile)
+        let server = try server { $0.caFile = ca }
         try proxy(server, to: "https://localhost:\(up.port)")
         let hello = try server.request("GET", "/up/hello")
         XCTAssertEqual(hello.status, 200, hello.text)
@@ -58,7 +59,8 @@ final class StubProxyTLSTests: XCTestCase {
     /// The recorder proxies through the same client: an https target is recorded and replayed.
     func testAnHTTPSUpstreamIsRecordedAndReplayed() throws {
         let up = try start()
-        let server = try server { $0.caFile = up.caFile }
+        let ca = try ProxyCAFile(path: up.caFile)
+        let server = try server { $0.caFile = ca }
         let started = try server.request("POST", "/__admin/recordings/start", jsonText: #"{"targetBaseUrl": "https://localhost:\#(up.port)"}"#)
         XCTAssertEqual(started.status, 200, started.text)
         let live = try server.request("GET", "/hello")
@@ -75,7 +77,8 @@ final class StubProxyTLSTests: XCTestCase {
 
     func testAnIPAddressUpstreamIsCheckedAgainstTheCertificatesAddress() throws {
         let up = try start()
-        let server = try server { $0.caFile = up.caFile }
+        let ca = try ProxyCAFile(path: up.caFile)
+        let server = try server { $0.caFile = ca }
         try proxy(server, to: "https://127.0.0.1:\(up.port)")
         let hello = try server.request("GET", "/up/hello")
         XCTAssertEqual(hello.status, 200, hello.text)
@@ -123,7 +126,8 @@ final class StubProxyTLSTests: XCTestCase {
 
     func testAWebhookGoesToAnHTTPSURL() throws {
         let up = try start()
-        let server = try server { $0.caFile = up.caFile }
+        let ca = try ProxyCAFile(path: up.caFile)
+        let server = try server { $0.caFile = ca }
         try proxy(server, to: "https://localhost:\(up.port)")
         let hook = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/fire"}, "response": {"status": 204}, "postServeActions": [{"name": "webhook", "parameters": {"method": "POST", "url": "https://localhost:\#(up.port)/hook", "body": "fired {{originalRequest.url}}"}}]}"#)
         XCTAssertEqual(hook.status, 201, hook.text)

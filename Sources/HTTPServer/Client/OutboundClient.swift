@@ -122,10 +122,8 @@ package final class OutboundClient: @unchecked Sendable {
     #if canImport(Darwin)
     /// An https upstream on Darwin: URLSession sends it; `tick` hands its answer on.
     private func sendSystem(_ exchange: OutboundExchange) {
-        if let refusal = systemHTTPS.refusal {
-            if settings.notes.first("tls: " + refusal) { logger.error("https upstream \(exchange.request.upstream): \(refusal)") }
-            return fail(exchange, OutboundFailure(.tls, refusal))
-        }
+        let upstream = exchange.request.upstream
+        noteUnverified(upstream, settings.trustPolicy(forHost: upstream.host))
         nextSystemToken &+= 1
         systemPending[nextSystemToken] = exchange
         systemHTTPS.send(exchange.request, token: nextSystemToken)
@@ -175,7 +173,9 @@ package final class OutboundClient: @unchecked Sendable {
         guard let exchange = conn.exchange else { return }
         guard conn.upstream.scheme == .https else { return begin(exchange, on: conn) }
         let upstream = conn.upstream
-        let verify = !settings.trustAllTargets && !settings.trustedTargets.contains(upstream.host)
+        let policy = settings.trustPolicy(forHost: upstream.host)
+        let verify: Bool
+        if case .unverified = policy { verify = false } else { verify = true }
         switch tls.session(fd: conn.fd, upstream: upstream, verify: verify) {
         case .failure(let why):
             if settings.notes.first("tls: " + why.reason) { logger.error("https upstream \(upstream): \(why.reason)") }
@@ -183,12 +183,15 @@ package final class OutboundClient: @unchecked Sendable {
         case .success(let session):
             conn.tls = session
         }
-        if !verify, settings.notes.first("unverified: " + upstream.description) {
-            let flag = settings.trustAllTargets ? "--trust-all-proxy-targets" : "--trust-proxy-target \(upstream.host)"
-            logger.warning("https upstream \(upstream): its certificate is not verified (\(flag))")
-        }
+        noteUnverified(upstream, policy)
         conn.phase = .handshaking
         handshake(conn)
+    }
+
+    /// Logs once per upstream that its certificate is taken unverified, and which setting says so.
+    private func noteUnverified(_ upstream: Upstream, _ policy: ServerTrustPolicy) {
+        guard case .unverified(let flag) = policy, settings.notes.first("unverified: " + upstream.description) else { return }
+        logger.warning("https upstream \(upstream): its certificate is not verified (\(flag))")
     }
 
     /// One step of the TLS handshake; the request goes out once it is done.

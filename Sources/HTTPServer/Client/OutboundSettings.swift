@@ -28,8 +28,8 @@ package struct OutboundSettings: Sendable {
     package var trustAllTargets = false
     /// Hosts, as URLs write them (lowercased), whose certificates are not verified (`--trust-proxy-target`).
     package var trustedTargets: Set<String> = []
-    /// PEM certificates trusted besides the system's (`--proxy-ca-file`).
-    package var caFile: String?
+    /// Certificates trusted besides the system's (`--proxy-ca-file`), read when the setting is made.
+    package var caFile: ProxyCAFile?
     /// The OpenSSL library loaded for https (a test names a missing one to see the error).
     package var tlsLibrary = "libssl.so.3"
     /// What was already logged once per server (an upstream's unverified certificate, OpenSSL missing).

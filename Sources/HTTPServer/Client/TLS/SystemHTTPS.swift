@@ -3,7 +3,9 @@ import Foundation
 
 /// https upstreams on Darwin: `URLSession`, part of Foundation there (nothing new linked), which
 /// verifies certificates against the system's trust store and the host name. There is no OpenSSL
-/// to load on a Mac, so this is the second client the plain-HTTP one stands beside.
+/// to load on a Mac, so this is the second client the plain-HTTP one stands beside. The trust
+/// settings are applied in its server-trust challenge (`SystemServerTrust`): type-checked by the
+/// Darwin view, not yet run on a Mac.
 ///
 /// Answers arrive on URLSession's own queue: they go into `inbox` with the exchange's token, and
 /// the loop's poller is woken to hand them on from the loop's thread (`OutboundClient.tick`).
@@ -15,20 +17,16 @@ final class SystemHTTPS: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     private let settings: OutboundSettings
     private let wake: @Sendable () -> Void
     private let sessionBox = Locked<URLSession?>(nil)
+    private let trust: SystemServerTrust
+    /// Why a certificate was refused, by the token of the task it was refused for: a refused
+    /// challenge ends the task as cancelled, and the answer's hint says why instead.
+    private let refusals = Locked<[String: String]>([:])
 
     /// `wake` must be safe from any thread (a poller's `wake()` is).
     init(settings: OutboundSettings, wake: @escaping @Sendable () -> Void) {
         self.settings = settings
         self.wake = wake
-    }
-
-    /// Why an https upstream cannot be reached this way, before anything is sent: trust settings
-    /// other than the system's are not built on Darwin yet (they need the Security framework).
-    var refusal: String? {
-        guard settings.trustAllTargets || !settings.trustedTargets.isEmpty || settings.caFile != nil else { return nil }
-        return "on macOS an https upstream is verified against the system's trust store only: "
-            + "--trust-all-proxy-targets, --trust-proxy-target and --proxy-ca-file are not supported there yet "
-            + "(docs/darwin-differences.md); add the CA to the login keychain instead"
+        trust = SystemServerTrust(settings: settings)
     }
 
     /// The session, made at the first https upstream.
@@ -63,7 +61,11 @@ final class SystemHTTPS: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         if let host = request.host { outbound.setValue(host, forHTTPHeaderField: "Host") }
         if !request.body.isEmpty { outbound.httpBody = Data(request.body) }
         let maxBody = settings.maxBodyBytes
+        let key = String(token)
         let task = session.dataTask(with: outbound) { [self] data, response, error in
+            if let refusal = refusals.withLock({ $0.removeValue(forKey: key) }) {
+                return deliver(token, .failure(OutboundFailure(.tls, refusal)))
+            }
             if let error { return deliver(token, .failure(SystemHTTPS.failure(error))) }
             guard let http = response as? HTTPURLResponse else {
                 return deliver(token, .failure(OutboundFailure(.malformed, "the upstream's answer is not HTTP")))
@@ -82,6 +84,8 @@ final class SystemHTTPS: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
             headers.remove("Content-Encoding")
             deliver(token, .success(OutboundResponse(status: http.statusCode, reason: "", headers: headers, body: [UInt8](body))))
         }
+        // The challenge sees the task, not the token: the description carries it there.
+        task.taskDescription = key
         task.resume()
     }
 
@@ -117,6 +121,17 @@ final class SystemHTTPS: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         completionHandler(nil)
+    }
+
+    /// The server's certificate, judged by the trust settings (`SystemServerTrust`); a refusal is
+    /// kept for the task's answer. Other challenges get URLSession's default handling.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        let answer = trust.answer(challenge)
+        if let refusal = answer.refusal, let key = task.taskDescription {
+            refusals.withLock { $0[key] = refusal }
+        }
+        completionHandler(answer.disposition, answer.credential)
     }
 }
 #endif

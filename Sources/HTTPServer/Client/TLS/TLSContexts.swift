@@ -92,7 +92,7 @@ final class TLSContexts {
                 lib.SSL_CTX_free(ctx)
                 return .failure(TLSUnavailable(reason: "cannot read the system's trusted certificates: \(why)"))
             }
-            if let file = settings.caFile, file.withCString({ lib.SSL_CTX_load_verify_locations(ctx, $0, nil) }) != 1 {
+            if let file = settings.caFile?.path, file.withCString({ lib.SSL_CTX_load_verify_locations(ctx, $0, nil) }) != 1 {
                 let why = lib.errorText()
                 lib.SSL_CTX_free(ctx)
                 return .failure(TLSUnavailable(reason: "--proxy-ca-file \(file) cannot be read as PEM certificates: \(why)"))
