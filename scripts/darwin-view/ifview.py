@@ -19,12 +19,12 @@ PLATFORMS = {
     "macos": {
         "os": {"macOS"},
         "canImport": {"Darwin", "Foundation", "Dispatch", "XCTest", "Synchronization", "Testing",
-                      "AppKit", "ObjectiveC", "CoreServices"},
+                      "AppKit", "ObjectiveC", "CoreServices", "Security"},
     },
     "ios": {
         "os": {"iOS"},
         "canImport": {"Darwin", "Foundation", "Dispatch", "XCTest", "Synchronization", "Testing",
-                      "UIKit", "ObjectiveC"},
+                      "UIKit", "ObjectiveC", "Security"},
     },
 }
 KNOWN_OS = {"macOS", "iOS", "tvOS", "watchOS", "visionOS", "Linux", "Windows", "Android", "FreeBSD",
@@ -32,7 +32,8 @@ KNOWN_OS = {"macOS", "iOS", "tvOS", "watchOS", "visionOS", "Linux", "Windows", "
 # Modules either view can answer for; anything else is an error (add it here with its answer).
 KNOWN_MODULES = {"Darwin", "Foundation", "Dispatch", "XCTest", "Synchronization", "Testing", "AppKit",
                  "UIKit", "ObjectiveC", "Glibc", "Musl", "Bionic", "WASILibc", "ucrt", "WinSDK",
-                 "FoundationEssentials", "FoundationNetworking", "FoundationXML", "CEpoll", "Android", "CoreServices"}
+                 "FoundationEssentials", "FoundationNetworking", "FoundationXML", "CEpoll", "Android", "CoreServices",
+                 "Security"}
 KNOWN_ARCH = {"x86_64", "arm64", "i386", "arm", "arm64_32", "wasm32", "powerpc64le", "s390x", "riscv64"}
 FLAGS = {"DEBUG": True}
 DIRECTIVE = re.compile(r"^[ \t]*#(if|elseif|else|endif)\b(.*)$")

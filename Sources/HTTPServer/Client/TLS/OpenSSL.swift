@@ -91,10 +91,6 @@ struct OpenSSL: @unchecked Sendable {
     nonisolated(unsafe) private static var cache: [String: Result<OpenSSL, TLSUnavailable>] = [:]
 
     private static func open(_ name: String) -> Result<OpenSSL, TLSUnavailable> {
-        #if canImport(Darwin)
-        // Not reached: on Darwin an https upstream goes through URLSession (SystemHTTPS) before any socket.
-        return .failure(TLSUnavailable(reason: "OpenSSL is not used on Darwin: https upstreams go through URLSession (docs/darwin-differences.md)"))
-        #else
         guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
             let why = dlerror().map { String(cString: $0) } ?? "not found"
             return .failure(TLSUnavailable(reason: "https needs OpenSSL 3, and \(name) cannot be loaded (\(why)); install it (Debian/Ubuntu: apt-get install libssl3)"))
@@ -104,10 +100,8 @@ struct OpenSSL: @unchecked Sendable {
         } catch {
             return .failure(error)
         }
-        #endif
     }
 
-    #if !canImport(Darwin)
     private init(handle: UnsafeMutableRawPointer, name: String) throws(TLSUnavailable) {
         // dlsym on libssl's handle also finds libcrypto's functions: dlopen loaded it as a dependency.
         func symbol<T>(_ symbolName: String, _: T.Type) throws(TLSUnavailable) -> T {
@@ -141,7 +135,6 @@ struct OpenSSL: @unchecked Sendable {
         X509_verify_cert_error_string = try symbol("X509_verify_cert_error_string", VerifyText.self)
         OPENSSL_thread_stop = try symbol("OPENSSL_thread_stop", ErrClear.self)
     }
-    #endif
 
     /// The oldest error of this thread's OpenSSL queue as text ("" when none), and the queue emptied.
     func errorText() -> String {
