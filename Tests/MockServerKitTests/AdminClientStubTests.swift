@@ -190,6 +190,12 @@ final class AdminClientStubTests: XCTestCase {
         XCTAssertThrowsError(try EmbeddedMockServer(.init(proxyCAFile: "/nonexistent/ca.pem"))) { error in
             XCTAssertTrue("\(error)".contains("no readable file"), "\(error)")
         }
+        let folder = try makeFolder()
+        let empty = folder.appendingPathComponent("empty.pem").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data()))
+        XCTAssertThrowsError(try EmbeddedMockServer(.init(proxyCAFile: empty))) { error in
+            XCTAssertTrue("\(error)".hasPrefix("proxyCAFile \(empty): it holds no certificate"), "\(error)")
+        }
     }
 
     func testSavedStubsAreInTheFolderAndLoadAtTheNextStart() async throws {

@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// The TLS flags as the executable reads them: `--proxy-all https://…` with `--proxy-ca-file`,
-/// `--trust-proxy-target` repeated, and the refusal of a CA file that is not there.
+/// `--trust-proxy-target` repeated, and the refusal of a CA file that is not there or holds no certificate.
 final class ProxyTLSExecutableTests: XCTestCase {
     func testProxyAllToAnHTTPSUpstreamWithTheCAFileAndRepeatedTrustFlags() throws {
         let up = try HTTPSUpstream()
@@ -34,5 +34,14 @@ final class ProxyTLSExecutableTests: XCTestCase {
         let (status, message) = try TestExecutable(["--proxy-ca-file", "/nonexistent/ca.pem"]).finish()
         XCTAssertEqual(status, 64)
         XCTAssertTrue(message.contains("--proxy-ca-file /nonexistent/ca.pem"), message)
+    }
+
+    func testACAFileWithoutACertificateIsAUsageError() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-cert-\(UUID().uuidString).pem").path
+        try "-----BEGIN PRIVATE KEY-----\nAAECAw==\n-----END PRIVATE KEY-----\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, message) = try TestExecutable(["--proxy-ca-file", path]).finish()
+        XCTAssertEqual(status, 64)
+        XCTAssertTrue(message.contains("--proxy-ca-file \(path): it holds no certificate"), message)
     }
 }
