@@ -5,7 +5,11 @@
 # as the macOS compiler sees it, and the library products (MockServerKit, MockServerAdminClient and
 # their dependencies) as the iOS compiler sees them, into scratch packages of the same shape, and
 # builds them against stand-ins of Darwin's modules (scripts/darwin-view/stand-ins: Glibc plus
-# Darwin's declarations, transcribed from Apple's open-source headers with file and line).
+# Darwin's declarations, transcribed from Apple's open-source headers with file and line). Where
+# corelibs Foundation marks a Darwin API unavailable or lacks it (URLProtectionSpace.serverTrust,
+# URLCredential(trust:), NSURLAuthenticationMethodServerTrust), the Security stand-in declares it
+# in the macOS SDK's shape, which shadows corelibs' one: the Mac code is compiled as it is written,
+# with no accessor or replaced file (stand-ins/Security/Security.swift says why and at what cost).
 #
 #   scripts/darwin-view.sh [--platform macos|ios|all] [--target T] [--repo DIR] [--scratch DIR] [--write-only]
 #
@@ -27,7 +31,7 @@ while [[ $# -gt 0 ]]; do
     --repo) REPO="$(cd "$2" && pwd)"; shift 2;;
     --scratch) SCRATCH="$2"; shift 2;;
     --write-only) WRITE_ONLY=1; shift;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0;;
     *) echo "darwin-view: unknown argument $1" >&2; exit 2;;
   esac
 done
