@@ -124,7 +124,9 @@ final class SystemHTTPS: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     }
 
     /// The server's certificate, judged by the trust settings (`SystemServerTrust`); a refusal is
-    /// kept for the task's answer. Other challenges get URLSession's default handling.
+    /// kept for the task's answer. Other challenges get URLSession's default handling. The server
+    /// trust is a session-level challenge: with no session-level method, URLSession asks this one,
+    /// which also names the task.
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
         let answer = trust.answer(challenge)
