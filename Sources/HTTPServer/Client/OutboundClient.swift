@@ -18,9 +18,8 @@ package final class OutboundClient: @unchecked Sendable {
     package let logger: Logger
     @exclusivity(unchecked) private var connections: [Int32: UpstreamConnection] = [:] { didSet { noteActivity() } }
     @exclusivity(unchecked) private var idle: [Upstream: [UpstreamConnection]] = [:]
-    /// Resolved addresses per upstream and when they were looked up (getaddrinfo blocks the loop,
-    /// so once a minute per upstream at most).
-    @exclusivity(unchecked) private var resolved: [Upstream: (addresses: [(storage: sockaddr_storage, length: socklen_t)], at: UInt64)] = [:]
+    /// Upstream names to addresses, looked up off the loop (a slow name server holds no one else).
+    private let resolver: UpstreamResolver
     /// Completions due on the next turn: a failure found inside `send` is reported after it returns.
     @exclusivity(unchecked) private var due: [(OutboundExchange, OutboundResult)] = [] { didSet { noteActivity() } }
     /// Requests to start later (webhooks: after the answer, and after their delay).
@@ -41,13 +40,12 @@ package final class OutboundClient: @unchecked Sendable {
     @exclusivity(unchecked) private var nextSystemToken = 0
     #endif
 
-    private static let resolveLifetime: UInt64 = 60_000_000_000
-
     init(poller: any Poller, settings: OutboundSettings, logger: Logger) {
         self.poller = poller
         self.settings = settings
         self.logger = logger
         tls = TLSContexts(settings: settings)
+        resolver = UpstreamResolver(lookup: settings.lookup, timeoutNanos: OutboundClient.nanos(settings.connectTimeout)) { [poller] in poller.wake() }
         #if canImport(Darwin)
         // A poller's wake() is safe from any thread: URLSession's queue hands answers back with it.
         systemHTTPS = SystemHTTPS(settings: settings) { [poller] in poller.wake() }
@@ -100,14 +98,17 @@ package final class OutboundClient: @unchecked Sendable {
             begin(exchange, on: conn)
             return
         }
-        let now = Sys.monotonicNanos()
-        var addresses: [(storage: sockaddr_storage, length: socklen_t)]
-        if let cached = resolved[upstream], now &- cached.at < OutboundClient.resolveLifetime {
-            addresses = cached.addresses
-        } else {
-            addresses = Sys.resolveForConnect(upstream.host, port: upstream.port)
-            if !addresses.isEmpty { resolved[upstream] = (addresses, now) }
+        guard let addresses = resolver.addresses(for: exchange, now: Sys.monotonicNanos()) else {
+            // Looked up off the loop: `tick` goes on with it once the name server answers.
+            return noteActivity()
         }
+        start(exchange, at: addresses)
+    }
+
+    /// The rest of `start` once the upstream's addresses are known.
+    private func start(_ exchange: OutboundExchange, at resolved: UpstreamResolver.Addresses) {
+        let upstream = exchange.request.upstream
+        var addresses = resolved
         if settings.policy == .loopback {
             addresses = addresses.filter(OutboundClient.isLoopback)
             if addresses.isEmpty { return fail(exchange, OutboundFailure(.notAllowed, "--outbound loopback does not allow \(upstream.host)")) }
@@ -225,9 +226,9 @@ package final class OutboundClient: @unchecked Sendable {
 
     private func noteActivity() {
         #if canImport(Darwin)
-        isActive = !connections.isEmpty || !due.isEmpty || !scheduled.isEmpty || !systemPending.isEmpty
+        isActive = !connections.isEmpty || !due.isEmpty || !scheduled.isEmpty || resolver.isWaiting || !systemPending.isEmpty
         #else
-        isActive = !connections.isEmpty || !due.isEmpty || !scheduled.isEmpty
+        isActive = !connections.isEmpty || !due.isEmpty || !scheduled.isEmpty || resolver.isWaiting
         #endif
     }
 
@@ -265,6 +266,8 @@ package final class OutboundClient: @unchecked Sendable {
         var earliest: UInt64 = 0
         for conn in connections.values where earliest == 0 || conn.deadline < earliest { earliest = conn.deadline }
         for item in scheduled where earliest == 0 || item.at < earliest { earliest = max(1, item.at) }
+        let lookup = resolver.nextDeadline
+        if lookup != 0 && (earliest == 0 || lookup < earliest) { earliest = lookup }
         if !due.isEmpty { earliest = 1 }
         return earliest
     }
@@ -272,6 +275,7 @@ package final class OutboundClient: @unchecked Sendable {
     /// Times out what is past its deadline and reports completions found inside `send`.
     func tick(now: UInt64) {
         if !scheduled.isEmpty { startScheduled(now: now) }
+        if resolver.isWaiting { startResolved(now: now) }
         #if canImport(Darwin)
         if !systemPending.isEmpty { flushSystem() }
         #endif
@@ -309,7 +313,22 @@ package final class OutboundClient: @unchecked Sendable {
     }
 
     /// Closes every socket; waiting exchanges get a failure.
+    /// Goes on with the requests whose upstream's lookup answered, and fails those whose lookup
+    /// took longer than the connect timeout.
+    private func startResolved(now: UInt64) {
+        for (exchange, addresses) in resolver.collect(now: now) {
+            guard let addresses else {
+                let failure = OutboundFailure(.timedOut, "no address for \(exchange.request.upstream.host) within \(OutboundClient.secondsText(settings.connectTimeout))")
+                fail(exchange, failure)
+                continue
+            }
+            start(exchange, at: addresses)
+        }
+        noteActivity()
+    }
+
     func closeAll() {
+        for exchange in resolver.takeWaiting() { exchange.completion(.failure(OutboundFailure(.reset, "the server is stopping"))) }
         #if canImport(Darwin)
         systemHTTPS.invalidate()
         for exchange in systemPending.values { exchange.completion(.failure(OutboundFailure(.reset, "the server is stopping"))) }

@@ -1,3 +1,9 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
 /// The outbound client's bounds, the hosts it may reach and how it trusts https upstreams (`--proxy-timeout`,
 /// `--outbound`, `--trust-all-proxy-targets`, `--trust-proxy-target`, `--proxy-ca-file`).
 package struct OutboundSettings: Sendable {
@@ -30,6 +36,13 @@ package struct OutboundSettings: Sendable {
     package var trustedTargets: Set<String> = []
     /// Certificates trusted besides the system's (`--proxy-ca-file`), read when the setting is made.
     package var caFile: ProxyCAFile?
+    /// How an upstream's name becomes addresses (`getaddrinfo`, off the loop; a test holds it to
+    /// see the loop serve others meanwhile).
+    package var lookup: @Sendable (_ host: String, _ port: Int) -> [(storage: sockaddr_storage, length: socklen_t)] = OutboundSettings.systemLookup
+    /// `getaddrinfo`: IPv4 addresses first, then IPv6.
+    package static let systemLookup: @Sendable (_ host: String, _ port: Int) -> [(storage: sockaddr_storage, length: socklen_t)] = {
+        Sys.resolveForConnect($0, port: $1)
+    }
     /// The OpenSSL library loaded for https (a test names a missing one to see the error).
     package var tlsLibrary = "libssl.so.3"
     /// What was already logged once per server (an upstream's unverified certificate, OpenSSL missing).
