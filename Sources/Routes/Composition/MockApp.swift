@@ -99,11 +99,11 @@ package final class MockApp: Sendable {
         }
         // The document describes the finished router's routes (known once every route is in) from
         // the admin table's operations and the systems'; it is built on its first request.
-        let finished = Locked<(routes: [(method: HTTPMethod?, pattern: String)], table: [AdminRoute])>(([], []))
+        let finished = Locked<(routes: [(method: HTTPMethod?, pattern: String)], admin: AdminOperations)>(([], AdminOperations([])))
         let maxWaitMs = control.waiters.maxWaitMs
         let document = LazyDocument { [catalog = control.catalog] in
-            let (routes, table) = finished.withLock { $0 }
-            return OpenAPIDocument.bytes(routes: routes, admin: table.operations, systems: catalog, maxWaitMs: maxWaitMs)
+            let (routes, admin) = finished.withLock { $0 }
+            return OpenAPIDocument.bytes(routes: routes, admin: admin.operations, systems: catalog, maxWaitMs: maxWaitMs)
         }
         let table = admin.routes(openAPI: { _, _ in .json(bytes: document.bytes) })
         // The admin table: health and the console page before the guard, the guard once around
@@ -113,7 +113,7 @@ package final class MockApp: Sendable {
             for route in table where route.door == .guarded { r.add(route) }
         }
         for route in table where route.door == .root { router.add(route) }
-        finished.withLock { [routes = router.routeTable] in $0 = (routes, table) }
+        finished.withLock { [routes = router.routeTable] in $0 = (routes, AdminOperations(table)) }
         return router
     }
 

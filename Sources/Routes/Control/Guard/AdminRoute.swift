@@ -24,7 +24,7 @@ package struct AdminRoute: Sendable {
     /// when the document is first asked for, not when the table is made: a server that never
     /// serves it never holds its hundred-odd operations.
     package var operation: OAS.Object { describe() }
-    private let describe: @Sendable () -> OAS.Object
+    fileprivate let describe: @Sendable () -> OAS.Object
     package let handler: HTTPHandler
     /// A WebSocket endpoint on the same path; a plain GET (or a refused handshake) gets `handler`.
     package let webSocket: WebSocketEndpoint?
@@ -68,10 +68,17 @@ package struct AdminRoute: Sendable {
     package var operationKey: String { "\(method.rawValue) \(OpenAPIDocument.openAPIPath(path))" }
 }
 
-extension [AdminRoute] {
-    /// The operations of these routes, keyed as the document looks them up.
+/// What the OpenAPI document needs of the admin table: each route's key and how to describe its
+/// operation, without the handlers. The document is built lazily by a closure one of those
+/// handlers holds, so keeping the routes themselves for it would be a reference cycle.
+package struct AdminOperations: Sendable {
+    private let described: [(key: String, describe: @Sendable () -> OAS.Object)]
+
+    package init(_ routes: [AdminRoute]) { described = routes.map { ($0.operationKey, $0.describe) } }
+
+    /// The operations, keyed as the document looks them up (the first route of a key wins).
     package var operations: [String: OAS.Object] {
-        Dictionary(map { ($0.operationKey, $0.operation) }) { first, _ in first }
+        Dictionary(described.map { ($0.key, $0.describe()) }) { first, _ in first }
     }
 }
 
