@@ -1,3 +1,9 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
 /// Where outbound requests go: scheme, host and port of a base URL, and the path it starts with.
 package struct Upstream: Hashable, Sendable, CustomStringConvertible {
     package enum Scheme: String, Sendable { case http, https }
@@ -7,6 +13,15 @@ package struct Upstream: Hashable, Sendable, CustomStringConvertible {
     package let port: Int
     /// The base URL's path without a trailing slash (`""` for none): prefixed to every request's.
     package let basePath: String
+
+    /// The host without an IPv6 literal's brackets (what `getaddrinfo`, SNI and name checks take).
+    var bareHost: String { host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host }
+
+    /// The host is an IPv4 or IPv6 address, not a name: no name server is asked, no SNI is sent.
+    var hostIsAddress: Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, bareHost, &v4) == 1 || inet_pton(AF_INET6, bareHost, &v6) == 1
+    }
 
     /// Why a base URL is not one.
     package struct Invalid: Error, Sendable { package let reason: String }

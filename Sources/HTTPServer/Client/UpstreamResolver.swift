@@ -46,7 +46,7 @@ final class UpstreamResolver: @unchecked Sendable {
     func addresses(for exchange: OutboundExchange, now: UInt64) -> Addresses? {
         let upstream = exchange.request.upstream
         if let kept = cache[upstream], now &- kept.at < UpstreamResolver.lifetime { return kept.addresses }
-        if UpstreamResolver.isAddressLiteral(upstream.host) {
+        if upstream.hostIsAddress {
             // No name server is asked for a literal: read at once.
             let addresses = lookup(upstream.host, upstream.port)
             if !addresses.isEmpty { cache[upstream] = (addresses, now) }
@@ -90,12 +90,5 @@ final class UpstreamResolver: @unchecked Sendable {
     func takeWaiting() -> [OutboundExchange] {
         defer { pending = [:] }
         return pending.values.flatMap(\.waiting)
-    }
-
-    /// An IPv4 or IPv6 address as a URL writes it (`127.0.0.1`, `[::1]`).
-    static func isAddressLiteral(_ host: String) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        var v4 = in_addr(), v6 = in6_addr()
-        return inet_pton(AF_INET, bare, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1
     }
 }

@@ -55,9 +55,8 @@ final class TLSContexts {
         let session = TLSSession(lib: lib, ssl: ssl, host: upstream.host)
         guard lib.SSL_set_fd(ssl, fd) == 1 else { return .failure(TLSUnavailable(reason: "SSL_set_fd failed: \(lib.errorText())")) }
         // A bracketed IPv6 literal is checked without its brackets; an address gets no SNI (RFC 6066 §3).
-        let name = upstream.host.hasPrefix("[") ? String(upstream.host.dropFirst().dropLast()) : upstream.host
-        let isAddress = upstream.host.hasPrefix("[") || name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
-        if !isAddress {
+        let name = upstream.bareHost
+        if !upstream.hostIsAddress {
             let ok = name.withCString { lib.SSL_ctrl(ssl, OpenSSL.SSL_CTRL_SET_TLSEXT_HOSTNAME, OpenSSL.TLSEXT_NAMETYPE_host_name, UnsafeMutableRawPointer(mutating: $0)) }
             guard ok == 1 else { return .failure(TLSUnavailable(reason: "cannot set the TLS server name \(name): \(lib.errorText())")) }
         }
