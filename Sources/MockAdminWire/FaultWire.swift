@@ -38,7 +38,7 @@ public enum MockFaultAction: Codable, Sendable, Equatable {
     case closeCode(Int)
 
     private struct Fields: Codable {
-        var delayMs: Int?, status: Int?, body: String?, headers: Headers?
+        var delayMs: Int?, status: Int?, body: String?, headers: NamedFields?
         var close: Bool?, reset: Bool?, truncate: Bool?, malformedJSON: Bool?
         var reply: String?, noReply: Bool?, closeCode: Int?
     }
@@ -50,7 +50,7 @@ public enum MockFaultAction: Codable, Sendable, Equatable {
         case .respond(let status, let body, let headers):
             f.status = status
             f.body = body
-            f.headers = headers.isEmpty ? nil : Headers(fields: headers)
+            f.headers = headers.isEmpty ? nil : NamedFields(fields: headers)
         case .close: f.close = true
         case .reset: f.reset = true
         case .truncate: f.truncate = true
@@ -60,28 +60,6 @@ public enum MockFaultAction: Codable, Sendable, Equatable {
         case .closeCode(let code): f.closeCode = code
         }
         return f
-    }
-
-    /// A substituted answer's headers, written in the order of their names (the order the server
-    /// sends and lists them in, whatever the encoder).
-    private struct Headers: Codable {
-        var fields: [String: String]
-
-        init(fields: [String: String]) { self.fields = fields }
-
-        struct Name: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
-        init(from decoder: any Decoder) throws { fields = try [String: String](from: decoder) }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Name.self)
-            for (name, value) in fields.sorted(by: { $0.key < $1.key }) { try c.encode(value, forKey: Name(stringValue: name)) }
-        }
     }
 
     /// Writes the action as the server takes it: one object with the action's field

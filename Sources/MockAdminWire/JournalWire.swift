@@ -110,14 +110,6 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
         case id, at, system, clientIp, method, path, query, status, durationMs, requestHeaders, requestBody, responseBody, hint, truncated, fault, stub
     }
 
-    /// A header's name as a key of the `requestHeaders` object.
-    private struct HeaderName: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// Reads an entry as the server writes it (`at` in the one date form of `/__mock/`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -152,8 +144,7 @@ public struct MockJournalEntry: Codable, Sendable, Equatable {
         try c.encode(query, forKey: .query)
         try c.encode(status, forKey: .status)
         try c.encode(durationMs, forKey: .durationMs)
-        var headers = c.nestedContainer(keyedBy: HeaderName.self, forKey: .requestHeaders)
-        for (name, value) in requestHeaders.sorted(by: { $0.key < $1.key }) { try headers.encode(value, forKey: HeaderName(stringValue: name)) }
+        try c.encode(NamedFields(fields: requestHeaders), forKey: .requestHeaders)
         try c.encode(requestBody, forKey: .requestBody)
         try c.encode(responseBody, forKey: .responseBody)
         try c.encode(hint, forKey: .hint)
