@@ -283,6 +283,13 @@ def is_json_type(hdrs):
     return any("json" in v.lower() for v in hdrs.get("content-type", []))
 
 
+def framing(hdrs):
+    """How an answer's body was delimited: chunks, a length, or the connection's end."""
+    if any("chunked" in v.lower() for v in hdrs.get("transfer-encoding", [])):
+        return "chunked"
+    return "length" if "content-length" in hdrs else "close"
+
+
 def same_answer(a, b, header_names):
     """None when a (here) and b (WireMock) agree, else the first difference."""
     if a[0] != b[0]:
@@ -291,6 +298,8 @@ def same_answer(a, b, header_names):
         return None
     if a[0] == 404 and "matched-stub-id" not in a[1] and "matched-stub-id" not in b[1]:
         return None  # unmatched: WireMock's body is its near-miss report (deliberate, docs/stubs.md)
+    if framing(a[1]) != framing(b[1]) and a[0] not in (204, 304):
+        return f"framing {framing(a[1])} here, {framing(b[1])} in WireMock"
     if is_json_type(a[1]) or is_json_type(b[1]):
         if not same_body(a[2], b[2]):
             return f"body {a[2][:160]!r} here, {b[2][:160]!r} in WireMock"

@@ -58,13 +58,17 @@ extension EmbeddedMockServer {
         /// (`--proxy-ca-file`): PEM, or on Darwin also one DER certificate. Read when the server
         /// is made: a file that is missing, larger than 1 MiB or holds no certificate throws.
         public var proxyCAFile: String?
+        /// Which stub answers go with `Transfer-Encoding: chunked` rather than `Content-Length`
+        /// (`--use-chunked-encoding`): `"always"` (as WireMock), `"never"` or `"body_file"`
+        /// (`bodyFileName` answers). A mapping's own `Content-Length` always wins.
+        public var useChunkedEncoding: String
 
         /// The command line's defaults, but a free port and warnings only in the log.
         public init(seed: SeedSource = .bundled, host: String = "127.0.0.1", port: Int = 0, logLevel: LogLevel = .warning,
                     adminToken: String? = nil, smsCode: String? = nil, clockOffset: TimeInterval = 0, statePath: String? = nil,
                     journalSize: Int = 1000, systemSettings: [String: String] = [:], mappings: URL? = nil,
                     proxyAll: URL? = nil, recordMappings: Bool = false, preserveHostHeader: Bool = false, outbound: String = "all",
-                    trustAllProxyTargets: Bool = false, proxyCAFile: String? = nil) {
+                    trustAllProxyTargets: Bool = false, proxyCAFile: String? = nil, useChunkedEncoding: String = "always") {
             self.seed = seed
             self.host = host
             self.port = port
@@ -82,6 +86,7 @@ extension EmbeddedMockServer {
             self.outbound = outbound
             self.trustAllProxyTargets = trustAllProxyTargets
             self.proxyCAFile = proxyCAFile
+            self.useChunkedEncoding = useChunkedEncoding
         }
     }
 
@@ -117,6 +122,10 @@ extension EmbeddedMockServer {
         var limits = StubLimits()
         limits.recordMappings = settings.recordMappings
         limits.preserveHostHeader = settings.preserveHostHeader
+        guard let chunked = StubChunkedEncoding(rawValue: settings.useChunkedEncoding.lowercased()) else {
+            throw InvalidSetting(description: "useChunkedEncoding must be always, never or body_file, not \"\(settings.useChunkedEncoding)\"")
+        }
+        limits.chunkedEncoding = chunked
         var stubs: StubStore?
         if let mappings = settings.mappings {
             // As the command line: a refused mapping is logged and listed at /__admin/mappings/refused; the rest load.

@@ -196,6 +196,9 @@ final class AdminClientStubTests: XCTestCase {
         XCTAssertThrowsError(try EmbeddedMockServer(.init(proxyCAFile: empty))) { error in
             XCTAssertTrue("\(error)".hasPrefix("proxyCAFile \(empty): it holds no certificate"), "\(error)")
         }
+        XCTAssertThrowsError(try EmbeddedMockServer(.init(useChunkedEncoding: "sometimes"))) { error in
+            XCTAssertTrue("\(error)".contains("useChunkedEncoding must be always, never or body_file"), "\(error)")
+        }
     }
 
     func testSavedStubsAreInTheFolderAndLoadAtTheNextStart() async throws {

@@ -9,7 +9,7 @@ import XCTest
 /// header line, and a mapping's framing fields never sit beside the server's own (RFC 9112 §6).
 final class StubWireTests: MockServerTestCase {
     /// One answer, as a strict client reads it: every line of the head, the body its single
-    /// Content-Length gives, and whatever came after it.
+    /// Content-Length or its chunks give, and whatever came after it.
     private struct StrictAnswer {
         let statusLine: String
         let fields: [(name: String, value: String)]
@@ -36,10 +36,31 @@ final class StubWireTests: MockServerTestCase {
             }
             self.fields = fields
             let lengths = fields.filter { $0.name.lowercased() == "content-length" }
+            let codings = fields.filter { $0.name.lowercased() == "transfer-encoding" }
+            var rest = bytes[(end + 4)...]
+            // One framing (RFC 9112 §6): a single Content-Length, or chunked alone.
+            guard codings.isEmpty else {
+                XCTAssertEqual(codings.map(\.value), ["chunked"], "one Transfer-Encoding, chunked", file: file, line: line)
+                XCTAssertEqual(lengths.count, 0, "no Content-Length beside chunked", file: file, line: line)
+                var body: [UInt8] = []
+                while true {
+                    let lineEnd = try XCTUnwrap(rest.indices.first { i in i + 1 < rest.endIndex && rest[i] == 13 && rest[i + 1] == 10 },
+                                                "a chunk size line", file: file, line: line)
+                    let size = try XCTUnwrap(Int(String(decoding: rest[rest.startIndex..<lineEnd], as: UTF8.self), radix: 16), "a hex chunk size", file: file, line: line)
+                    rest = rest[(lineEnd + 2)...]
+                    XCTAssertGreaterThanOrEqual(rest.count, size + 2, "the chunk is complete", file: file, line: line)
+                    guard rest.count >= size + 2 else { break }
+                    XCTAssertEqual(Array(rest.dropFirst(size).prefix(2)), [13, 10], "CRLF after the chunk", file: file, line: line)
+                    body.append(contentsOf: rest.prefix(size))
+                    rest = rest.dropFirst(size + 2)
+                    if size == 0 { break }
+                }
+                self.body = body
+                trailing = Array(rest)
+                return
+            }
             XCTAssertEqual(lengths.count, 1, "one Content-Length", file: file, line: line)
-            XCTAssertTrue(fields.allSatisfy { $0.name.lowercased() != "transfer-encoding" }, "no Transfer-Encoding", file: file, line: line)
             let length = try XCTUnwrap(lengths.first.flatMap { Int($0.value) }, file: file, line: line)
-            let rest = bytes[(end + 4)...]
             XCTAssertGreaterThanOrEqual(rest.count, length, "the body is complete", file: file, line: line)
             body = Array(rest.prefix(length))
             trailing = Array(rest.dropFirst(length))

@@ -60,8 +60,11 @@ package final class TestHTTPClient {
         }
         var body: [UInt8] = []
         if status >= 200 && status != 204 && status != 304 && !head {
-            if let te = headers["Transfer-Encoding"], te.lowercased().contains("chunked") {
-                throw TestClientError("chunked responses are not expected from mock-server")
+            if let te = headers["Transfer-Encoding"] {
+                guard te.lowercased() == "chunked", headers["Content-Length"] == nil else {
+                    throw TestClientError("Transfer-Encoding \(te) (with Content-Length \(headers["Content-Length"] ?? "none")): only chunked alone is expected")
+                }
+                body = try readChunkedBody()
             } else if let cl = headers["Content-Length"], let n = Int(cl) {
                 try fill(n)
                 body = Array(buffer[0..<n])
@@ -74,6 +77,31 @@ package final class TestHTTPClient {
             }
         }
         return TestResponse(status: status, headers: headers, body: body)
+    }
+
+    /// A chunked body, read strictly (RFC 9112 §7.1): hex sizes with no extensions, CRLF after
+    /// each chunk, no trailer fields.
+    private func readChunkedBody() throws -> [UInt8] {
+        var body: [UInt8] = []
+        for _ in 0..<1_000_000 {
+            let lineEnd = try readUntil(Array("\r\n".utf8))
+            let line = String(decoding: buffer[0..<lineEnd], as: UTF8.self)
+            buffer.removeFirst(lineEnd + 2)
+            guard !line.isEmpty, line.count <= 16, let size = Int(line, radix: 16), size >= 0 else {
+                throw TestClientError("bad chunk size line: \(line)")
+            }
+            if size == 0 {
+                try fill(2)
+                guard buffer[0] == 0x0D, buffer[1] == 0x0A else { throw TestClientError("trailer fields after the last chunk") }
+                buffer.removeFirst(2)
+                return body
+            }
+            try fill(size + 2)
+            guard buffer[size] == 0x0D, buffer[size + 1] == 0x0A else { throw TestClientError("a chunk not followed by CRLF") }
+            body.append(contentsOf: buffer[0..<size])
+            buffer.removeFirst(size + 2)
+        }
+        throw TestClientError("more than 1,000,000 chunks")
     }
 
     /// True when the server has closed the connection (reads EOF), false if data or nothing arrives in time.

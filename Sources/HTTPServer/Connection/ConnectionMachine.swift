@@ -469,25 +469,38 @@ final class ConnectionMachine {
             return
         }
         let (bytes, then, entry) = encoded(response, context, shape)
-        if let dribble = delivery.dribble, delivery.action == .send, !omitBody, !response.body.isEmpty, bytes.count >= response.body.count {
-            return emitDribbled(bytes, bodyCount: response.body.count, dribble, delay: delivery.delayNanos, then: then, log: entry, start: start,
-                                sent: ConnectionMachine.sent(response, delivery.onSent))
+        if let dribble = delivery.dribble, delivery.action == .send, !omitBody, !response.body.isEmpty {
+            let chunks = HTTPResponseEncoder.sendsChunks(response, requestVersion: request.version)
+            var framed: [UInt8] = []
+            if chunks { HTTPResponseEncoder.appendChunked(response.body, last: true, into: &framed) }
+            let bodyCount = chunks ? framed.count : response.body.count
+            // Shorter than its body: the head was refused and a 500 went instead, sent whole.
+            if bytes.count >= bodyCount {
+                return emitDribbled(head: bytes[..<(bytes.count - bodyCount)], body: response.body, chunks: chunks, dribble,
+                                    delay: delivery.delayNanos, then: then, log: entry, start: start,
+                                    sent: ConnectionMachine.sent(response, delivery.onSent))
+            }
         }
         emit(bytes, delay: delivery.delayNanos, then: then, log: entry, start: start, sent: ConnectionMachine.sent(response, delivery.onSent))
     }
 
     /// The head with the first piece of the body, then each further piece, one every
     /// `totalNanos / pieces` on the loop's timers (held output, like a delay); the log and
-    /// `onSent` go with the last. Content-Length is the whole body's.
-    private func emitDribbled(_ bytes: [UInt8], bodyCount: Int, _ dribble: Delivery.Dribble, delay: UInt64, then: CloseRequest,
-                              log: RequestLogEntry, start: UInt64, sent: (@Sendable () -> Void)?) {
-        let head = bytes.count - bodyCount
-        let ends = dribble.boundaries(bodyCount: bodyCount)
+    /// `onSent` go with the last. Each piece is a chunk of its own when the answer is chunked
+    /// (WireMock's dribble), else Content-Length is the whole body's.
+    private func emitDribbled(head: ArraySlice<UInt8>, body: [UInt8], chunks: Bool, _ dribble: Delivery.Dribble, delay: UInt64,
+                              then: CloseRequest, log: RequestLogEntry, start: UInt64, sent: (@Sendable () -> Void)?) {
+        let ends = dribble.boundaries(bodyCount: body.count)
         let step = dribble.totalNanos / UInt64(ends.count)
         var from = 0
         for (i, end) in ends.enumerated() {
             let last = i == ends.count - 1
-            let piece = Array(bytes[(i == 0 ? 0 : head + from)..<(head + end)])
+            var piece = i == 0 ? Array(head) : []
+            if chunks {
+                HTTPResponseEncoder.appendChunked(body[from..<end], last: last, into: &piece)
+            } else {
+                piece.append(contentsOf: body[from..<end])
+            }
             emit(piece, delay: delay &+ step &* UInt64(i + 1), then: last ? then : .none, log: last ? log : nil, start: start,
                  sent: last ? sent : nil, dribbled: true)
             from = end

@@ -18,6 +18,10 @@ import Foundation
     /// template over the request, an upstream): the encoder lets the response's `Date` and
     /// `Server` replace its own (it checks every answer's head for CR, LF and NUL).
     package var outsideFields = false
+    /// An `outsideFields` answer sent with `Transfer-Encoding: chunked` rather than
+    /// `Content-Length` (to an HTTP/1.1 request; HTTP/1.0 has no chunked coding), as WireMock
+    /// sends a stub answer whose mapping gives no `Content-Length`.
+    package var chunked = false
 
     package init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status

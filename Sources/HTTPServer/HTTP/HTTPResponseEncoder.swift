@@ -94,7 +94,7 @@ enum HTTPResponseEncoder {
     }
 
     /// `encode` for an `outsideFields` response: its own `Date` or `Server` replaces the server's;
-    /// its head is scanned as `encode`'s is.
+    /// its head is scanned as `encode`'s is; its body goes in chunks when it asks (`chunked`).
     private static func encodeOutside(_ response: HTTPResponse, omitBody: Bool, keepAlive: Bool, requestVersion: HTTPVersion,
                                       date: [UInt8], into out: inout [UInt8]) -> Bool {
         let code = response.status.code
@@ -118,7 +118,9 @@ enum HTTPResponseEncoder {
             }
             size += nameCount + 2 + field.value.utf8.count + 2
         }
-        if hasBody { size += 16 + ByteWriter.decimalCount(bodyCount) + 2 }
+        // One framing (RFC 9112 §6): a length, or chunks (never both, and never chunks to HTTP/1.0).
+        let chunks = hasBody && sendsChunks(response, requestVersion: requestVersion)
+        if chunks { size += chunkedField.count } else if hasBody { size += 16 + ByteWriter.decimalCount(bodyCount) + 2 }
         if ownDate { size += 6 + date.count + 2 }
         if ownServer { size += serverHeader.count }
         let withBody = !omitBody && hasBody
@@ -140,7 +142,9 @@ enum HTTPResponseEncoder {
                 }
                 w.put("\r\n")
                 if ownServer { w.put(serverHeader) }
-                if hasBody {
+                if chunks {
+                    w.put(chunkedField)
+                } else if hasBody {
                     w.put("Content-Length: ")
                     w.putDecimal(bodyCount)
                     w.put("\r\n")
@@ -168,8 +172,34 @@ enum HTTPResponseEncoder {
             encode(refusedHead, omitBody: omitBody, keepAlive: keepAlive, requestVersion: requestVersion, date: date, into: &out)
             return false
         }
-        if withBody { out.append(contentsOf: response.body) }
+        if withBody {
+            if chunks { appendChunked(response.body, last: true, into: &out) } else { out.append(contentsOf: response.body) }
+        }
         return true
+    }
+
+    /// Whether `response`'s body goes in chunks: an `outsideFields` answer asking for them, to an
+    /// HTTP/1.1 request (the caller checks that the status has a body).
+    static func sendsChunks(_ response: HTTPResponse, requestVersion: HTTPVersion) -> Bool {
+        response.chunked && response.outsideFields && requestVersion != .http1_0
+    }
+
+    static let chunkedField = Array("Transfer-Encoding: chunked\r\n".utf8)
+
+    /// `bytes` as one chunk (none when empty), then the last chunk and the empty trailer when
+    /// `last`: a chunked body written whole, or one piece of a dribbled one.
+    static func appendChunked(_ bytes: ArraySlice<UInt8>, last: Bool, into out: inout [UInt8]) {
+        if !bytes.isEmpty {
+            out.append(contentsOf: String(bytes.count, radix: 16).utf8)
+            out.append(contentsOf: [0x0D, 0x0A])
+            out.append(contentsOf: bytes)
+            out.append(contentsOf: [0x0D, 0x0A])
+        }
+        if last { out.append(contentsOf: Array("0\r\n\r\n".utf8)) }
+    }
+
+    static func appendChunked(_ bytes: [UInt8], last: Bool, into out: inout [UInt8]) {
+        appendChunked(bytes[...], last: last, into: &out)
     }
 
     /// `Date` header value (IMF-fixdate), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.

@@ -13,6 +13,8 @@ package struct StubLimits: Sendable, Equatable {
     package var preserveHostHeader = false
     /// Every proxied exchange becomes a persistent mapping as it arrives (`--record-mappings`, as WireMock's flag).
     package var recordMappings = false
+    /// When a stub's answer goes with `Transfer-Encoding: chunked` (`--use-chunked-encoding`).
+    package var chunkedEncoding = StubChunkedEncoding.always
 
     /// Limits with this cap (the default unless given).
     package init(maxBodyBytes: Int = StubLimits.defaultMaxBodyBytes) {

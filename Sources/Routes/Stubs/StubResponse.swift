@@ -46,6 +46,9 @@ struct StubResponse: Sendable {
     var parameters: JSONValue = .object([])
     /// `chunkedDribbleDelay`: the body sent in pieces over time.
     var dribble: Delivery.Dribble?
+    /// The mapping sets `Content-Length` (left out of `headers`): the answer is framed by a
+    /// length whatever `--use-chunked-encoding` says, as WireMock frames it.
+    var givesLength = false
     /// `proxyBaseUrl` and its fields: the answer is the upstream's, with this mapping's headers and delay.
     let proxy: StubProxy?
 
@@ -95,7 +98,7 @@ struct StubResponse: Sendable {
             throw StubProblem(pointer + "/statusMessage", "\"statusMessage\" may not contain CR, LF or NUL")
         }
         var headers: [(String, StubTemplate)] = []
-        var closesConnection = false
+        var closesConnection = false, givesLength = false
         for (name, values) in try object.map("headers", { name, value, at throws(StubProblem) -> [JSONValue] in
             if !HTTPHeaderName.isValid(name) { throw StubProblem(at, "\"\(name)\" is not a valid header name") }
             if case .array(let items) = value { return items }
@@ -107,7 +110,7 @@ struct StubResponse: Sendable {
                 let value = try template(text, pointer + "/headers/" + name)
                 switch StubFraming.role(of: name) {
                 case .field: headers.append((name, value))
-                case .framing: break
+                case .framing: if name.equalsIgnoringASCIICase("Content-Length") { givesLength = true }
                 case .connection: if StubFraming.asksToClose(text) { closesConnection = true }
                 }
             }
@@ -163,6 +166,7 @@ struct StubResponse: Sendable {
         }
         var response = StubResponse(status: status, statusMessage: statusMessage, headers: headers, closesConnection: closesConnection,
                                     body: body, fixedDelay: fixed, distribution: distribution, fault: fault, proxy: proxy)
+        response.givesLength = givesLength
         if let value = object["chunkedDribbleDelay"] {
             response.dribble = try decodeDribble(value, at: pointer + "/chunkedDribbleDelay")
             if proxy != nil { throw StubProblem(pointer + "/chunkedDribbleDelay", "\"chunkedDribbleDelay\" cannot go with \"proxyBaseUrl\" here") }
@@ -278,6 +282,11 @@ struct StubResponse: Sendable {
         if !dropped.isEmpty {
             let list = dropped.joined(separator: ", ")
             response = response.hinted(StubProblem.ascii("stub \(stub): header \(list) left out: its rendered value held CR, LF or NUL"))
+        }
+        if case .file = body {
+            response.chunked = limits.chunkedEncoding.chunks(fromFile: true, givesLength: givesLength)
+        } else {
+            response.chunked = limits.chunkedEncoding.chunks(fromFile: false, givesLength: givesLength)
         }
         if closesConnection { delivery.closesConnection = true }
         if let fault { apply(fault, to: &response, &delivery) }

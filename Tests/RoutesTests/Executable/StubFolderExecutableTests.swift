@@ -5,7 +5,7 @@ import TestSupport
 
 /// `--mappings` on the real executable: a folder with refused mappings starts, says so in the banner
 /// and the log, and lists them over HTTP; `--mappings-strict` exits 65 listing every one (as JSON
-/// under `--log-format json`); WireMock's `--root-dir` and templating flags.
+/// under `--log-format json`); WireMock's `--root-dir`, templating and chunked-encoding flags.
 final class StubFolderExecutableTests: TemporaryDirectoryTestCase {
     private func write(_ text: String, to path: String) throws {
         let url = dir.appendingPathComponent(path)
@@ -77,5 +77,23 @@ final class StubFolderExecutableTests: TemporaryDirectoryTestCase {
         let local = try TestExecutable(["--port", "0", "--root-dir", dir.path, "--local-response-templating"])
         defer { local.stopNow() }
         XCTAssertEqual(try get(try local.bannerPort(), "/echo/x").text, "{{request.path}}", "local: only a stub naming response-template")
+    }
+
+    /// WireMock's `--use-chunked-encoding`: chunked by default, a length with `never`, refused otherwise.
+    func testUseChunkedEncoding() throws {
+        try write(#"{"request": {"url": "/c"}, "response": {"body": "chunks"}}"#, to: "mappings/c.json")
+        let always = try TestExecutable(["--port", "0", "--mappings", dir.path])
+        defer { always.stopNow() }
+        let chunked = try get(try always.bannerPort(), "/c")
+        XCTAssertEqual(chunked.text, "chunks")
+        XCTAssertEqual(chunked.header("Transfer-Encoding"), "chunked")
+        let never = try TestExecutable(["--port", "0", "--mappings", dir.path, "--use-chunked-encoding", "never"])
+        defer { never.stopNow() }
+        let framed = try get(try never.bannerPort(), "/c")
+        XCTAssertEqual(framed.header("Content-Length"), "6")
+        XCTAssertNil(framed.header("Transfer-Encoding"))
+        let (status, stderr) = try TestExecutable(["--port", "0", "--use-chunked-encoding", "sometimes"]).finish()
+        XCTAssertEqual(status, 64)
+        XCTAssertTrue(stderr.contains("--use-chunked-encoding must be always, never or body_file"), stderr)
     }
 }
