@@ -146,4 +146,24 @@ final class StubLogTests: XCTestCase {
         XCTAssertTrue(log.contains("stub(s) added: avatar"), log)
         XCTAssertTrue(log.contains("GET /avatar 204") && log.contains("stubs/avatar"), log)
     }
+
+    /// A JSON line has the journal's `system` (`stubs`) and the stub's name apart.
+    func testTheJSONLineSaysStubsAndNamesTheStubApart() throws {
+        let lines = Locked<[String]>([])
+        let logger = Logger(level: .info, format: .json) { line in lines.withLock { $0.append(line) } }
+        let server = try TestServer(logger: logger, configure: { $0.eventLoops = 1 })
+        defer { server.stop() }
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings", jsonText: #"{"name": "a/b \"c\"", "request": {"url": "/avatar"}, "response": {"status": 204}}"#).status, 201)
+        XCTAssertEqual(try server.request("GET", "/avatar").status, 204)
+        XCTAssertEqual(try server.request("GET", "/rows/1").status, 403)
+        let objects = lines.withLock { $0 }.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let stubLine = try XCTUnwrap(objects.first { $0["path"] as? String == "/avatar" }, "\(lines.withLock { $0 })")
+        XCTAssertEqual(stubLine["system"] as? String, "stubs")
+        XCTAssertEqual(stubLine["stub"] as? String, #"a/b "c""#, "the name whole, after the first slash")
+        let rowsLine = try XCTUnwrap(objects.first { $0["path"] as? String == "/rows/1" })
+        XCTAssertEqual(rowsLine["system"] as? String, "rows")
+        XCTAssertNil(rowsLine["stub"])
+        let journal = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(server.request("GET", "/__mock/requests?system=stubs").body)) as? [[String: Any]])
+        XCTAssertEqual(journal.map { $0["system"] as? String }, ["stubs"], "the log and the journal say the same")
+    }
 }

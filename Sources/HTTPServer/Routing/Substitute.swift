@@ -16,7 +16,8 @@
     package let id: String
     /// The mapping's name; nil when it has none (and for a fault).
     package let name: String?
-    /// The log line's system column while this answers (`stubs/<name>`); nil: the path's owner.
+    /// The log line's system column while this answers (`stubs/<name>`: a JSON line writes the
+    /// part before the first `/` as `system` and the rest as `stub`); nil: the path's owner.
     package let logName: String?
     /// What the stage that acted keeps of it for the stages around it (a fault's rule), opaque here.
     package let detail: (any Sendable)?
