@@ -25,6 +25,9 @@ package struct AdminRoute: Sendable {
     /// serves it never holds its hundred-odd operations.
     package var operation: OAS.Object { describe() }
     fileprivate let describe: @Sendable () -> OAS.Object
+    /// Made on the route's first request, not when the table is made: a handler is a getter of
+    /// its area's (Stubs, the control plane), and reading a hundred of them at start kept pages of
+    /// those areas' code resident in a server that never serves them.
     package let handler: HTTPHandler
     /// A WebSocket endpoint on the same path; a plain GET (or a refused handshake) gets `handler`.
     package let webSocket: WebSocketEndpoint?
@@ -35,7 +38,7 @@ package struct AdminRoute: Sendable {
     package init(_ method: HTTPMethod, _ path: String, door: Door = .guarded, tag: String = "admin", _ summary: String,
                  _ responses: @autoclosure @escaping @Sendable () -> OAS.Object, body: @autoclosure @escaping @Sendable () -> OAS.Object? = nil,
                  parameters: @autoclosure @escaping @Sendable () -> [OAS.Object]? = nil, description: String? = nil,
-                 refusable: Bool? = nil, webSocket: WebSocketEndpoint? = nil, handler: @escaping HTTPHandler) {
+                 refusable: Bool? = nil, webSocket: WebSocketEndpoint? = nil, handler: @autoclosure @escaping @Sendable () -> HTTPHandler) {
         let refused = refusable ?? (door == .guarded)
         describe = {
             var all = responses()
@@ -50,7 +53,8 @@ package struct AdminRoute: Sendable {
         self.method = method
         self.path = path
         self.door = door
-        self.handler = handler
+        let made = LazyHandler(handler)
+        self.handler = { request, context in made.handler(request, &context) }
         self.webSocket = webSocket
     }
 
@@ -59,13 +63,30 @@ package struct AdminRoute: Sendable {
     package init(_ route: MockAdminRoute, door: Door = .guarded, tag: String = "admin", _ summary: String,
                  _ responses: @autoclosure @escaping @Sendable () -> OAS.Object, body: @autoclosure @escaping @Sendable () -> OAS.Object? = nil,
                  parameters: @autoclosure @escaping @Sendable () -> [OAS.Object]? = nil, description: String? = nil,
-                 refusable: Bool? = nil, webSocket: WebSocketEndpoint? = nil, handler: @escaping HTTPHandler) {
+                 refusable: Bool? = nil, webSocket: WebSocketEndpoint? = nil, handler: @autoclosure @escaping @Sendable () -> HTTPHandler) {
         self.init(HTTPMethod(route.method), route.pattern, door: door, tag: tag, summary, responses(), body: body(), parameters: parameters(),
-                  description: description, refusable: refusable, webSocket: webSocket, handler: handler)
+                  description: description, refusable: refusable, webSocket: webSocket, handler: handler())
     }
 
     /// The document's key: `METHOD /path/{param}`.
     package var operationKey: String { "\(method.rawValue) \(OpenAPIDocument.openAPIPath(path))" }
+}
+
+/// A route's handler, made once by its first request.
+private final class LazyHandler: Sendable {
+    private let make: @Sendable () -> HTTPHandler
+    private let made = Locked<HTTPHandler?>(nil)
+
+    init(_ make: @escaping @Sendable () -> HTTPHandler) { self.make = make }
+
+    var handler: HTTPHandler {
+        made.withLock { made in
+            if let made { return made }
+            let handler = make()
+            made = handler
+            return handler
+        }
+    }
 }
 
 /// What the OpenAPI document needs of the admin table: each route's key and how to describe its
