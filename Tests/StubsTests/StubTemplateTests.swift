@@ -48,6 +48,17 @@ final class StubTemplateTests: XCTestCase {
         XCTAssertEqual(random, random.lowercased(), "lower case unless uppercase=true, as WireMock")
     }
 
+    /// `base64 decode=true` reads as Guava's decoder: padding optional, a 4n+1 length refused.
+    func testBase64DecodePaddingIsOptional() throws {
+        XCTAssertEqual(try render("{{{base64 'aGVsbG8' decode=true}}}|{{{base64 'aGVsbG8=' decode=true}}}|{{{base64 'aGk' decode=true}}}"), "hello|hello|hi")
+        XCTAssertThrowsError(try render("{{{base64 'aGVsb' decode=true}}}"))
+    }
+
+    /// A JSONPath function Jayway 2.7 lacks fails when evaluated: the helper gives its default.
+    func testJSONPathFunctionJayway27LacksGivesTheDefault() throws {
+        XCTAssertEqual(try render("[{{jsonPath request.body '$.n.first()'}}|{{jsonPath request.body '$.n.index(1)' default='d'}}]", body: #"{"n":[1,2]}"#), "[|d]")
+    }
+
     func testDatesAndZones() throws {
         XCTAssertEqual(try render("{{now}}"), "2021-06-29T20:53:20Z")
         XCTAssertEqual(try render("{{now offset='-1 days' format='yyyy-MM-dd'}}"), "2021-06-28")

@@ -28,6 +28,16 @@ enum StubTemplateHelpers {
         "i18n": "no message bundles here", "i18nJs": "no message bundles here",
         "embedded": "no partials here", "precompile": "no partials here", "block": "no partials here", "partial": "no partials here",
     ]
+
+    /// `base64 decode=true` as WireMock's Guava `BaseEncoding.base64().decode`: trailing `=` are
+    /// dropped, so padding is optional (`aGVsbG8` is "hello"); a length of 4n+1 is not base64.
+    static func guavaBase64Decode(_ text: String) -> [UInt8]? {
+        var body = Substring(text)
+        while body.hasSuffix("=") { body.removeLast() }
+        let remainder = body.utf8.count % 4
+        guard remainder != 1 else { return nil }
+        return Base64.decode(String(body) + String(repeating: "=", count: (4 - remainder) % 4))
+    }
 }
 
 extension StubTemplateRenderer {
@@ -125,7 +135,7 @@ extension StubTemplateRenderer {
         case "base64":
             let text = isBlock ? capture(body) : context.javaText
             if case .bool(true)? = hash["decode"] {
-                guard let bytes = Base64.decode(text) else { fail(.invalid("base64: the value is not base64")); return .null }
+                guard let bytes = StubTemplateHelpers.guavaBase64Decode(text) else { fail(.invalid("base64: the value is not base64")); return .null }
                 return .string(String(decoding: bytes, as: UTF8.self))
             }
             var encoded = Base64.encode(Array(text.utf8))
