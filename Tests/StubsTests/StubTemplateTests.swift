@@ -72,8 +72,15 @@ final class StubTemplateTests: XCTestCase {
         }
     }
 
+    /// `}}` then a `}` of text parses when a space or a triple mustache says which is meant.
+    func testBraceAfterMustache() throws {
+        XCTAssertEqual(try render("{\"n\": {{request.method}} }|{\"n\": {{{request.method}}}}"), "{\"n\": POST }|{\"n\": POST}")
+    }
+
     func testRefusedAtLoadByName() {
-        for (text, name) in [("{{stringFormat 1}}", "stringFormat"), ("{{split 'a,b' ','}}", "split"), ("{{> partial}}", "partial"), ("{{#if x}}", "{{/if}}")] {
+        for (text, name) in [("{{stringFormat 1}}", "stringFormat"), ("{{split 'a,b' ','}}", "split"), ("{{> partial}}", "partial"), ("{{#if x}}", "{{/if}}"),
+                             // handlebars.java's lexer reads `}}}` as one token, after `{{` an error.
+                             ("{\"n\": {{request.query.n}}}", "'}}}'")] {
             XCTAssertThrowsError(try StubTemplate(text, at: "/response/body")) { error in
                 XCTAssertTrue((error as? StubProblem)?.detail.contains(name) ?? false, "\(text): \(error)")
             }
