@@ -199,11 +199,17 @@ extension StubTemplateRenderer {
             let text = input.javaText
             if text == lastJSON?.text, let parsed = lastJSON?.value {
                 document = parsed
-            } else if let parsed = JSONValue.parse(text) {
-                lastJSON = (text, parsed)
-                document = parsed
             } else {
-                return StubTemplateRenderer.error(text + " is not valid JSON")
+                // Jayway refuses "" before reading (an IllegalArgumentException: WireMock answers 500).
+                if text.isEmpty { fail(.invalid("jsonPath: the JSON text is empty")); return .null }
+                do {
+                    document = try JSONSmartParser.parse(text)
+                } catch .tooDeep {
+                    fail(.invalid("jsonPath: the JSON nests deeper than \(JSONSmartParser.maxDepth)")); return .null
+                } catch {
+                    return StubTemplateRenderer.error(text + " is not valid JSON")
+                }
+                lastJSON = (text, document)
             }
         }
         let pathText = source.javaText
