@@ -48,6 +48,22 @@ final class StubTemplateTests: XCTestCase {
         XCTAssertEqual(random, random.lowercased(), "lower case unless uppercase=true, as WireMock")
     }
 
+    /// Bounds read as WireMock's HelperUtils: a Java number's int value, a text through
+    /// Integer.parseInt (a refusal is WireMock's 500), a list or boolean no bound at all.
+    func testNumberCoercionAsHelperUtils() throws {
+        XCTAssertEqual(StubTemplateHelpers.coerceToInt(.string("+12")), .int(12))
+        XCTAssertEqual(StubTemplateHelpers.coerceToInt(.string(" 1")), .notANumber(" 1"))
+        XCTAssertEqual(StubTemplateHelpers.coerceToInt(.double(-2.9)), .int(-2))
+        XCTAssertEqual(StubTemplateHelpers.coerceToInt(.double(1e12)), .int(Int(Int32.max)))
+        XCTAssertEqual(StubTemplateHelpers.coerceToInt(.list([.string("1")], .listOrSingle)), StubTemplateHelpers.JavaInt.none)
+        XCTAssertEqual(StubTemplateHelpers.coerceToDouble(.string(" 2.5d ")), 2.5)
+        XCTAssertEqual(try render("{{range 2.9 3}}|{{range 5 4}}|{{range request.query.x 3}}"),
+                       "[2, 3]|[]|[ERROR: The range helper requires both lower and upper bounds as integer parameters]")
+        for failing in ["{{pickRandom}}", "{{range 5 1}}", "{{range 'x' 3}}", "{{randomInt lower=true}}", "{{randomDecimal upper='x'}}"] {
+            XCTAssertThrowsError(try render(failing), failing)
+        }
+    }
+
     /// `base64 decode=true` reads as Guava's decoder: padding optional, a 4n+1 length refused.
     func testBase64DecodePaddingIsOptional() throws {
         XCTAssertEqual(try render("{{{base64 'aGVsbG8' decode=true}}}|{{{base64 'aGVsbG8=' decode=true}}}|{{{base64 'aGk' decode=true}}}"), "hello|hello|hi")

@@ -56,11 +56,28 @@ extension StubTemplateRenderer {
         case "regexExtract": return regexExtract(context, params, hash)
         case "randomValue": return randomValue(hash)
         case "randomInt":
-            let lower = hash["lower"]?.integer ?? Int(Int32.min), upper = hash["upper"]?.integer ?? Int(Int32.max)
+            // coerceToInt unboxed into an int: a bound that is no number is WireMock's 500.
+            var bounds: [Int] = []
+            for (key, absent) in [("lower", Int(Int32.min)), ("upper", Int(Int32.max))] {
+                let value = hash[key] ?? .null
+                if value.isNull { bounds.append(absent); continue }
+                guard case .int(let n) = StubTemplateHelpers.coerceToInt(value) else {
+                    fail(.invalid("randomInt: \(key)=\(value.javaText) is not a number or the text of one (WireMock answers 500)")); return .null
+                }
+                bounds.append(n)
+            }
+            let lower = bounds[0], upper = bounds[1]
             guard lower < upper else { fail(.invalid("randomInt: lower (\(lower)) must be less than upper (\(upper))")); return .null }
             return .int(Int.random(in: lower..<upper))
         case "randomDecimal":
-            let lower = hash["lower"]?.number ?? Double.leastNonzeroMagnitude, upper = hash["upper"]?.number ?? Double.greatestFiniteMagnitude
+            // coerceToDouble unboxed into a double: a bound that is no number is WireMock's 500.
+            for key in ["lower", "upper"] {
+                if let value = hash[key], !value.isNull, StubTemplateHelpers.coerceToDouble(value) == nil {
+                    fail(.invalid("randomDecimal: \(key)=\(value.javaText) is not a number or the text of one (WireMock answers 500)")); return .null
+                }
+            }
+            let lower = hash["lower"].flatMap(StubTemplateHelpers.coerceToDouble) ?? Double.leastNonzeroMagnitude
+            let upper = hash["upper"].flatMap(StubTemplateHelpers.coerceToDouble) ?? Double.greatestFiniteMagnitude
             guard lower < upper else { fail(.invalid("randomDecimal: lower (\(lower)) must be less than upper (\(upper))")); return .null }
             return .double(Double.random(in: lower..<upper))
         default:
