@@ -64,6 +64,11 @@ final class StubTemplateTests: XCTestCase {
         }
     }
 
+    /// WireMock hands xPath String.valueOf(its input): a missing value is the text "null".
+    func testXPathOfAMissingValueIsTheTextNull() throws {
+        XCTAssertEqual(try render("{{{xPath request.headers.X-Absent '/a'}}}"), "[ERROR: null is not valid XML]")
+    }
+
     /// `base64 decode=true` reads as Guava's decoder: padding optional, a 4n+1 length refused.
     func testBase64DecodePaddingIsOptional() throws {
         XCTAssertEqual(try render("{{{base64 'aGVsbG8' decode=true}}}|{{{base64 'aGVsbG8=' decode=true}}}|{{{base64 'aGk' decode=true}}}"), "hello|hello|hi")

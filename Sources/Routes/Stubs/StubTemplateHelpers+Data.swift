@@ -258,7 +258,8 @@ extension StubTemplateRenderer {
     /// its text), or WireMock's error text.
     mutating func xPath(_ name: String, _ input: TemplateValue, _ params: [TemplateValue]) -> TemplateValue {
         let helper = XPathHelper.make(name, written: params.first.map(\.javaText))
-        switch helper.value(input.javaText, budget: &scope.budget) {
+        // WireMockHelpers hands the helper String.valueOf(context): a missing value is "null".
+        switch helper.value(input.isNull ? "null" : input.javaText, budget: &scope.budget) {
         case .success(let value): return value
         case .failure(let failure): fail(failure); return .null
         }
