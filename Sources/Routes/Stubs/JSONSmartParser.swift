@@ -16,8 +16,9 @@ enum JSONSmartFailure: Error {
 struct JSONSmartParser {
     /// json-smart's end-of-input character: a 0x1A in the text ends it too.
     private static let eoi: UInt16 = 0x1A
-    /// Deeper than this is refused (`tooDeep`) rather than recursing without bound.
-    static let maxDepth = 512
+    /// Deeper than this is refused (`tooDeep`) rather than recursing without bound (the server's
+    /// threads have 2 MiB stacks; JSONValue's own parser stops at the same depth).
+    static let maxDepth = 256
 
     private let units: [UInt16]
     private var pos = -1
