@@ -515,6 +515,11 @@ def check_expect(got, expect):
             return f"header {name} {have}, expected none"
         if want is not None and (not have or want not in have[0]):
             return f"header {name} {have}, expected {want!r}"
+    # Every value of a repeated field, in order sent (the `headers` check reads the first only).
+    for name, want in expect.get("headerValues", {}).items():
+        have = [v for v in hdrs.get(name.lower(), [])]
+        if have != want:
+            return f"header {name} {have}, expected {want!r}"
     return None
 
 

@@ -69,9 +69,26 @@ final class JSONPathTests: XCTestCase {
         XCTAssertTrue(try matches("$.store.book[0].tags.length()", #""equalTo": "2""#))
         XCTAssertTrue(try matches("$..price.max()", #""equalTo": "12.99""#))
         XCTAssertTrue(try matches("$.nums.sum()", #""equalTo": "3.0""#, #"{"nums": [1, 2]}"#))
-        XCTAssertThrowsError(try JSONPath("$.nums.first()", at: "/x")) { error in
-            XCTAssertTrue("\(error)".contains("first"), "\(error)")
+    }
+
+    /// Jayway 2.7 compiles any function name and looks it up when it evaluates the token:
+    /// `first()`, `last()`, `index()` (Jayway 2.8's) fail every evaluation that reaches them.
+    func testFunctionsJayway27LacksCompileAndFailWhenEvaluated() throws {
+        for path in ["$.store.book.first()", "$.store.book.last()", "$.store.book.index(1)", "$.store.nope().x"] {
+            XCTAssertThrowsError(try read(path), path) { error in
+                guard case JSONPathFailure.invalid(let message)? = error as? JSONPathFailure else { return XCTFail("\(path): \(error)") }
+                XCTAssertTrue(message.hasPrefix("Function with name: "), message)
+            }
+            XCTAssertFalse(try matches(path), path)
+            XCTAssertFalse(try matches(path, #""absent": true"#), path)
         }
+        // Scanned, the function takes the scan as its argument (Jayway's inversion): it fails
+        // even where the scan finds nothing.
+        XCTAssertThrowsError(try read("$..missing.first()"))
+        // Inside a filter the failure only fails the item.
+        XCTAssertEqual(try read("$.store.book[?(@.tags.first() == 'x')].title"), [])
+        // Arguments are still compiled: one that is no path is refused.
+        XCTAssertThrowsError(try JSONPath("$.RequestDetail.?(@=='test222')", at: "/x"))
     }
 
     /// MatchesJsonPathPattern: a definite path to null or nothing, an empty list, an empty

@@ -202,4 +202,17 @@ final class StubProxyTests: MockServerTestCase {
         XCTAssertEqual(withBody.status, 422)
         XCTAssertTrue(withBody.text.contains("/response/body"), withBody.text)
     }
+
+    /// WireMock renders these under response-template; this server does not, and says so.
+    func testTemplatedProxyFieldsAreRefusedAtLoad() throws {
+        let base = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/s"}, "response": {"proxyBaseUrl": "{{request.headers.X-Uri}}", "transformers": ["response-template"]}}"#)
+        XCTAssertEqual(base.status, 422)
+        XCTAssertTrue(base.text.contains("templated proxyBaseUrl"), base.text)
+        let header = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/s"}, "response": {"proxyBaseUrl": "http://127.0.0.1:1", "additionalProxyRequestHeaders": {"X-Origin-Url": "{{request.url}}"}, "transformers": ["response-template"]}}"#)
+        XCTAssertEqual(header.status, 422)
+        XCTAssertTrue(header.text.contains("/response/additionalProxyRequestHeaders/X-Origin-Url"), header.text)
+        // Without the transformer WireMock sends the braces as written, and so does this server.
+        let plain = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"url": "/s"}, "response": {"proxyBaseUrl": "http://127.0.0.1:1", "additionalProxyRequestHeaders": {"X-Origin-Url": "{{request.url}}"}}}"#)
+        XCTAssertEqual(plain.status, 201, plain.text)
+    }
 }

@@ -48,6 +48,38 @@ final class StubTemplateTests: XCTestCase {
         XCTAssertEqual(random, random.lowercased(), "lower case unless uppercase=true, as WireMock")
     }
 
+    /// Bounds read as WireMock's HelperUtils: a Java number's int value, a text through
+    /// Integer.parseInt (a refusal is WireMock's 500), a list or boolean no bound at all.
+    func testNumberCoercionAsHelperUtils() throws {
+        XCTAssertEqual(StubTemplateHelpers.coerceToInt(.string("+12")), .int(12))
+        XCTAssertEqual(StubTemplateHelpers.coerceToInt(.string(" 1")), .notANumber(" 1"))
+        XCTAssertEqual(StubTemplateHelpers.coerceToInt(.double(-2.9)), .int(-2))
+        XCTAssertEqual(StubTemplateHelpers.coerceToInt(.double(1e12)), .int(Int(Int32.max)))
+        XCTAssertEqual(StubTemplateHelpers.coerceToInt(.list([.string("1")], .listOrSingle)), StubTemplateHelpers.JavaInt.none)
+        XCTAssertEqual(StubTemplateHelpers.coerceToDouble(.string(" 2.5d ")), 2.5)
+        XCTAssertEqual(try render("{{range 2.9 3}}|{{range 5 4}}|{{range request.query.x 3}}"),
+                       "[2, 3]|[]|[ERROR: The range helper requires both lower and upper bounds as integer parameters]")
+        for failing in ["{{pickRandom}}", "{{range 5 1}}", "{{range 'x' 3}}", "{{randomInt lower=true}}", "{{randomDecimal upper='x'}}"] {
+            XCTAssertThrowsError(try render(failing), failing)
+        }
+    }
+
+    /// WireMock hands xPath String.valueOf(its input): a missing value is the text "null".
+    func testXPathOfAMissingValueIsTheTextNull() throws {
+        XCTAssertEqual(try render("{{{xPath request.headers.X-Absent '/a'}}}"), "[ERROR: null is not valid XML]")
+    }
+
+    /// `base64 decode=true` reads as Guava's decoder: padding optional, a 4n+1 length refused.
+    func testBase64DecodePaddingIsOptional() throws {
+        XCTAssertEqual(try render("{{{base64 'aGVsbG8' decode=true}}}|{{{base64 'aGVsbG8=' decode=true}}}|{{{base64 'aGk' decode=true}}}"), "hello|hello|hi")
+        XCTAssertThrowsError(try render("{{{base64 'aGVsb' decode=true}}}"))
+    }
+
+    /// A JSONPath function Jayway 2.7 lacks fails when evaluated: the helper gives its default.
+    func testJSONPathFunctionJayway27LacksGivesTheDefault() throws {
+        XCTAssertEqual(try render("[{{jsonPath request.body '$.n.first()'}}|{{jsonPath request.body '$.n.index(1)' default='d'}}]", body: #"{"n":[1,2]}"#), "[|d]")
+    }
+
     func testDatesAndZones() throws {
         XCTAssertEqual(try render("{{now}}"), "2021-06-29T20:53:20Z")
         XCTAssertEqual(try render("{{now offset='-1 days' format='yyyy-MM-dd'}}"), "2021-06-28")
@@ -61,8 +93,15 @@ final class StubTemplateTests: XCTestCase {
         }
     }
 
+    /// `}}` then a `}` of text parses when a space or a triple mustache says which is meant.
+    func testBraceAfterMustache() throws {
+        XCTAssertEqual(try render("{\"n\": {{request.method}} }|{\"n\": {{{request.method}}}}"), "{\"n\": POST }|{\"n\": POST}")
+    }
+
     func testRefusedAtLoadByName() {
-        for (text, name) in [("{{stringFormat 1}}", "stringFormat"), ("{{split 'a,b' ','}}", "split"), ("{{> partial}}", "partial"), ("{{#if x}}", "{{/if}}")] {
+        for (text, name) in [("{{stringFormat 1}}", "stringFormat"), ("{{split 'a,b' ','}}", "split"), ("{{> partial}}", "partial"), ("{{#if x}}", "{{/if}}"),
+                             // handlebars.java's lexer reads `}}}` as one token, after `{{` an error.
+                             ("{\"n\": {{request.query.n}}}", "'}}}'")] {
             XCTAssertThrowsError(try StubTemplate(text, at: "/response/body")) { error in
                 XCTAssertTrue((error as? StubProblem)?.detail.contains(name) ?? false, "\(text): \(error)")
             }

@@ -139,6 +139,9 @@ struct JSONPathWalk {
                 if case .array(let items) = value, !p.isDefinite { lengthOf = items.count }
             }
             try emit(i, try function.invoke(model, arguments, lengthOf: lengthOf), &out, &budget)
+        case .unknownFunction(let name):
+            // PathFunctionFactory's InvalidPathException, thrown before the arguments are read.
+            throw .invalid("Function with name: \(name) does not exist.")
         }
     }
 
@@ -210,7 +213,7 @@ struct JSONPathWalk {
             return false
         case .wildcard: return true
         case .filter(let predicate): return try accept(predicate, model, &budget)
-        case .scan, .function: return false
+        case .scan, .function, .unknownFunction: return false
         }
     }
 
@@ -227,8 +230,13 @@ struct JSONPathWalk {
 
 extension JSONPath {
     /// The path ends in a function (Jayway's `isFunctionPath`).
-    var isFunctionPath: Bool {
-        if case .function? = tokens.last { return true }
-        return false
+    var isFunctionPath: Bool { tokens.last.map(JSONPath.isFunction) ?? false }
+
+    /// A function token, known to Jayway 2.7 or not (both are Jayway's `FunctionPathToken`).
+    static func isFunction(_ token: Token) -> Bool {
+        switch token {
+        case .function, .unknownFunction: return true
+        default: return false
+        }
     }
 }

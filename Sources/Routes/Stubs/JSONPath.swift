@@ -2,9 +2,8 @@ import HTTPServer
 
 /// A JSONPath as Jayway's json-path 2.7 (the library WireMock 2.35 uses) compiles it: members,
 /// indexes, slices, unions, wildcards, deep scans, filters `[?(…)]` and functions. The path is
-/// compiled when the mapping is read; one Jayway rejects, or one that names a function Jayway
-/// does not have, is refused there with Jayway's reason (WireMock would take the mapping and
-/// never match it). Evaluation is in `JSONPath+Evaluate.swift`, bounded by a `StubBudget`.
+/// compiled when the mapping is read; one Jayway rejects is refused there with Jayway's reason
+/// (WireMock would take the mapping and never match it). Evaluation is in `JSONPath+Evaluate.swift`, bounded by a `StubBudget`.
 struct JSONPath: Sendable {
     indirect enum Token: Sendable {
         /// `.a`, `['a']`, `['a','b']`.
@@ -21,6 +20,10 @@ struct JSONPath: Sendable {
         case filter(JSONPathPredicate)
         /// `.length()`, `.sum(…)`.
         case function(JSONPathFunction, [Parameter])
+        /// `.first()` or any other name Jayway 2.7 lacks (`first()`, `last()`, `index()` came in
+        /// 2.8): Jayway compiles it, looking the name up only when it evaluates the token, so
+        /// every evaluation that reaches it fails (no match; the helper's `default`).
+        case unknownFunction(String)
     }
 
     /// A function's argument: JSON text (parsed when compiled) or a path from the root.
@@ -50,7 +53,7 @@ struct JSONPath: Sendable {
             switch tokens[i] {
             case .properties(let names): return names.count == 1 || i == tokens.count - 1
             case .indexes(let indexes): return indexes.count == 1
-            case .function: return true
+            case .function, .unknownFunction: return true
             case .slice, .wildcard, .scan, .filter: return false
             }
         }

@@ -39,11 +39,16 @@ struct JSONPathCompiler {
 
     /// `$..x.sum()` is `sum` of `$..x` (Jayway's `invertScannerFunctionRelationship`).
     private static func invertScanFunction(_ path: JSONPath) -> JSONPath {
-        guard case .function? = path.tokens.last, case .scan? = path.tokens.first,
-              let k = path.tokens.firstIndex(where: { if case .function = $0 { return true }; return false }),
-              case .function(let function, _) = path.tokens[k] else { return path }
+        guard path.isFunctionPath, case .scan? = path.tokens.first,
+              let k = path.tokens.firstIndex(where: { JSONPath.isFunction($0) }) else { return path }
         let argument = JSONPath(source: path.source, tokens: Array(path.tokens[..<k]), isRootPath: true)
-        let tokens = [JSONPath.Token.function(function, [.path(argument)])] + path.tokens[(k + 1)...]
+        let function: JSONPath.Token
+        switch path.tokens[k] {
+        case .function(let known, _): function = .function(known, [.path(argument)])
+        // Jayway fails on the name before it reads any argument.
+        default: function = path.tokens[k]
+        }
+        let tokens = [function] + path.tokens[(k + 1)...]
         return JSONPath(source: path.source, tokens: tokens, isRootPath: path.isRootPath)
     }
 
@@ -142,10 +147,11 @@ struct JSONPathCompiler {
         }
         let name = c.string(start, endAt)
         if isFunction {
-            guard let function = JSONPathFunction(rawValue: name) else {
-                throw fail("Function with name: \(name) does not exist.")
+            if let function = JSONPathFunction(rawValue: name) {
+                try append(.function(function, parameters))
+            } else {
+                try append(.unknownFunction(name))
             }
-            try append(.function(function, parameters))
         } else {
             try append(.properties([name]))
         }

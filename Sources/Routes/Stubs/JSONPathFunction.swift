@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// The functions Jayway 2.7 has (`PathFunctionFactory`); `first()`, `last()` and `index()`
-/// came in 2.8, so WireMock 2.35 fails every path that calls them, and they are refused here.
+/// came in 2.8, so WireMock 2.35 fails every evaluation that calls them (`Token.unknownFunction`).
 enum JSONPathFunction: String, Sendable {
     case avg, stddev, sum, min, max, concat, length, size, append, keys
 

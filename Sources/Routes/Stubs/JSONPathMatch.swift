@@ -8,12 +8,16 @@ import HTTPServer
 /// `matchesJsonPath` as WireMock's `MatchesJsonPathPattern` decides it from what Jayway's
 /// `JsonPath.read` gives: a value, "no results" (PathNotFoundException) or another error.
 enum JSONPathMatch {
-    /// Jayway's read of a request body: XML-looking or empty text is an error; text that is not
-    /// JSON is read as one string, as json-smart's permissive parser does.
+    /// Jayway's read of a request body: XML-looking (WireMock's check) or empty text (Jayway's)
+    /// is an error; the rest is read as json-smart's permissive parser reads it (`JSONSmartParser`).
     static func read(_ path: JSONPath, _ text: String) -> Result<JSONValue, JSONPathFailure> {
-        let trimmed = text.trimmingASCIIWhitespace()
-        if trimmed.isEmpty || trimmed.hasPrefix("<") { return .failure(.failed("not a JSON document")) }
-        let document = JSONValue.parse(text) ?? .string(trimmed)
+        if text.isEmpty || text.trimmingASCIIWhitespace().hasPrefix("<") { return .failure(.failed("not a JSON document")) }
+        let document: JSONValue
+        do {
+            document = try JSONSmartParser.parse(text)
+        } catch {
+            return .failure(.failed("not a JSON document"))
+        }
         var budget = StubBudget()
         do {
             return .success(try path.read(document, budget: &budget))

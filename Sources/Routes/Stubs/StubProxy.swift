@@ -10,12 +10,18 @@ struct StubProxy: Sendable {
     let prefixToRemove: String?
 
     /// Reads the proxy fields of a `response` object; nil when it has no `proxyBaseUrl`.
-    static func decode(_ object: StrictObject, at pointer: String) throws(StubProblem) -> StubProxy? {
+    /// `templated`: the response has the `response-template` transformer, under which WireMock
+    /// renders `proxyBaseUrl` and `additionalProxyRequestHeaders`; this server does not, so a
+    /// template in them is refused rather than sent as written.
+    static func decode(_ object: StrictObject, at pointer: String, templated: Bool = false) throws(StubProblem) -> StubProxy? {
         guard let base = try object.string("proxyBaseUrl") else {
             for key in ["additionalProxyRequestHeaders", "proxyUrlPrefixToRemove"] where object[key] != nil {
                 throw StubProblem(pointer + "/" + key, "\"\(key)\" needs \"proxyBaseUrl\"")
             }
             return nil
+        }
+        if templated && base.contains("{{") {
+            throw StubProblem(pointer + "/proxyBaseUrl", "a templated proxyBaseUrl is not rendered here (WireMock renders it): give the upstream's URL")
         }
         let upstream: Upstream
         do throws(Upstream.Invalid) {
@@ -28,6 +34,9 @@ struct StubProxy: Sendable {
             if !HTTPHeaderName.isValid(name) { throw StubProblem(at, "\"\(name)\" is not a valid header name") }
             guard case .string(let text) = value else { throw StubProblem(at, "a header value must be a string") }
             if StubFraming.breaksLine(text) { throw StubProblem(at, "a header value may not contain CR, LF or NUL") }
+            if templated && text.contains("{{") {
+                throw StubProblem(at, "a template in additionalProxyRequestHeaders is not rendered here (WireMock renders it): refused rather than sent as written")
+            }
             return text
         }) {
             headers.append((name, value))

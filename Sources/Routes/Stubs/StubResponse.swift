@@ -157,7 +157,7 @@ struct StubResponse: Sendable {
             }
             fault = f
         }
-        let proxy = try StubProxy.decode(object, at: pointer)
+        let proxy = try StubProxy.decode(object, at: pointer, templated: templated)
         if proxy != nil {
             // The upstream's body and status are the answer: a mapping that also gives its own is refused, not half-served.
             for key in bodyKeys + (fault != nil ? ["fault"] : []) {

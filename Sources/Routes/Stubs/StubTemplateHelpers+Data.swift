@@ -56,11 +56,28 @@ extension StubTemplateRenderer {
         case "regexExtract": return regexExtract(context, params, hash)
         case "randomValue": return randomValue(hash)
         case "randomInt":
-            let lower = hash["lower"]?.integer ?? Int(Int32.min), upper = hash["upper"]?.integer ?? Int(Int32.max)
+            // coerceToInt unboxed into an int: a bound that is no number is WireMock's 500.
+            var bounds: [Int] = []
+            for (key, absent) in [("lower", Int(Int32.min)), ("upper", Int(Int32.max))] {
+                let value = hash[key] ?? .null
+                if value.isNull { bounds.append(absent); continue }
+                guard case .int(let n) = StubTemplateHelpers.coerceToInt(value) else {
+                    fail(.invalid("randomInt: \(key)=\(value.javaText) is not a number or the text of one (WireMock answers 500)")); return .null
+                }
+                bounds.append(n)
+            }
+            let lower = bounds[0], upper = bounds[1]
             guard lower < upper else { fail(.invalid("randomInt: lower (\(lower)) must be less than upper (\(upper))")); return .null }
             return .int(Int.random(in: lower..<upper))
         case "randomDecimal":
-            let lower = hash["lower"]?.number ?? Double.leastNonzeroMagnitude, upper = hash["upper"]?.number ?? Double.greatestFiniteMagnitude
+            // coerceToDouble unboxed into a double: a bound that is no number is WireMock's 500.
+            for key in ["lower", "upper"] {
+                if let value = hash[key], !value.isNull, StubTemplateHelpers.coerceToDouble(value) == nil {
+                    fail(.invalid("randomDecimal: \(key)=\(value.javaText) is not a number or the text of one (WireMock answers 500)")); return .null
+                }
+            }
+            let lower = hash["lower"].flatMap(StubTemplateHelpers.coerceToDouble) ?? Double.leastNonzeroMagnitude
+            let upper = hash["upper"].flatMap(StubTemplateHelpers.coerceToDouble) ?? Double.greatestFiniteMagnitude
             guard lower < upper else { fail(.invalid("randomDecimal: lower (\(lower)) must be less than upper (\(upper))")); return .null }
             return .double(Double.random(in: lower..<upper))
         default:
@@ -199,11 +216,17 @@ extension StubTemplateRenderer {
             let text = input.javaText
             if text == lastJSON?.text, let parsed = lastJSON?.value {
                 document = parsed
-            } else if let parsed = JSONValue.parse(text) {
-                lastJSON = (text, parsed)
-                document = parsed
             } else {
-                return StubTemplateRenderer.error(text + " is not valid JSON")
+                // Jayway refuses "" before reading (an IllegalArgumentException: WireMock answers 500).
+                if text.isEmpty { fail(.invalid("jsonPath: the JSON text is empty")); return .null }
+                do {
+                    document = try JSONSmartParser.parse(text)
+                } catch .tooDeep {
+                    fail(.invalid("jsonPath: the JSON nests deeper than \(JSONSmartParser.maxDepth)")); return .null
+                } catch {
+                    return StubTemplateRenderer.error(text + " is not valid JSON")
+                }
+                lastJSON = (text, document)
             }
         }
         let pathText = source.javaText
@@ -235,7 +258,8 @@ extension StubTemplateRenderer {
     /// its text), or WireMock's error text.
     mutating func xPath(_ name: String, _ input: TemplateValue, _ params: [TemplateValue]) -> TemplateValue {
         let helper = XPathHelper.make(name, written: params.first.map(\.javaText))
-        switch helper.value(input.javaText, budget: &scope.budget) {
+        // WireMockHelpers hands the helper String.valueOf(context): a missing value is "null".
+        switch helper.value(input.isNull ? "null" : input.javaText, budget: &scope.budget) {
         case .success(let value): return value
         case .failure(let failure): fail(failure); return .null
         }

@@ -28,6 +28,56 @@ enum StubTemplateHelpers {
         "i18n": "no message bundles here", "i18nJs": "no message bundles here",
         "embedded": "no partials here", "precompile": "no partials here", "block": "no partials here", "partial": "no partials here",
     ]
+
+    /// What `HelperUtils.coerceToInt` makes of a value.
+    enum JavaInt: Equatable {
+        case int(Int)
+        /// A text `Integer.parseInt` refuses (its NumberFormatException).
+        case notANumber(String)
+        /// No number: null, a list (a `ListOrSingle` too), a boolean, a map, an XML node.
+        case none
+    }
+
+    /// `HelperUtils.coerceToInt`: a Java number's `intValue()` (a double truncated and saturated,
+    /// a long wrapped), a text through `Integer.parseInt`, anything else nothing.
+    static func coerceToInt(_ value: TemplateValue) -> JavaInt {
+        switch value {
+        case .int(let i): return .int(Int(Int32(truncatingIfNeeded: i)))
+        case .double(let d):
+            if d.isNaN { return .int(0) }
+            return .int(Int(Int32(min(max(d.rounded(.towardZero), Double(Int32.min)), Double(Int32.max)))))
+        case .string(let s):
+            var digits = Substring(s)
+            if digits.first == "+" || digits.first == "-" { digits = digits.dropFirst() }
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int32(s) else { return .notANumber(s) }
+            return .int(Int(n))
+        default: return .none
+        }
+    }
+
+    /// `HelperUtils.coerceToDouble`: a Java number's `doubleValue()`, a text through
+    /// `Double.parseDouble` (spaces around and a `d`/`f` suffix allowed), anything else nil.
+    static func coerceToDouble(_ value: TemplateValue) -> Double? {
+        switch value {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        case .string(let s):
+            var text = Substring(s.trimmingJavaWhitespace())
+            if let last = text.last, "dDfF".contains(last) { text = text.dropLast() }
+            return Double(String(text))
+        default: return nil
+        }
+    }
+
+    /// `base64 decode=true` as WireMock's Guava `BaseEncoding.base64().decode`: trailing `=` are
+    /// dropped, so padding is optional (`aGVsbG8` is "hello"); a length of 4n+1 is not base64.
+    static func guavaBase64Decode(_ text: String) -> [UInt8]? {
+        var body = Substring(text)
+        while body.hasSuffix("=") { body.removeLast() }
+        let remainder = body.utf8.count % 4
+        guard remainder != 1 else { return nil }
+        return Base64.decode(String(body) + String(repeating: "=", count: (4 - remainder) % 4))
+    }
 }
 
 extension StubTemplateRenderer {
@@ -125,7 +175,7 @@ extension StubTemplateRenderer {
         case "base64":
             let text = isBlock ? capture(body) : context.javaText
             if case .bool(true)? = hash["decode"] {
-                guard let bytes = Base64.decode(text) else { fail(.invalid("base64: the value is not base64")); return .null }
+                guard let bytes = StubTemplateHelpers.guavaBase64Decode(text) else { fail(.invalid("base64: the value is not base64")); return .null }
                 return .string(String(decoding: bytes, as: UTF8.self))
             }
             var encoded = Base64.encode(Array(text.utf8))
@@ -144,14 +194,34 @@ extension StubTemplateRenderer {
         case "array":
             return hasContext ? .list(args) : .list([])
         case "range":
-            guard let lower = context.integer, let upper = params.first?.integer, hasContext else {
+            // Both bounds are coerced before either is checked, as in RangeHelper.
+            var bounds: [Int] = []
+            for value in [hasContext ? context : .null, params.first ?? .null] {
+                switch StubTemplateHelpers.coerceToInt(value) {
+                case .int(let n): bounds.append(n)
+                case .notANumber(let text):
+                    fail(.invalid("range: \"\(text)\" is not an integer (WireMock answers 500: NumberFormatException)"))
+                    return .null
+                case .none: break
+                }
+            }
+            guard bounds.count == 2 else {
                 return StubTemplateRenderer.error("The range helper requires both lower and upper bounds as integer parameters")
             }
-            let count = max(0, upper - lower + 1)
+            let lower = bounds[0], upper = bounds[1]
+            // Java int arithmetic; Stream.limit refuses a negative size (WireMock answers 500).
+            let count = Int(Int32(truncatingIfNeeded: upper - lower + 1))
+            guard count >= 0 else {
+                fail(.invalid("range: the upper bound \(upper) is below the lower bound \(lower) by more than one (WireMock answers 500: IllegalArgumentException)"))
+                return .null
+            }
             guard step(count) else { return .null }
             return .list((0..<count).map { .int(lower + $0) })
         case "pickRandom":
-            guard hasContext, !context.isNull else {
+            // With no parameter handlebars.java hands the helper the template's model, which WireMock
+            // renders as its Java text (`{parameters={}, request=…RequestTemplateModel@28912f94}`).
+            guard hasContext else { fail(.invalid("pickRandom needs something to pick from (WireMock renders its template model's Java text)")); return .null }
+            guard !context.isNull else {
                 return StubTemplateRenderer.error("Must specify either a single list argument or a set of single value arguments.")
             }
             let choices = context.items ?? args

@@ -87,6 +87,11 @@ struct StubTemplateParser {
             if triple { p += 1 }
             let closer: [UInt8] = triple ? [0x7D, 0x7D, 0x7D] : [0x7D, 0x7D]
             guard let close = closeOf(from: p, closer) else { throw fail("\"{{\" is not closed by \"\(String(decoding: closer, as: UTF8.self))\"") }
+            // handlebars.java lexes `}}}` as one token, the triple mustache's closer: after `{{x` it
+            // is a syntax error (WireMock answers 500), not `}}` and a `}` of text.
+            if !triple, close + 2 < bytes.count, bytes[close + 2] == 0x7D {
+                throw fail("found '}}}', expected '}}' (a \"}\" right after \"{{…}}\" needs a space or {{{…}}})")
+            }
             var end = close
             if end > p && bytes[end - 1] == 0x7E { end -= 1; stripNext = true } else { stripNext = false }
             pos = close + closer.count
