@@ -61,7 +61,7 @@ package struct RequestPattern: Sendable {
     /// Reads a `request` object; `pointer` names it in errors.
     package static func decode(_ value: JSONValue, at pointer: String) throws(StubProblem) -> RequestPattern {
         let object = try StrictObject(value, at: pointer, what: "\"request\"")
-        try object.allow(fields, unsupported: refused)
+        try object.allow(fields, unsupported: refused, wireMock: .requestPattern)
         let urlKeys = RequestPattern.urlKeys.filter { object[$0] != nil }
         if urlKeys.count > 1 { throw StubProblem(pointer + "/" + urlKeys[1], "give one of \(RequestPattern.urlKeys.joined(separator: ", ")), not \(urlKeys.joined(separator: " and "))") }
         var url = URLMatch.any
@@ -69,9 +69,9 @@ package struct RequestPattern: Sendable {
             switch key {
             case "url": url = .url(text)
             case "urlPath": url = .urlPath(text)
-            case "urlPattern": url = .urlPattern(try StubRegex(text, at: pointer + "/urlPattern"))
+            case "urlPattern": url = .urlPattern(try urlRegex(text, key: key, at: pointer))
             case "urlPathTemplate": url = .urlPathTemplate(try StubPathTemplate(text, at: pointer + "/urlPathTemplate"))
-            default: url = .urlPathPattern(try StubRegex(text, at: pointer + "/urlPathPattern"))
+            default: url = .urlPathPattern(try urlRegex(text, key: key, at: pointer))
             }
         }
         let method = try object.string("method")
@@ -120,6 +120,16 @@ package struct RequestPattern: Sendable {
                               cookies: try object.map("cookies", decodeField), bodyPatterns: bodyPatterns, multipart: multipart,
                               basicAuth: basicAuth, scheme: scheme, host: try object["host"].map { v throws(StubProblem) in try StringPattern.decode(v, at: pointer + "/host") },
                               port: try object.int("port", in: 1...65535))
+    }
+
+    /// A URL regular expression; WireMock compiles it as it builds the whole request pattern, so
+    /// its error points at the request, not at the field.
+    private static func urlRegex(_ text: String, key: String, at pointer: String) throws(StubProblem) -> StubRegex {
+        do throws(StubProblem) {
+            return try StubRegex(text, at: pointer + "/" + key)
+        } catch {
+            throw error.pointedByWireMock(at: pointer)
+        }
     }
 
     /// Whether `request` matches every part of the pattern (stops at the first part that misses);

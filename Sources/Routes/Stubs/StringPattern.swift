@@ -39,7 +39,32 @@ indirect enum StringPattern: Sendable {
     /// Reads `{"equalTo": "x", "caseInsensitive": true}` and the like; exactly one operator.
     /// `body`: a body pattern (`binaryEqualTo` is one there only); `depth`: nesting so far.
     static func decode(_ value: JSONValue, at pointer: String, body: Bool = false, depth: Int = 0) throws(StubProblem) -> StringPattern {
-        let object = try StrictObject(value, at: pointer, what: "a value matcher such as {\"equalTo\": \"…\"}")
+        // WireMock's deserialiser reads the matcher as one object: its errors point at it.
+        do throws(StubProblem) {
+            return try decodeOperator(value, at: pointer, body: body, depth: depth)
+        } catch {
+            throw error.pointedByWireMock(at: pointer)
+        }
+    }
+
+    /// The string operand of `op`, refused in WireMock's words when it is not one.
+    private static func operand(_ op: String, of object: StrictObject) throws(StubProblem) -> String {
+        guard case .string(let text)? = object[op] else {
+            throw StubProblem(object.pointer + "/" + op, "\"\(op)\" must be a string", wireMock: "\(op) operand must be a non-null string")
+        }
+        return text
+    }
+
+    private static func decodeOperator(_ value: JSONValue, at pointer: String, body: Bool, depth: Int) throws(StubProblem) -> StringPattern {
+        let object: StrictObject
+        do throws(StubProblem) {
+            object = try StrictObject(value, at: pointer, what: "a value matcher such as {\"equalTo\": \"…\"}")
+        } catch {
+            // WireMock finds no operator in a string or an array either (null it reads as no matcher).
+            var problem = error
+            if value != .null { problem.wireMockDetail = "\(value.jsonText) is not a valid match operation" }
+            throw problem
+        }
         guard let op = object.keys.first(where: { operators.contains($0) || refusedOperators[$0] != nil }) else {
             // WireMock's words (docs/stubs.md lists the operators).
             throw StubProblem(pointer, "\(value.jsonText) is not a valid match operation")
@@ -49,15 +74,15 @@ indirect enum StringPattern: Sendable {
         switch op {
         case "equalTo":
             try object.allow(["equalTo", "caseInsensitive"])
-            guard let text = try object.string("equalTo") else { throw StubProblem(pointer + "/equalTo", "\"equalTo\" must be a string") }
+            let text = try operand("equalTo", of: object)
             return .equalTo(text, caseInsensitive: try object.bool("caseInsensitive") ?? false)
         case "contains", "doesNotContain":
             try object.allow([op])
-            guard let text = try object.string(op) else { throw StubProblem(pointer + "/" + op, "\"\(op)\" must be a string") }
+            let text = try operand(op, of: object)
             return op == "contains" ? .contains(text) : .doesNotContain(text)
         case "matches", "doesNotMatch":
             try object.allow([op])
-            guard let text = try object.string(op) else { throw StubProblem(pointer + "/" + op, "\"\(op)\" must be a string") }
+            let text = try operand(op, of: object)
             let regex = try StubRegex(text, at: pointer + "/" + op)
             return op == "matches" ? .matches(regex) : .doesNotMatch(regex)
         case "absent":
@@ -76,11 +101,20 @@ indirect enum StringPattern: Sendable {
             return .dateTime(try StubDatePattern.decode(object, kind: StubDatePattern.Kind(rawValue: op) ?? .before, at: pointer))
         case "and", "or":
             try object.allow([op])
-            guard case .array(let items)? = object[op], !items.isEmpty else {
-                throw StubProblem(pointer + "/" + op, "\"\(op)\" must be a non-empty array of matchers")
+            guard case .array(let items)? = object[op] else {
+                // WireMock says "and" for `or` too.
+                throw StubProblem(pointer + "/" + op, "\"\(op)\" must be a non-empty array of matchers", wireMock: "and field must be an array of matchers")
             }
+            guard !items.isEmpty else { throw StubProblem(pointer + "/" + op, "\"\(op)\" must be a non-empty array of matchers") }
             var operands: [StringPattern] = []
-            for (i, item) in items.enumerated() { operands.append(try decode(item, at: "\(pointer)/\(op)/\(i)", depth: depth + 1)) }
+            for (i, item) in items.enumerated() {
+                do throws(StubProblem) {
+                    operands.append(try decode(item, at: "\(pointer)/\(op)/\(i)", depth: depth + 1))
+                } catch {
+                    // WireMock reads the operands as a list of their own: its path skips the operator's name.
+                    throw error.replacingWireMockPrefix("\(pointer)/\(op)/\(i)", with: "\(pointer)/\(i)")
+                }
+            }
             return op == "and" ? .and(operands) : .or(operands)
         case "not":
             try object.allow(["not"])
@@ -100,7 +134,9 @@ indirect enum StringPattern: Sendable {
             var expected = object["equalToJson"] ?? .null
             if case .string(let text) = expected {
                 guard let parsed = JSONValue.parse(text) else {
-                    throw StubProblem(pointer + "/equalToJson", "\"equalToJson\" is a string that is not JSON: \(text.prefix(80))")
+                    var problem = StubProblem(pointer + "/equalToJson", "\"equalToJson\" is a string that is not JSON: \(text.prefix(80))")
+                    problem.wireMockDetail = JacksonSyntaxError.message(for: text)
+                    throw problem
                 }
                 expected = parsed
             }
@@ -117,11 +153,18 @@ indirect enum StringPattern: Sendable {
             case .object? :
                 let inner = try StrictObject(object["matchesJsonPath"] ?? .null, at: pointer + "/matchesJsonPath", what: "matchesJsonPath")
                 guard let expression = try inner.string("expression") else {
-                    throw StubProblem(pointer + "/matchesJsonPath/expression", "\"expression\" (a JSONPath) is required")
+                    throw StubProblem(pointer + "/matchesJsonPath/expression", "\"expression\" (a JSONPath) is required",
+                                      wireMock: "expression is required in the advanced matchesJsonPath form")
                 }
                 let path = try JSONPath(expression, at: pointer + "/matchesJsonPath/expression")
                 let rest = JSONValue.object((object["matchesJsonPath"] ?? .null).stubMembers.filter { $0.key != "expression" })
-                let sub = try StringPattern.decode(rest, at: pointer + "/matchesJsonPath", depth: depth + 1)
+                let sub: StringPattern
+                do throws(StubProblem) {
+                    sub = try StringPattern.decode(rest, at: pointer + "/matchesJsonPath", depth: depth + 1)
+                } catch {
+                    // WireMock reads the inner matcher from the same object: it points at the outer one.
+                    throw error.replacingWireMockPrefix(pointer + "/matchesJsonPath", with: pointer)
+                }
                 if case .matchesJsonPath = sub { throw StubProblem(pointer + "/matchesJsonPath", "a nested matchesJsonPath is not supported") }
                 return .matchesJsonPath(path, StringPatternBox(sub))
             default:

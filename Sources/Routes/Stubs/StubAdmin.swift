@@ -211,7 +211,11 @@ package struct StubAdmin: Sendable {
         if let value = JSONValue.parse(body) { return .success(value) }
         let offset = JSONValue.syntaxErrorOffset(body) ?? 0
         let (line, column) = StubFiles.lineColumn(body, offset)
-        return .failure(StubProblem("/", "the body is not JSON: syntax error at line \(line), column \(column): \(JSONSyntaxHint.expected(body, at: offset))"))
+        var problem = StubProblem("/", "the body is not JSON: syntax error at line \(line), column \(column): \(JSONSyntaxHint.expected(body, at: offset))")
+        // WireMock's parser names no place for a syntax error; its words where they are known.
+        problem.wireMockPointer = ""
+        problem.wireMockDetail = JacksonSyntaxError.message(for: String(decoding: body, as: UTF8.self))
+        return .failure(problem)
     }
 
     private func listMappings(_ request: HTTPRequest) -> HTTPResponse {

@@ -34,7 +34,7 @@ package struct StubMapping: Sendable {
     package static func decode(_ value: JSONValue, at pointer: String = "", filesRoot: String?, newId: String,
                                templateAll: Bool = false) throws(StubProblem) -> StubMapping {
         let object = try StrictObject(value, at: pointer, what: "a mapping")
-        try object.allow(fields)
+        try object.allow(fields, wireMock: .stubMapping)
         let webhooks = try object["postServeActions"].map { actions throws(StubProblem) in
             try StubWebhook.decodeActions(actions, at: pointer + "/postServeActions")
         } ?? []

@@ -2,27 +2,64 @@ import HTTPServer
 
 /// Why a mapping (or a request pattern) was refused: where (a JSON pointer such as
 /// `/request/bodyPatterns/0/matches`) and what; answered as WireMock's 422 error shape.
+///
+/// Two readings of one mistake: ours (`pointer` at the field itself, `detail` saying what to do),
+/// for the log, the refused-mappings list and the `X-Mock-Hint` header; and WireMock 2.35's
+/// (`wireMockPointer`, `wireMockDetail`), for the 422 body, which WireMock's clients parse.
 package struct StubProblem: Error, Sendable, CustomStringConvertible {
     /// A JSON pointer to the field at fault, `/` for the whole document.
     package var pointer: String
     /// What is wrong and how to fix it.
     package var detail: String
+    /// Where WireMock 2.35 points for the same mistake when that differs (it names the matcher
+    /// holding the operator, `/request/bodyPatterns/0`, not the operator's field); empty when it
+    /// names no place (a syntax error of the whole document: `"source": {}`).
+    package var wireMockPointer: String?
+    /// WireMock 2.35's own words for the same mistake, where it has words this server can give.
+    package var wireMockDetail: String?
 
     package init(_ pointer: String, _ detail: String) {
         self.pointer = pointer.isEmpty ? "/" : pointer
         self.detail = detail
     }
 
-    package var description: String { "\(pointer): \(detail)" }
-
-    /// `{"errors": [{"code": 10, "source": {"pointer"}, "title", "detail"}]}`, as WireMock answers a bad mapping.
-    package var json: JSONValue {
-        ["errors": [["code": 10, "source": ["pointer": .string(pointer)], "title": "Error parsing JSON", "detail": .string(detail)]]]
+    /// A problem with WireMock's own words for the body (`wireMockDetail`) and ours for the hint.
+    init(_ pointer: String, _ detail: String, wireMock wireMockDetail: String) {
+        self.init(pointer, detail)
+        self.wireMockDetail = wireMockDetail
     }
 
-    /// The 422 with the problem as the hint too (`X-Mock-Hint`).
+    package var description: String { "\(pointer): \(detail)" }
+
+    /// `{"errors": [{"code": 10, "source": {"pointer"}, "title", "detail"}]}`, as WireMock answers a bad
+    /// mapping: WireMock's pointer and words where known, ours otherwise.
+    package var json: JSONValue {
+        let place = wireMockPointer ?? pointer
+        let source: JSONValue = place.isEmpty ? .object([]) : ["pointer": .string(place)]
+        return ["errors": [["code": 10, "source": source, "title": "Error parsing JSON", "detail": .string(wireMockDetail ?? detail)]]]
+    }
+
+    /// The 422: WireMock's document in the body, our sentence in the hint (`X-Mock-Hint`).
     package var response: HTTPResponse {
         HTTPResponse.json(HTTPStatus(code: 422), bytes: Array(json.jsonText.utf8)).hinted(StubProblem.ascii(description))
+    }
+
+    /// This problem as WireMock would point at it from `pointer` (the matcher or object that
+    /// WireMock's deserialiser was reading), unless a deeper reading already said where.
+    func pointedByWireMock(at pointer: String) -> StubProblem {
+        var copy = self
+        if copy.wireMockPointer == nil { copy.wireMockPointer = pointer.isEmpty ? "/" : pointer }
+        return copy
+    }
+
+    /// This problem with WireMock's pointer moved from under `old` to under `new` (where WireMock's
+    /// path leaves out a level this server names).
+    func replacingWireMockPrefix(_ old: String, with new: String) -> StubProblem {
+        var copy = self
+        if let current = copy.wireMockPointer, current == old || current.hasPrefix(old + "/") {
+            copy.wireMockPointer = new + current.dropFirst(old.count)
+        }
+        return copy
     }
 
     /// A header value keeps printable ASCII only.
@@ -42,12 +79,15 @@ struct StrictObject {
         self.members = members
     }
 
-    /// Throws for the first field not in `known`, naming it and the fields that are.
-    func allow(_ known: [String], unsupported: [String: String] = [:]) throws(StubProblem) {
+    /// Throws for the first field not in `known`, naming it and the fields that are; in Jackson's
+    /// words too when `wireMock`'s class would refuse that field as well.
+    func allow(_ known: [String], unsupported: [String: String] = [:], wireMock: WireMockFields? = nil) throws(StubProblem) {
         for member in members where !known.contains(member.key) {
             if let why = unsupported[member.key] { throw StubProblem(pointer + "/" + member.key, why) }
-            throw StubProblem(pointer + "/" + member.key,
-                              "unknown or unsupported field \"\(member.key)\" (supported here: \(known.joined(separator: ", ")))")
+            var problem = StubProblem(pointer + "/" + member.key,
+                                      "unknown or unsupported field \"\(member.key)\" (supported here: \(known.joined(separator: ", ")))")
+            problem.wireMockDetail = wireMock?.unrecognized(member.key)
+            throw problem
         }
     }
 

@@ -77,7 +77,7 @@ struct StubResponse: Sendable {
     /// Reads a `response` object. `filesRoot` is the `__files` folder (nil: `bodyFileName` refused).
     static func decode(_ value: JSONValue, at pointer: String, filesRoot: String?, templateAll: Bool = false) throws(StubProblem) -> StubResponse {
         let object = try StrictObject(value, at: pointer, what: "\"response\"")
-        try object.allow(fields, unsupported: refused)
+        try object.allow(fields, unsupported: refused, wireMock: .responseDefinition)
         // `--global-response-templating`: every response is a template, as WireMock's flag makes it.
         var templated = templateAll
         if let transformers = object["transformers"] {

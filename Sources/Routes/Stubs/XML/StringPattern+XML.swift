@@ -6,7 +6,9 @@ extension StringPattern {
     static func decodeXML(_ op: String, _ object: StrictObject, at pointer: String) throws(StubProblem) -> StringPattern {
         if op == "equalToXml" {
             try object.allow(["equalToXml", "enablePlaceholders", "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex", "exemptedComparisons"])
-            guard let text = try object.string("equalToXml") else { throw StubProblem(pointer + "/equalToXml", "\"equalToXml\" must be a string of XML") }
+            guard case .string(let text)? = object["equalToXml"] else {
+                throw StubProblem(pointer + "/equalToXml", "\"equalToXml\" must be a string of XML", wireMock: "'equalToXml' expected value cannot be null")
+            }
             var exempted = Set<String>()
             switch object["exemptedComparisons"] {
             case nil, .null?: break
@@ -43,9 +45,16 @@ extension StringPattern {
             return .matchesXPath(XPathPattern(expression, namespaces: namespaces), nil)
         case .object(let members)?:
             guard case .string(let expression)? = members.last(where: { $0.key == "expression" })?.value else {
-                throw StubProblem(pointer + "/matchesXPath/expression", "\"expression\" (an XPath) is required")
+                throw StubProblem(pointer + "/matchesXPath/expression", "\"expression\" (an XPath) is required",
+                                  wireMock: "expression is required in the advanced matchesXPath form")
             }
-            let sub = try StringPattern.decode(.object(members.filter { $0.key != "expression" }), at: pointer + "/matchesXPath")
+            let sub: StringPattern
+            do throws(StubProblem) {
+                sub = try StringPattern.decode(.object(members.filter { $0.key != "expression" }), at: pointer + "/matchesXPath")
+            } catch {
+                // WireMock reads the inner matcher from the same object: it points at the outer one.
+                throw error.replacingWireMockPrefix(pointer + "/matchesXPath", with: pointer)
+            }
             return .matchesXPath(XPathPattern(expression, namespaces: namespaces), StringPatternBox(sub))
         default:
             throw StubProblem(pointer + "/matchesXPath", "\"matchesXPath\" must be an XPath string or {\"expression\": …, \"equalTo\": …}")
