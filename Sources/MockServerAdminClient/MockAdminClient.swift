@@ -27,7 +27,8 @@ public struct MockAdminClient: Sendable {
 
     /// A failed admin call: the status and body the server answered, or what went wrong.
     public struct Failure: Error, CustomStringConvertible, Sendable {
-        /// The method and path, then the status and body the server answered (or what went wrong).
+        /// The method and path, then the status and body the server answered and its `X-Mock-Hint`
+        /// (or what went wrong).
         public let description: String
     }
 
@@ -91,7 +92,9 @@ public struct MockAdminClient: Sendable {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw Failure(description: "\(method) \(path): no HTTP response") }
         guard http.statusCode == status else {
-            throw Failure(description: "\(method) \(path): \(http.statusCode) \(String(decoding: data, as: UTF8.self))")
+            // A stub error's body is WireMock's document; the server's own sentence is the hint.
+            let hint = http.value(forHTTPHeaderField: "X-Mock-Hint").map { " (hint: \($0))" } ?? ""
+            throw Failure(description: "\(method) \(path): \(http.statusCode) \(String(decoding: data, as: UTF8.self))\(hint)")
         }
         return data
     }

@@ -89,6 +89,7 @@ final class AdminClientStubTests: XCTestCase {
             XCTFail("a mapping with an unknown field was added")
         } catch {
             XCTAssertTrue("\(error)".contains("/request/bogus"), "\(error)")
+            XCTAssertTrue("\(error)".contains("(hint: /request/bogus: unknown or unsupported field"), "the server's own sentence too: \(error)")
         }
     }
 

@@ -54,7 +54,25 @@ final class StubAdminTests: MockServerTestCase {
         XCTAssertEqual(response.status, 422)
         let errors = try XCTUnwrap(response.jsonObject?["errors"] as? [[String: Any]])
         XCTAssertEqual((errors.first?["source"] as? [String: Any])?["pointer"] as? String, "/request/bogus")
-        XCTAssertNotNil(response.header("X-Mock-Hint"))
+        XCTAssertEqual(errors.first?["detail"] as? String,
+                       #"Unrecognized field "bogus" (class com.github.tomakehurst.wiremock.matching.RequestPattern), not marked as ignorable"#,
+                       "WireMock's own words in the body")
+        let hint = try XCTUnwrap(response.header("X-Mock-Hint"))
+        XCTAssertTrue(hint.hasPrefix("/request/bogus: ") && hint.contains("supported here"), hint)
+    }
+
+    func testMatcherErrorsPointAtTheMatcherAsWireMockDoesAndHintAtTheField() throws {
+        let response = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"bodyPatterns": [{"equalTo": "a"}, {"or": [{"contains": 5}]}]}}"#)
+        XCTAssertEqual(response.status, 422)
+        let error = try XCTUnwrap((response.jsonObject?["errors"] as? [[String: Any]])?.first)
+        XCTAssertEqual((error["source"] as? [String: Any])?["pointer"] as? String, "/request/bodyPatterns/1/0", "WireMock's path leaves out the or")
+        XCTAssertEqual(error["title"] as? String, "Error parsing JSON")
+        XCTAssertEqual(error["detail"] as? String, "contains operand must be a non-null string")
+        XCTAssertEqual(response.header("X-Mock-Hint"), #"/request/bodyPatterns/1/or/0/contains: "contains" must be a string"#)
+        let json = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"bodyPatterns": [{"equalToJson": "(x"}]}}"#)
+        let detail = try XCTUnwrap(((json.jsonObject?["errors"] as? [[String: Any]])?.first)?["detail"] as? String)
+        XCTAssertTrue(detail.hasPrefix("Unexpected character ('(' (code 40)): expected a valid value") && detail.hasSuffix("line: 1, column: 2]"), detail)
+        XCTAssertTrue(json.header("X-Mock-Hint")?.contains("not JSON") == true)
     }
 
     func testBadRegexAndFileOutsideFilesAreRefused() throws {
@@ -67,7 +85,10 @@ final class StubAdminTests: MockServerTestCase {
     func testSyntaxErrorNamesLineAndColumn() throws {
         let response = try server.request("POST", "/__admin/mappings", jsonText: "{\n  \"request\": {\"url\": \"/x\"\n")
         XCTAssertEqual(response.status, 422)
-        XCTAssertTrue(response.text.contains("line 3"), response.text)
+        let error = try XCTUnwrap((response.jsonObject?["errors"] as? [[String: Any]])?.first)
+        XCTAssertEqual((error["source"] as? [String: Any])?.count, 0, "WireMock names no place for a syntax error")
+        let hint = try XCTUnwrap(response.header("X-Mock-Hint"))
+        XCTAssertTrue(hint.contains("line 3"), hint)
     }
 
     func testImportIsAllOrNothing() throws {
