@@ -187,6 +187,9 @@ extension OAS {
             AdminRoute(.addStub, tag: "stubs", "Add a stub mapping (persistent: true writes it to the --mappings folder first)", [
                 "201": response("Added, with its id.", json(stubMapping)), "422": stubRefused, "409": stubReadOnly, "503": stubNotWritten,
             ], body: body(stubMapping, [jsonType]), handler: stubs().createHandler),
+            AdminRoute(.post, "/__admin/mappings/new", tag: "stubs", "Add a stub mapping: WireMock's older path, the same as POST /__admin/mappings", [
+                "201": response("Added, with its id.", json(stubMapping)), "422": stubRefused, "409": stubReadOnly, "503": stubNotWritten,
+            ], body: body(stubMapping, [jsonType]), handler: stubs().createHandler),
             AdminRoute(.removeAllStubs, tag: "stubs", "Remove every stub mapping", ["200": stubDone], handler: stubs().removeMappingsHandler),
             AdminRoute(.refusedStubs, tag: "stubs", "The --mappings folder's mappings its last load refused, with why",
                        ["200": response("Each refused mapping's file, JSON pointer and reason, and the load's warnings.", json(object([

@@ -260,10 +260,13 @@ import EmulationKit
             }
             for (id, origin) in written { s.folderFiles[id] = origin }
             for m in mappings {
-                let file = written[m.id] ?? replaced.first { $0.mapping.id == m.id }?.file
-                s.insert(Entry(mapping: m, sequence: s.nextSequence, fromFiles: fromFiles || written[m.id] != nil,
+                let previous = replaced.first { $0.mapping.id == m.id }
+                let file = written[m.id] ?? previous?.file
+                // A replaced mapping keeps its place in the list and in the order of matching, as
+                // WireMock's import edits the mapping it has (a new one is the newest).
+                s.insert(Entry(mapping: m, sequence: previous?.sequence ?? s.nextSequence, fromFiles: fromFiles || written[m.id] != nil,
                                file: file, saved: fromFiles || written[m.id] != nil))
-                s.nextSequence += 1
+                if previous == nil { s.nextSequence += 1 }
             }
             s.syncScenarios()
             publishIndex(of: s, owns: owns)
