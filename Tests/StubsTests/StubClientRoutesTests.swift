@@ -182,6 +182,17 @@ final class StubClientRoutesTests: MockServerTestCase {
         XCTAssertEqual((byPattern.first?["matchResult"] as? [String: Any])?["distance"] as? Double, 0)
     }
 
+    func testNearMissesGradeAWrongExactURLByEditDistance() throws {
+        XCTAssertEqual(try server.request("GET", "/actual11").status, 404)
+        XCTAssertEqual(try server.request("GET", "/actual42").status, 404)
+        let misses = try XCTUnwrap(try post("/__admin/near-misses/request-pattern", #"{"method": "GET", "url": "/actual4"}"#)
+            .jsonObject?["nearMisses"] as? [[String: Any]])
+        XCTAssertEqual(misses.compactMap { ($0["request"] as? [String: Any])?["url"] as? String }, ["/actual42", "/actual11"],
+                       "one edit from the pattern's URL before two, as WireMock ranks them")
+        let distance = try XCTUnwrap((misses.first?["matchResult"] as? [String: Any])?["distance"] as? Double)
+        XCTAssertEqual(distance, (1.0 / 9.0) / 2.0, accuracy: 1e-9, "the URL part of two (method, URL) missed by 1 edit in 9 characters")
+    }
+
     /// WireMock compiles every stub regex with DOTALL: `.` crosses a line break in a body.
     func testARegexDotCrossesLineBreaksAsInWireMock() throws {
         let mapping = #"{"request": {"method": "POST", "url": "/dot", "bodyPatterns": [{"matches": ".*foo.*"}]}, "response": {"body": "matched"}}"#

@@ -81,6 +81,24 @@ final class StubWireMockFormsTests: MockServerTestCase {
         XCTAssertEqual(try server.request("GET", "/gone").status, 404, "not in the import: removed")
     }
 
+    func testAnImportOverwritingAMappingKeepsItsPlace() throws {
+        let id = "8c5db8b0-2db4-4ad7-a99f-38c9b00da3f8"
+        XCTAssertEqual(try post(#"{"id": "\#(id)", "priority": 5, "request": {"urlPathPattern": "/p/.*"}, "response": {"body": "Original"}}"#).status, 201)
+        XCTAssertEqual(try post(#"{"priority": 5, "request": {"urlPathPattern": "/p/.*"}, "response": {"body": "newer"}}"#).status, 201)
+        let body = #"{"mappings": [{"id": "\#(id)", "priority": 5, "request": {"urlPathPattern": "/p/.*"}, "response": {"body": "Updated"}}]}"#
+        XCTAssertEqual(try server.request("POST", "/__admin/mappings/import", jsonText: body).status, 200)
+        let bodies = (try server.request("GET", "/__admin/mappings").jsonObject?["mappings"] as? [[String: Any]] ?? [])
+            .map { ($0["response"] as? [String: Any])?["body"] as? String }
+        XCTAssertEqual(bodies, ["newer", "Updated"], "WireMock's import edits the mapping in place: still the older one")
+        XCTAssertEqual(try server.request("GET", "/p/x").text, "newer", "and still matched after the newer one")
+    }
+
+    func testTheOlderAddPathAddsAMapping() throws {
+        let added = try server.request("POST", "/__admin/mappings/new", jsonText: #"{"request": {"urlPattern": "/one/(.*?)/three"}, "response": {"body": "Matched!"}}"#)
+        XCTAssertEqual(added.status, 201, "WireMock's POST /__admin/mappings/new, which its test client still uses")
+        XCTAssertEqual(try server.request("GET", "/one/two/three").text, "Matched!")
+    }
+
     func testAnImportListsItsFirstMappingFirst() throws {
         let body = #"{"mappings": [{"request": {"url": "/one"}}, {"request": {"url": "/two"}}]}"#
         XCTAssertEqual(try server.request("POST", "/__admin/mappings/import", jsonText: body).status, 200)

@@ -10,7 +10,8 @@ struct RegexCompiler {
     static func compile(_ node: RegexNode, groups: Int) throws(RegexSyntaxError) -> RegexProgram {
         let size = RegexCompiler.size(of: node) + 4
         if size > maxInstructions {
-            throw RegexSyntaxError(message: "the pattern compiles to more than \(maxInstructions) instructions (about \(size)): use smaller repetition counts", offset: 0)
+            throw RegexSyntaxError(message: "the pattern compiles to more than \(maxInstructions) instructions (about \(size)): use smaller repetition counts", offset: 0,
+                                   isRefusedConstruct: true)
         }
         var compiler = RegexCompiler()
         compiler.program.instructions.reserveCapacity(size)

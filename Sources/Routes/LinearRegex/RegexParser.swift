@@ -160,7 +160,7 @@ struct RegexParser {
 
     @inline(never)
     private static func nestedTooDeep(_ what: String, at offset: Int) -> RegexSyntaxError {
-        RegexSyntaxError(message: "\(what) nested deeper than \(maxDepth)", offset: offset)
+        RegexSyntaxError(message: "\(what) nested deeper than \(maxDepth)", offset: offset, isRefusedConstruct: true)
     }
 
     @inline(never)

@@ -5,7 +5,8 @@ package struct RegexSyntaxError: Error, Sendable, Equatable, CustomStringConvert
     package let message: String
     /// Where, in Unicode scalars from the pattern's start.
     package let offset: Int
-    /// A valid pattern this engine refuses (a construct that needs backtracking), not a syntax error.
+    /// A valid pattern this engine refuses (a construct that needs backtracking, or a pattern past
+    /// its size or nesting limits), not a syntax error.
     package var isRefusedConstruct = false
 
     /// The message and the offset.

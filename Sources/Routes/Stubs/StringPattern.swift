@@ -121,9 +121,16 @@ indirect enum StringPattern: Sendable {
             return .not(try decode(object["not"] ?? .null, at: pointer + "/not", depth: depth + 1))
         case "binaryEqualTo":
             try object.allow(["binaryEqualTo"])
-            guard body else { throw StubProblem(pointer + "/binaryEqualTo", "binaryEqualTo matches a body only (in bodyPatterns)") }
+            guard body else {
+                // WireMock 2.35 has no binaryEqualTo outside bodies.
+                throw StubProblem(pointer + "/binaryEqualTo", "binaryEqualTo matches a body only (in bodyPatterns)",
+                                  wireMock: "\(value.jsonText) is not a valid match operation")
+            }
             guard let text = try object.string("binaryEqualTo"), let bytes = Base64.decode(text) else {
-                throw StubProblem(pointer + "/binaryEqualTo", "\"binaryEqualTo\" must be base64 text")
+                var problem = StubProblem(pointer + "/binaryEqualTo", "\"binaryEqualTo\" must be base64 text")
+                // WireMock's base64 decoder refuses it too, in its own words.
+                problem.wireMockRefuses = true
+                throw problem
             }
             return .binaryEqualTo(bytes)
         case "equalToJson":
@@ -135,6 +142,8 @@ indirect enum StringPattern: Sendable {
             if case .string(let text) = expected {
                 guard let parsed = JSONValue.parse(text) else {
                     var problem = StubProblem(pointer + "/equalToJson", "\"equalToJson\" is a string that is not JSON: \(text.prefix(80))")
+                    // WireMock's parser reads single quotes and comments: such text may be its JSON.
+                    problem.wireMockRefuses = !text.contains("'") && !text.contains("/")
                     problem.wireMockDetail = JacksonSyntaxError.message(for: text)
                     throw problem
                 }

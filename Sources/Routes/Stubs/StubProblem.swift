@@ -16,7 +16,12 @@ package struct StubProblem: Error, Sendable, CustomStringConvertible {
     /// names no place (a syntax error of the whole document: `"source": {}`).
     package var wireMockPointer: String?
     /// WireMock 2.35's own words for the same mistake, where it has words this server can give.
-    package var wireMockDetail: String?
+    package var wireMockDetail: String? {
+        didSet { if wireMockDetail != nil { wireMockRefuses = true } }
+    }
+    /// WireMock 2.35 refuses this mapping too, so the body takes WireMock's pointer; false for this
+    /// server's own refusals and limits (the body keeps this server's pointer and sentence).
+    package var wireMockRefuses = false
 
     package init(_ pointer: String, _ detail: String) {
         self.pointer = pointer.isEmpty ? "/" : pointer
@@ -27,6 +32,8 @@ package struct StubProblem: Error, Sendable, CustomStringConvertible {
     init(_ pointer: String, _ detail: String, wireMock wireMockDetail: String) {
         self.init(pointer, detail)
         self.wireMockDetail = wireMockDetail
+        // Observers do not run in an initialiser.
+        wireMockRefuses = true
     }
 
     package var description: String { "\(pointer): \(detail)" }
@@ -45,10 +52,11 @@ package struct StubProblem: Error, Sendable, CustomStringConvertible {
     }
 
     /// This problem as WireMock would point at it from `pointer` (the matcher or object that
-    /// WireMock's deserialiser was reading), unless a deeper reading already said where.
+    /// WireMock's deserialiser was reading), unless a deeper reading already said where; only
+    /// when WireMock refuses it too.
     func pointedByWireMock(at pointer: String) -> StubProblem {
         var copy = self
-        if copy.wireMockPointer == nil { copy.wireMockPointer = pointer.isEmpty ? "/" : pointer }
+        if copy.wireMockRefuses && copy.wireMockPointer == nil { copy.wireMockPointer = pointer.isEmpty ? "/" : pointer }
         return copy
     }
 

@@ -14,7 +14,10 @@ struct StubRegex: Sendable {
         do {
             pattern = try RegexPattern(source, dotAll: true)
         } catch {
-            throw StubProblem(pointer, "the regular expression \"\(source)\" is refused: \(error)")
+            var problem = StubProblem(pointer, "the regular expression \"\(source)\" is refused: \(error)")
+            // A syntax error Java's Pattern refuses too (in its own words, not reproduced here).
+            problem.wireMockRefuses = !error.isRefusedConstruct
+            throw problem
         }
     }
 

@@ -33,7 +33,10 @@ struct XMLEquality: Sendable {
         do {
             expected = try XMLParser.parse(text)
         } catch {
-            throw StubProblem(pointer, "\"equalToXml\" is not XML WireMock would read: \(error.description)")
+            var problem = StubProblem(pointer, "\"equalToXml\" is not XML WireMock would read: \(error.description)")
+            // WireMock refuses it too (in its XML parser's words, not reproduced here).
+            problem.wireMockRefuses = true
+            throw problem
         }
         self.exempted = exempted
         var found: [Int: Placeholder] = [:]
