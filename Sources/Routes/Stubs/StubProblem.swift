@@ -14,14 +14,14 @@ package struct StubProblem: Error, Sendable, CustomStringConvertible {
     /// Where WireMock 2.35 points for the same mistake when that differs (it names the matcher
     /// holding the operator, `/request/bodyPatterns/0`, not the operator's field); empty when it
     /// names no place (a syntax error of the whole document: `"source": {}`).
-    package var wireMockPointer: String?
+    var wireMockPointer: String?
     /// WireMock 2.35's own words for the same mistake, where it has words this server can give.
-    package var wireMockDetail: String? {
+    var wireMockDetail: String? {
         didSet { if wireMockDetail != nil { wireMockRefuses = true } }
     }
     /// WireMock 2.35 refuses this mapping too, so the body takes WireMock's pointer; false for this
     /// server's own refusals and limits (the body keeps this server's pointer and sentence).
-    package var wireMockRefuses = false
+    var wireMockRefuses = false
 
     package init(_ pointer: String, _ detail: String) {
         self.pointer = pointer.isEmpty ? "/" : pointer
