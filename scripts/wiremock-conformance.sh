@@ -41,7 +41,7 @@ timeout 200 "$VENV/bin/python" scripts/wiremock-conformance.py --mock-server "$b
 MIN_REAL_SAME_PERCENT="${MIN_REAL_SAME_PERCENT:-100}"
 MIN_OVERALL_SAME_PERCENT="${MIN_OVERALL_SAME_PERCENT:-98}"
 MIN_LOADED_SAME_PERCENT="${MIN_LOADED_SAME_PERCENT:-100}"
-MIN_WIREMOCK_TESTS_PERCENT="${MIN_WIREMOCK_TESTS_PERCENT:-97}"
+MIN_WIREMOCK_TESTS_PERCENT="${MIN_WIREMOCK_TESTS_PERCENT:-99}"
 # A new network namespace: as root `unshare -n`, else a user namespace too (`unshare -rn`).
 isolate=(unshare -n)
 if ! unshare -n true 2> /dev/null; then
