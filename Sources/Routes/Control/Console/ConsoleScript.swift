@@ -43,6 +43,8 @@ enum ConsoleScript {
     if (!response.ok) {
       let reason = text;
       try { const j = JSON.parse(text); reason = j.error || j.reason || text; } catch (_) {}
+      // A refused stub's body is WireMock's error document; the server's own sentence is the hint.
+      reason = response.headers.get("X-Mock-Hint") || reason;
       throw new Error(response.status + " " + (reason || response.statusText));
     }
     return text;
