@@ -73,6 +73,14 @@ final class StubAdminTests: MockServerTestCase {
         let detail = try XCTUnwrap(((json.jsonObject?["errors"] as? [[String: Any]])?.first)?["detail"] as? String)
         XCTAssertTrue(detail.hasPrefix("Unexpected character ('(' (code 40)): expected a valid value") && detail.hasSuffix("line: 1, column: 2]"), detail)
         XCTAssertTrue(json.header("X-Mock-Hint")?.contains("not JSON") == true)
+        let word = try server.request("POST", "/__admin/mappings", body: Array("not json".utf8))
+        let wordError = try XCTUnwrap((word.jsonObject?["errors"] as? [[String: Any]])?.first)
+        XCTAssertEqual(wordError["detail"] as? String, "Unrecognized token 'not': was expecting (JSON String, Number, Array, Object or token "
+                       + "'null', 'true' or 'false')\n at [Source: (String)\"not json\"; line: 1, column: 4]", "Jackson's words, as WireMock's")
+        let quoted = try server.request("POST", "/__admin/mappings", jsonText: #"{"request": {"bodyPatterns": [{"equalToJson": "{'a': 1}"}]}}"#)
+        let quotedError = try XCTUnwrap((quoted.jsonObject?["errors"] as? [[String: Any]])?.first)
+        XCTAssertEqual((quotedError["source"] as? [String: Any])?["pointer"] as? String, "/request/bodyPatterns/0/equalToJson",
+                       "WireMock reads single quotes: a refusal of this server's own keeps its pointer")
     }
 
     func testBadRegexAndFileOutsideFilesAreRefused() throws {

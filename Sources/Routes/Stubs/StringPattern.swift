@@ -142,8 +142,11 @@ indirect enum StringPattern: Sendable {
             if case .string(let text) = expected {
                 guard let parsed = JSONValue.parse(text) else {
                     var problem = StubProblem(pointer + "/equalToJson", "\"equalToJson\" is a string that is not JSON: \(text.prefix(80))")
-                    // WireMock's parser reads single quotes and comments: such text may be its JSON.
-                    problem.wireMockRefuses = !text.contains("'") && !text.contains("/")
+                    // WireMock's parser reads single quotes and comments, and stops after the first
+                    // value (`true false` is `true` there): such text may be its JSON.
+                    let bytes = Array(text.utf8)
+                    let valueThenMore = JSONValue.syntaxErrorOffset(bytes).map { JSONValue.parse(Array(bytes.prefix($0))) != nil } ?? false
+                    problem.wireMockRefuses = !text.contains("'") && !text.contains("/") && !valueThenMore
                     problem.wireMockDetail = JacksonSyntaxError.message(for: text)
                     throw problem
                 }
