@@ -17,11 +17,21 @@ import Foundation
     /// The status message or fields came from outside the server's code (a stub mapping, a
     /// template over the request, an upstream): the encoder lets the response's `Date` and
     /// `Server` replace its own (it checks every answer's head for CR, LF and NUL).
-    package var outsideFields = false
-    /// An `outsideFields` answer sent with `Transfer-Encoding: chunked` rather than
-    /// `Content-Length` (to an HTTP/1.1 request; HTTP/1.0 has no chunked coding), as WireMock
-    /// sends a stub answer whose mapping gives no `Content-Length`.
-    package var chunked = false
+    package var outsideFields: Bool {
+        get { outside != .no }
+        set { outside = newValue ? (outside == .no ? .fields : outside) : .no }
+    }
+    /// An `outsideFields` answer (setting it sets that too) sent with `Transfer-Encoding: chunked`
+    /// rather than `Content-Length` (to an HTTP/1.1 request; HTTP/1.0 has no chunked coding), as
+    /// WireMock sends a stub answer whose mapping gives no `Content-Length`.
+    package var chunked: Bool {
+        get { outside == .chunked }
+        set { outside = newValue ? .chunked : (outside == .no ? .no : .fields) }
+    }
+    /// Both facts in one byte: a second stored flag changed the layout of every enum holding a
+    /// response, and destroying the router's outcome became a call on every request.
+    private var outside = Outside.no
+    private enum Outside: UInt8 { case no, fields, chunked }
 
     package init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
