@@ -12,7 +12,8 @@ extension RequestPattern {
     /// distance, as WireMock scores it, so the closer URL ranks first. This is this server's own
     /// measure: WireMock weighs its parts, so the two order near misses alike in the usual cases
     /// (the closest mapping first) but their numbers differ.
-    func distance(_ request: StubRequest, now: Date) -> Double {
+    /// `budget`: the edit-distance cells the near-miss call has left (`StubEditDistance`).
+    func distance(_ request: StubRequest, now: Date, budget: inout Int) -> Double {
         var parts = 0, misses = 0.0
         visitParts(of: request, now: now) { matched in
             parts += 1
@@ -20,8 +21,8 @@ extension RequestPattern {
             return true
         }
         switch url {
-        case .url(let expected) where expected != request.url: misses -= 1 - StubEditDistance.fraction(expected, request.url)
-        case .urlPath(let expected) where expected != request.path: misses -= 1 - StubEditDistance.fraction(expected, request.path)
+        case .url(let expected) where expected != request.url: misses -= 1 - StubEditDistance.fraction(expected, request.url, budget: &budget)
+        case .urlPath(let expected) where expected != request.path: misses -= 1 - StubEditDistance.fraction(expected, request.path, budget: &budget)
         default: break
         }
         return misses / Double(parts)

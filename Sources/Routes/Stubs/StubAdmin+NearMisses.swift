@@ -12,8 +12,9 @@ extension StubAdmin {
         let admin = self
         return { _, _ in
             let unmatched = admin.journal.loggedRequests().filter { !$0.wasMatched }
+            var budget = StubEditDistance.cellsPerCall
             let misses = unmatched.flatMap { logged in
-                admin.nearestMappings(to: logged.request).map { admin.nearMiss(logged.requestJSON(host: logged.request.headers["Host"]), $0) }
+                admin.nearestMappings(to: logged.request, budget: &budget).map { admin.nearMiss(logged.requestJSON(host: logged.request.headers["Host"]), $0) }
             }
             return StubAdmin.json(.ok, ["nearMisses": .array(misses)])
         }
@@ -26,7 +27,8 @@ extension StubAdmin {
             do throws(StubProblem) {
                 let value = try StubAdmin.parse(request.body).get()
                 let asked = try StubAdmin.loggedRequest(value)
-                let misses = admin.nearestMappings(to: asked).map { admin.nearMiss(value, $0) }
+                var budget = StubEditDistance.cellsPerCall
+                let misses = admin.nearestMappings(to: asked, budget: &budget).map { admin.nearMiss(value, $0) }
                 return StubAdmin.json(.ok, ["nearMisses": .array(misses)])
             } catch {
                 return error.response
@@ -41,8 +43,9 @@ extension StubAdmin {
             do throws(StubProblem) {
                 let value = try StubAdmin.parse(request.body).get()
                 let pattern = try RequestPattern.decode(value, at: "")
+                var budget = StubEditDistance.cellsPerCall
                 let ranked = admin.journal.loggedRequests()
-                    .map { (logged: $0, distance: pattern.distance($0.request, now: store.now())) }
+                    .map { (logged: $0, distance: pattern.distance($0.request, now: store.now(), budget: &budget)) }
                     .sorted { $0.distance < $1.distance }
                     .prefix(StubAdmin.nearMissCount)
                 let misses: [JSONValue] = ranked.map { item in
@@ -57,8 +60,8 @@ extension StubAdmin {
     }
 
     /// The mappings closest to matching `request`, nearest first (ties: the order they are listed in).
-    private func nearestMappings(to request: StubRequest) -> [(mapping: StubMapping, distance: Double)] {
-        let ranked = store.mappings.map { (mapping: $0, distance: $0.request.distance(request, now: store.now())) }
+    private func nearestMappings(to request: StubRequest, budget: inout Int) -> [(mapping: StubMapping, distance: Double)] {
+        let ranked = store.mappings.map { (mapping: $0, distance: $0.request.distance(request, now: store.now(), budget: &budget)) }
         return Array(ranked.enumerated().sorted { ($0.element.distance, $0.offset) < ($1.element.distance, $1.offset) }
             .prefix(StubAdmin.nearMissCount).map(\.element))
     }
