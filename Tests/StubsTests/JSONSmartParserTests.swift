@@ -54,4 +54,13 @@ final class JSONSmartParserTests: XCTestCase {
         XCTAssertFalse(pattern.matches(#"{"a":1"#, now: Date()))
         XCTAssertFalse(pattern.matches("", now: Date()))
     }
+
+    /// Nesting to the cap parses, one more is refused: within a 512 KiB stack (the Darwin-like
+    /// CI run's), where the stub matchers may run on a test's own thread.
+    func testNestingToTheCapParsesAndDeeperIsRefused() throws {
+        let n = JSONSmartParser.maxDepth
+        XCTAssertNoThrow(try parse(String(repeating: "[", count: n) + String(repeating: "]", count: n)))
+        XCTAssertNoThrow(try parse(String(repeating: "{a:", count: n) + "1" + String(repeating: "}", count: n)))
+        XCTAssertThrowsError(try parse(String(repeating: "[", count: n + 1) + String(repeating: "]", count: n + 1)))
+    }
 }
