@@ -63,4 +63,17 @@ final class JSONSmartParserTests: XCTestCase {
         XCTAssertNoThrow(try parse(String(repeating: "{a:", count: n) + "1" + String(repeating: "}", count: n)))
         XCTAssertThrowsError(try parse(String(repeating: "[", count: n + 1) + String(repeating: "]", count: n + 1)))
     }
+
+    /// Past the first members an object is indexed: a repeated key still takes the last value in
+    /// its first place, and many keys read in linear time (no scan per key).
+    func testManyKeysAndARepeatedOneAfterTheIndexStarts() throws {
+        let keys = (0..<40).map { "k\($0)" }
+        let text = "{" + keys.map { "\($0): 1" }.joined(separator: ",") + ", k3: 2, k30: 3, k39: 4}"
+        guard case .object(let members) = try parse(text) else { return XCTFail("not an object") }
+        XCTAssertEqual(members.map(\.key), keys)
+        XCTAssertEqual(members[3].value, .number(2))
+        XCTAssertEqual(members[30].value, .number(3))
+        XCTAssertEqual(members[39].value, .number(4))
+        XCTAssertEqual(members[4].value, .number(1))
+    }
 }

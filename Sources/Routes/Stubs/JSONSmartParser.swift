@@ -19,6 +19,8 @@ struct JSONSmartParser {
     /// Deeper than this is refused (`tooDeep`) rather than recursing without bound (the server's
     /// threads have 2 MiB stacks; JSONValue's own parser stops at the same depth).
     static let maxDepth = 256
+    /// Members an object is scanned through for a repeated key before it is indexed.
+    static let indexedMembers = 16
 
     private let units: [UInt16]
     private var pos = -1
@@ -145,6 +147,9 @@ struct JSONSmartParser {
 
     private mutating func readObject() throws(JSONSmartFailure) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
+        // Each key's place, once the object is past a few members: a scan per key would make an
+        // object of many keys quadratic.
+        var places: [String: Int] = [:]
         while true {
             read()
             switch c {
@@ -164,7 +169,16 @@ struct JSONSmartParser {
                 if pos >= units.count { throw .syntax }
                 let value = try readValue(stop: .value)
                 // A LinkedHashMap: a repeated key keeps its first place and takes the last value.
-                if let i = members.firstIndex(where: { $0.key == key }) { members[i].value = value } else { members.append((key, value)) }
+                if members.count == JSONSmartParser.indexedMembers && places.isEmpty {
+                    for (i, member) in members.enumerated() where places[member.key] == nil { places[member.key] = i }
+                }
+                let known = members.count < JSONSmartParser.indexedMembers ? members.firstIndex(where: { $0.key == key }) : places[key]
+                if let i = known {
+                    members[i].value = value
+                } else {
+                    if members.count >= JSONSmartParser.indexedMembers { places[key] = members.count }
+                    members.append((key, value))
+                }
                 skipSpace()
                 if c == 0x7D {
                     read()
