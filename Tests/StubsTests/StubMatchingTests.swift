@@ -73,6 +73,13 @@ final class StubMatchingTests: MockServerTestCase {
         XCTAssertTrue(try server.request("POST", "/t/x", headers: [("Content-Type", "application/json")], body: Array("{}".utf8)).text.hasSuffix("2023-11-16"))
     }
 
+    /// As WireMock 2.35.1 answers it: the path is decoded, then cut at `/` (an encoded one too),
+    /// empty segments skipped; `path` and `pathSegments` render the decoded path whole.
+    func testPathSegmentsAreCutBeforeDecodingAndSkipEmptyOnes() throws {
+        try stub(#"{"request": {"urlPathPattern": "/p/.*"}, "response": {"body": "{{request.pathSegments.[1]}}|{{request.pathSegments.[2]}}|{{request.path.[3]}}|{{request.path}}|{{request.pathSegments}}|{{size request.pathSegments}}", "transformers": ["response-template"]}}"#)
+        XCTAssertEqual(try server.request("GET", "/p//a%2Fb/caf%C3%A9/x/").text, "a|b|café|/p//a/b/café/x/|/p//a/b/café/x/|5")
+    }
+
     func testBasicAuthAndCookies() throws {
         try stub(#"{"request": {"url": "/me", "basicAuthCredentials": {"username": "ann", "password": "pw"}, "cookies": {"s": {"equalTo": "1"}}}, "response": {"body": "me"}}"#)
         let auth = "Basic " + Data("ann:pw".utf8).base64EncodedString()

@@ -18,6 +18,7 @@ struct StubRenderScope {
     private var parsedBody: JSONValue??
     private var parsedQuery: Parameters?
     private var parsedSegments: [String]?
+    private var madePath: TemplateValue?
     private var parsedCookies: [(String, String)]?
 
     init(_ request: StubRequest, now: Date) {
@@ -48,8 +49,32 @@ struct StubRenderScope {
     var pathSegments: [String] {
         mutating get {
             if let parsedSegments { return parsedSegments }
-            let value = request.path.split(separator: "/").map { FormDecoding.percentDecode($0, plusIsSpace: false) }
+            // As WireMock: the path decoded, then cut at `/` (an encoded `/` cuts too), empty
+            // segments skipped. Cut on the byte, not through `Character`s (grapheme breaking cost
+            // thousands of instructions for a short path); `/` is ASCII, so every cut is a scalar boundary.
+            let path = decodedPath, utf8 = path.utf8
+            var value: [String] = []
+            var start = utf8.startIndex
+            for i in utf8.indices where utf8[i] == UInt8(ascii: "/") {
+                if start < i { value.append(String(path[start..<i])) }
+                start = utf8.index(after: i)
+            }
+            if start < utf8.endIndex { value.append(String(path[start...])) }
             parsedSegments = value
+            return value
+        }
+    }
+
+    /// The path percent-decoded (`request.path` rendered whole).
+    var decodedPath: String { FormDecoding.percentDecode(request.path, plusIsSpace: false) }
+
+    /// `request.path` and `request.pathSegments` as a template reads them: the segments, rendered
+    /// whole as the decoded path. Made once: a template naming the path three times built it three times.
+    var pathValue: TemplateValue {
+        mutating get {
+            if let madePath { return madePath }
+            let value = TemplateValue.list(pathSegments.map { .string($0) }, .urlPath(decodedPath))
+            madePath = value
             return value
         }
     }

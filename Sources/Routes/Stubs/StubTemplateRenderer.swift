@@ -162,11 +162,10 @@ struct StubTemplateRenderer {
             switch key {
             case "url": return .string(request.url)
             case "path":
-                let whole = FormDecoding.percentDecode(request.path, plusIsSpace: false)
-                if part == .requestLine { return .string(whole) }
-                return .list(scope.pathSegments.map { .string($0) }, .urlPath(whole))
+                if part == .requestLine { return .string(scope.decodedPath) }
+                return scope.pathValue
             case "pathSegments":
-                return .list(scope.pathSegments.map { .string($0) }, .urlPath(FormDecoding.percentDecode(request.path, plusIsSpace: false)))
+                return scope.pathValue
             case "method": return .string(request.method)
             case "query": return .lazy(.query)
             case "scheme": return .string("http")
