@@ -28,7 +28,7 @@ final class FSEventsWakeups: DirectoryWakeups, @unchecked Sendable {
     /// Installs the maker `DirectoryEvents` asks for on this system; called once, at start.
     static func install() {
         DirectoryEvents.platformWakeups.withLock { make in
-            make = { directories, _ in FSEventsWakeups(directories: directories) }
+            make = Boxed { directories, _ in FSEventsWakeups(directories: directories) }
         }
     }
 

@@ -51,7 +51,7 @@ package final class DirectoryEvents: @unchecked Sendable {
 
     /// Makes the wakeups of `directories` (`recursive`: and every folder under them) where this
     /// library has no notification of its own; set once by the executable before any watcher.
-    package static let platformWakeups = Locked<(@Sendable (_ directories: [String], _ recursive: Bool) -> (any DirectoryWakeups)?)?>(nil)
+    package static let platformWakeups = Locked<Boxed<@Sendable (_ directories: [String], _ recursive: Bool) -> (any DirectoryWakeups)?>?>(nil)
 
     /// How changes are seen: `inotify`, or the platform's wakeups' name.
     package var mechanism: String {
@@ -84,7 +84,7 @@ package final class DirectoryEvents: @unchecked Sendable {
         // Not one directory watched: nothing would ever wake the watcher.
         if watched.isEmpty { return nil }
         #else
-        guard let make = DirectoryEvents.platformWakeups.withLock({ $0 }), let made = make(directories, recursive) else { return nil }
+        guard let make = DirectoryEvents.platformWakeups.withLock({ $0 }), let made = make.value(directories, recursive) else { return nil }
         wakeups = made
         #endif
     }

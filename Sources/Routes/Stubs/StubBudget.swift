@@ -36,14 +36,14 @@ struct StubBudget {
 /// control plane sets it, as it sets the stub store's observer). A process-wide sink because a
 /// matcher knows neither its store nor its app; several embedded servers in one process share it.
 package enum StubWarnings {
-    private static let sink = Locked<(@Sendable (String) -> Void)?>(nil)
+    private static let sink = Locked<Boxed<@Sendable (String) -> Void>?>(nil)
 
     /// Sets who hears the warnings (nil: nobody).
-    package static func observe(_ body: (@Sendable (String) -> Void)?) { sink.withLock { $0 = body } }
+    package static func observe(_ body: (@Sendable (String) -> Void)?) { sink.withLock { $0 = body.map(Boxed.init) } }
 
     /// Tells the observer, if any.
     static func report(_ text: String) {
         let body = sink.withLock { $0 }
-        body?(text)
+        body?.value(text)
     }
 }

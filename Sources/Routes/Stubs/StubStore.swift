@@ -134,7 +134,7 @@ import EmulationKit
     /// theirs): while none may, the systems' requests skip the stubs after one atomic load.
     @usableFromInline let overrides = LockFreeFlag()
     /// Which paths the emulated systems own (set by the composition root); nil: every path.
-    let systemOwns = Locked<(@Sendable (String) -> Bool)?>(nil)
+    let systemOwns = Locked<Boxed<@Sendable (String) -> Bool>?>(nil)
     /// The `--mappings` folder, if any: `bodyFileName` reads its `__files`, resets reload it.
     package let files: StubFiles?
     /// `DIR/__files` of `--mappings DIR`.
@@ -152,7 +152,7 @@ import EmulationKit
     /// WireMock's recorder (`/__admin/recordings/*`, `--record-mappings`): it sees every proxied exchange.
     package let recorder: StubRecorder
     /// Told about every change (the log and the events stream).
-    private let observer: Locked<(@Sendable (StubChange) -> Void)?> = Locked(nil)
+    private let observer: Locked<Boxed<@Sendable (StubChange) -> Void>?> = Locked(nil)
 
     /// - Parameters:
     ///   - files: the `--mappings` folder (nil: `bodyFileName` is refused, resets load nothing).
@@ -176,13 +176,13 @@ import EmulationKit
     /// `--record-mappings`: the recorder hands each proxied exchange to this store.
     private func recordProxiedExchanges() {
         let sink: @Sendable (RecordedExchange) -> Void = { [weak self] exchange in self?.recordAsItComes(exchange) }
-        recorder.sink.withLock { $0 = sink }
+        recorder.sink.withLock { $0 = Boxed(sink) }
     }
 
     /// Sets who hears about changes.
-    package func observe(_ body: @escaping @Sendable (StubChange) -> Void) { observer.withLock { $0 = body } }
+    package func observe(_ body: @escaping @Sendable (StubChange) -> Void) { observer.withLock { $0 = Boxed(body) } }
 
-    func report(_ change: StubChange) { observer.withLock { $0 }?(change) }
+    func report(_ change: StubChange) { observer.withLock { $0 }?.value(change) }
 
     /// True while no mapping is loaded (inlined into the pipeline: one atomic load on Linux).
     @inlinable package var isEmpty: Bool { !loaded.isSet }
@@ -193,7 +193,7 @@ import EmulationKit
 
     /// Tells the store which paths the emulated systems own (see `mayAnswerSystemPaths`).
     package func setSystemPaths(_ owns: @escaping @Sendable (String) -> Bool) {
-        systemOwns.withLock { $0 = owns }
+        systemOwns.withLock { $0 = Boxed(owns) }
         state.withLock { s in overrides.set(Self.overridesSystems(s, owns)) }
     }
 
@@ -236,7 +236,7 @@ import EmulationKit
     /// names but left as it was, `duplicatePolicy: IGNORE`).
     func insert(_ mappings: [StubMapping], fromFiles: Bool, replaceExisting: Bool, keepOnly: Set<String>? = nil,
                 written: [String: StubFileOrigin] = [:], dryRun: Bool = false) -> StubProblem? {
-        let owns = systemOwns.withLock { $0 }
+        let owns = systemOwns.withLock { $0 }?.value
         return state.withLock { s -> StubProblem? in
             var ids = Set<String>()
             for m in mappings {
@@ -291,7 +291,7 @@ import EmulationKit
 
     /// Replaces the mapping under `writes`; `written`: it is in the folder now, in that file.
     func swap(id: String, with mapping: StubMapping, written: StubFileOrigin? = nil) -> Bool {
-        let owns = systemOwns.withLock { $0 }
+        let owns = systemOwns.withLock { $0 }?.value
         return state.withLock { s -> Bool in
             guard let i = s.entries.firstIndex(where: { $0.mapping.id == id }) else { return false }
             if let written { s.folderFiles[id] = written }
@@ -315,7 +315,7 @@ import EmulationKit
 
     /// Removes one mapping under `writes`: the entry removed, nil when there is none.
     func take(id: String) -> Entry? {
-        let owns = systemOwns.withLock { $0 }
+        let owns = systemOwns.withLock { $0 }?.value
         return state.withLock { s -> Entry? in
             guard let i = s.entries.firstIndex(where: { $0.mapping.id == id.lowercased() }) else { return nil }
             let entry = s.entries.remove(at: i)
@@ -330,7 +330,7 @@ import EmulationKit
     /// Removes every mapping (`keepFiles`: those from `--mappings` stay), puts every scenario back
     /// to `Started` and forgets the hit counts.
     package func removeAll(keepFiles: Bool) {
-        let owns = systemOwns.withLock { $0 }
+        let owns = systemOwns.withLock { $0 }?.value
         let removed = writes.withLock { _ in state.withLock { s -> [Entry] in
             let gone = s.entries.filter { !(keepFiles && $0.fromFiles) }
             s.entries.removeAll { !(keepFiles && $0.fromFiles) }
@@ -398,7 +398,7 @@ import EmulationKit
     /// Under `writes`: the folder's mappings in place of the ones from files (`dropHTTP`: of every
     /// one, hit counts and scenarios too); whether anything changed.
     private func apply(_ folder: StubFiles.Folder, dropHTTP: Bool = false) throws(StubProblem) -> Bool {
-        let owns = systemOwns.withLock { $0 }
+        let owns = systemOwns.withLock { $0 }?.value
         let result: Result<Bool, StubProblem> = state.withLock { s in
             let loaded = Set(folder.mappings.map(\.id))
             let kept = dropHTTP ? [] : s.entries.filter { !$0.fromFiles && !loaded.contains($0.mapping.id) }

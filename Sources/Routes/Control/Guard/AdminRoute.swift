@@ -75,15 +75,15 @@ package struct AdminRoute: Sendable {
 /// A route's handler, made once by its first request.
 private final class LazyHandler: Sendable {
     private let make: @Sendable () -> HTTPHandler
-    private let made = Locked<HTTPHandler?>(nil)
+    private let made = Locked<Boxed<HTTPHandler>?>(nil)
 
     init(_ make: @escaping @Sendable () -> HTTPHandler) { self.make = make }
 
     var handler: HTTPHandler {
         made.withLock { made in
-            if let made { return made }
+            if let made { return made.value }
             let handler = make()
-            made = handler
+            made = Boxed(handler)
             return handler
         }
     }

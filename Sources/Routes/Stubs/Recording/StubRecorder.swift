@@ -29,7 +29,7 @@ package final class StubRecorder: Sendable {
     /// `--record-mappings`: every proxied exchange becomes a persistent mapping as it arrives.
     package let recordEverything: Bool
     /// Where `--record-mappings` sends each exchange (set by the store that owns this recorder).
-    let sink = Locked<(@Sendable (RecordedExchange) -> Void)?>(nil)
+    let sink = Locked<Boxed<@Sendable (RecordedExchange) -> Void>?>(nil)
 
     package init(logLimit: Int = 256 * 1024 * 1024, recordEverything: Bool = false) {
         self.logLimit = logLimit
@@ -79,7 +79,7 @@ package final class StubRecorder: Sendable {
     /// Admin paths are never kept.
     func capture(_ exchange: RecordedExchange) {
         if ProxyAll.isAdminPath(exchange.request.path) { return }
-        if recordEverything, let sink = sink.withLock({ $0 }) { sink(exchange) }
+        if recordEverything, let sink = sink.withLock({ $0 }) { sink.value(exchange) }
         let size = exchange.body.count + exchange.request.body.count + 64 * (exchange.headers.count + exchange.request.headers.count)
         state.withLock { s in
             s.log.append((s.next, exchange))
