@@ -84,10 +84,11 @@ package final class AppSwitcher: Sendable {
 final class SwitcherSlot: Sendable {
     typealias Switch = @Sendable (_ seed: Seed?, _ done: @escaping @Sendable () -> Void) -> Void
     typealias Restore = @Sendable (_ document: [UInt8], _ done: @escaping @Sendable () -> Void) throws -> Void
-    private let value = Locked<(switcher: Switch, restore: Restore)?>(nil)
-    func set(_ switcher: @escaping Switch, restore: @escaping Restore) { value.withLock { $0 = (switcher, restore) } }
-    var switcher: Switch? { value.withLock { $0?.switcher } }
+    /// Boxed: closures kept in `Locked` itself gain two thunks per access (`Boxed`).
+    private let value = Locked<Boxed<(switcher: Switch, restore: Restore)>?>(nil)
+    func set(_ switcher: @escaping Switch, restore: @escaping Restore) { value.withLock { $0 = Boxed((switcher, restore)) } }
+    var switcher: Switch? { value.withLock { $0?.value.switcher } }
     /// Puts an app restored from a state document in this one's place (nil: none; the state is
     /// then restored in place, one part after another).
-    var restore: Restore? { value.withLock { $0?.restore } }
+    var restore: Restore? { value.withLock { $0?.value.restore } }
 }
