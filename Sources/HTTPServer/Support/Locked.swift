@@ -5,6 +5,7 @@ import Glibc
 #endif
 
 /// A value guarded by a mutex: the only way to reach it is `withLock`, so access is safe by construction.
+/// A closure (or an optional or tuple of closures) goes in a `Boxed`, never in the value itself.
 @usableFromInline package final class Locked<Value>: @unchecked Sendable {
     // Inlinable so callers in other modules get a specialised, metadata-free lock/unlock.
     // Reached only under the mutex, so the runtime exclusivity check would add cost and no safety.
