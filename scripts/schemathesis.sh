@@ -4,7 +4,7 @@
 # with 400), all phases, a bounded example count. POST /__mock/faults is left out: a fuzzed fault
 # breaks later requests by design; so is POST /__mock/instances, whose 503 past --max-instances
 # is by design too (tests cover it); and so are the operations that add stubs (/__admin/mappings
-# POST, PUT and import): a fuzzed mapping without a URL answers every later request (the stubs
+# POST, its older /new, PUT and import): a fuzzed mapping without a URL answers every later request (the stubs
 # are checked against WireMock itself by scripts/wiremock-conformance.sh). POST
 # /__admin/mappings/reset is left out too: its path is also /__admin/mappings/{id} with the id
 # "reset" (as in WireMock), so OPTIONS lists that route's GET, PUT and DELETE, which the check on
@@ -27,7 +27,7 @@ start_mock_server schemathesis --max-wait-ms 200 --max-instances 4
     --phases examples,coverage,fuzzing,stateful \
     --max-examples "${SCHEMATHESIS_EXAMPLES:-25}" --seed "${SCHEMATHESIS_SEED:-1}" \
     --exclude-name 'POST /__mock/faults' --exclude-name 'POST /__mock/instances' \
-    --exclude-name 'POST /__admin/mappings' --exclude-name 'PUT /__admin/mappings/{id}' \
+    --exclude-name 'POST /__admin/mappings' --exclude-name 'POST /__admin/mappings/new' --exclude-name 'PUT /__admin/mappings/{id}' \
     --exclude-name 'POST /__admin/mappings/import' --exclude-name 'POST /__admin/mappings/import-har' \
     --exclude-name 'POST /__admin/mappings/reset' \
     --header 'X-Mock-Admin: 1' \

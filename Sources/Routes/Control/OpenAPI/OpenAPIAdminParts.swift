@@ -84,8 +84,8 @@ extension OAS {
 
     /// WireMock's 422.
     package static var stubRefused: Object {
-        response("The mapping or pattern is refused: WireMock's error shape, the field's JSON pointer named; nothing added.", json([
-            "type": "object", "properties": ["errors": array(object(["code": ["type": "integer"], "source": object(["pointer": string]),
+        response("The mapping or pattern is refused: WireMock's error shape, the field's JSON pointer named (none, as WireMock, when the body is not JSON at all); nothing added.", json([
+            "type": "object", "properties": ["errors": array(object(["code": ["type": "integer"], "source": object(["pointer": string], required: []),
                                                                      "title": string, "detail": string]))],
         ]))
     }
