@@ -471,9 +471,7 @@ final class ConnectionMachine {
         let (bytes, then, entry) = encoded(response, context, shape)
         if let dribble = delivery.dribble, delivery.action == .send, !omitBody, !response.body.isEmpty {
             let chunks = HTTPResponseEncoder.sendsChunks(response, requestVersion: request.version)
-            var framed: [UInt8] = []
-            if chunks { HTTPResponseEncoder.appendChunked(response.body, last: true, into: &framed) }
-            let bodyCount = chunks ? framed.count : response.body.count
+            let bodyCount = chunks ? HTTPResponseEncoder.chunkedCount(response.body.count) : response.body.count
             // Shorter than its body: the head was refused and a 500 went instead, sent whole.
             if bytes.count >= bodyCount {
                 return emitDribbled(head: bytes[..<(bytes.count - bodyCount)], body: response.body, chunks: chunks, dribble,

@@ -186,16 +186,26 @@ enum HTTPResponseEncoder {
 
     static let chunkedField = Array("Transfer-Encoding: chunked\r\n".utf8)
 
+    /// The last chunk and the empty trailer.
+    private static let lastChunk = Array("0\r\n\r\n".utf8)
+
     /// `bytes` as one chunk (none when empty), then the last chunk and the empty trailer when
     /// `last`: a chunked body written whole, or one piece of a dribbled one.
     static func appendChunked(_ bytes: ArraySlice<UInt8>, last: Bool, into out: inout [UInt8]) {
         if !bytes.isEmpty {
             out.append(contentsOf: String(bytes.count, radix: 16).utf8)
-            out.append(contentsOf: [0x0D, 0x0A])
+            out.append(0x0D)
+            out.append(0x0A)
             out.append(contentsOf: bytes)
-            out.append(contentsOf: [0x0D, 0x0A])
+            out.append(0x0D)
+            out.append(0x0A)
         }
-        if last { out.append(contentsOf: Array("0\r\n\r\n".utf8)) }
+        if last { out.append(contentsOf: lastChunk) }
+    }
+
+    /// The bytes `appendChunked(body, last: true)` writes for a body of `count` bytes.
+    static func chunkedCount(_ count: Int) -> Int {
+        count == 0 ? lastChunk.count : String(count, radix: 16).utf8.count + 2 + count + 2 + lastChunk.count
     }
 
     static func appendChunked(_ bytes: [UInt8], last: Bool, into out: inout [UInt8]) {

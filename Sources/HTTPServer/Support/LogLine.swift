@@ -185,19 +185,21 @@ enum LogLine {
         }
     }
 
-    /// The JSON line's `durationMs` and `system` members.
+    /// The JSON line's `durationMs` and `system` members. A stub's column (`stubs/<name>`,
+    /// `Substitute.logName`) is two members here: `system` is `stubs`, as the journal's, and
+    /// `stub` the name (both escaped from the column's own bytes).
     @inline(__always)
-    /// A stub's column (`stubs/<name>`, `Substitute.logName`) is two members here: `system` is
-    /// `stubs`, as the journal's, and `stub` the name.
     private static func appendJSONDurationAndSystem(_ duration: UInt64, _ system: String?, to line: inout LogBytes) {
         append(#","durationMs":"#, to: &line)
         appendMilliseconds(duration, to: &line)
         append(#","system":"#, to: &line)
-        guard let system else { return append("null", to: &line) }
-        guard let slash = system.utf8.firstIndex(of: UInt8(ascii: "/")) else { return appendEscaped(system, json: true, to: &line) }
-        appendEscaped(String(system[..<slash]), json: true, to: &line)
-        append(#","stub":"#, to: &line)
-        appendEscaped(String(system[system.utf8.index(after: slash)...]), json: true, to: &line)
+        guard var system else { return append("null", to: &line) }
+        system.withUTF8 { bytes in
+            guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return appendEscaped(bytes, json: true, to: &line) }
+            appendEscaped(UnsafeBufferPointer(rebasing: bytes[..<slash]), json: true, to: &line)
+            append(#","stub":"#, to: &line)
+            appendEscaped(UnsafeBufferPointer(rebasing: bytes[(slash + 1)...]), json: true, to: &line)
+        }
     }
 
     /// The JSON line's last members (the peer, when known, and the tag) and its end.

@@ -137,4 +137,16 @@ final class HTTPResponseEncoderTests: XCTestCase {
         XCTAssertEqual(Array(out[..<4]), Array("abcz".utf8))
         XCTAssertEqual(Array(out[4...]), [0, 0, 0, 0], "nothing past the capacity")
     }
+
+    /// A body written in chunks: one chunk then the last, the size in hex; the count the
+    /// dribble uses to find the head agrees with what is written, at every hex width.
+    func testChunkedBodyAndItsCount() {
+        for count in [0, 1, 15, 16, 255, 256, 4096, 70_000] {
+            var out: [UInt8] = []
+            HTTPResponseEncoder.appendChunked([UInt8](repeating: 0x61, count: count), last: true, into: &out)
+            XCTAssertEqual(out.count, HTTPResponseEncoder.chunkedCount(count), "\(count)")
+            let expected = count == 0 ? "0\r\n\r\n" : String(count, radix: 16) + "\r\n" + String(repeating: "a", count: count) + "\r\n0\r\n\r\n"
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), expected, "\(count)")
+        }
+    }
 }
