@@ -97,8 +97,8 @@ struct Options {
         Setting(flag: "--record-mappings", env: "MOCK_RECORD_MAPPINGS", valueName: "", help: "every proxied exchange (a proxyBaseUrl stub, --proxy-all) is kept as a persistent mapping, one per distinct request (WireMock's flag; docs/recording.md)") { o, v in o.stubLimits.recordMappings = try flag(v, "--record-mappings") },
         Setting(flag: "--use-chunked-encoding", env: "MOCK_USE_CHUNKED_ENCODING", valueName: "POLICY", help: "which stub answers go with Transfer-Encoding: chunked rather than Content-Length: always (default, as WireMock), never or body_file (bodyFileName answers); a mapping's own Content-Length always wins (WireMock's flag)",
                 values: StubChunkedEncoding.allCases.map(\.rawValue).joined(separator: ", ")) { o, v in
-            guard let policy = StubChunkedEncoding(rawValue: v.lowercased()) else {
-                throw UsageError(description: "--use-chunked-encoding must be always, never or body_file, not \"\(v)\"")
+            guard let policy = StubChunkedEncoding(policy: v) else {
+                throw UsageError(description: "--use-chunked-encoding must be \(StubChunkedEncoding.choices), not \"\(v)\"")
             }
             o.stubLimits.chunkedEncoding = policy
         },

@@ -122,8 +122,8 @@ extension EmbeddedMockServer {
         var limits = StubLimits()
         limits.recordMappings = settings.recordMappings
         limits.preserveHostHeader = settings.preserveHostHeader
-        guard let chunked = StubChunkedEncoding(rawValue: settings.useChunkedEncoding.lowercased()) else {
-            throw InvalidSetting(description: "useChunkedEncoding must be always, never or body_file, not \"\(settings.useChunkedEncoding)\"")
+        guard let chunked = StubChunkedEncoding(policy: settings.useChunkedEncoding) else {
+            throw InvalidSetting(description: "useChunkedEncoding must be \(StubChunkedEncoding.choices), not \"\(settings.useChunkedEncoding)\"")
         }
         limits.chunkedEncoding = chunked
         var stubs: StubStore?

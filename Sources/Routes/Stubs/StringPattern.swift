@@ -129,7 +129,7 @@ indirect enum StringPattern: Sendable {
             guard let text = try object.string("binaryEqualTo"), let bytes = Base64.decode(text) else {
                 var problem = StubProblem(pointer + "/binaryEqualTo", "\"binaryEqualTo\" must be base64 text")
                 // WireMock's base64 decoder refuses it too, in its own words.
-                problem.wireMockRefuses = true
+                problem.wireMockAlsoRefuses = true
                 throw problem
             }
             return .binaryEqualTo(bytes)
@@ -146,7 +146,7 @@ indirect enum StringPattern: Sendable {
                     // value (`true false` is `true` there): such text may be its JSON.
                     let bytes = Array(text.utf8)
                     let valueThenMore = JSONValue.syntaxErrorOffset(bytes).map { JSONValue.parse(Array(bytes.prefix($0))) != nil } ?? false
-                    problem.wireMockRefuses = !text.contains("'") && !text.contains("/") && !valueThenMore
+                    problem.wireMockAlsoRefuses = !text.contains("'") && !text.contains("/") && !valueThenMore
                     problem.wireMockDetail = JacksonSyntaxError.message(for: text)
                     throw problem
                 }

@@ -9,6 +9,12 @@ package enum StubChunkedEncoding: String, Sendable, Equatable, CaseIterable {
     /// Only a `bodyFileName` answer.
     case bodyFile = "body_file"
 
+    /// The policy a flag or setting names, in any case; nil for another word.
+    package init?(policy: String) { self.init(rawValue: policy.lowercased()) }
+
+    /// What a refusal of another word says the policies are.
+    package static let choices = "always, never or body_file"
+
     /// Whether an answer is chunked; `fromFile`: its body is a `bodyFileName`; `givesLength`:
     /// its mapping sets `Content-Length`.
     func chunks(fromFile: Bool, givesLength: Bool) -> Bool {

@@ -15,13 +15,14 @@ package struct StubProblem: Error, Sendable, CustomStringConvertible {
     /// holding the operator, `/request/bodyPatterns/0`, not the operator's field); empty when it
     /// names no place (a syntax error of the whole document: `"source": {}`).
     var wireMockPointer: String?
-    /// WireMock 2.35's own words for the same mistake, where it has words this server can give.
-    var wireMockDetail: String? {
-        didSet { if wireMockDetail != nil { wireMockRefuses = true } }
-    }
-    /// WireMock 2.35 refuses this mapping too, so the body takes WireMock's pointer; false for this
-    /// server's own refusals and limits (the body keeps this server's pointer and sentence).
-    var wireMockRefuses = false
+    /// WireMock 2.35's own words for the same mistake, where it has words this server can give
+    /// (so WireMock refuses it too).
+    var wireMockDetail: String?
+    /// WireMock 2.35 refuses this mapping too, though this server cannot give its words.
+    var wireMockAlsoRefuses = false
+    /// WireMock refuses it too, so the body takes WireMock's pointer; false for this server's own
+    /// refusals and limits (the body keeps this server's pointer and sentence).
+    var wireMockRefuses: Bool { wireMockAlsoRefuses || wireMockDetail != nil }
 
     package init(_ pointer: String, _ detail: String) {
         self.pointer = pointer.isEmpty ? "/" : pointer
@@ -32,8 +33,6 @@ package struct StubProblem: Error, Sendable, CustomStringConvertible {
     init(_ pointer: String, _ detail: String, wireMock wireMockDetail: String) {
         self.init(pointer, detail)
         self.wireMockDetail = wireMockDetail
-        // Observers do not run in an initialiser.
-        wireMockRefuses = true
     }
 
     package var description: String { "\(pointer): \(detail)" }

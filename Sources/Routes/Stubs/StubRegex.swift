@@ -16,7 +16,7 @@ struct StubRegex: Sendable {
         } catch {
             var problem = StubProblem(pointer, "the regular expression \"\(source)\" is refused: \(error)")
             // A syntax error Java's Pattern refuses too (in its own words, not reproduced here).
-            problem.wireMockRefuses = !error.isRefusedConstruct
+            problem.wireMockAlsoRefuses = !error.isRefusedConstruct
             throw problem
         }
     }

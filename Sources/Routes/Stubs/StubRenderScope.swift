@@ -17,7 +17,6 @@ struct StubRenderScope {
     var parameters: TemplateValue = .map([], json: false)
     private var parsedBody: JSONValue??
     private var parsedQuery: Parameters?
-    private var parsedSegments: [String]?
     private var madePath: TemplateValue?
     private var parsedCookies: [(String, String)]?
 
@@ -45,26 +44,6 @@ struct StubRenderScope {
         }
     }
 
-    /// The path's segments, percent-decoded.
-    var pathSegments: [String] {
-        mutating get {
-            if let parsedSegments { return parsedSegments }
-            // As WireMock: the path decoded, then cut at `/` (an encoded `/` cuts too), empty
-            // segments skipped. Cut on the byte, not through `Character`s (grapheme breaking cost
-            // thousands of instructions for a short path); `/` is ASCII, so every cut is a scalar boundary.
-            let path = decodedPath, utf8 = path.utf8
-            var value: [String] = []
-            var start = utf8.startIndex
-            for i in utf8.indices where utf8[i] == UInt8(ascii: "/") {
-                if start < i { value.append(String(path[start..<i])) }
-                start = utf8.index(after: i)
-            }
-            if start < utf8.endIndex { value.append(String(path[start...])) }
-            parsedSegments = value
-            return value
-        }
-    }
-
     /// The path percent-decoded (`request.path` rendered whole).
     var decodedPath: String { FormDecoding.percentDecode(request.path, plusIsSpace: false) }
 
@@ -73,7 +52,18 @@ struct StubRenderScope {
     var pathValue: TemplateValue {
         mutating get {
             if let madePath { return madePath }
-            let value = TemplateValue.list(pathSegments.map { .string($0) }, .urlPath(decodedPath))
+            // As WireMock: the path decoded, then cut at `/` (an encoded `/` cuts too), empty
+            // segments skipped. Cut on the byte, not through `Character`s (grapheme breaking cost
+            // thousands of instructions for a short path); `/` is ASCII, so every cut is a scalar boundary.
+            let path = decodedPath, utf8 = path.utf8
+            var segments: [TemplateValue] = []
+            var start = utf8.startIndex
+            for i in utf8.indices where utf8[i] == UInt8(ascii: "/") {
+                if start < i { segments.append(.string(String(path[start..<i]))) }
+                start = utf8.index(after: i)
+            }
+            if start < utf8.endIndex { segments.append(.string(String(path[start...]))) }
+            let value = TemplateValue.list(segments, .urlPath(path))
             madePath = value
             return value
         }

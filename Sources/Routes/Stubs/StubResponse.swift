@@ -283,11 +283,9 @@ struct StubResponse: Sendable {
             let list = dropped.joined(separator: ", ")
             response = response.hinted(StubProblem.ascii("stub \(stub): header \(list) left out: its rendered value held CR, LF or NUL"))
         }
-        if case .file = body {
-            response.chunked = limits.chunkedEncoding.chunks(fromFile: true, givesLength: givesLength)
-        } else {
-            response.chunked = limits.chunkedEncoding.chunks(fromFile: false, givesLength: givesLength)
-        }
+        var fromFile = false
+        if case .file = body { fromFile = true }
+        response.chunked = limits.chunkedEncoding.chunks(fromFile: fromFile, givesLength: givesLength)
         if closesConnection { delivery.closesConnection = true }
         if let fault { apply(fault, to: &response, &delivery) }
         let delay = delayNanos(global: global)

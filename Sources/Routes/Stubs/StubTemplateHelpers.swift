@@ -270,11 +270,3 @@ extension StubTemplateRenderer {
     }
 }
 
-extension String {
-    /// Java's `String.trim()`: every character up to U+0020 at either end.
-    func trimmingJavaWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let start = scalars.firstIndex(where: { $0.value > 0x20 }), let end = scalars.lastIndex(where: { $0.value > 0x20 }) else { return "" }
-        return String(scalars[start...end])
-    }
-}

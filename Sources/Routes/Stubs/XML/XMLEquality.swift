@@ -35,7 +35,7 @@ struct XMLEquality: Sendable {
         } catch {
             var problem = StubProblem(pointer, "\"equalToXml\" is not XML WireMock would read: \(error.description)")
             // WireMock refuses it too (in its XML parser's words, not reproduced here).
-            problem.wireMockRefuses = true
+            problem.wireMockAlsoRefuses = true
             throw problem
         }
         self.exempted = exempted
@@ -231,15 +231,12 @@ struct XMLEquality: Sendable {
 }
 
 extension StringProtocol {
-    /// Java's `String.trim()`: strips every character up to U+0020.
+    /// Java's `String.trim()`: every character up to U+0020 at either end (the templates' helpers
+    /// and the XML matchers both use it).
     func trimmingJavaWhitespace() -> String {
-        let scalars = Array(unicodeScalars)
-        var lo = 0, hi = scalars.count
-        while lo < hi, scalars[lo].value <= 0x20 { lo += 1 }
-        while hi > lo, scalars[hi - 1].value <= 0x20 { hi -= 1 }
-        var out = String.UnicodeScalarView()
-        out.append(contentsOf: scalars[lo..<hi])
-        return String(out)
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { $0.value > 0x20 }), let end = scalars.lastIndex(where: { $0.value > 0x20 }) else { return "" }
+        return String(String.UnicodeScalarView(scalars[start...end]))
     }
 
     var isJavaBlank: Bool { unicodeScalars.allSatisfy { $0.value <= 0x20 } }
